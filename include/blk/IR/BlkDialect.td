@@ -1,0 +1,45 @@
+#ifndef BLK_DIALECT_TD
+#define BLK_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Blk_Dialect : Dialect {
+  let name = "blk";
+  let cppNamespace = "::mlir::blk";
+  let summary = "Block programs: one program instance computes a block of a tensor";
+  let description = [{
+    The `blk` dialect describes GPU kernels the way Triton's `tt` dialect does:
+    a *program* (a CUDA thread block) works on whole blocks of elements held in
+    `tensor` values. Block shapes may name compile-time constants (`BLOCK`,
+    `ROWS`, ...) so that a program is written once and bound to concrete sizes
+    by `--blk-specialize`. Elementwise arithmetic on blocks uses the upstream
+    `arith` and `math` ops on tensors; control flow uses `scf`.
+
+    Global memory is reached through scalar `!blk.ptr<T>` values: a load or
+    store takes one base pointer and a tensor of element offsets, so tensors of
+    pointers never exist and the contiguity of an access is a property of an
+    integer tensor alone.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+  let extraClassDeclaration = [{
+    /// Name of the discardable attribute that marks a `func.func` as a kernel.
+    static constexpr ::llvm::StringLiteral getKernelAttrName() { return "blk.kernel"; }
+    /// Name of the argument attribute stating that a pointer (in bytes) or an
+    /// integer argument is divisible by a power of two.
+    static constexpr ::llvm::StringLiteral getDivisibilityAttrName() { return "blk.divisibility"; }
+  }];
+}
+
+class Blk_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Blk_Dialect, mnemonic, traits>;
+
+#endif // BLK_DIALECT_TD

@@ -1,0 +1,243 @@
+#ifndef BLK_OPS_TD
+#define BLK_OPS_TD
+
+include "blk/IR/BlkDialect.td"
+include "blk/IR/BlkTypes.td"
+include "blk/IR/BlkAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Program identity
+//===----------------------------------------------------------------------===//
+
+def Blk_ProgramIdOp : Blk_Op<"program_id", [Pure]> {
+  let summary = "index of this program instance along a grid axis";
+  let description = [{
+    Like Triton's `tl.program_id`: the CUDA block index along `x`, `y` or `z`.
+
+    ```mlir
+    %row = blk.program_id x
+    ```
+  }];
+  let arguments = (ins Blk_ProgramAxisAttr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+}
+
+def Blk_NumProgramsOp : Blk_Op<"num_programs", [Pure]> {
+  let summary = "number of program instances along a grid axis";
+  let description = [{
+    Like Triton's `tl.num_programs`: the grid size along `x`, `y` or `z`.
+    Persistent kernels step through rows by this amount.
+
+    ```mlir
+    %step = blk.num_programs x
+    ```
+  }];
+  let arguments = (ins Blk_ProgramAxisAttr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Compile-time constants
+//===----------------------------------------------------------------------===//
+
+def Blk_ConstexprOp : Blk_Op<"constexpr", [Pure]> {
+  let summary = "value of a named compile-time constant";
+  let description = [{
+    The value of a compile-time constant such as `BLOCK` (Triton's
+    `tl.constexpr`). `--blk-specialize="BLOCK=1024"` replaces it by an
+    `arith.constant`; block shapes that use the same name (`[BLOCK]` in
+    `blk.arange`, `blk.splat`, `blk.broadcast`) are bound at the same time.
+
+    ```mlir
+    %block = blk.constexpr BLOCK : i32
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs AnySignlessIntegerOrIndex:$result);
+  let assemblyFormat = "custom<ConstantName>($name) attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Making blocks
+//===----------------------------------------------------------------------===//
+
+def Blk_ArangeOp : Blk_Op<"arange", [Pure]> {
+  let summary = "the integers start, start+1, ..., end-1 as a 1-D block";
+  let description = [{
+    Like Triton's `tl.arange(start, end)`: a 1-D block of `i32` holding
+    `start .. end-1`. The length must be a power of two. `end` may name a
+    compile-time constant, in which case `start` must be 0 and the block's
+    dimension is dynamic until specialization.
+
+    ```mlir
+    %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+    %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+    ```
+  }];
+  let arguments = (ins I64Attr:$start, AnyAttrOf<[I64Attr, StrAttr]>:$end);
+  let results = (outs RankedTensorOf<[I32]>:$result);
+  let assemblyFormat =
+      "$start `to` custom<BlockDim>($end) attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Blk_SplatOp : Blk_Op<"splat", [Pure]> {
+  let summary = "a block with every element equal to a scalar";
+  let description = [{
+    Fills a block of the result type with `src`. Where the result shape has
+    dynamic dimensions, the shape list names the compile-time constants that
+    fix them (one entry per dimension).
+
+    ```mlir
+    %zeros = blk.splat %c0 : f32 -> tensor<4x1024xf32>
+    %ninf = blk.splat %cst [BLOCK] : f32 -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnyInteger, AnyFloat, Index]>:$src,
+                       OptionalAttr<ArrayAttr>:$shape);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat =
+      "$src (custom<BlockShape>($shape)^)? attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Blk_ExpandDimsOp : Blk_Op<"expand_dims", [Pure]> {
+  let summary = "insert a dimension of size 1";
+  let description = [{
+    Like Triton's `tl.expand_dims`: the result has the source's shape with a
+    dimension of size 1 inserted at `axis`. Used to turn a column of per-row
+    values back into a 2-D block before a `blk.broadcast`.
+
+    ```mlir
+    %col = blk.expand_dims %rowmax axis 1 : tensor<4xf32> -> tensor<4x1xf32>
+    ```
+  }];
+  let arguments = (ins Blk_Block:$src, I64Attr:$axis);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat =
+      "$src `axis` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Blk_BroadcastOp : Blk_Op<"broadcast", [Pure]> {
+  let summary = "repeat a block along its dimensions of size 1";
+  let description = [{
+    Every dimension of the source is either equal to the result's or 1; the
+    dimensions of size 1 are repeated. As for `blk.splat`, dynamic result
+    dimensions are named by the shape list.
+
+    ```mlir
+    %b = blk.broadcast %col : tensor<4x1xf32> -> tensor<4x1024xf32>
+    ```
+  }];
+  let arguments = (ins Blk_Block:$src, OptionalAttr<ArrayAttr>:$shape);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat =
+      "$src (custom<BlockShape>($shape)^)? attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+def Blk_AddPtrOp : Blk_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "advance a pointer by a number of elements";
+  let description = [{
+    `ptr + offset` elements (not bytes), e.g. the start of a row:
+
+    ```mlir
+    %start = arith.muli %row, %stride : i32
+    %rowptr = blk.addptr %x, %start : !blk.ptr<f32>, i32
+    ```
+  }];
+  let arguments = (ins Blk_AnyPtr:$ptr, AnyTypeOf<[I32, I64]>:$offset);
+  let results = (outs Blk_AnyPtr:$result);
+  let assemblyFormat =
+      "$ptr `,` $offset attr-dict `:` qualified(type($ptr)) `,` type($offset)";
+}
+
+def Blk_LoadOp : Blk_Op<"load", [
+    AttrSizedOperandSegments,
+    MemoryEffects<[MemRead]>,
+    TypesMatchWith<"mask is an i1 block of the offsets' shape",
+                   "offsets", "mask", "::mlir::blk::getMaskType($_self)",
+                   "!::llvm::cast<::mlir::blk::LoadOp>($_op).getMask() || std::equal_to<>()">,
+    TypesMatchWith<"other is a scalar of the loaded element type",
+                   "result", "other", "::mlir::getElementTypeOrSelf($_self)",
+                   "!::llvm::cast<::mlir::blk::LoadOp>($_op).getOther() || std::equal_to<>()">]> {
+  let summary = "gather a block from base + offsets, optionally masked";
+  let description = [{
+    Reads `base[offsets[i]]` for every element `i` of the offsets block. Where
+    `mask[i]` is false nothing is read and the element is `other` (a scalar;
+    an undefined value when absent).
+
+    ```mlir
+    %x = blk.load %rowptr[%cols] mask %inrow other %ninf
+        : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+    ```
+  }];
+  let arguments = (ins Blk_AnyPtr:$base, Blk_IntBlock:$offsets,
+                       Optional<Blk_MaskBlock>:$mask,
+                       Optional<AnyTypeOf<[AnyInteger, AnyFloat]>>:$other);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = [{
+    $base `[` $offsets `]` (`mask` $mask^)? (`other` $other^)? attr-dict
+    `:` qualified(type($base)) `,` type($offsets) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Blk_StoreOp : Blk_Op<"store", [
+    MemoryEffects<[MemWrite]>,
+    TypesMatchWith<"mask is an i1 block of the offsets' shape",
+                   "offsets", "mask", "::mlir::blk::getMaskType($_self)",
+                   "!::llvm::cast<::mlir::blk::StoreOp>($_op).getMask() || std::equal_to<>()">]> {
+  let summary = "scatter a block to base + offsets, optionally masked";
+  let description = [{
+    Writes `value[i]` to `base[offsets[i]]` wherever `mask[i]` holds (every
+    element when there is no mask).
+
+    ```mlir
+    blk.store %yrow[%cols], %y mask %inrow
+        : !blk.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>
+    ```
+  }];
+  let arguments = (ins Blk_AnyPtr:$base, Blk_IntBlock:$offsets,
+                       Blk_Block:$value, Optional<Blk_MaskBlock>:$mask);
+  let assemblyFormat = [{
+    $base `[` $offsets `]` `,` $value (`mask` $mask^)? attr-dict
+    `:` qualified(type($base)) `,` type($offsets) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+def Blk_ReduceOp : Blk_Op<"reduce", [Pure]> {
+  let summary = "max or sum of a block along one axis";
+  let description = [{
+    Combines the elements of `src` along `axis` with `max` or `sum`. Reducing
+    a 1-D block gives a scalar; reducing a 2-D block gives a 1-D block.
+    `max` propagates NaN (as `arith.maximumf`).
+
+    ```mlir
+    %m = blk.reduce max %x axis 0 : tensor<1024xf32> -> f32
+    %s = blk.reduce sum %e axis 1 : tensor<4x256xf32> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Blk_ReduceKindAttr:$kind, Blk_Block:$src, I64Attr:$axis);
+  let results = (outs AnyTypeOf<[Blk_Block, AnyInteger, AnyFloat]>:$result);
+  let assemblyFormat =
+      "$kind $src `axis` $axis attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+#endif // BLK_OPS_TD

@@ -1,0 +1,33 @@
+#ifndef BLK_TYPES_TD
+#define BLK_TYPES_TD
+
+include "blk/IR/BlkDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+def Blk_PtrType : TypeDef<Blk_Dialect, "Ptr"> {
+  let mnemonic = "ptr";
+  let summary = "pointer to elements in global memory";
+  let description = [{
+    A scalar pointer to global memory holding elements of `pointeeType`
+    (`f32`, `f16`, `bf16` or `i32`). Offsets applied to it count elements.
+
+    ```mlir
+    !blk.ptr<f32>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$pointeeType);
+  let assemblyFormat = "`<` $pointeeType `>`";
+  let genVerifyDecl = 1;
+}
+
+def Blk_AnyPtr : Type<CPred<"::llvm::isa<::mlir::blk::PtrType>($_self)">,
+                      "blk pointer", "::mlir::blk::PtrType">;
+
+// Blocks are builtin ranked tensors; a dimension may be dynamic (`?`) until a
+// compile-time constant is bound by --blk-specialize.
+def Blk_Block : RankedTensorOf<[AnyInteger, AnyFloat, Index]>;
+def Blk_IntBlock : RankedTensorOf<[I32, I64]>;
+def Blk_MaskBlock : RankedTensorOf<[I1]>;
+
+#endif // BLK_TYPES_TD

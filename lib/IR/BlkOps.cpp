@@ -1,0 +1,316 @@
+//===- BlkOps.cpp - blk operations: parsing helpers and verifiers ---------===//
+#include "blk/IR/BlkDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::blk;
+
+//===----------------------------------------------------------------------===//
+// Custom assembly pieces: constant names and block shapes such as [4, BLOCK]
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseConstantName(OpAsmParser &parser, StringAttr &name) {
+  std::string keyword;
+  if (parser.parseKeywordOrString(&keyword))
+    return failure();
+  name = parser.getBuilder().getStringAttr(keyword);
+  return success();
+}
+
+static void printConstantName(OpAsmPrinter &printer, Operation *,
+                              StringAttr name) {
+  printer.printKeywordOrString(name.getValue());
+}
+
+/// One dimension: an integer, or the name of a compile-time constant.
+static ParseResult parseBlockDim(OpAsmParser &parser, Attribute &dim) {
+  int64_t size;
+  OptionalParseResult number = parser.parseOptionalInteger(size);
+  if (number.has_value()) {
+    if (failed(*number))
+      return failure();
+    dim = parser.getBuilder().getI64IntegerAttr(size);
+    return success();
+  }
+  StringAttr name;
+  if (parseConstantName(parser, name))
+    return failure();
+  dim = name;
+  return success();
+}
+
+static void printBlockDim(OpAsmPrinter &printer, Operation *op,
+                          Attribute dim) {
+  if (auto size = dyn_cast<IntegerAttr>(dim))
+    printer << size.getInt();
+  else
+    printConstantName(printer, op, cast<StringAttr>(dim));
+}
+
+static OptionalParseResult parseBlockShape(OpAsmParser &parser,
+                                           ArrayAttr &shape) {
+  if (failed(parser.parseOptionalLSquare()))
+    return std::nullopt;
+  SmallVector<Attribute> dims;
+  if (parser.parseCommaSeparatedList([&]() {
+        return parseBlockDim(parser, dims.emplace_back());
+      }) ||
+      parser.parseRSquare())
+    return ParseResult(failure());
+  shape = parser.getBuilder().getArrayAttr(dims);
+  return ParseResult(success());
+}
+
+static void printBlockShape(OpAsmPrinter &printer, Operation *op,
+                            ArrayAttr shape) {
+  if (!shape)
+    return;
+  printer << '[';
+  llvm::interleaveComma(shape, printer,
+                        [&](Attribute dim) { printBlockDim(printer, op, dim); });
+  printer << ']';
+}
+
+#define GET_OP_CLASSES
+#include "blk/IR/BlkOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Verifier helpers
+//===----------------------------------------------------------------------===//
+
+/// Prints a shape as in a tensor type: 4x?x1024.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t dim) {
+        if (ShapedType::isDynamic(dim))
+          os << '?';
+        else
+          os << dim;
+      },
+      "x");
+  return text;
+}
+
+/// Two shapes agree where both dimensions are known.
+static bool shapesAgree(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  return succeeded(verifyCompatibleShape(a, b));
+}
+
+/// Checks a shape list of blk.splat / blk.broadcast against the result type.
+static LogicalResult verifyShapeList(Operation *op, ArrayAttr shape,
+                                     RankedTensorType resultType) {
+  if (!shape) {
+    if (resultType.hasStaticShape())
+      return success();
+    return op->emitOpError()
+           << "result shape " << formatShape(resultType.getShape())
+           << " has dynamic dimensions; name the compile-time constants that "
+              "fix them in a shape list, e.g. [BLOCK]";
+  }
+  if (shape.size() != static_cast<size_t>(resultType.getRank()))
+    return op->emitOpError() << "shape list has " << shape.size()
+                             << " entries but the result has rank "
+                             << resultType.getRank();
+  for (auto [index, entry] : llvm::enumerate(shape)) {
+    int64_t resultDim = resultType.getDimSize(index);
+    if (auto size = dyn_cast<IntegerAttr>(entry)) {
+      if (size.getInt() < 1)
+        return op->emitOpError() << "shape entry #" << index
+                                 << " must be positive, but got "
+                                 << size.getInt();
+      if (resultDim != size.getInt())
+        return op->emitOpError()
+               << "shape entry #" << index << " is " << size.getInt()
+               << " but the result dimension is "
+               << formatShape(resultDim);
+      continue;
+    }
+    auto name = dyn_cast<StringAttr>(entry);
+    if (!name)
+      return op->emitOpError() << "shape entry #" << index
+                               << " must be an integer or a constant name, "
+                                  "but got "
+                               << entry;
+    if (!ShapedType::isDynamic(resultDim))
+      return op->emitOpError()
+             << "shape entry #" << index << " names '" << name.getValue()
+             << "', so the result dimension must be '?' until it is bound, "
+                "but got "
+             << resultDim;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Op verifiers
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstexprOp::verify() {
+  StringRef name = getName();
+  bool isIdentifier =
+      !name.empty() && (isalpha(name.front()) || name.front() == '_') &&
+      llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
+  if (!isIdentifier)
+    return emitOpError() << "constant name '" << name
+                         << "' is not an identifier";
+  return success();
+}
+
+LogicalResult ArangeOp::verify() {
+  RankedTensorType type = getType();
+  if (type.getRank() != 1)
+    return emitOpError() << "result must be a 1-D block, but has rank "
+                         << type.getRank();
+  int64_t start = getStart();
+  int64_t resultDim = type.getDimSize(0);
+  if (auto name = dyn_cast<StringAttr>(getEnd())) {
+    if (start != 0)
+      return emitOpError() << "a range ending at constant '" << name.getValue()
+                           << "' must start at 0, but starts at " << start;
+    if (!ShapedType::isDynamic(resultDim))
+      return emitOpError() << "result dimension must be '?' until '"
+                           << name.getValue() << "' is bound, but got "
+                           << resultDim;
+    return success();
+  }
+  int64_t end = cast<IntegerAttr>(getEnd()).getInt();
+  if (end <= start)
+    return emitOpError() << "range [" << start << ", " << end << ") is empty";
+  int64_t length = end - start;
+  if (!llvm::isPowerOf2_64(length))
+    return emitOpError() << "range [" << start << ", " << end << ") has "
+                         << length << " elements, which is not a power of two";
+  if (resultDim != length)
+    return emitOpError() << "result has " << formatShape(resultDim)
+                         << " elements but the range [" << start << ", "
+                         << end << ") has " << length;
+  return success();
+}
+
+LogicalResult SplatOp::verify() {
+  RankedTensorType type = getType();
+  if (type.getElementType() != getSrc().getType())
+    return emitOpError() << "result element type " << type.getElementType()
+                         << " does not match the splatted value's type "
+                         << getSrc().getType();
+  return verifyShapeList(*this, getShapeAttr(), type);
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  RankedTensorType srcType = getSrc().getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > srcType.getRank())
+    return emitOpError() << "axis " << axis
+                         << " is out of range for expanding a rank-"
+                         << srcType.getRank() << " block (expected 0.."
+                         << srcType.getRank() << ")";
+  SmallVector<int64_t> expected(srcType.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  RankedTensorType type = getType();
+  if (type.getElementType() != srcType.getElementType())
+    return emitOpError() << "result element type " << type.getElementType()
+                         << " does not match the source's "
+                         << srcType.getElementType();
+  if (type.getRank() != static_cast<int64_t>(expected.size()) ||
+      !shapesAgree(type.getShape(), expected))
+    return emitOpError() << "result shape must be " << formatShape(expected)
+                         << ", but got " << formatShape(type.getShape());
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType srcType = getSrc().getType();
+  RankedTensorType type = getType();
+  if (srcType.getRank() != type.getRank())
+    return emitOpError() << "broadcast cannot change the rank ("
+                         << srcType.getRank() << " -> " << type.getRank()
+                         << "); use blk.expand_dims first";
+  if (type.getElementType() != srcType.getElementType())
+    return emitOpError() << "result element type " << type.getElementType()
+                         << " does not match the source's "
+                         << srcType.getElementType();
+  for (int64_t dim = 0; dim < type.getRank(); ++dim) {
+    int64_t from = srcType.getDimSize(dim), to = type.getDimSize(dim);
+    if (from == 1 || ShapedType::isDynamic(from) || ShapedType::isDynamic(to) ||
+        from == to)
+      continue;
+    return emitOpError() << "dimension #" << dim << " of size " << from
+                         << " cannot be broadcast to " << to
+                         << " (only dimensions of size 1 can)";
+  }
+  return verifyShapeList(*this, getShapeAttr(), type);
+}
+
+/// Shared by load and store: the data block matches the offsets' shape and
+/// the pointer's element type.
+static LogicalResult verifyAccess(Operation *op, PtrType base,
+                                  RankedTensorType offsets,
+                                  RankedTensorType data, StringRef dataName) {
+  if (data.getRank() != offsets.getRank() ||
+      !shapesAgree(data.getShape(), offsets.getShape()))
+    return op->emitOpError()
+           << dataName << " shape " << formatShape(data.getShape())
+           << " does not match the offsets' shape "
+           << formatShape(offsets.getShape());
+  if (data.getElementType() != base.getPointeeType())
+    return op->emitOpError()
+           << dataName << " element type " << data.getElementType()
+           << " does not match the pointer's element type "
+           << base.getPointeeType();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  if (getOther() && !getMask())
+    return emitOpError() << "'other' needs a 'mask': it is the value of the "
+                            "masked-off elements";
+  return verifyAccess(*this, getBase().getType(), getOffsets().getType(),
+                      getType(), "result");
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyAccess(*this, getBase().getType(), getOffsets().getType(),
+                      getValue().getType(), "stored value");
+}
+
+LogicalResult ReduceOp::verify() {
+  RankedTensorType srcType = getSrc().getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= srcType.getRank())
+    return emitOpError() << "reduce axis " << axis
+                         << " is out of range for a rank-" << srcType.getRank()
+                         << " block";
+  Type elementType = srcType.getElementType();
+  Type resultType = getType();
+  if (getElementTypeOrSelf(resultType) != elementType)
+    return emitOpError() << "result element type "
+                         << getElementTypeOrSelf(resultType)
+                         << " does not match the source's " << elementType;
+  if (srcType.getRank() == 1) {
+    if (resultType != elementType)
+      return emitOpError() << "reducing a 1-D block gives a scalar "
+                           << elementType << ", but the result is "
+                           << resultType;
+    return success();
+  }
+  SmallVector<int64_t> expected(srcType.getShape());
+  expected.erase(expected.begin() + axis);
+  auto resultTensor = dyn_cast<RankedTensorType>(resultType);
+  if (!resultTensor ||
+      resultTensor.getRank() != static_cast<int64_t>(expected.size()) ||
+      !shapesAgree(resultTensor.getShape(), expected))
+    return emitOpError() << "result shape must be " << formatShape(expected)
+                         << " (the source without axis " << axis
+                         << "), but got " << resultType;
+  return success();
+}

@@ -1,0 +1,253 @@
+//===- Specialize.cpp - bind compile-time constants, make shapes static ---===//
+//
+// A block program is written once for any block size: shapes name constants
+// ([BLOCK]) and stay dynamic ('?') in the IR. Binding replaces the names by
+// numbers where they appear, then propagates the static shapes forward
+// through every op until nothing changes, the way a frontend would have
+// built the program had it known the numbers.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::blk {
+#define GEN_PASS_DEF_BLKSPECIALIZE
+#include "blk/Transforms/Passes.h.inc"
+} // namespace mlir::blk
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+using Constants = llvm::StringMap<int64_t>;
+
+/// Parses "NAME=VALUE" into `constants`.
+LogicalResult parseBinding(StringRef binding, Constants &constants) {
+  auto [name, value] = binding.trim().split('=');
+  int64_t number;
+  if (name.empty() || value.trim().getAsInteger(10, number))
+    return failure();
+  constants[name.trim()] = number;
+  return success();
+}
+
+/// The static dimension an entry of a shape list stands for, or failure
+/// (with a diagnostic on `op`) if it names an unbound constant.
+FailureOr<int64_t> bindDim(Operation *op, Attribute dim,
+                           const Constants &constants) {
+  if (auto size = dyn_cast<IntegerAttr>(dim))
+    return size.getInt();
+  StringRef name = cast<StringAttr>(dim).getValue();
+  auto it = constants.find(name);
+  if (it == constants.end())
+    return op->emitOpError() << "compile-time constant '" << name
+                             << "' is not bound; bind it with "
+                                "--blk-specialize=\""
+                             << name << "=<value>\"";
+  return it->second;
+}
+
+RankedTensorType withShape(Type type, ArrayRef<int64_t> shape) {
+  return cast<RankedTensorType>(type).clone(shape);
+}
+
+/// Replaces the constant names in `op` by numbers; the result type becomes
+/// static where the names fixed its dimensions.
+LogicalResult bindNamesIn(Operation *op, const Constants &constants) {
+  OpBuilder builder(op);
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<ConstexprOp>([&](ConstexprOp constexprOp) {
+        FailureOr<int64_t> value =
+            bindDim(op, constexprOp.getNameAttr(), constants);
+        if (failed(value))
+          return failure();
+        Value constant = arith::ConstantOp::create(
+            builder, op->getLoc(),
+            builder.getIntegerAttr(constexprOp.getType(), *value));
+        constexprOp.replaceAllUsesWith(constant);
+        constexprOp.erase();
+        return success();
+      })
+      .Case<ArangeOp>([&](ArangeOp arange) {
+        FailureOr<int64_t> end = bindDim(op, arange.getEnd(), constants);
+        if (failed(end))
+          return failure();
+        arange.setEndAttr(builder.getI64IntegerAttr(*end));
+        arange.getResult().setType(
+            withShape(arange.getType(), {*end - arange.getStart()}));
+        return success();
+      })
+      .Case<SplatOp, BroadcastOp>([&](auto shaped) {
+        ArrayAttr shape = shaped.getShapeAttr();
+        if (!shape)
+          return success();
+        SmallVector<int64_t> dims;
+        for (Attribute dim : shape) {
+          FailureOr<int64_t> size = bindDim(op, dim, constants);
+          if (failed(size))
+            return failure();
+          dims.push_back(*size);
+        }
+        shaped.removeShapeAttr();
+        shaped.getResult().setType(withShape(shaped.getType(), dims));
+        return success();
+      })
+      .Default([](Operation *) { return success(); });
+}
+
+/// Sets `value`'s type to `type` if that makes it more static.
+bool refine(Value value, Type type) {
+  if (!type || value.getType() == type)
+    return false;
+  value.setType(type);
+  return true;
+}
+
+/// Shape of the first ranked tensor among `values`, if any.
+std::optional<ArrayRef<int64_t>> firstTensorShape(ValueRange values) {
+  for (Value value : values)
+    if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
+      return tensor.getShape();
+  return std::nullopt;
+}
+
+/// Recomputes the result types of `op` from its operands. Returns whether
+/// anything changed.
+bool refineResultTypes(Operation *op) {
+  return TypeSwitch<Operation *, bool>(op)
+      .Case<LoadOp>([](LoadOp load) {
+        return refine(load.getResult(),
+                      withShape(load.getType(),
+                                load.getOffsets().getType().getShape()));
+      })
+      .Case<ExpandDimsOp>([](ExpandDimsOp expand) {
+        SmallVector<int64_t> shape(expand.getSrc().getType().getShape());
+        shape.insert(shape.begin() + expand.getAxis(), 1);
+        return refine(expand.getResult(), withShape(expand.getType(), shape));
+      })
+      .Case<ReduceOp>([](ReduceOp reduce) {
+        auto resultType = dyn_cast<RankedTensorType>(reduce.getType());
+        if (!resultType)
+          return false;
+        SmallVector<int64_t> shape(reduce.getSrc().getType().getShape());
+        shape.erase(shape.begin() + reduce.getAxis());
+        return refine(reduce.getResult(), resultType.clone(shape));
+      })
+      .Case<scf::ForOp>([](scf::ForOp loop) {
+        bool changed = false;
+        for (auto [init, arg, result] :
+             llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                       loop.getResults())) {
+          changed |= refine(arg, init.getType());
+          changed |= refine(result, init.getType());
+        }
+        return changed;
+      })
+      .Case<scf::IfOp>([](scf::IfOp branch) {
+        bool changed = false;
+        for (auto [yielded, result] :
+             llvm::zip(branch.thenYield().getOperands(), branch.getResults()))
+          changed |= refine(result, yielded.getType());
+        return changed;
+      })
+      .Default([](Operation *op) {
+        if (!op->hasTrait<OpTrait::Elementwise>() &&
+            !op->hasTrait<OpTrait::SameOperandsAndResultShape>())
+          return false;
+        std::optional<ArrayRef<int64_t>> shape =
+            firstTensorShape(op->getOperands());
+        if (!shape)
+          return false;
+        bool changed = false;
+        for (Value result : op->getResults())
+          if (isa<RankedTensorType>(result.getType()))
+            changed |= refine(result, withShape(result.getType(), *shape));
+        return changed;
+      });
+}
+
+/// Reports the first value whose block shape is still dynamic.
+LogicalResult checkAllShapesStatic(Operation *root) {
+  WalkResult result = root->walk([](Operation *op) {
+    for (Value value : op->getResults()) {
+      auto tensor = dyn_cast<RankedTensorType>(value.getType());
+      if (tensor && !tensor.hasStaticShape()) {
+        op->emitOpError() << "result type " << tensor
+                          << " is still dynamic after specialization; its "
+                             "shape must follow from bound constants";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+struct BlkSpecializePass
+    : public blk::impl::BlkSpecializeBase<BlkSpecializePass> {
+  using BlkSpecializeBase::BlkSpecializeBase;
+
+  /// Also accepts the short form --blk-specialize="BLOCK=1024 ROWS=4": every
+  /// NAME=VALUE token that is not an option of its own becomes a binding.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    std::string rewritten;
+    SmallVector<StringRef> tokens;
+    options.split(tokens, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    for (StringRef token : tokens) {
+      if (!token.starts_with("bind="))
+        rewritten += "bind=";
+      rewritten += token.str() + " ";
+    }
+    return Pass::initializeOptions(rewritten, errorHandler);
+  }
+
+  void runOnOperation() override {
+    Constants all = constants;
+    for (const std::string &binding : bindings) {
+      if (failed(parseBinding(binding, all))) {
+        getOperation().emitError()
+            << "malformed binding '" << binding
+            << "' for --blk-specialize: expected NAME=VALUE with an integer "
+               "VALUE";
+        return signalPassFailure();
+      }
+    }
+
+    SmallVector<Operation *> named;
+    getOperation().walk([&](Operation *op) {
+      if (isa<ConstexprOp, ArangeOp, SplatOp, BroadcastOp>(op))
+        named.push_back(op);
+    });
+    bool bound = true;
+    for (Operation *op : named)
+      bound &= succeeded(bindNamesIn(op, all));
+    if (!bound)
+      return signalPassFailure();
+
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      getOperation().walk(
+          [&](Operation *op) { changed |= refineResultTypes(op); });
+    }
+    if (failed(checkAllShapesStatic(getOperation())))
+      signalPassFailure();
+  }
+
+  Constants constants;
+};
+
+} // namespace
+
+std::unique_ptr<Pass>
+mlir::blk::createBlkSpecializePass(const llvm::StringMap<int64_t> &constants) {
+  auto pass = std::make_unique<BlkSpecializePass>();
+  pass->constants = constants;
+  return pass;
+}

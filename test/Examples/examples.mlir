@@ -1,0 +1,34 @@
+// Every example parses, verifies, and specializes to static shapes for
+// block sizes from tiny to large.
+// RUN: softmax-opt %examples/softmax_fused.mlir | softmax-opt > /dev/null
+// RUN: softmax-opt %examples/softmax_tiled.mlir | softmax-opt > /dev/null
+// RUN: softmax-opt %examples/softmax_online.mlir | softmax-opt > /dev/null
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1" | FileCheck %s --check-prefix=FUSED1
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" | FileCheck %s --check-prefix=FUSED
+// RUN: softmax-opt %examples/softmax_tiled.mlir --blk-specialize="BLOCK=4096" | FileCheck %s --check-prefix=TILED
+// RUN: softmax-opt %examples/softmax_online.mlir --blk-specialize="BLOCK=2048" | FileCheck %s --check-prefix=ONLINE
+// RUN: not softmax-opt %examples/softmax_fused.mlir 2>&1 --blk-specialize="BLOCK=1000" | FileCheck %s --check-prefix=BAD
+
+// FUSED1-LABEL: func.func @softmax_fused
+// FUSED1: blk.arange 0 to 1 : tensor<1xi32>
+// FUSED1: blk.reduce max %{{.*}} axis 0 : tensor<1xf32> -> f32
+
+// FUSED-LABEL: func.func @softmax_fused
+// FUSED-NOT: ?x
+// FUSED: blk.load {{.*}} -> tensor<1024xf32>
+// FUSED: blk.reduce max %{{.*}} axis 0 : tensor<1024xf32> -> f32
+// FUSED: math.exp %{{.*}} : tensor<1024xf32>
+// FUSED: blk.reduce sum %{{.*}} axis 0 : tensor<1024xf32> -> f32
+// FUSED: blk.store {{.*}} tensor<1024xf32>
+
+// TILED-LABEL: func.func @softmax_tiled
+// TILED: arith.constant 4096 : i32
+// TILED-COUNT-3: scf.for
+// TILED-NOT: tensor<?x
+
+// ONLINE-LABEL: func.func @softmax_online
+// ONLINE: scf.for {{.*}} -> (tensor<2048xf32>, tensor<2048xf32>)
+// ONLINE: blk.reduce max %{{.*}} : tensor<2048xf32> -> f32
+// ONLINE: blk.reduce sum %{{.*}} : tensor<2048xf32> -> f32
+
+// BAD: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'blk.arange' op range [0, 1000) has 1000 elements, which is not a power of two

@@ -1,0 +1,332 @@
+// Every verifier message of the blk dialect, one case per split.
+// RUN: softmax-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{pointer element type must be f32, f16, bf16 or i32, but got 'i8'}}
+func.func private @bad_pointee(!blk.ptr<i8>)
+
+// -----
+
+// expected-error @+1 {{num_warps must be a power of two from 1 to 32, but got 3}}
+func.func @bad_warps() attributes {blk.kernel = #blk.kernel<num_warps = 3>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{num_warps must be a power of two from 1 to 32, but got 64}}
+func.func @too_many_warps() attributes {blk.kernel = #blk.kernel<num_warps = 64>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'blk.kernel' must be a #blk.kernel<...> attribute, but got 4 : i64}}
+func.func @kernel_not_attr() attributes {blk.kernel = 4} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel')}}
+func.func @unknown_op_attr() attributes {blk.warps = 4} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'blk.kernel' applies to func.func, not to 'builtin.module'}}
+module attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+}
+
+// -----
+
+// expected-error @+1 {{a kernel returns nothing, but @returns_value returns 1 value(s)}}
+func.func @returns_value(%x: i32) -> i32 attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return %x : i32
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument #1 has type 'tensor<4xf32>'; kernels take !blk.ptr pointers and scalars}}
+func.func @tensor_argument(%p: !blk.ptr<f32>, %t: tensor<4xf32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'blk.align' is not an argument attribute of the blk dialect (expected 'blk.divisibility')}}
+func.func private @unknown_arg_attr(!blk.ptr<f32> {blk.align = 16})
+
+// -----
+
+// expected-error @+1 {{blk.divisibility of argument #0 must be a positive power of two, but got 12 : i64}}
+func.func private @bad_divisibility(!blk.ptr<f32> {blk.divisibility = 12 : i64})
+
+// -----
+
+// expected-error @+1 {{blk.divisibility applies to pointer and integer arguments, but argument #0 has type 'f32'}}
+func.func private @divisibility_on_float(f32 {blk.divisibility = 16 : i64})
+
+// -----
+
+func.func @constexpr_name() {
+  // expected-error @+1 {{constant name '2x' is not an identifier}}
+  %0 = "blk.constexpr"() {name = "2x"} : () -> i32
+  return
+}
+
+// -----
+
+func.func @arange_rank() {
+  // expected-error @+1 {{result must be a 1-D block, but has rank 2}}
+  %0 = blk.arange 0 to 4 : tensor<2x2xi32>
+  return
+}
+
+// -----
+
+func.func @arange_symbolic_start() {
+  // expected-error @+1 {{a range ending at constant 'BLOCK' must start at 0, but starts at 4}}
+  %0 = blk.arange 4 to BLOCK : tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @arange_symbolic_static() {
+  // expected-error @+1 {{result dimension must be '?' until 'BLOCK' is bound, but got 1024}}
+  %0 = blk.arange 0 to BLOCK : tensor<1024xi32>
+  return
+}
+
+// -----
+
+func.func @arange_empty() {
+  // expected-error @+1 {{range [8, 8) is empty}}
+  %0 = blk.arange 8 to 8 : tensor<0xi32>
+  return
+}
+
+// -----
+
+func.func @arange_not_power_of_two() {
+  // expected-error @+1 {{range [0, 1000) has 1000 elements, which is not a power of two}}
+  %0 = blk.arange 0 to 1000 : tensor<1000xi32>
+  return
+}
+
+// -----
+
+func.func @arange_wrong_size() {
+  // expected-error @+1 {{result has 512 elements but the range [0, 1024) has 1024}}
+  %0 = blk.arange 0 to 1024 : tensor<512xi32>
+  return
+}
+
+// -----
+
+func.func @splat_element_type(%x: f32) {
+  // expected-error @+1 {{result element type 'f16' does not match the splatted value's type 'f32'}}
+  %0 = blk.splat %x : f32 -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @splat_unnamed_dynamic(%x: f32) {
+  // expected-error @+1 {{result shape 4x? has dynamic dimensions; name the compile-time constants that fix them in a shape list, e.g. [BLOCK]}}
+  %0 = blk.splat %x : f32 -> tensor<4x?xf32>
+  return
+}
+
+// -----
+
+func.func @splat_shape_rank(%x: f32) {
+  // expected-error @+1 {{shape list has 1 entries but the result has rank 2}}
+  %0 = blk.splat %x [BLOCK] : f32 -> tensor<4x?xf32>
+  return
+}
+
+// -----
+
+func.func @splat_shape_not_positive(%x: f32) {
+  // expected-error @+1 {{shape entry #0 must be positive, but got 0}}
+  %0 = blk.splat %x [0, BLOCK] : f32 -> tensor<0x?xf32>
+  return
+}
+
+// -----
+
+func.func @splat_shape_mismatch(%x: f32) {
+  // expected-error @+1 {{shape entry #0 is 8 but the result dimension is 4}}
+  %0 = blk.splat %x [8, BLOCK] : f32 -> tensor<4x?xf32>
+  return
+}
+
+// -----
+
+func.func @splat_shape_entry_kind(%x: f32) {
+  // expected-error @+1 {{shape entry #0 must be an integer or a constant name, but got 1.000000e+00 : f32}}
+  %0 = "blk.splat"(%x) {shape = [1.0 : f32]} : (f32) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @splat_named_static(%x: f32) {
+  // expected-error @+1 {{shape entry #1 names 'BLOCK', so the result dimension must be '?' until it is bound, but got 128}}
+  %0 = blk.splat %x [4, BLOCK] : f32 -> tensor<4x128xf32>
+  return
+}
+
+// -----
+
+func.func @expand_axis(%x: tensor<4xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for expanding a rank-1 block (expected 0..1)}}
+  %0 = blk.expand_dims %x axis 2 : tensor<4xf32> -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @expand_element_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{result element type 'f16' does not match the source's 'f32'}}
+  %0 = blk.expand_dims %x axis 1 : tensor<4xf32> -> tensor<4x1xf16>
+  return
+}
+
+// -----
+
+func.func @expand_shape(%x: tensor<4xf32>) {
+  // expected-error @+1 {{result shape must be 4x1, but got 1x4}}
+  %0 = blk.expand_dims %x axis 1 : tensor<4xf32> -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_rank(%x: tensor<4xf32>) {
+  // expected-error @+1 {{broadcast cannot change the rank (1 -> 2); use blk.expand_dims first}}
+  %0 = blk.broadcast %x : tensor<4xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_element_type(%x: tensor<4x1xf32>) {
+  // expected-error @+1 {{result element type 'i32' does not match the source's 'f32'}}
+  %0 = blk.broadcast %x : tensor<4x1xf32> -> tensor<4x8xi32>
+  return
+}
+
+// -----
+
+func.func @broadcast_dim(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{dimension #1 of size 2 cannot be broadcast to 8 (only dimensions of size 1 can)}}
+  %0 = blk.broadcast %x : tensor<4x2xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_unnamed_dynamic(%x: tensor<4x1xf32>) {
+  // expected-error @+1 {{result shape 4x? has dynamic dimensions}}
+  %0 = blk.broadcast %x : tensor<4x1xf32> -> tensor<4x?xf32>
+  return
+}
+
+// -----
+
+func.func @load_other_without_mask(%p: !blk.ptr<f32>, %o: tensor<4xi32>, %c: f32) {
+  // expected-error @+1 {{'other' needs a 'mask': it is the value of the masked-off elements}}
+  %0 = "blk.load"(%p, %o, %c) {operandSegmentSizes = array<i32: 1, 1, 0, 1>} : (!blk.ptr<f32>, tensor<4xi32>, f32) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @load_shape(%p: !blk.ptr<f32>, %o: tensor<4xi32>) {
+  // expected-error @+1 {{result shape 8 does not match the offsets' shape 4}}
+  %0 = blk.load %p[%o] : !blk.ptr<f32>, tensor<4xi32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @load_element_type(%p: !blk.ptr<f16>, %o: tensor<4xi32>) {
+  // expected-error @+1 {{result element type 'f32' does not match the pointer's element type 'f16'}}
+  %0 = blk.load %p[%o] : !blk.ptr<f16>, tensor<4xi32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @load_mask_shape(%p: !blk.ptr<f32>, %o: tensor<4xi32>, %m: tensor<8xi1>) {
+  // expected-error @+1 {{failed to verify that mask is an i1 block of the offsets' shape}}
+  %0 = "blk.load"(%p, %o, %m) {operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (!blk.ptr<f32>, tensor<4xi32>, tensor<8xi1>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @load_other_type(%p: !blk.ptr<f32>, %o: tensor<4xi32>, %m: tensor<4xi1>, %c: f16) {
+  // expected-error @+1 {{failed to verify that other is a scalar of the loaded element type}}
+  %0 = "blk.load"(%p, %o, %m, %c) {operandSegmentSizes = array<i32: 1, 1, 1, 1>} : (!blk.ptr<f32>, tensor<4xi32>, tensor<4xi1>, f16) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @store_shape(%p: !blk.ptr<f32>, %o: tensor<4xi32>, %v: tensor<2x2xf32>) {
+  // expected-error @+1 {{stored value shape 2x2 does not match the offsets' shape 4}}
+  blk.store %p[%o], %v : !blk.ptr<f32>, tensor<4xi32>, tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @store_element_type(%p: !blk.ptr<bf16>, %o: tensor<4xi32>, %v: tensor<4xf32>) {
+  // expected-error @+1 {{stored value element type 'f32' does not match the pointer's element type 'bf16'}}
+  blk.store %p[%o], %v : !blk.ptr<bf16>, tensor<4xi32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @store_mask_shape(%p: !blk.ptr<f32>, %o: tensor<4xi32>, %v: tensor<4xf32>, %m: tensor<2xi1>) {
+  // expected-error @+1 {{failed to verify that mask is an i1 block of the offsets' shape}}
+  "blk.store"(%p, %o, %v, %m) : (!blk.ptr<f32>, tensor<4xi32>, tensor<4xf32>, tensor<2xi1>) -> ()
+  return
+}
+
+// -----
+
+func.func @reduce_axis(%x: tensor<16xf32>) {
+  // expected-error @+1 {{reduce axis 1 is out of range for a rank-1 block}}
+  %0 = blk.reduce max %x axis 1 : tensor<16xf32> -> f32
+  return
+}
+
+// -----
+
+func.func @reduce_element_type(%x: tensor<16xf32>) {
+  // expected-error @+1 {{result element type 'f16' does not match the source's 'f32'}}
+  %0 = blk.reduce sum %x axis 0 : tensor<16xf32> -> f16
+  return
+}
+
+// -----
+
+func.func @reduce_1d_to_tensor(%x: tensor<16xf32>) {
+  // expected-error @+1 {{reducing a 1-D block gives a scalar 'f32', but the result is 'tensor<1xf32>'}}
+  %0 = blk.reduce sum %x axis 0 : tensor<16xf32> -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_2d_shape(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{result shape must be 4 (the source without axis 1), but got 'tensor<16xf32>'}}
+  %0 = blk.reduce sum %x axis 1 : tensor<4x16xf32> -> tensor<16xf32>
+  return
+}

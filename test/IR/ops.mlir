@@ -1,0 +1,104 @@
+// Every blk op, type and attribute parses, prints, and parses again, in the
+// custom form and in the generic form.
+// RUN: softmax-opt %s | softmax-opt | FileCheck %s
+// RUN: softmax-opt %s --mlir-print-op-generic | softmax-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @program_ids
+// CHECK-SAME: attributes {blk.kernel = #blk.kernel<num_warps = 8>}
+func.func @program_ids(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
+  // CHECK: blk.program_id x
+  %0 = blk.program_id x
+  // CHECK: blk.program_id y
+  %1 = blk.program_id y
+  // CHECK: blk.num_programs z
+  %2 = blk.num_programs z
+  return
+}
+
+// CHECK-LABEL: func.func @pointer_types
+// CHECK-SAME: !blk.ptr<f32> {blk.divisibility = 16 : i64}
+// CHECK-SAME: !blk.ptr<f16>
+// CHECK-SAME: !blk.ptr<bf16>
+// CHECK-SAME: !blk.ptr<i32>
+// CHECK-SAME: i32 {blk.divisibility = 4 : i64}
+func.func @pointer_types(%a: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                         %b: !blk.ptr<f16>, %c: !blk.ptr<bf16>, %d: !blk.ptr<i32>,
+                         %n: i32 {blk.divisibility = 4 : i64}) {
+  return
+}
+
+// CHECK-LABEL: func.func @constants
+func.func @constants() {
+  // CHECK: blk.constexpr BLOCK : i32
+  %0 = blk.constexpr BLOCK : i32
+  // CHECK: blk.constexpr ROWS_PER_PROGRAM : index
+  %1 = blk.constexpr ROWS_PER_PROGRAM : index
+  return
+}
+
+// CHECK-LABEL: func.func @making_blocks
+func.func @making_blocks(%x: f32, %i: i32) {
+  // CHECK: blk.arange 0 to 1024 : tensor<1024xi32>
+  %0 = blk.arange 0 to 1024 : tensor<1024xi32>
+  // CHECK: blk.arange 16 to 32 : tensor<16xi32>
+  %1 = blk.arange 16 to 32 : tensor<16xi32>
+  // CHECK: blk.arange 0 to BLOCK : tensor<?xi32>
+  %2 = blk.arange 0 to BLOCK : tensor<?xi32>
+  // CHECK: blk.splat %{{.*}} : f32 -> tensor<4x128xf32>
+  %3 = blk.splat %x : f32 -> tensor<4x128xf32>
+  // CHECK: blk.splat %{{.*}} [ROWS, BLOCK] : i32 -> tensor<?x?xi32>
+  %4 = blk.splat %i [ROWS, BLOCK] : i32 -> tensor<?x?xi32>
+  // CHECK: blk.splat %{{.*}} [4, BLOCK] : f32 -> tensor<4x?xf32>
+  %5 = blk.splat %x [4, BLOCK] : f32 -> tensor<4x?xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @reshaping
+func.func @reshaping(%rows: tensor<4xf32>, %dyn: tensor<?xi32>) {
+  // CHECK: blk.expand_dims %{{.*}} axis 1 : tensor<4xf32> -> tensor<4x1xf32>
+  %0 = blk.expand_dims %rows axis 1 : tensor<4xf32> -> tensor<4x1xf32>
+  // CHECK: blk.expand_dims %{{.*}} axis 0 : tensor<4xf32> -> tensor<1x4xf32>
+  %1 = blk.expand_dims %rows axis 0 : tensor<4xf32> -> tensor<1x4xf32>
+  // CHECK: blk.broadcast %{{.*}} : tensor<4x1xf32> -> tensor<4x256xf32>
+  %2 = blk.broadcast %0 : tensor<4x1xf32> -> tensor<4x256xf32>
+  // CHECK: blk.expand_dims %{{.*}} axis 0 : tensor<?xi32> -> tensor<1x?xi32>
+  %3 = blk.expand_dims %dyn axis 0 : tensor<?xi32> -> tensor<1x?xi32>
+  // CHECK: blk.broadcast %{{.*}} [ROWS, BLOCK] : tensor<1x?xi32> -> tensor<?x?xi32>
+  %4 = blk.broadcast %3 [ROWS, BLOCK] : tensor<1x?xi32> -> tensor<?x?xi32>
+  return
+}
+
+// CHECK-LABEL: func.func @memory
+func.func @memory(%p: !blk.ptr<f32>, %q: !blk.ptr<bf16>, %off: i32, %off64: i64,
+                  %cols: tensor<256xi32>, %mask: tensor<256xi1>,
+                  %cols2d: tensor<2x128xi64>, %mask2d: tensor<2x128xi1>) {
+  // CHECK: blk.addptr %{{.*}}, %{{.*}} : !blk.ptr<f32>, i32
+  %row = blk.addptr %p, %off : !blk.ptr<f32>, i32
+  // CHECK: blk.addptr %{{.*}}, %{{.*}} : !blk.ptr<bf16>, i64
+  %qrow = blk.addptr %q, %off64 : !blk.ptr<bf16>, i64
+  // CHECK: blk.load %{{.*}}[%{{.*}}] : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %0 = blk.load %row[%cols] : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  // CHECK: blk.load %{{.*}}[%{{.*}}] mask %{{.*}} : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %1 = blk.load %row[%cols] mask %mask : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %zero = arith.constant 0.0 : bf16
+  // CHECK: blk.load %{{.*}}[%{{.*}}] mask %{{.*}} other %{{.*}} : !blk.ptr<bf16>, tensor<2x128xi64> -> tensor<2x128xbf16>
+  %2 = blk.load %qrow[%cols2d] mask %mask2d other %zero : !blk.ptr<bf16>, tensor<2x128xi64> -> tensor<2x128xbf16>
+  // CHECK: blk.store %{{.*}}[%{{.*}}], %{{.*}} : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  blk.store %row[%cols], %0 : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  // CHECK: blk.store %{{.*}}[%{{.*}}], %{{.*}} mask %{{.*}} : !blk.ptr<bf16>, tensor<2x128xi64>, tensor<2x128xbf16>
+  blk.store %qrow[%cols2d], %2 mask %mask2d : !blk.ptr<bf16>, tensor<2x128xi64>, tensor<2x128xbf16>
+  return
+}
+
+// CHECK-LABEL: func.func @reductions
+func.func @reductions(%a: tensor<1024xf32>, %b: tensor<4x256xf32>, %c: tensor<?xi32>) {
+  // CHECK: blk.reduce max %{{.*}} axis 0 : tensor<1024xf32> -> f32
+  %0 = blk.reduce max %a axis 0 : tensor<1024xf32> -> f32
+  // CHECK: blk.reduce sum %{{.*}} axis 1 : tensor<4x256xf32> -> tensor<4xf32>
+  %1 = blk.reduce sum %b axis 1 : tensor<4x256xf32> -> tensor<4xf32>
+  // CHECK: blk.reduce max %{{.*}} axis 0 : tensor<4x256xf32> -> tensor<256xf32>
+  %2 = blk.reduce max %b axis 0 : tensor<4x256xf32> -> tensor<256xf32>
+  // CHECK: blk.reduce sum %{{.*}} axis 0 : tensor<?xi32> -> i32
+  %3 = blk.reduce sum %c axis 0 : tensor<?xi32> -> i32
+  return
+}

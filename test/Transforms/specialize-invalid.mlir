@@ -1,0 +1,35 @@
+// RUN: softmax-opt %s -split-input-file -verify-diagnostics --blk-specialize="BLOCK=256 N=100" --allow-unregistered-dialect
+// RUN: not softmax-opt %s --allow-unregistered-dialect --blk-specialize="BLOCK=two" 2>&1 | FileCheck %s --check-prefix=MALFORMED
+
+// MALFORMED: malformed binding 'BLOCK=two' for --blk-specialize: expected NAME=VALUE with an integer VALUE
+
+func.func @unbound_shape(%x: f32) {
+  // expected-error @+1 {{compile-time constant 'ROWS' is not bound; bind it with --blk-specialize="ROWS=<value>"}}
+  %0 = blk.splat %x [ROWS, BLOCK] : f32 -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @unbound_constexpr() {
+  // expected-error @+1 {{compile-time constant 'WARPS' is not bound}}
+  %0 = blk.constexpr WARPS : i32
+  return
+}
+
+// -----
+
+func.func @not_power_of_two() {
+  // expected-error @+1 {{range [0, 100) has 100 elements, which is not a power of two}}
+  %0 = blk.arange 0 to N : tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @stays_dynamic() {
+  %0 = blk.arange 0 to BLOCK : tensor<?xi32>
+  // expected-error @+1 {{result type 'tensor<?xi32>' is still dynamic after specialization; its shape must follow from bound constants}}
+  %1 = "test.opaque"(%0) : (tensor<?xi32>) -> tensor<?xi32>
+  return
+}
