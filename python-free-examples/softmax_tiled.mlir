@@ -14,7 +14,8 @@
 
 func.func @softmax_tiled(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
                          %in: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                         %in_row_stride: i32, %out_row_stride: i32,
+                         %in_row_stride: i32 {blk.divisibility = 16 : i64},
+                         %out_row_stride: i32 {blk.divisibility = 16 : i64},
                          %n_rows: i32, %n_cols: i32)
     attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
   %row = blk.program_id x

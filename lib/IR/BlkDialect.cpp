@@ -19,7 +19,26 @@ using namespace mlir::blk;
 #define GET_ATTRDEF_CLASSES
 #include "blk/IR/BlkOpsAttrs.cpp.inc"
 
+namespace {
+/// Prints the layouts as #blocked, #slice aliases, as Triton's IR does.
+struct BlkOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedLayoutAttr>(attr)) {
+      os << "blocked";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<SliceLayoutAttr>(attr)) {
+      os << "slice";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
 void BlkDialect::initialize() {
+  addInterfaces<BlkOpAsmInterface>();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "blk/IR/BlkOpsTypes.cpp.inc"
@@ -46,6 +65,44 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
   return emitError() << "pointer element type must be f32, f16, bf16 or i32, "
                         "but got "
                      << pointeeType;
+}
+
+LogicalResult
+BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<int64_t> elems, ArrayRef<int64_t> lanes,
+                          ArrayRef<int64_t> warps) {
+  if (elems.empty() || elems.size() != lanes.size() ||
+      elems.size() != warps.size())
+    return emitError() << "elems, lanes and warps must have one entry per "
+                          "dimension (got "
+                       << elems.size() << ", " << lanes.size() << ", "
+                       << warps.size() << ")";
+  auto powersOfTwo = [](ArrayRef<int64_t> values) {
+    return llvm::all_of(values, [](int64_t v) {
+      return v >= 1 && llvm::isPowerOf2_64(v);
+    });
+  };
+  if (!powersOfTwo(elems) || !powersOfTwo(lanes) || !powersOfTwo(warps))
+    return emitError() << "elems, lanes and warps must be powers of two";
+  int64_t laneCount = llvm::product_of(lanes);
+  if (laneCount != 32)
+    return emitError() << "lanes must multiply to 32 (a warp), but multiply to "
+                       << laneCount;
+  return success();
+}
+
+int64_t BlockedLayoutAttr::getNumWarps() const {
+  return llvm::product_of(getWarps());
+}
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t dim, BlockedLayoutAttr parent) {
+  if (dim < 0 || dim >= parent.getRank() || parent.getRank() < 2)
+    return emitError() << "slice dimension " << dim
+                       << " is out of range for a rank-" << parent.getRank()
+                       << " parent (a slice needs rank 2 or more)";
+  return success();
 }
 
 LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -79,16 +136,11 @@ static bool isKernelArgumentType(Type type) {
   return isa<PtrType, IntegerType, FloatType, IndexType>(type);
 }
 
-LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
-                                                   NamedAttribute attr) {
-  if (attr.getName() != getKernelAttrName())
-    return op->emitError() << "'" << attr.getName().getValue()
-                           << "' is not an operation attribute of the blk "
-                              "dialect (expected 'blk.kernel')";
-  if (!isa<KernelAttr>(attr.getValue()))
+static LogicalResult verifyKernelAttr(Operation *op, Attribute value) {
+  if (!isa<KernelAttr>(value))
     return op->emitError() << "'blk.kernel' must be a #blk.kernel<...> "
                               "attribute, but got "
-                           << attr.getValue();
+                           << value;
   auto func = dyn_cast<func::FuncOp>(op);
   if (!func)
     return op->emitError() << "'blk.kernel' applies to func.func, not to '"
@@ -103,6 +155,40 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
                              << type
                              << "; kernels take !blk.ptr pointers and scalars";
   return success();
+}
+
+static LogicalResult verifyLaunchAttr(Operation *op, Attribute value) {
+  auto list = dyn_cast<ArrayAttr>(value);
+  if (!isa<ModuleOp>(op) || !list ||
+      !llvm::all_of(list, [](Attribute a) { return isa<LaunchAttr>(a); }))
+    return op->emitError() << "'blk.launch' must be a list of #blk.launch "
+                              "attributes on a builtin.module";
+  return success();
+}
+
+static LogicalResult verifyVectorAttr(Operation *op, Attribute value) {
+  auto width = dyn_cast<IntegerAttr>(value);
+  if (!isa<LoadOp, StoreOp>(op) || !width || width.getInt() < 1 ||
+      !llvm::isPowerOf2_64(width.getInt()))
+    return op->emitError() << "'blk.vector' must be a positive power of two "
+                              "on a blk.load or blk.store, but got "
+                           << value;
+  return success();
+}
+
+LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == getKernelAttrName())
+    return verifyKernelAttr(op, attr.getValue());
+  if (name == getLaunchAttrName())
+    return verifyLaunchAttr(op, attr.getValue());
+  if (name == getVectorAttrName())
+    return verifyVectorAttr(op, attr.getValue());
+  return op->emitError() << "'" << name
+                         << "' is not an operation attribute of the blk "
+                            "dialect (expected 'blk.kernel', 'blk.launch' or "
+                            "'blk.vector')";
 }
 
 LogicalResult BlkDialect::verifyRegionArgAttribute(Operation *op,

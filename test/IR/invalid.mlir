@@ -27,7 +27,7 @@ func.func @kernel_not_attr() attributes {blk.kernel = 4} {
 
 // -----
 
-// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel')}}
+// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch' or 'blk.vector')}}
 func.func @unknown_op_attr() attributes {blk.warps = 4} {
   return
 }

@@ -1,24 +1,90 @@
 //===- softmax-opt.cpp - mlir-opt for block programs ----------------------===//
 //
 // Parses .mlir files holding blk programs and runs the project's passes and
-// pipelines on them, with every flag of mlir-opt.
+// pipelines on them, with every flag of mlir-opt. With --emit=ptx it prints
+// the PTX of the compiled module instead of the IR.
 //
 //===----------------------------------------------------------------------===//
+#include "blk/Conversion/Passes.h"
 #include "blk/IR/BlkDialect.h"
+#include "blk/Target/PTX.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string>
+    emit("emit", llvm::cl::desc("What to write: mlir (the IR, default) or ptx "
+                                "(the PTX of a module compiled by blk-to-ptx)"),
+         llvm::cl::init("mlir"));
+
+/// Runs the passes as mlir-opt would, then writes the PTX of the result.
+static LogicalResult emitPTX(StringRef inputFilename,
+                             StringRef outputFilename,
+                             DialectRegistry &registry) {
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return failure();
+  }
+  std::string compiled;
+  llvm::raw_string_ostream compiledStream(compiled);
+  if (failed(MlirOptMain(compiledStream, std::move(input), registry, config)))
+    return failure();
+
+  MLIRContext context(registry);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(compiled, &context);
+  if (!module)
+    return failure();
+  FailureOr<std::vector<blk::CompiledKernel>> kernels =
+      blk::getCompiledKernels(*module);
+  if (failed(kernels))
+    return failure();
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return failure();
+  }
+  output->os() << kernels->front().ptx;
+  output->keep();
+  return success();
+}
 
 int main(int argc, char **argv) {
-  mlir::DialectRegistry registry;
-  registry.insert<mlir::blk::BlkDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::math::MathDialect,
-                  mlir::scf::SCFDialect>();
-  mlir::registerCanonicalizerPass();
-  mlir::registerCSEPass();
-  mlir::blk::registerBlkPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "softmax-opt: block programs to PTX\n", registry));
+  DialectRegistry registry;
+  registry.insert<blk::BlkDialect, arith::ArithDialect, func::FuncDialect,
+                  math::MathDialect, scf::SCFDialect>();
+  blk::registerBlkToPTXDependencies(registry);
+  registerCanonicalizerPass();
+  registerCSEPass();
+  blk::registerBlkPasses();
+  blk::registerBlkConversionPasses();
+  blk::registerBlkToPTXPipeline();
+
+  llvm::InitLLVM init(argc, argv);
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
+      argc, argv, "softmax-opt: block programs to PTX\n", registry);
+  if (emit == "ptx")
+    return asMainReturnCode(
+        emitPTX(inputFilename, outputFilename, registry));
+  if (emit != "mlir") {
+    llvm::errs() << "softmax-opt: --emit must be mlir or ptx, not '" << emit
+                 << "'\n";
+    return 1;
+  }
+  return asMainReturnCode(
+      MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
 }

@@ -33,3 +33,86 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
 }
 
 #endif // BLK_ATTRS_TD
+
+//===----------------------------------------------------------------------===//
+// Distribution of blocks over the threads of a program (tensor encodings)
+//===----------------------------------------------------------------------===//
+
+def Blk_BlockedLayoutAttr : AttrDef<Blk_Dialect, "BlockedLayout"> {
+  let mnemonic = "blocked";
+  let summary = "how the elements of a block are spread over threads";
+  let description = [{
+    Triton's blocked layout, made explicit. Per dimension `d` (the last
+    dimension varies fastest, over lanes and then warps):
+
+    * `elems[d]` consecutive elements are held by one thread (along the last
+      dimension: one vector access of up to 16 bytes),
+    * `lanes[d]` threads of a warp follow each other (product 32),
+    * `warps[d]` warps follow each other (product = the kernel's warps).
+
+    One *tile* covers `elems * lanes * warps` elements per dimension; a
+    larger block repeats the tile, each thread holding one element run per
+    repetition. A block smaller than the tile is replicated: several threads
+    hold the same elements.
+
+    ```mlir
+    tensor<1024xf32, #blk.blocked<elems = [4], lanes = [32], warps = [4]>>
+    tensor<8x256xf32, #blk.blocked<elems = [1, 4], lanes = [1, 32], warps = [4, 1]>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$elems,
+                        ArrayRefParameter<"int64_t">:$lanes,
+                        ArrayRefParameter<"int64_t">:$warps);
+  let assemblyFormat =
+      "`<` `elems` `=` `[` $elems `]` `,` `lanes` `=` `[` $lanes `]` `,` "
+      "`warps` `=` `[` $warps `]` `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getElems().size(); }
+    int64_t getNumWarps() const;
+  }];
+}
+
+def Blk_SliceLayoutAttr : AttrDef<Blk_Dialect, "SliceLayout"> {
+  let mnemonic = "slice";
+  let summary = "a block with one dimension of a blocked layout removed";
+  let description = [{
+    The layout of a block that lost dimension `dim` of a `parent` layout, as
+    the result of a `blk.reduce` along `dim` or the source of a
+    `blk.expand_dims` at `dim`. Each thread holds the elements it held in
+    the parent with that dimension reduced to size 1, so `blk.expand_dims`
+    moves no data.
+
+    ```mlir
+    tensor<8xf32, #blk.slice<dim = 1, parent = #blk.blocked<...>>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$dim, "BlockedLayoutAttr":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// What a launcher needs to know about a compiled kernel
+//===----------------------------------------------------------------------===//
+
+def Blk_LaunchAttr : AttrDef<Blk_Dialect, "Launch"> {
+  let mnemonic = "launch";
+  let summary = "launch contract of a compiled kernel";
+  let description = [{
+    Written by `convert-blk-to-gpu` on the top-level module (`blk.launch`,
+    one per kernel), so that a runner never guesses: the kernel's symbol,
+    threads per program, shared memory (static, and dynamic to pass at
+    launch), the grid it expects (`rows`: one program per row), and the
+    argument types in order (`!blk.ptr<T>` is one device pointer).
+  }];
+  let parameters = (ins StringRefParameter<>:$kernel, "int64_t":$threads,
+                        "int64_t":$staticSharedBytes,
+                        "int64_t":$dynamicSharedBytes,
+                        StringRefParameter<>:$grid,
+                        ArrayRefParameter<"::mlir::Type">:$args);
+  let assemblyFormat = [{
+    `<` struct($kernel, $threads, $staticSharedBytes, $dynamicSharedBytes,
+               $grid, $args) `>`
+  }];
+}

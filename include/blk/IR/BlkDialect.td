@@ -36,6 +36,11 @@ def Blk_Dialect : Dialect {
     /// Name of the argument attribute stating that a pointer (in bytes) or an
     /// integer argument is divisible by a power of two.
     static constexpr ::llvm::StringLiteral getDivisibilityAttrName() { return "blk.divisibility"; }
+    /// Name of the module attribute listing the #blk.launch of every kernel.
+    static constexpr ::llvm::StringLiteral getLaunchAttrName() { return "blk.launch"; }
+    /// Name of the attribute on loads and stores giving the number of
+    /// consecutive elements a thread accesses as one vector.
+    static constexpr ::llvm::StringLiteral getVectorAttrName() { return "blk.vector"; }
   }];
 }
 

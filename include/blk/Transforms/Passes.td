@@ -30,4 +30,30 @@ def BlkSpecialize : Pass<"blk-specialize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def BlkDistribute : Pass<"blk-distribute", "::mlir::ModuleOp"> {
+  let summary = "Decide how every block is spread over the threads of a program";
+  let description = [{
+    Triton's blocked layout and coalescing, made explicit. For each kernel
+    the pass picks one `#blk.blocked` layout for its blocks of highest rank
+    and writes it into every block type as the tensor encoding; 1-D blocks
+    of a 2-D program (per-row values, column indices) get the
+    `#blk.slice` of that layout they are reduced to or expanded from.
+
+    * Vector width: up to 16 bytes of consecutive elements per thread, as
+      far as every load and store is provably contiguous and aligned
+      (`blk.divisibility` on arguments, `blk.addptr`, `blk.arange`, ...).
+      Each load and store records the width it may use as `blk.vector`.
+    * Lanes go along the last dimension first (a warp reads consecutive
+      memory), then along rows; warps likewise.
+    * Threads per program: 32 x `num_warps` of the kernel (or `num-warps`).
+
+    A block that would need more than 128 registers per thread is an error
+    that names it and suggests more warps or a tiled loop.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "int64_t", "0",
+           "Warps per program, overriding the kernels' num_warps (0 keeps them)">,
+  ];
+}
+
 #endif // BLK_TRANSFORMS_PASSES_TD

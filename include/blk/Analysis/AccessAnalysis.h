@@ -1,0 +1,49 @@
+//===- AccessAnalysis.h - contiguity and alignment of accesses -*- C++ -*-===//
+//
+// What is provable about integer values and blocks, as Triton's AxisInfo:
+// for a block, along its last dimension,
+//   contiguity   - it splits into runs of this many consecutive integers,
+//   constancy    - it splits into runs of this many equal integers,
+//   divisibility - the first element of every such run is divisible by this;
+// for a scalar, its divisibility. Pointers get a divisibility in bytes from
+// `blk.divisibility` on kernel arguments and from `blk.addptr`.
+//
+// A load or store whose offsets are contiguous and divisible by w, through
+// a base aligned to w elements, can move w elements as one vector.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_ANALYSIS_ACCESSANALYSIS_H
+#define BLK_ANALYSIS_ACCESSANALYSIS_H
+
+#include "blk/IR/BlkDialect.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::blk {
+
+struct IntegerFacts {
+  int64_t divisibility = 1;
+  int64_t contiguity = 1;
+  int64_t constancy = 1;
+};
+
+class AccessAnalysis {
+public:
+  /// The largest power of two tracked; 0 is divisible by it.
+  static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
+
+  IntegerFacts getFacts(Value value);
+  /// Divisibility of a pointer in bytes.
+  int64_t getPointerDivisibility(Value pointer);
+  /// Elements (at most `maxElements`, a power of two) that one thread can
+  /// move as one aligned vector through `base[offsets]`.
+  int64_t getVectorWidth(Value base, Value offsets, int64_t maxElements);
+
+private:
+  IntegerFacts compute(Value value);
+  llvm::DenseMap<Value, IntegerFacts> facts;
+  llvm::DenseMap<Value, int64_t> pointerFacts;
+};
+
+} // namespace mlir::blk
+
+#endif // BLK_ANALYSIS_ACCESSANALYSIS_H

@@ -1,0 +1,44 @@
+#ifndef BLK_CONVERSION_PASSES_TD
+#define BLK_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Turn distributed block programs into per-thread gpu.func kernels";
+  let description = [{
+    Needs every block to carry a layout (`blk-distribute`). Each kernel
+    becomes a `gpu.func` in a `gpu.module` (block size 32 x num_warps); each
+    block becomes the `vector` of the elements one thread holds:
+
+    * `blk.program_id` / `blk.num_programs` -> `gpu.block_id` / `gpu.grid_dim`;
+    * `blk.arange` -> the thread's coordinates plus constant offsets;
+    * `blk.load` / `blk.store` -> one aligned 16-byte `llvm.load`/`llvm.store`
+      per run of `blk.vector` elements when the run's mask is all true, and
+      per-element predicated accesses otherwise (the row tail);
+    * `blk.reduce` -> a reduction inside each thread, an xor-shuffle
+      butterfly across the lanes, and, with several warps along the reduced
+      dimension, a round through workgroup memory between barriers; every
+      thread ends with the result;
+    * `math.exp(x)` -> `exp2(x * log2(e))`, which NVPTX emits as
+      `ex2.approx.f32`: no libdevice.
+
+    The launch contract of each kernel (symbol, threads, shared memory,
+    grid, arguments) is written on the module as `blk.launch`.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "Target chip, checked to be one the generated code supports">,
+    Option<"features", "features", "std::string", "\"+ptx80\"",
+           "Target features, checked to name a PTX version the chip accepts">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+#endif // BLK_CONVERSION_PASSES_TD

@@ -1,0 +1,67 @@
+//===- Distribution.h - which elements of a block each thread holds -*- C++ -*-===//
+//
+// The arithmetic behind #blk.blocked and #blk.slice, shared by the passes
+// that choose layouts and the conversion that emits per-thread code.
+//
+// For each dimension d of the (parent) layout and a block shape S:
+//   e[d]    = min(elems[d], S[d])         elements of one run
+//   tile[d] = elems[d] * lanes[d] * warps[d]
+//   reps[d] = max(1, S[d] / tile[d])      tile repetitions
+//   c[d]    = reps[d] * e[d]              elements per thread along d
+// A thread with coordinate t[d] = warp[d] * lanes[d] + lane[d] holds, along
+// d, the coordinates base[d] + rep * tile[d] + i (rep < reps[d], i < e[d])
+// with base[d] = (t[d] * elems[d]) mod S[d]. Its elements are numbered
+// row-major over (local index per dimension), the last dimension fastest, so
+// a run of e[last] elements is contiguous in the block and in the thread's
+// vector.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_IR_DISTRIBUTION_H
+#define BLK_IR_DISTRIBUTION_H
+
+#include "blk/IR/BlkDialect.h"
+
+namespace mlir::blk {
+
+class Distribution {
+public:
+  /// The distribution of a block type carrying a #blk.blocked or #blk.slice
+  /// encoding; failure for any other type.
+  static FailureOr<Distribution> get(Type type);
+
+  BlockedLayoutAttr getLayout() const { return layout; }
+  /// The dimension removed by a slice encoding, if any.
+  std::optional<int64_t> getSlicedDim() const { return slicedDim; }
+  /// The block's shape in the layout's rank (a sliced dimension has size 1).
+  ArrayRef<int64_t> getShape() const { return shape; }
+  int64_t getRank() const { return shape.size(); }
+
+  /// Elements each thread holds.
+  int64_t getNumElements() const;
+  /// Elements each thread holds along dimension `d` (c[d]).
+  int64_t getCount(int64_t d) const;
+  /// Elements of one run along `d` (e[d]).
+  int64_t getRunLength(int64_t d) const;
+  int64_t getTile(int64_t d) const;
+  /// Whether thread coordinates along `d` wrap around (the block is smaller
+  /// than the tile, so several threads hold the same elements).
+  bool wraps(int64_t d) const { return shape[d] < getTile(d); }
+  /// How many thread coordinates along `d` hold different elements.
+  int64_t getDistinctThreads(int64_t d) const;
+  /// Offset of element `k` of a thread from its base coordinate, per
+  /// dimension.
+  SmallVector<int64_t> getElementOffsets(int64_t k) const;
+  /// Index of the element with local indices `local` (one per dimension).
+  int64_t getElementIndex(ArrayRef<int64_t> local) const;
+  /// Local index per dimension of element `k`.
+  SmallVector<int64_t> getLocalIndices(int64_t k) const;
+
+private:
+  BlockedLayoutAttr layout;
+  std::optional<int64_t> slicedDim;
+  SmallVector<int64_t> shape;
+};
+
+} // namespace mlir::blk
+
+#endif // BLK_IR_DISTRIBUTION_H

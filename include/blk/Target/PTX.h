@@ -1,0 +1,60 @@
+//===- PTX.h - block programs to PTX: pipeline and compiled kernels -*- C++ -*-===//
+#ifndef BLK_TARGET_PTX_H
+#define BLK_TARGET_PTX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+
+namespace blk {
+
+struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip (sm_70 or newer)"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("Target features; must name a PTX version (+ptx80)"),
+      llvm::cl::init("+ptx80")};
+  Option<int64_t> numWarps{
+      *this, "num-warps",
+      llvm::cl::desc("Warps per program, overriding the kernels' (0 keeps)"),
+      llvm::cl::init(0)};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level"),
+                            llvm::cl::init(3)};
+};
+
+/// blk (specialized) -> distribute -> gpu -> NVVM -> LLVM -> gpu.binary
+/// holding PTX, with `blk.launch` on the module describing each kernel.
+void buildBlkToPTXPipeline(OpPassManager &pm, const BlkToPTXOptions &options);
+
+/// Registers the pipeline as `blk-to-ptx` for textual pipelines and tools.
+void registerBlkToPTXPipeline();
+
+/// Dialects, translations and interfaces the pipeline needs in the context.
+void registerBlkToPTXDependencies(DialectRegistry &registry);
+
+/// A kernel ready to load: the PTX of its module and its launch contract.
+struct CompiledKernel {
+  std::string name;
+  std::string ptx;
+  int64_t threads = 0;
+  int64_t staticSharedBytes = 0;
+  int64_t dynamicSharedBytes = 0;
+  std::string grid;
+  /// Argument types as printed in the program (`!blk.ptr<f32>`, `i32`, ...).
+  std::vector<std::string> args;
+};
+
+/// The kernels of a module the pipeline has run on; emits a diagnostic and
+/// fails if it holds no PTX.
+FailureOr<std::vector<CompiledKernel>> getCompiledKernels(ModuleOp module);
+
+} // namespace blk
+} // namespace mlir
+
+#endif // BLK_TARGET_PTX_H

@@ -1,0 +1,165 @@
+//===- AccessAnalysis.cpp - contiguity and alignment of accesses ----------===//
+#include "blk/Analysis/AccessAnalysis.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+int64_t lowestSetBit(int64_t value) {
+  if (value == 0)
+    return AccessAnalysis::kMaxDivisibility;
+  return std::min(value & -value, AccessAnalysis::kMaxDivisibility);
+}
+
+/// Size of the last dimension of a block; 1 for a scalar.
+int64_t lastDimSize(Value value) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  if (!tensor || tensor.getRank() == 0 || tensor.isDynamicDim(tensor.getRank() - 1))
+    return 1;
+  return tensor.getShape().back();
+}
+
+/// Facts of a value that is the same everywhere (a scalar or a splat).
+IntegerFacts uniform(Value value, int64_t divisibility) {
+  return {divisibility, 1, lastDimSize(value)};
+}
+
+int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }
+
+std::optional<int64_t> constantInteger(Value value) {
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  if (!constant)
+    return std::nullopt;
+  if (auto integer = dyn_cast<IntegerAttr>(constant.getValue()))
+    return integer.getInt();
+  if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
+    if (isa<IntegerType>(splat.getElementType()))
+      return splat.getSplatValue<APInt>().getSExtValue();
+  return std::nullopt;
+}
+
+} // namespace
+
+IntegerFacts AccessAnalysis::getFacts(Value value) {
+  auto it = facts.find(value);
+  if (it != facts.end())
+    return it->second;
+  // Cycles (loop-carried values) resolve to the conservative answer.
+  facts[value] = IntegerFacts{};
+  IntegerFacts result = compute(value);
+  facts[value] = result;
+  return result;
+}
+
+IntegerFacts AccessAnalysis::compute(Value value) {
+  if (std::optional<int64_t> constant = constantInteger(value))
+    return uniform(value, lowestSetBit(*constant));
+
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto function = dyn_cast<FunctionOpInterface>(owner)) {
+      if (auto attr = function.getArgAttrOfType<IntegerAttr>(
+              arg.getArgNumber(), BlkDialect::getDivisibilityAttrName()))
+        return uniform(value, attr.getInt());
+      return {};
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+      if (value == loop.getInductionVar())
+        return uniform(value,
+                       std::min(getFacts(loop.getLowerBound()).divisibility,
+                                getFacts(loop.getStep()).divisibility));
+    }
+    return {};
+  }
+
+  Operation *op = value.getDefiningOp();
+  return TypeSwitch<Operation *, IntegerFacts>(op)
+      .Case<ArangeOp>([&](ArangeOp arange) {
+        int64_t size = arange.getType().getDimSize(0);
+        return IntegerFacts{lowestSetBit(arange.getStart()), size, 1};
+      })
+      .Case<SplatOp>([&](SplatOp splat) {
+        return uniform(value, getFacts(splat.getSrc()).divisibility);
+      })
+      .Case<arith::AddIOp, arith::SubIOp>([&](auto binary) {
+        IntegerFacts a = getFacts(binary.getLhs());
+        IntegerFacts b = getFacts(binary.getRhs());
+        int64_t contiguity = gcd(a.contiguity, b.constancy);
+        // Adding a run of consecutive integers to a constant keeps it a run;
+        // subtracting one does not.
+        if (isa<arith::AddIOp>(binary))
+          contiguity = std::max(contiguity, gcd(b.contiguity, a.constancy));
+        return IntegerFacts{std::min(a.divisibility, b.divisibility),
+                            contiguity, gcd(a.constancy, b.constancy)};
+      })
+      .Case<arith::MulIOp>([&](arith::MulIOp mul) {
+        IntegerFacts a = getFacts(mul.getLhs());
+        IntegerFacts b = getFacts(mul.getRhs());
+        int64_t contiguity = 1;
+        if (constantInteger(mul.getRhs()) == 1)
+          contiguity = a.contiguity;
+        else if (constantInteger(mul.getLhs()) == 1)
+          contiguity = b.contiguity;
+        return IntegerFacts{std::min(kMaxDivisibility,
+                                     a.divisibility * b.divisibility),
+                            contiguity, gcd(a.constancy, b.constancy)};
+      })
+      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp>(
+          [&](Operation *cast) { return getFacts(cast->getOperand(0)); })
+      .Case<ExpandDimsOp>([&](ExpandDimsOp expand) {
+        IntegerFacts src = getFacts(expand.getSrc());
+        // A new last dimension has size 1: nothing runs along it.
+        if (expand.getAxis() == expand.getSrc().getType().getRank())
+          return IntegerFacts{src.divisibility, 1, 1};
+        return src;
+      })
+      .Case<BroadcastOp>([&](BroadcastOp broadcast) {
+        IntegerFacts src = getFacts(broadcast.getSrc());
+        if (lastDimSize(broadcast.getSrc()) == 1 && lastDimSize(value) > 1)
+          return IntegerFacts{src.divisibility, 1, lastDimSize(value)};
+        return src;
+      })
+      .Default([](Operation *) { return IntegerFacts{}; });
+}
+
+int64_t AccessAnalysis::getPointerDivisibility(Value pointer) {
+  auto it = pointerFacts.find(pointer);
+  if (it != pointerFacts.end())
+    return it->second;
+  int64_t result = 1;
+  if (auto arg = dyn_cast<BlockArgument>(pointer)) {
+    auto function =
+        dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (function)
+      if (auto attr = function.getArgAttrOfType<IntegerAttr>(
+              arg.getArgNumber(), BlkDialect::getDivisibilityAttrName()))
+        result = attr.getInt();
+  } else if (auto addptr = pointer.getDefiningOp<AddPtrOp>()) {
+    int64_t elementBytes =
+        addptr.getType().getPointeeType().getIntOrFloatBitWidth() / 8;
+    int64_t offsetBytes = std::min(
+        kMaxDivisibility, getFacts(addptr.getOffset()).divisibility * elementBytes);
+    result = std::min(getPointerDivisibility(addptr.getPtr()), offsetBytes);
+  }
+  pointerFacts[pointer] = result;
+  return result;
+}
+
+int64_t AccessAnalysis::getVectorWidth(Value base, Value offsets,
+                                       int64_t maxElements) {
+  IntegerFacts offsetFacts = getFacts(offsets);
+  int64_t elementBytes = cast<PtrType>(base.getType())
+                             .getPointeeType()
+                             .getIntOrFloatBitWidth() /
+                         8;
+  int64_t baseElements =
+      std::max<int64_t>(1, getPointerDivisibility(base) / elementBytes);
+  int64_t width = std::min({maxElements, offsetFacts.contiguity,
+                            offsetFacts.divisibility, baseElements});
+  // Widths are powers of two; round down whatever the facts combined to.
+  return int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, width));
+}

@@ -1,0 +1,255 @@
+//===- BlkToGPU.cpp - the convert-blk-to-gpu pass -------------------------===//
+//
+// Kernels move into a gpu.module as gpu.func; every op inside is rewritten
+// by the pattern groups of this directory, with blocks turned into the
+// per-thread vectors their layouts describe.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+#include "blk/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace mlir::blk {
+#define GEN_PASS_DEF_CONVERTBLKTOGPU
+#include "blk/Conversion/Passes.h.inc"
+} // namespace mlir::blk
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+/// Static shared memory a program may use without opting in.
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+/// Oldest chip the generated code targets (shfl.sync, bar.sync).
+constexpr int64_t kMinChip = 70;
+
+struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
+  KernelToGPUFunc(const TypeConverter &converter, MLIRContext *context,
+                  gpu::GPUModuleOp gpuModule, const WorkgroupPlan &plan)
+      : OpConversionPattern(converter, context), gpuModule(gpuModule),
+        plan(plan) {}
+
+  LogicalResult
+  matchAndRewrite(func::FuncOp func, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    KernelAttr kernel = getKernelAttr(func);
+    if (!kernel)
+      return rewriter.notifyMatchFailure(func, "not a kernel");
+    TypeConverter::SignatureConversion signature(func.getNumArguments());
+    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
+      signature.addInputs(index, getTypeConverter()->convertType(type));
+    SmallVector<Type> workgroup;
+    for (MemRefType buffer : plan.buffers.lookup(func))
+      workgroup.push_back(buffer);
+    auto type = FunctionType::get(getContext(),
+                                  signature.getConvertedTypes(), {});
+
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToEnd(gpuModule.getBody());
+    auto gpuFunc = gpu::GPUFuncOp::create(rewriter, func.getLoc(),
+                                          func.getSymName(), type, workgroup);
+    gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                     rewriter.getUnitAttr());
+    int32_t threads = 32 * kernel.getNumWarps();
+    gpuFunc.setKnownBlockSizeAttr(
+        rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    for (unsigned i = 0; i < workgroup.size(); ++i)
+      gpuFunc.setWorkgroupAttributionAttr(
+          i, LLVM::LLVMDialect::getAlignAttrName(),
+          rewriter.getI64IntegerAttr(16));
+
+    // Replace the entry block gpu.func made by the kernel's body, whose
+    // arguments become the converted ones plus the workgroup buffers.
+    rewriter.eraseBlock(&gpuFunc.getBody().front());
+    rewriter.inlineRegionBefore(func.getBody(), gpuFunc.getBody(),
+                                gpuFunc.end());
+    signature.addInputs(workgroup);
+    rewriter.applySignatureConversion(&gpuFunc.getBody().front(), signature,
+                                      getTypeConverter());
+    rewriter.eraseOp(func);
+    return success();
+  }
+
+  mutable gpu::GPUModuleOp gpuModule;
+  const WorkgroupPlan &plan;
+};
+
+struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(func::ReturnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->getParentOfType<gpu::GPUFuncOp>())
+      return rewriter.notifyMatchFailure(op, "not in a kernel");
+    rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op);
+    return success();
+  }
+};
+
+/// The oldest PTX ISA version (x10) that knows each chip.
+unsigned getMinimumPTXVersion(unsigned chip) {
+  static const std::pair<unsigned, unsigned> table[] = {
+      {70, 60}, {72, 61}, {75, 63}, {80, 70}, {86, 71},
+      {87, 74}, {89, 78}, {90, 78}, {100, 86}, {120, 87}};
+  unsigned version = 60;
+  for (auto [knownChip, minimum] : table)
+    if (chip >= knownChip)
+      version = minimum;
+  return version;
+}
+
+/// Checks `sm_NN` (with an optional suffix such as `a`) and that the
+/// features name a PTX version that knows it: NVPTX would abort otherwise.
+LogicalResult checkTarget(ModuleOp module, StringRef chip,
+                          StringRef features) {
+  unsigned number = 0;
+  StringRef digits = chip;
+  if (digits.consume_front("sm_"))
+    digits = digits.take_while(llvm::isDigit);
+  if (!chip.starts_with("sm_") || digits.getAsInteger(10, number) ||
+      number < kMinChip)
+    return module.emitError()
+           << "unsupported chip '" << chip << "': expected sm_" << kMinChip
+           << " or newer (e.g. sm_80, sm_90)";
+  size_t at = features.find("+ptx");
+  unsigned ptx = 0;
+  if (at == StringRef::npos ||
+      features.substr(at + 4).take_while(llvm::isDigit).getAsInteger(10, ptx))
+    return module.emitError() << "target features '" << features
+                              << "' name no PTX version; add one, e.g. +ptx"
+                              << getMinimumPTXVersion(number);
+  if (ptx < getMinimumPTXVersion(number))
+    return module.emitError()
+           << "PTX " << ptx / 10 << "." << ptx % 10 << " (+ptx" << ptx
+           << ") does not know " << chip << "; it needs +ptx"
+           << getMinimumPTXVersion(number) << " or newer";
+  return success();
+}
+
+/// Ops the conversion cannot turn into NVVM without libdevice or a layout
+/// change; reported before converting, with the reason.
+LogicalResult checkSupported(func::FuncOp func) {
+  WalkResult result = func.walk([](Operation *op) {
+    if (auto exp = dyn_cast<math::ExpOp>(op)) {
+      if (!getElementTypeOrSelf(exp.getType()).isF32()) {
+        exp.emitOpError() << "on " << getElementTypeOrSelf(exp.getType())
+                          << " is not supported: compute in f32 (arith.extf "
+                             "before, arith.truncf after)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    if (isa<math::MathDialect>(op->getDialect()) &&
+        !isa<math::AbsFOp, math::Exp2Op, math::FmaOp, math::SqrtOp>(op)) {
+      op->emitOpError() << "has no GPU lowering without libdevice; supported "
+                           "math ops are exp, exp2, absf, fma and sqrt";
+      return WalkResult::interrupt();
+    }
+    for (Value value : op->getResults())
+      if (isa<RankedTensorType>(value.getType()) &&
+          failed(Distribution::get(value.getType()))) {
+        op->emitOpError() << "block " << value.getType()
+                          << " has no layout; run blk-distribute first";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+int64_t totalBytes(ArrayRef<MemRefType> buffers) {
+  int64_t bytes = 0;
+  for (MemRefType buffer : buffers)
+    bytes += buffer.getNumElements() * buffer.getElementTypeBitWidth() / 8;
+  return bytes;
+}
+
+struct ConvertBlkToGPUPass
+    : public blk::impl::ConvertBlkToGPUBase<ConvertBlkToGPUPass> {
+  using ConvertBlkToGPUBase::ConvertBlkToGPUBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (failed(checkTarget(module, chip, features)))
+      return signalPassFailure();
+
+    SmallVector<func::FuncOp> kernels;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (isKernel(func))
+        kernels.push_back(func);
+    if (kernels.empty())
+      return;
+
+    WorkgroupPlan plan;
+    SmallVector<Attribute> launches;
+    for (func::FuncOp func : kernels) {
+      if (failed(checkSupported(func)))
+        return signalPassFailure();
+      SmallVector<MemRefType> &buffers = plan.buffers[func];
+      func.walk([&](ReduceOp reduce) {
+        if (std::optional<MemRefType> buffer = getReduceBuffer(reduce)) {
+          plan.bufferOf[reduce] = buffers.size();
+          buffers.push_back(*buffer);
+        }
+      });
+      int64_t sharedBytes = totalBytes(buffers);
+      if (sharedBytes > kMaxStaticSharedBytes) {
+        func.emitError() << "kernel @" << func.getSymName() << " needs "
+                         << sharedBytes
+                         << " bytes of shared memory for its reductions, "
+                            "over the "
+                         << kMaxStaticSharedBytes
+                         << "-byte static limit; use fewer warps or rows";
+        return signalPassFailure();
+      }
+      launches.push_back(LaunchAttr::get(
+          context, func.getSymName(), 32 * getKernelAttr(func).getNumWarps(),
+          sharedBytes, /*dynamicSharedBytes=*/0, "rows",
+          func.getArgumentTypes()));
+    }
+
+    OpBuilder builder(context);
+    builder.setInsertionPointToEnd(module.getBody());
+    auto gpuModule =
+        gpu::GPUModuleOp::create(builder, module.getLoc(), "kernels");
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    builder.getUnitAttr());
+    module->setAttr(BlkDialect::getLaunchAttrName(),
+                    builder.getArrayAttr(launches));
+
+    BlkToGPUTypeConverter converter(context);
+    ConversionTarget target(*context);
+    target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect,
+                           memref::MemRefDialect, vector::VectorDialect>();
+    target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
+    target.addIllegalDialect<BlkDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>(
+        [](func::FuncOp func) { return !isKernel(func); });
+    target.addDynamicallyLegalOp<func::ReturnOp>([](func::ReturnOp op) {
+      return !op->getParentOfType<gpu::GPUFuncOp>();
+    });
+    target.addIllegalOp<math::ExpOp>();
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [&](Operation *op) { return converter.isLegal(op); });
+
+    RewritePatternSet patterns(context);
+    patterns.add<KernelToGPUFunc>(converter, context, gpuModule, plan);
+    patterns.add<ReturnToGPUReturn>(converter, context);
+    populateBlockOpPatterns(converter, patterns);
+    populateMemoryOpPatterns(converter, patterns);
+    populateReduceOpPatterns(converter, patterns, plan);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,68 @@
+//===- Patterns.h - pieces of convert-blk-to-gpu ----------------*- C++ -*-===//
+//
+// Internal to the conversion: the type converter, helpers that compute what
+// a thread holds, and the pattern groups (one file each).
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIB_CONVERSION_BLKTOGPU_PATTERNS_H
+#define LIB_CONVERSION_BLKTOGPU_PATTERNS_H
+
+#include "blk/IR/Distribution.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::blk {
+
+/// Blocks become the vector of elements one thread holds; pointers become
+/// global-memory LLVM pointers.
+class BlkToGPUTypeConverter : public TypeConverter {
+public:
+  explicit BlkToGPUTypeConverter(MLIRContext *context);
+};
+
+/// Workgroup memory: a buffer per reduction that crosses warps.
+struct WorkgroupPlan {
+  /// The buffers of each kernel (keyed by its func.func).
+  llvm::DenseMap<Operation *, SmallVector<MemRefType>> buffers;
+  /// Index of each such reduction's buffer among its kernel's buffers.
+  llvm::DenseMap<Operation *, unsigned> bufferOf;
+};
+
+/// The workgroup buffer a reduction needs when it combines several warps.
+std::optional<MemRefType> getReduceBuffer(ReduceOp reduce);
+
+Value createI32Constant(OpBuilder &builder, Location loc, int64_t value);
+
+/// Lane (0..31) and warp index of the current thread, as i32.
+struct ThreadIds {
+  Value lane;
+  Value warp;
+};
+ThreadIds createThreadIds(OpBuilder &builder, Location loc);
+
+/// The thread's base coordinate along each dimension of the layout.
+SmallVector<Value> createThreadBase(OpBuilder &builder, Location loc,
+                                    const Distribution &distribution,
+                                    ThreadIds ids);
+
+/// The dimension of the layout (parent) that dimension `dim` of a block
+/// with this distribution stands for.
+int64_t getLayoutDim(const Distribution &distribution, int64_t dim);
+
+SmallVector<Value> extractElements(OpBuilder &builder, Location loc,
+                                   Value vector);
+
+void populateBlockOpPatterns(const TypeConverter &converter,
+                             RewritePatternSet &patterns);
+void populateMemoryOpPatterns(const TypeConverter &converter,
+                              RewritePatternSet &patterns);
+void populateReduceOpPatterns(const TypeConverter &converter,
+                              RewritePatternSet &patterns,
+                              const WorkgroupPlan &plan);
+
+} // namespace mlir::blk
+
+#endif // LIB_CONVERSION_BLKTOGPU_PATTERNS_H

@@ -1,0 +1,215 @@
+//===- ReduceOp.cpp - reductions across the threads of a program ----------===//
+//
+// Three levels, each only as far as the reduced dimension is spread:
+//   1. inside a thread, over the elements it holds along the dimension;
+//   2. across lanes, an xor-shuffle butterfly (every lane ends with the
+//      result, and since each step combines a pair in both orders, they all
+//      hold the same bits);
+//   3. across warps, through workgroup memory: every thread writes its
+//      partials, a barrier, every thread reads those of the warps that hold
+//      other parts of its rows and combines them in the same order.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+/// How the reduced dimension is spread: distinct lanes and warps.
+struct ReduceSpread {
+  int64_t layoutDim;
+  int64_t lanes;
+  int64_t warps;
+  int64_t resultsPerThread;
+};
+
+ReduceSpread getSpread(ReduceOp reduce) {
+  Distribution distribution = *Distribution::get(reduce.getSrc().getType());
+  int64_t dim = getLayoutDim(distribution, reduce.getAxis());
+  int64_t distinct = distribution.getDistinctThreads(dim);
+  int64_t lanes =
+      std::min(distribution.getLayout().getLanes()[dim], distinct);
+  return {dim, lanes, distinct / lanes,
+          distribution.getNumElements() / distribution.getCount(dim)};
+}
+
+Value combine(OpBuilder &builder, Location loc, ReduceKind kind, Value a,
+              Value b) {
+  bool isFloat = isa<FloatType>(a.getType());
+  if (kind == ReduceKind::max)
+    return isFloat ? arith::MaximumFOp::create(builder, loc, a, b).getResult()
+                   : arith::MaxSIOp::create(builder, loc, a, b).getResult();
+  return isFloat ? arith::AddFOp::create(builder, loc, a, b).getResult()
+                 : arith::AddIOp::create(builder, loc, a, b).getResult();
+}
+
+/// Pairwise tree, for instruction-level parallelism.
+Value combineAll(OpBuilder &builder, Location loc, ReduceKind kind,
+                 SmallVector<Value> values) {
+  while (values.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < values.size(); i += 2)
+      next.push_back(combine(builder, loc, kind, values[i], values[i + 1]));
+    if (values.size() % 2)
+      next.push_back(values.back());
+    values = std::move(next);
+  }
+  return values.front();
+}
+
+/// Level 1: one partial per result element the thread holds.
+SmallVector<Value> reduceInThread(OpBuilder &builder, Location loc,
+                                  ReduceKind kind,
+                                  const Distribution &distribution,
+                                  int64_t dim, ArrayRef<Value> elements,
+                                  int64_t resultsPerThread) {
+  SmallVector<SmallVector<Value>> groups(resultsPerThread);
+  for (int64_t k = 0; k < distribution.getNumElements(); ++k) {
+    SmallVector<int64_t> local = distribution.getLocalIndices(k);
+    // Row-major index over the other dimensions: the result's numbering.
+    int64_t slot = 0;
+    for (int64_t d = 0; d < distribution.getRank(); ++d)
+      if (d != dim)
+        slot = slot * distribution.getCount(d) + local[d];
+    groups[slot].push_back(elements[k]);
+  }
+  SmallVector<Value> partials;
+  for (SmallVector<Value> &group : groups)
+    partials.push_back(combineAll(builder, loc, kind, group));
+  return partials;
+}
+
+/// Product of the sizes of the dimensions after `dim`.
+int64_t strideOf(ArrayRef<int64_t> sizes, int64_t dim) {
+  int64_t stride = 1;
+  for (int64_t d = dim + 1; d < static_cast<int64_t>(sizes.size()); ++d)
+    stride *= sizes[d];
+  return stride;
+}
+
+struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
+  ReduceAcrossThreads(const TypeConverter &converter, MLIRContext *context,
+                      const WorkgroupPlan &plan)
+      : OpConversionPattern(converter, context), plan(plan) {}
+
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ReduceKind kind = op.getKind();
+    Distribution distribution = *Distribution::get(op.getSrc().getType());
+    BlockedLayoutAttr layout = distribution.getLayout();
+    ReduceSpread spread = getSpread(op);
+
+    SmallVector<Value> partials = reduceInThread(
+        rewriter, loc, kind, distribution, spread.layoutDim,
+        extractElements(rewriter, loc, adaptor.getSrc()),
+        spread.resultsPerThread);
+
+    int64_t laneStride = strideOf(layout.getLanes(), spread.layoutDim);
+    Value width = createI32Constant(rewriter, loc, 32);
+    for (int64_t step = 1; step < spread.lanes; step *= 2) {
+      Value offset = createI32Constant(rewriter, loc, laneStride * step);
+      for (Value &partial : partials) {
+        Value other = gpu::ShuffleOp::create(rewriter, loc, partial, offset,
+                                             width, gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
+        partial = combine(rewriter, loc, kind, partial, other);
+      }
+    }
+
+    if (spread.warps > 1)
+      combineAcrossWarps(rewriter, op, spread, layout, partials);
+
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, partials.front());
+      return success();
+    }
+    Type type = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, partials);
+    return success();
+  }
+
+  void combineAcrossWarps(OpBuilder &builder, ReduceOp op,
+                          const ReduceSpread &spread, BlockedLayoutAttr layout,
+                          SmallVector<Value> &partials) const {
+    Location loc = op.getLoc();
+    auto function = op->getParentOfType<gpu::GPUFuncOp>();
+    Value buffer =
+        function.getWorkgroupAttributions()[plan.bufferOf.lookup(op)];
+    ThreadIds ids = createThreadIds(builder, loc);
+    int64_t count = spread.resultsPerThread;
+    auto slotIndex = [&](Value warp, int64_t slot) {
+      Value thread = arith::OrIOp::create(
+          builder, loc,
+          arith::ShLIOp::create(builder, loc, warp,
+                                createI32Constant(builder, loc, 5)),
+          ids.lane);
+      Value index = arith::AddIOp::create(
+          builder, loc,
+          arith::MulIOp::create(builder, loc, thread,
+                                createI32Constant(builder, loc, count)),
+          createI32Constant(builder, loc, slot));
+      return arith::IndexCastUIOp::create(builder, loc,
+                                          builder.getIndexType(), index)
+          .getResult();
+    };
+
+    // In a loop, the previous iteration's readers must be done first.
+    if (op->getParentOfType<LoopLikeOpInterface>())
+      gpu::BarrierOp::create(builder, loc);
+    for (auto [slot, partial] : llvm::enumerate(partials))
+      memref::StoreOp::create(builder, loc, partial, buffer,
+                              ValueRange{slotIndex(ids.warp, slot)});
+    gpu::BarrierOp::create(builder, loc);
+
+    int64_t warpStride = strideOf(layout.getWarps(), spread.layoutDim);
+    int64_t warpsAlong = layout.getWarps()[spread.layoutDim];
+    Value otherDims = arith::AndIOp::create(
+        builder, loc, ids.warp,
+        createI32Constant(builder, loc,
+                          31 & ~((warpsAlong - 1) * warpStride)));
+    for (auto [slot, partial] : llvm::enumerate(partials)) {
+      Value total;
+      for (int64_t j = 0; j < spread.warps; ++j) {
+        Value warp = arith::OrIOp::create(
+            builder, loc, otherDims,
+            createI32Constant(builder, loc, j * warpStride));
+        Value value = memref::LoadOp::create(builder, loc, buffer,
+                                             ValueRange{slotIndex(warp, slot)});
+        total = total ? combine(builder, loc, op.getKind(), total, value)
+                      : value;
+      }
+      partial = total;
+    }
+  }
+
+  const WorkgroupPlan &plan;
+};
+
+} // namespace
+
+std::optional<MemRefType> mlir::blk::getReduceBuffer(ReduceOp reduce) {
+  ReduceSpread spread = getSpread(reduce);
+  if (spread.warps <= 1)
+    return std::nullopt;
+  Distribution distribution = *Distribution::get(reduce.getSrc().getType());
+  int64_t threads = 32 * distribution.getLayout().getNumWarps();
+  auto workgroup = gpu::AddressSpaceAttr::get(reduce.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  return MemRefType::get({threads * spread.resultsPerThread},
+                         reduce.getSrc().getType().getElementType(),
+                         MemRefLayoutAttrInterface(), workgroup);
+}
+
+void mlir::blk::populateReduceOpPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         const WorkgroupPlan &plan) {
+  patterns.add<ReduceAcrossThreads>(converter, patterns.getContext(), plan);
+}

@@ -1,0 +1,108 @@
+//===- ThreadValues.cpp - type conversion and per-thread coordinates ------===//
+#include "Patterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::blk;
+
+BlkToGPUTypeConverter::BlkToGPUTypeConverter(MLIRContext *context) {
+  addConversion([](Type type) { return type; });
+  addConversion([context](PtrType) -> Type {
+    return LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
+  });
+  addConversion([](RankedTensorType type) -> std::optional<Type> {
+    FailureOr<Distribution> distribution = Distribution::get(type);
+    if (failed(distribution))
+      return std::nullopt;
+    return VectorType::get({distribution->getNumElements()},
+                           type.getElementType());
+  });
+  auto castMaterialization = [](OpBuilder &builder, Type type,
+                                ValueRange inputs, Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(builder, loc, type, inputs)
+        .getResult(0);
+  };
+  addSourceMaterialization(castMaterialization);
+  addTargetMaterialization(castMaterialization);
+}
+
+Value mlir::blk::createI32Constant(OpBuilder &builder, Location loc,
+                                   int64_t value) {
+  return arith::ConstantIntOp::create(builder, loc, value, 32);
+}
+
+ThreadIds mlir::blk::createThreadIds(OpBuilder &builder, Location loc) {
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  tid = arith::IndexCastUIOp::create(builder, loc, builder.getI32Type(), tid);
+  Value lane = arith::AndIOp::create(builder, loc, tid,
+                                     createI32Constant(builder, loc, 31));
+  Value warp = arith::ShRUIOp::create(builder, loc, tid,
+                                      createI32Constant(builder, loc, 5));
+  return {lane, warp};
+}
+
+/// (index >> log2(stride)) & (size - 1): the coordinate along one dimension
+/// of a row-major index whose faster dimensions span `stride`.
+static Value createCoordinate(OpBuilder &builder, Location loc, Value index,
+                              int64_t stride, int64_t size) {
+  if (size == 1)
+    return createI32Constant(builder, loc, 0);
+  Value shifted = index;
+  if (stride > 1)
+    shifted = arith::ShRUIOp::create(
+        builder, loc, index,
+        createI32Constant(builder, loc, llvm::Log2_64(stride)));
+  return arith::AndIOp::create(builder, loc, shifted,
+                               createI32Constant(builder, loc, size - 1));
+}
+
+SmallVector<Value> mlir::blk::createThreadBase(OpBuilder &builder,
+                                               Location loc,
+                                               const Distribution &distribution,
+                                               ThreadIds ids) {
+  BlockedLayoutAttr layout = distribution.getLayout();
+  int64_t rank = distribution.getRank();
+  SmallVector<Value> base(rank);
+  int64_t laneStride = 1, warpStride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    int64_t lanes = layout.getLanes()[d], warps = layout.getWarps()[d];
+    Value lane = createCoordinate(builder, loc, ids.lane, laneStride, lanes);
+    Value warp = createCoordinate(builder, loc, ids.warp, warpStride, warps);
+    laneStride *= lanes;
+    warpStride *= warps;
+    // thread coordinate = warp * lanes + lane; base = coordinate * elems.
+    Value thread = arith::OrIOp::create(
+        builder, loc,
+        arith::ShLIOp::create(
+            builder, loc, warp,
+            createI32Constant(builder, loc, llvm::Log2_64(lanes))),
+        lane);
+    Value coordinate = arith::ShLIOp::create(
+        builder, loc, thread,
+        createI32Constant(builder, loc,
+                          llvm::Log2_64(layout.getElems()[d])));
+    if (distribution.wraps(d))
+      coordinate = arith::AndIOp::create(
+          builder, loc, coordinate,
+          createI32Constant(builder, loc, distribution.getShape()[d] - 1));
+    base[d] = coordinate;
+  }
+  return base;
+}
+
+int64_t mlir::blk::getLayoutDim(const Distribution &distribution,
+                                int64_t dim) {
+  std::optional<int64_t> sliced = distribution.getSlicedDim();
+  return sliced && dim >= *sliced ? dim + 1 : dim;
+}
+
+SmallVector<Value> mlir::blk::extractElements(OpBuilder &builder,
+                                              Location loc, Value vector) {
+  auto type = cast<VectorType>(vector.getType());
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    elements.push_back(vector::ExtractOp::create(builder, loc, vector, i));
+  return elements;
+}

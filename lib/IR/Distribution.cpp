@@ -1,0 +1,75 @@
+//===- Distribution.cpp - which elements of a block each thread holds ----===//
+#include "blk/IR/Distribution.h"
+
+using namespace mlir;
+using namespace mlir::blk;
+
+FailureOr<Distribution> Distribution::get(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return failure();
+  Distribution result;
+  result.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  if (auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(tensor.getEncoding())) {
+    if (blocked.getRank() != tensor.getRank())
+      return failure();
+    result.layout = blocked;
+    return result;
+  }
+  auto slice = dyn_cast_or_null<SliceLayoutAttr>(tensor.getEncoding());
+  if (!slice || slice.getParent().getRank() != tensor.getRank() + 1)
+    return failure();
+  result.layout = slice.getParent();
+  result.slicedDim = slice.getDim();
+  result.shape.insert(result.shape.begin() + slice.getDim(), 1);
+  return result;
+}
+
+int64_t Distribution::getTile(int64_t d) const {
+  return layout.getElems()[d] * layout.getLanes()[d] * layout.getWarps()[d];
+}
+
+int64_t Distribution::getRunLength(int64_t d) const {
+  return std::min(layout.getElems()[d], shape[d]);
+}
+
+int64_t Distribution::getCount(int64_t d) const {
+  return std::max<int64_t>(1, shape[d] / getTile(d)) * getRunLength(d);
+}
+
+int64_t Distribution::getNumElements() const {
+  int64_t count = 1;
+  for (int64_t d = 0; d < getRank(); ++d)
+    count *= getCount(d);
+  return count;
+}
+
+int64_t Distribution::getDistinctThreads(int64_t d) const {
+  int64_t threads = layout.getLanes()[d] * layout.getWarps()[d];
+  return std::min(threads, std::max<int64_t>(1, shape[d] / getRunLength(d)));
+}
+
+SmallVector<int64_t> Distribution::getLocalIndices(int64_t k) const {
+  SmallVector<int64_t> local(getRank());
+  for (int64_t d = getRank() - 1; d >= 0; --d) {
+    local[d] = k % getCount(d);
+    k /= getCount(d);
+  }
+  return local;
+}
+
+int64_t Distribution::getElementIndex(ArrayRef<int64_t> local) const {
+  int64_t k = 0;
+  for (int64_t d = 0; d < getRank(); ++d)
+    k = k * getCount(d) + local[d];
+  return k;
+}
+
+SmallVector<int64_t> Distribution::getElementOffsets(int64_t k) const {
+  SmallVector<int64_t> offsets = getLocalIndices(k);
+  for (int64_t d = 0; d < getRank(); ++d) {
+    int64_t run = getRunLength(d);
+    offsets[d] = (offsets[d] / run) * getTile(d) + offsets[d] % run;
+  }
+  return offsets;
+}

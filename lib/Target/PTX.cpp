@@ -1,0 +1,124 @@
+//===- PTX.cpp - the blk-to-ptx pipeline and the compiled kernels ---------===//
+#include "blk/Target/PTX.h"
+
+#include "blk/Conversion/Passes.h"
+#include "blk/Transforms/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::blk;
+
+void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
+                                      const BlkToPTXOptions &options) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createBlkDistribute(BlkDistributeOptions{options.numWarps}));
+  pm.addPass(createConvertBlkToGPU(
+      ConvertBlkToGPUOptions{options.chip, options.features}));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  OpPassManager &gpuModule = pm.nest<gpu::GPUModuleOp>();
+  gpuModule.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.indexBitwidth = 32;
+  gpuModule.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  gpuModule.addPass(createCanonicalizerPass());
+  gpuModule.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mlir::blk::registerBlkToPTXPipeline() {
+  PassPipelineRegistration<BlkToPTXOptions>(
+      "blk-to-ptx",
+      "Lower specialized block programs to PTX (distribute, convert to gpu, "
+      "NVVM, LLVM NVPTX backend)",
+      buildBlkToPTXPipeline);
+}
+
+void mlir::blk::registerBlkToPTXDependencies(DialectRegistry &registry) {
+  registry.insert<cf::ControlFlowDialect, gpu::GPUDialect, LLVM::LLVMDialect,
+                  NVVM::NVVMDialect>();
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+FailureOr<std::vector<CompiledKernel>>
+mlir::blk::getCompiledKernels(ModuleOp module) {
+  std::string ptx;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      if (auto gpuObject = dyn_cast<gpu::ObjectAttr>(object))
+        if (gpuObject.getFormat() == gpu::CompilationTarget::Assembly)
+          ptx += gpuObject.getObject().getValue().str();
+  });
+  auto launches =
+      module->getAttrOfType<ArrayAttr>(BlkDialect::getLaunchAttrName());
+  if (ptx.empty() || !launches)
+    return module.emitError()
+           << "no compiled kernels: the module holds no PTX gpu.binary with "
+              "blk.launch records (did blk-to-ptx run?)";
+  std::vector<CompiledKernel> kernels;
+  for (auto launch : launches.getAsRange<LaunchAttr>()) {
+    CompiledKernel kernel;
+    kernel.name = launch.getKernel().str();
+    kernel.ptx = ptx;
+    kernel.threads = launch.getThreads();
+    kernel.staticSharedBytes = launch.getStaticSharedBytes();
+    kernel.dynamicSharedBytes = launch.getDynamicSharedBytes();
+    kernel.grid = launch.getGrid().str();
+    for (Type type : launch.getArgs()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << type;
+      kernel.args.push_back(text);
+    }
+    kernels.push_back(std::move(kernel));
+  }
+  return kernels;
+}

@@ -1,0 +1,343 @@
+//===- Distribute.cpp - choose the thread layout of every block -----------===//
+//
+// One blocked layout per kernel, for its blocks of highest rank: blocks of
+// that rank never need to move between threads. Lower-rank blocks of a 2-D
+// program are slices of it, chosen by the reduction that produced them or the
+// expand_dims that consumes them and shared by everything connected to them
+// through elementwise ops, loads, stores and loop-carried values.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Analysis/AccessAnalysis.h"
+#include "blk/IR/Distribution.h"
+#include "blk/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::blk {
+#define GEN_PASS_DEF_BLKDISTRIBUTE
+#include "blk/Transforms/Passes.h.inc"
+} // namespace mlir::blk
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+/// Registers a thread may spend on one block's elements (32-bit each).
+constexpr int64_t kMaxRegistersPerBlock = 128;
+
+bool isBlock(Value value) { return isa<RankedTensorType>(value.getType()); }
+
+/// Every value of the function: op results and block arguments.
+template <typename Fn> void forEachValue(func::FuncOp func, Fn fn) {
+  func.walk([&](Block *block) {
+    for (BlockArgument arg : block->getArguments())
+      fn(arg);
+  });
+  func.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      fn(result);
+  });
+}
+
+/// Reports what keeps a kernel from being distributed: unbound constants
+/// and dynamic shapes.
+LogicalResult checkSpecialized(func::FuncOp func) {
+  WalkResult result = func.walk([](Operation *op) {
+    if (auto constexprOp = dyn_cast<ConstexprOp>(op)) {
+      op->emitOpError() << "compile-time constant '" << constexprOp.getName()
+                        << "' is not bound; run --blk-specialize=\""
+                        << constexprOp.getName() << "=<value>\" first";
+      return WalkResult::interrupt();
+    }
+    for (Value value : op->getResults()) {
+      auto tensor = dyn_cast<RankedTensorType>(value.getType());
+      if (!tensor)
+        continue;
+      if (!tensor.hasStaticShape()) {
+        op->emitOpError() << "block " << tensor
+                          << " has a dynamic shape; bind its compile-time "
+                             "constants with --blk-specialize first";
+        return WalkResult::interrupt();
+      }
+      if (tensor.getRank() > 2) {
+        op->emitOpError() << "blocks of rank " << tensor.getRank()
+                          << " are not supported (at most 2)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// The block type that decides the layout: highest rank, then most elements.
+RankedTensorType findAnchor(func::FuncOp func) {
+  RankedTensorType anchor;
+  forEachValue(func, [&](Value value) {
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    if (!tensor)
+      return;
+    if (!anchor || tensor.getRank() > anchor.getRank() ||
+        (tensor.getRank() == anchor.getRank() &&
+         tensor.getNumElements() > anchor.getNumElements()))
+      anchor = tensor;
+  });
+  return anchor;
+}
+
+int64_t elementBytes(Type pointer) {
+  return cast<PtrType>(pointer).getPointeeType().getIntOrFloatBitWidth() / 8;
+}
+
+/// Consecutive elements per thread: 16 bytes where every access allows it.
+int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
+                          int64_t threads, AccessAnalysis &analysis) {
+  int64_t width = 16 / 4;
+  bool anyAccess = false;
+  auto consider = [&](Value base, Value offsets) {
+    auto offsetsType = cast<RankedTensorType>(offsets.getType());
+    if (offsetsType.getRank() != anchor.getRank())
+      return;
+    int64_t maxElements = 16 / elementBytes(base.getType());
+    if (!anyAccess)
+      width = maxElements;
+    anyAccess = true;
+    width = std::min(width, analysis.getVectorWidth(base, offsets, maxElements));
+  };
+  func.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      consider(load.getBase(), load.getOffsets());
+    else if (auto store = dyn_cast<StoreOp>(op))
+      consider(store.getBase(), store.getOffsets());
+  });
+  int64_t lastDim = anchor.getShape().back();
+  int64_t perThread = std::max<int64_t>(1, anchor.getNumElements() / threads);
+  return std::max<int64_t>(1, std::min({width, lastDim, perThread}));
+}
+
+BlockedLayoutAttr chooseLayout(MLIRContext *context, RankedTensorType anchor,
+                               int64_t numWarps, int64_t vectorWidth) {
+  if (anchor.getRank() == 1)
+    return BlockedLayoutAttr::get(context, {vectorWidth}, {32}, {numWarps});
+  int64_t cols = anchor.getShape().back();
+  int64_t lanesAlongRow = std::clamp<int64_t>(cols / vectorWidth, 1, 32);
+  int64_t warpsAlongRow = std::clamp<int64_t>(
+      cols / (vectorWidth * lanesAlongRow), 1, numWarps);
+  return BlockedLayoutAttr::get(
+      context, {1, vectorWidth}, {32 / lanesAlongRow, lanesAlongRow},
+      {numWarps / warpsAlongRow, warpsAlongRow});
+}
+
+/// Groups the 1-D blocks of a 2-D program that must share a layout and
+/// finds, for each group, the dimension of the 2-D layout it is a slice of.
+class SliceAssignment {
+public:
+  LogicalResult build(func::FuncOp func);
+  /// The sliced dimension of `value`'s group.
+  std::optional<int64_t> getSlicedDim(Value value) const {
+    auto it = slicedDims.find(groups.getLeaderValue(value));
+    if (it == slicedDims.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+private:
+  void join(Value a, Value b) {
+    if (isBlock(a) && isBlock(b))
+      groups.unionSets(a, b);
+  }
+  void joinAll(ValueRange values) {
+    for (Value value : values.drop_front(std::min<size_t>(1, values.size())))
+      join(values.front(), value);
+  }
+  llvm::EquivalenceClasses<Value> groups;
+  llvm::DenseMap<Value, int64_t> slicedDims;
+};
+
+LogicalResult SliceAssignment::build(func::FuncOp func) {
+  SmallVector<std::pair<Value, int64_t>> seeds;
+  forEachValue(func, [&](Value value) {
+    if (isBlock(value))
+      groups.insert(value);
+  });
+  func.walk([&](Operation *op) {
+    if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+      seeds.push_back({expand.getSrc(), expand.getAxis()});
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      if (isBlock(reduce.getResult()))
+        seeds.push_back({reduce.getResult(), reduce.getAxis()});
+    } else if (auto load = dyn_cast<LoadOp>(op)) {
+      join(load.getOffsets(), load.getResult());
+      if (load.getMask())
+        join(load.getOffsets(), load.getMask());
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      join(store.getOffsets(), store.getValue());
+      if (store.getMask())
+        join(store.getOffsets(), store.getMask());
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (auto [init, arg, result, yielded] :
+           llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                     loop.getResults(), loop.getYieldedValues())) {
+        join(init, arg);
+        join(init, result);
+        join(init, yielded);
+      }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (auto [index, result] : llvm::enumerate(branch.getResults())) {
+        join(result, branch.thenYield().getOperand(index));
+        if (!branch.getElseRegion().empty())
+          join(result, branch.elseYield().getOperand(index));
+      }
+    } else if (op->hasTrait<OpTrait::Elementwise>()) {
+      SmallVector<Value> values(op->getOperands());
+      values.append(op->result_begin(), op->result_end());
+      joinAll(values);
+    }
+  });
+  for (auto [value, dim] : seeds) {
+    Value leader = groups.getLeaderValue(value);
+    auto [it, inserted] = slicedDims.try_emplace(leader, dim);
+    if (!inserted && it->second != dim)
+      return emitError(value.getLoc())
+             << "this 1-D block is used both as rows (slice of dimension "
+             << it->second << ") and as columns (slice of dimension " << dim
+             << ") of the 2-D layout; converting between them is not "
+                "supported";
+  }
+  return success();
+}
+
+/// The type of `type` with the layout encoding it gets.
+RankedTensorType encode(RankedTensorType type, Attribute encoding) {
+  return RankedTensorType::get(type.getShape(), type.getElementType(),
+                               encoding);
+}
+
+/// Retypes `value`; constants get an attribute of the new type.
+void setEncodedType(Value value, RankedTensorType type) {
+  value.setType(type);
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  if (!constant)
+    return;
+  auto dense = cast<DenseElementsAttr>(constant.getValue());
+  constant.setValueAttr(DenseElementsAttr::getFromRawBuffer(
+      type, dense.getRawData()));
+}
+
+LogicalResult checkRegisterBudget(func::FuncOp func, int64_t numWarps) {
+  WalkResult result = func.walk([&](Operation *op) {
+    for (Value value : op->getResults()) {
+      FailureOr<Distribution> distribution = Distribution::get(value.getType());
+      if (failed(distribution))
+        continue;
+      auto tensor = cast<RankedTensorType>(value.getType());
+      int64_t bits = tensor.getElementTypeBitWidth();
+      int64_t registers =
+          distribution->getNumElements() * std::max<int64_t>(bits, 32) / 32;
+      if (registers <= kMaxRegistersPerBlock)
+        continue;
+      op->emitOpError() << "block " << tensor.cloneWith(std::nullopt, tensor.getElementType())
+                        << " needs " << registers
+                        << " registers per thread with " << numWarps
+                        << " warps (at most " << kMaxRegistersPerBlock
+                        << "); use more warps (num_warps up to 32) or walk "
+                           "the row in tiles with scf.for, as "
+                           "softmax_tiled.mlir does";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+struct BlkDistributePass
+    : public blk::impl::BlkDistributeBase<BlkDistributePass> {
+  using BlkDistributeBase::BlkDistributeBase;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (isKernel(func) && failed(distribute(func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult distribute(func::FuncOp func) {
+    if (failed(checkSpecialized(func)))
+      return failure();
+    MLIRContext *context = func.getContext();
+    int64_t warps = numWarps > 0 ? numWarps.getValue()
+                                 : getKernelAttr(func).getNumWarps();
+    if (numWarps > 0) {
+      if (failed(KernelAttr::verify(
+              [&] { return func.emitOpError(); }, numWarps)))
+        return failure();
+      func->setAttr(BlkDialect::getKernelAttrName(),
+                    KernelAttr::get(context, numWarps));
+    }
+    RankedTensorType anchor = findAnchor(func);
+    if (!anchor)
+      return success();
+
+    AccessAnalysis analysis;
+    int64_t vectorWidth =
+        chooseVectorWidth(func, anchor, 32 * warps, analysis);
+    BlockedLayoutAttr layout =
+        chooseLayout(context, anchor, warps, vectorWidth);
+
+    SliceAssignment slices;
+    if (anchor.getRank() == 2 && failed(slices.build(func)))
+      return failure();
+
+    bool ok = true;
+    forEachValue(func, [&](Value value) {
+      auto tensor = dyn_cast<RankedTensorType>(value.getType());
+      if (!tensor || !ok)
+        return;
+      if (tensor.getRank() == anchor.getRank()) {
+        setEncodedType(value, encode(tensor, layout));
+        return;
+      }
+      std::optional<int64_t> dim = slices.getSlicedDim(value);
+      if (!dim) {
+        emitError(value.getLoc())
+            << "cannot tell whether this 1-D block runs along the rows or "
+               "the columns of the 2-D program: it is neither reduced from "
+               "nor expanded to a 2-D block";
+        ok = false;
+        return;
+      }
+      setEncodedType(value,
+                     encode(tensor, SliceLayoutAttr::get(context, *dim, layout)));
+    });
+    if (!ok)
+      return failure();
+
+    func.walk([&](Operation *op) {
+      Value base, offsets;
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        base = load.getBase();
+        offsets = load.getOffsets();
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        base = store.getBase();
+        offsets = store.getOffsets();
+      } else {
+        return;
+      }
+      int64_t width = 1;
+      FailureOr<Distribution> distribution =
+          Distribution::get(offsets.getType());
+      if (succeeded(distribution) && !distribution->getSlicedDim()) {
+        int64_t run =
+            distribution->getRunLength(distribution->getRank() - 1);
+        width = analysis.getVectorWidth(base, offsets, run);
+      }
+      op->setAttr(BlkDialect::getVectorAttrName(),
+                  IntegerAttr::get(IntegerType::get(context, 64), width));
+    });
+    return checkRegisterBudget(func, warps);
+  }
+};
+
+} // namespace
