@@ -67,6 +67,13 @@ LogicalResult checkSpecialized(func::FuncOp func) {
                           << " are not supported (at most 2)";
         return WalkResult::interrupt();
       }
+      for (int64_t dim : tensor.getShape())
+        if (!llvm::isPowerOf2_64(dim)) {
+          op->emitOpError() << "block " << tensor << " has dimension " << dim
+                            << ", which is not a power of two; use a larger "
+                               "block and mask the tail";
+          return WalkResult::interrupt();
+        }
     }
     return WalkResult::advance();
   });
@@ -158,17 +165,18 @@ private:
 };
 
 LogicalResult SliceAssignment::build(func::FuncOp func) {
-  SmallVector<std::pair<Value, int64_t>> seeds;
+  // (block, dimension it is a slice of, the op that says so)
+  SmallVector<std::tuple<Value, int64_t, Operation *>> seeds;
   forEachValue(func, [&](Value value) {
     if (isBlock(value))
       groups.insert(value);
   });
   func.walk([&](Operation *op) {
     if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-      seeds.push_back({expand.getSrc(), expand.getAxis()});
+      seeds.push_back({expand.getSrc(), expand.getAxis(), op});
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       if (isBlock(reduce.getResult()))
-        seeds.push_back({reduce.getResult(), reduce.getAxis()});
+        seeds.push_back({reduce.getResult(), reduce.getAxis(), op});
     } else if (auto load = dyn_cast<LoadOp>(op)) {
       join(load.getOffsets(), load.getResult());
       if (load.getMask())
@@ -197,15 +205,17 @@ LogicalResult SliceAssignment::build(func::FuncOp func) {
       joinAll(values);
     }
   });
-  for (auto [value, dim] : seeds) {
+  for (auto [value, dim, op] : seeds) {
     Value leader = groups.getLeaderValue(value);
     auto [it, inserted] = slicedDims.try_emplace(leader, dim);
     if (!inserted && it->second != dim)
-      return emitError(value.getLoc())
-             << "this 1-D block is used both as rows (slice of dimension "
-             << it->second << ") and as columns (slice of dimension " << dim
-             << ") of the 2-D layout; converting between them is not "
-                "supported";
+      return op->emitOpError()
+             << "needs its 1-D block as a slice of dimension " << dim
+             << " of the 2-D layout, but the block is already a slice of "
+                "dimension "
+             << it->second
+             << " (per-row values slice dimension 1, column indices "
+                "dimension 0); converting between them is not supported";
   }
   return success();
 }
@@ -239,7 +249,9 @@ LogicalResult checkRegisterBudget(func::FuncOp func, int64_t numWarps) {
           distribution->getNumElements() * std::max<int64_t>(bits, 32) / 32;
       if (registers <= kMaxRegistersPerBlock)
         continue;
-      op->emitOpError() << "block " << tensor.cloneWith(std::nullopt, tensor.getElementType())
+      op->emitOpError() << "block "
+                        << RankedTensorType::get(tensor.getShape(),
+                                                 tensor.getElementType())
                         << " needs " << registers
                         << " registers per thread with " << numWarps
                         << " warps (at most " << kMaxRegistersPerBlock
@@ -258,6 +270,11 @@ struct BlkDistributePass
   using BlkDistributeBase::BlkDistributeBase;
 
   void runOnOperation() override {
+    if (numWarps > 0 &&
+        failed(KernelAttr::verify(
+            [&] { return getOperation().emitError() << "num-warps: "; },
+            numWarps)))
+      return signalPassFailure();
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (isKernel(func) && failed(distribute(func)))
         return signalPassFailure();
@@ -270,9 +287,6 @@ struct BlkDistributePass
     int64_t warps = numWarps > 0 ? numWarps.getValue()
                                  : getKernelAttr(func).getNumWarps();
     if (numWarps > 0) {
-      if (failed(KernelAttr::verify(
-              [&] { return func.emitOpError(); }, numWarps)))
-        return failure();
       func->setAttr(BlkDialect::getKernelAttrName(),
                     KernelAttr::get(context, numWarps));
     }

@@ -104,6 +104,7 @@ def Blk_SplatOp : Blk_Op<"splat", [Pure]> {
   let assemblyFormat =
       "$src (custom<BlockShape>($shape)^)? attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Blk_ExpandDimsOp : Blk_Op<"expand_dims", [Pure]> {
@@ -122,6 +123,8 @@ def Blk_ExpandDimsOp : Blk_Op<"expand_dims", [Pure]> {
   let assemblyFormat =
       "$src `axis` $axis attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Blk_BroadcastOp : Blk_Op<"broadcast", [Pure]> {
@@ -140,6 +143,8 @@ def Blk_BroadcastOp : Blk_Op<"broadcast", [Pure]> {
   let assemblyFormat =
       "$src (custom<BlockShape>($shape)^)? attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -160,6 +165,7 @@ def Blk_AddPtrOp : Blk_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
   let results = (outs Blk_AnyPtr:$result);
   let assemblyFormat =
       "$ptr `,` $offset attr-dict `:` qualified(type($ptr)) `,` type($offset)";
+  let hasFolder = 1;
 }
 
 def Blk_LoadOp : Blk_Op<"load", [
@@ -191,6 +197,7 @@ def Blk_LoadOp : Blk_Op<"load", [
     `:` qualified(type($base)) `,` type($offsets) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Blk_StoreOp : Blk_Op<"store", [
@@ -215,6 +222,7 @@ def Blk_StoreOp : Blk_Op<"store", [
     `:` qualified(type($base)) `,` type($offsets) `,` type($value)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,67 @@
+// Several short rows per program: a 2-D block of ROWS x BLOCK elements (the
+// warp-per-row idea of seed 004, written as Triton would with a 2-D block).
+//
+// Program p handles rows p*ROWS .. p*ROWS+ROWS-1. Each row is reduced along
+// axis 1, so its max and sum never leave the threads (a few lanes) that hold
+// it: no shared memory, only warp shuffles when a row spans less than a warp.
+// Traffic: one read and one write per element, like the fused kernel, but a
+// short row no longer leaves most of a program's threads idle: the right
+// choice for rows up to a few hundred elements (N <= 512).
+//
+//   softmax-opt softmax_multirow.mlir --blk-specialize="ROWS=8 BLOCK=128"
+// Launch: ceil(n_rows / ROWS) programs.
+
+func.func @softmax_multirow(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                            %in: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                            %in_row_stride: i32 {blk.divisibility = 16 : i64},
+                            %out_row_stride: i32 {blk.divisibility = 16 : i64},
+                            %n_rows: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %pid = blk.program_id x
+  %rows_per_program = blk.constexpr ROWS : i32
+  %first_row = arith.muli %pid, %rows_per_program : i32
+
+  // Row indices (ROWS) and column indices (BLOCK), then their 2-D grids.
+  %local_rows = blk.arange 0 to ROWS : tensor<?xi32>
+  %first = blk.splat %first_row [ROWS] : i32 -> tensor<?xi32>
+  %rows = arith.addi %local_rows, %first : tensor<?xi32>
+  %n_rows_b = blk.splat %n_rows [ROWS] : i32 -> tensor<?xi32>
+  %row_ok = arith.cmpi slt, %rows, %n_rows_b : tensor<?xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<?xi32> -> tensor<?x1xi32>
+  %row_ok_col = blk.expand_dims %row_ok axis 1 : tensor<?xi1> -> tensor<?x1xi1>
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<?xi32> -> tensor<1x?xi32>
+  %cols_2d = blk.broadcast %cols_row [ROWS, BLOCK] : tensor<1x?xi32> -> tensor<?x?xi32>
+
+  %n_cols_b = blk.splat %n_cols [ROWS, BLOCK] : i32 -> tensor<?x?xi32>
+  %col_ok = arith.cmpi slt, %cols_2d, %n_cols_b : tensor<?x?xi32>
+  %row_ok_2d = blk.broadcast %row_ok_col [ROWS, BLOCK] : tensor<?x1xi1> -> tensor<?x?xi1>
+  %mask = arith.andi %row_ok_2d, %col_ok : tensor<?x?xi1>
+
+  // x[r][c] at in + r * in_row_stride + c.
+  %in_stride = blk.splat %in_row_stride [ROWS, 1] : i32 -> tensor<?x1xi32>
+  %in_starts = arith.muli %rows_col, %in_stride : tensor<?x1xi32>
+  %in_starts_2d = blk.broadcast %in_starts [ROWS, BLOCK] : tensor<?x1xi32> -> tensor<?x?xi32>
+  %in_offsets = arith.addi %in_starts_2d, %cols_2d : tensor<?x?xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %x = blk.load %in[%in_offsets] mask %mask other %ninf
+      : !blk.ptr<f32>, tensor<?x?xi32> -> tensor<?x?xf32>
+
+  %max = blk.reduce max %x axis 1 : tensor<?x?xf32> -> tensor<?xf32>
+  %max_col = blk.expand_dims %max axis 1 : tensor<?xf32> -> tensor<?x1xf32>
+  %max_2d = blk.broadcast %max_col [ROWS, BLOCK] : tensor<?x1xf32> -> tensor<?x?xf32>
+  %shifted = arith.subf %x, %max_2d : tensor<?x?xf32>
+  %num = math.exp %shifted : tensor<?x?xf32>
+  %den = blk.reduce sum %num axis 1 : tensor<?x?xf32> -> tensor<?xf32>
+  %den_col = blk.expand_dims %den axis 1 : tensor<?xf32> -> tensor<?x1xf32>
+  %den_2d = blk.broadcast %den_col [ROWS, BLOCK] : tensor<?x1xf32> -> tensor<?x?xf32>
+  %y = arith.divf %num, %den_2d : tensor<?x?xf32>
+
+  %out_stride = blk.splat %out_row_stride [ROWS, 1] : i32 -> tensor<?x1xi32>
+  %out_starts = arith.muli %rows_col, %out_stride : tensor<?x1xi32>
+  %out_starts_2d = blk.broadcast %out_starts [ROWS, BLOCK] : tensor<?x1xi32> -> tensor<?x?xi32>
+  %out_offsets = arith.addi %out_starts_2d, %cols_2d : tensor<?x?xi32>
+  blk.store %out[%out_offsets], %y mask %mask
+      : !blk.ptr<f32>, tensor<?x?xi32>, tensor<?x?xf32>
+  return
+}

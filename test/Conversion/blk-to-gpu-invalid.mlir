@@ -1,0 +1,45 @@
+// RUN: softmax-opt %s --convert-blk-to-gpu --split-input-file -verify-diagnostics
+// RUN: not softmax-opt %s --convert-blk-to-gpu=chip=sm_60 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not softmax-opt %s --convert-blk-to-gpu=chip=gfx90a 2>&1 | FileCheck %s --check-prefix=CHIP-NAME
+// RUN: not softmax-opt %s --convert-blk-to-gpu="chip=sm_90 features=+ptx70" 2>&1 | FileCheck %s --check-prefix=PTX
+// RUN: not softmax-opt %s --convert-blk-to-gpu="chip=sm_80 features=+sm80" 2>&1 | FileCheck %s --check-prefix=NOPTX
+
+// CHIP: error: unsupported chip 'sm_60': expected sm_70 or newer (e.g. sm_80, sm_90)
+// CHIP-NAME: error: unsupported chip 'gfx90a': expected sm_70 or newer
+// PTX: error: PTX 7.0 (+ptx70) does not know sm_90; it needs +ptx78 or newer
+// NOPTX: error: target features '+sm80' name no PTX version; add one, e.g. +ptx70
+
+#row = #blk.blocked<elems = [4], lanes = [32], warps = [4]>
+
+func.func @no_layout(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{block 'tensor<1024xi32>' has no layout; run blk-distribute first}}
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  return
+}
+
+// -----
+
+func.func @exp_f16(%x: f16) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{'math.exp' op on 'f16' is not supported: compute in f32 (arith.extf before, arith.truncf after)}}
+  %e = math.exp %x : f16
+  return
+}
+
+// -----
+
+func.func @log(%x: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{'math.log' op has no GPU lowering without libdevice; supported math ops are exp, exp2, absf, fma and sqrt}}
+  %e = math.log %x : f32
+  return
+}
+
+// -----
+
+#wide = #blk.blocked<elems = [1, 4], lanes = [1, 32], warps = [1, 32]>
+
+// expected-error @+1 {{kernel @shared_over_limit needs 65536 bytes of shared memory for its reductions, over the 49152-byte static limit; use fewer warps or rows}}
+func.func @shared_over_limit() attributes {blk.kernel = #blk.kernel<num_warps = 32>} {
+  %c = arith.constant dense<1.0> : tensor<16x4096xf32, #wide>
+  %m = blk.reduce max %c axis 1 : tensor<16x4096xf32, #wide> -> tensor<16xf32, #blk.slice<dim = 1, parent = #wide>>
+  return
+}

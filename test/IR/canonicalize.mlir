@@ -1,0 +1,97 @@
+// RUN: softmax-opt %s --canonicalize --split-input-file | FileCheck %s
+
+// CHECK-LABEL: func.func @all_true_mask_dropped
+func.func @all_true_mask_dropped(%p: !blk.ptr<f32>) {
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %c256 = arith.constant 256 : i32
+  %n = blk.splat %c256 : i32 -> tensor<256xi32>
+  %in = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  // CHECK: %[[V:.*]] = blk.load %{{.*}}[%{{.*}}] : !blk.ptr<f32>
+  %v = blk.load %p[%cols] mask %in other %ninf : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  // CHECK: blk.store %{{.*}}[%{{.*}}], %[[V]] : !blk.ptr<f32>
+  blk.store %p[%cols], %v mask %in : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @partial_mask_kept
+func.func @partial_mask_kept(%p: !blk.ptr<f32>, %n_cols: i32) {
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  // CHECK: blk.load {{.*}} mask
+  %v = blk.load %p[%cols] mask %in : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  // CHECK: blk.store {{.*}} mask
+  blk.store %p[%cols], %v mask %in : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @all_false
+func.func @all_false(%p: !blk.ptr<f32>, %v: tensor<256xf32>) -> tensor<256xf32> {
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %false = arith.constant false
+  %none = blk.splat %false : i1 -> tensor<256xi1>
+  %zero = arith.constant 0.0 : f32
+  // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<256xf32>
+  // CHECK-NOT: blk.load
+  %x = blk.load %p[%cols] mask %none other %zero : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  // CHECK-NOT: blk.store
+  blk.store %p[%cols], %v mask %none : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  // CHECK: return %[[Z]]
+  return %x : tensor<256xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @range_below_bound
+func.func @range_below_bound(%p: !blk.ptr<f32>, %v: tensor<128xf32>) {
+  %cols = blk.arange 128 to 256 : tensor<128xi32>
+  %c100 = arith.constant 100 : i32
+  %n = blk.splat %c100 : i32 -> tensor<128xi32>
+  %in = arith.cmpi slt, %cols, %n : tensor<128xi32>
+  // CHECK-NOT: blk.store
+  blk.store %p[%cols], %v mask %in : !blk.ptr<f32>, tensor<128xi32>, tensor<128xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @addptr_zero
+// CHECK-SAME: (%[[P:.*]]: !blk.ptr<f32>)
+func.func @addptr_zero(%p: !blk.ptr<f32>) -> !blk.ptr<f32> {
+  %c0 = arith.constant 0 : i32
+  %q = blk.addptr %p, %c0 : !blk.ptr<f32>, i32
+  // CHECK: return %[[P]]
+  return %q : !blk.ptr<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @splat_of_constant
+func.func @splat_of_constant() -> tensor<4x8xf32> {
+  %one = arith.constant 1.0 : f32
+  %s = blk.splat %one : f32 -> tensor<4xf32>
+  %e = blk.expand_dims %s axis 1 : tensor<4xf32> -> tensor<4x1xf32>
+  %b = blk.broadcast %e : tensor<4x1xf32> -> tensor<4x8xf32>
+  // CHECK: %[[C:.*]] = arith.constant dense<1.000000e+00> : tensor<4x8xf32>
+  // CHECK: return %[[C]]
+  return %b : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reshape_of_splat
+func.func @reshape_of_splat(%x: f32) -> tensor<4x8xf32> {
+  // CHECK: %[[S:.*]] = blk.splat %{{.*}} : f32 -> tensor<4x8xf32>
+  // CHECK-NOT: blk.expand_dims
+  // CHECK-NOT: blk.broadcast
+  %s = blk.splat %x : f32 -> tensor<4xf32>
+  %e = blk.expand_dims %s axis 1 : tensor<4xf32> -> tensor<4x1xf32>
+  %b = blk.broadcast %e : tensor<4x1xf32> -> tensor<4x8xf32>
+  // CHECK: return %[[S]]
+  return %b : tensor<4x8xf32>
+}

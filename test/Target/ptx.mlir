@@ -1,0 +1,21 @@
+// Every example compiles to PTX with 16-byte accesses, shuffle reductions,
+// barriers where several warps reduce, ex2.approx, and nothing external.
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,BAR,SM90
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" --blk-to-ptx="chip=sm_80 features=+ptx70" --emit=ptx | FileCheck %s --check-prefixes=PTX,BAR,SM80
+// RUN: softmax-opt %examples/softmax_tiled.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,BAR
+// RUN: softmax-opt %examples/softmax_online.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,BAR
+// RUN: softmax-opt %examples/softmax_multirow.mlir --blk-specialize="ROWS=8 BLOCK=128" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,NOBAR
+
+// SM90: .version 8.0
+// SM90: .target sm_90
+// SM80: .version 7.0
+// SM80: .target sm_80
+// PTX-NOT: .extern
+// PTX-NOT: .local
+// PTX: .visible .entry softmax_
+// PTX: ld.global.v4.b32
+// PTX: shfl.sync.bfly.b32
+// BAR: bar.sync
+// NOBAR-NOT: bar.sync
+// PTX: ex2.approx.f32
+// PTX: st.global.v4.b32

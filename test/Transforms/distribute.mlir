@@ -1,0 +1,104 @@
+// RUN: softmax-opt %s --blk-distribute --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --blk-distribute=num-warps=8 --split-input-file | FileCheck %s --check-prefix=WARPS8
+
+// A row of f32 read through aligned, contiguous offsets: 4 elements (16
+// bytes) per thread, 32 lanes, the kernel's 4 warps.
+// CHECK: #[[L1:.*]] = #blk.blocked<elems = [4], lanes = [32], warps = [4]>
+// CHECK-LABEL: func.func @row
+// WARPS8: #blk.blocked<elems = [4], lanes = [32], warps = [8]>
+// WARPS8-LABEL: func.func @row
+// WARPS8-SAME: #blk.kernel<num_warps = 8>
+func.func @row(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+               %stride: i32 {blk.divisibility = 16 : i64})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %rowp = blk.addptr %p, %start : !blk.ptr<f32>, i32
+  // CHECK: blk.arange 0 to 1024 : tensor<1024xi32, #[[L1]]>
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  // CHECK: blk.load {{.*}} {blk.vector = 4 : i64} {{.*}} -> tensor<1024xf32, #[[L1]]>
+  %x = blk.load %rowp[%cols] : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+  // CHECK: math.exp %{{.*}} : tensor<1024xf32, #[[L1]]>
+  %e = math.exp %x : tensor<1024xf32>
+  // CHECK: blk.reduce sum %{{.*}} axis 0 : tensor<1024xf32, #[[L1]]> -> f32
+  %s = blk.reduce sum %e axis 0 : tensor<1024xf32> -> f32
+  // CHECK: blk.store {{.*}} {blk.vector = 4 : i64}
+  blk.store %rowp[%cols], %e : !blk.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>
+  return
+}
+
+// -----
+
+// Nothing says the row stride keeps rows 16-byte aligned: one element per
+// thread, so that the scalar accesses of a warp stay contiguous.
+// CHECK: #blk.blocked<elems = [1], lanes = [32], warps = [4]>
+// CHECK-LABEL: func.func @unaligned_stride
+func.func @unaligned_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %rowp = blk.addptr %p, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  // CHECK: blk.load {{.*}} {blk.vector = 1 : i64}
+  %x = blk.load %rowp[%cols] : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+  blk.store %rowp[%cols], %x : !blk.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>
+  return
+}
+
+// -----
+
+// bf16: 8 elements are 16 bytes.
+// CHECK: #blk.blocked<elems = [8], lanes = [32], warps = [2]>
+// CHECK-LABEL: func.func @bf16_row
+func.func @bf16_row(%p: !blk.ptr<bf16> {blk.divisibility = 16 : i64})
+    attributes {blk.kernel = #blk.kernel<num_warps = 2>} {
+  %cols = blk.arange 0 to 2048 : tensor<2048xi32>
+  // CHECK: blk.load {{.*}} {blk.vector = 8 : i64}
+  %x = blk.load %p[%cols] : !blk.ptr<bf16>, tensor<2048xi32> -> tensor<2048xbf16>
+  blk.store %p[%cols], %x : !blk.ptr<bf16>, tensor<2048xi32>, tensor<2048xbf16>
+  return
+}
+
+// -----
+
+// Short rows: 64 columns take 16 lanes of 4 elements, so a warp covers two
+// rows and the 4 warps go down the rows. Per-row values are slices of
+// dimension 1, column indices slices of dimension 0.
+// CHECK-DAG: #[[L2:.*]] = #blk.blocked<elems = [1, 4], lanes = [2, 16], warps = [4, 1]>
+// CHECK-DAG: #[[ROWS:.*]] = #blk.slice<dim = 1, parent = #[[L2]]>
+// CHECK-DAG: #[[COLS:.*]] = #blk.slice<dim = 0, parent = #[[L2]]>
+// CHECK-LABEL: func.func @rows
+func.func @rows(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // CHECK: blk.arange 0 to 8 : tensor<8xi32, #[[ROWS]]>
+  %r = blk.arange 0 to 8 : tensor<8xi32>
+  // CHECK: blk.arange 0 to 64 : tensor<64xi32, #[[COLS]]>
+  %c = blk.arange 0 to 64 : tensor<64xi32>
+  %r2 = blk.expand_dims %r axis 1 : tensor<8xi32> -> tensor<8x1xi32>
+  %c64 = arith.constant 64 : i32
+  %stride = blk.splat %c64 : i32 -> tensor<8x1xi32>
+  %starts = arith.muli %r2, %stride : tensor<8x1xi32>
+  %starts2 = blk.broadcast %starts : tensor<8x1xi32> -> tensor<8x64xi32>
+  %c2 = blk.expand_dims %c axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %cols = blk.broadcast %c2 : tensor<1x64xi32> -> tensor<8x64xi32>
+  %offsets = arith.addi %starts2, %cols : tensor<8x64xi32>
+  // CHECK: blk.load {{.*}} {blk.vector = 4 : i64} {{.*}} -> tensor<8x64xf32, #[[L2]]>
+  %x = blk.load %p[%offsets] : !blk.ptr<f32>, tensor<8x64xi32> -> tensor<8x64xf32>
+  // CHECK: blk.reduce max %{{.*}} axis 1 : tensor<8x64xf32, #[[L2]]> -> tensor<8xf32, #[[ROWS]]>
+  %m = blk.reduce max %x axis 1 : tensor<8x64xf32> -> tensor<8xf32>
+  %m2 = blk.expand_dims %m axis 1 : tensor<8xf32> -> tensor<8x1xf32>
+  %mb = blk.broadcast %m2 : tensor<8x1xf32> -> tensor<8x64xf32>
+  %y = arith.subf %x, %mb : tensor<8x64xf32>
+  blk.store %p[%offsets], %y : !blk.ptr<f32>, tensor<8x64xi32>, tensor<8x64xf32>
+  return
+}
+
+// -----
+
+// Functions without blk.kernel are left alone.
+// CHECK-LABEL: func.func @not_a_kernel
+// CHECK: tensor<16xi32>
+func.func @not_a_kernel() {
+  %c = blk.arange 0 to 16 : tensor<16xi32>
+  return
+}
