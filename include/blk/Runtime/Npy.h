@@ -1,0 +1,54 @@
+//===- Npy.h - read and write NumPy .npy files ------------------*- C++ -*-===//
+//
+// The subset of the .npy format softmax inputs and outputs need: format
+// versions 1.0, 2.0 and 3.0, little-endian float32 ('<f4') or float16
+// ('<f2'), C order, two dimensions (a 1-D array reads as a single row).
+// Everything else is rejected with a message that says what is wrong.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_RUNTIME_NPY_H
+#define BLK_RUNTIME_NPY_H
+
+#include "blk/Runtime/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace blk::runtime {
+
+enum class NpyDtype { Float32, Float16 };
+
+/// "<f4" or "<f2".
+const char *npyDescr(NpyDtype dtype);
+
+struct NpyArray {
+  size_t rows = 0;
+  size_t cols = 0;
+  /// 1 when the file held a 1-D array (read as one row), else 2.
+  unsigned fileDimensions = 2;
+  /// The element type stored in the file.
+  NpyDtype storedDtype = NpyDtype::Float32;
+  /// rows * cols values, C order, widened to float32 (exact for float16).
+  std::vector<float> values;
+};
+
+/// Parses the bytes of a whole .npy file. Bytes after the array data are
+/// ignored, as numpy.load ignores them.
+Status parseNpy(const unsigned char *bytes, size_t size, NpyArray &array);
+/// Reads and parses `path`; errors are prefixed with the path.
+Status readNpy(const std::string &path, NpyArray &array);
+
+/// Writes a 2-D rows x cols array, C order, stored as `storedDtype`
+/// (float32 values are rounded to nearest even for float16). Uses format
+/// 1.0 and pads the header so the data starts on a 64-byte boundary.
+Status writeNpy(const std::string &path, size_t rows, size_t cols,
+                const float *values, NpyDtype storedDtype);
+/// Writes float16 data given as raw bits (e.g. a kernel's f16 output).
+Status writeNpyFloat16Bits(const std::string &path, size_t rows, size_t cols,
+                           const uint16_t *bits);
+
+} // namespace blk::runtime
+
+#endif // BLK_RUNTIME_NPY_H

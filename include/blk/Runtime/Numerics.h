@@ -1,0 +1,114 @@
+//===- Numerics.h - fp16/bf16, reference softmax, error stats ---*- C++ -*-===//
+//
+// Host-side numerics used to check GPU softmax kernels:
+//   * bit-exact float <-> fp16 / bf16 conversions (round to nearest even,
+//     inf and NaN preserved), so 16-bit data can be staged on the host
+//     without a compiler's _Float16 support;
+//   * a double-precision reference softmax with torch.softmax semantics;
+//   * error statistics of a kernel's output against that reference, which
+//     also detect elements the kernel never wrote (poison patterns).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_RUNTIME_NUMERICS_H
+#define BLK_RUNTIME_NUMERICS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace blk::runtime {
+
+//===----------------------------------------------------------------------===//
+// Element types and 16-bit conversions
+//===----------------------------------------------------------------------===//
+
+enum class ElementType { F32, F16, BF16 };
+
+/// "f32", "f16" or "bf16".
+const char *elementTypeName(ElementType type);
+/// 4 for F32, 2 for the 16-bit types.
+size_t elementSize(ElementType type);
+
+uint16_t floatToHalfBits(float value);
+float halfBitsToFloat(uint16_t bits);
+uint16_t floatToBf16Bits(float value);
+float bf16BitsToFloat(uint16_t bits);
+
+/// Element `index` of a dense array of `type` elements, widened to float.
+float loadAsFloat(const void *data, ElementType type, size_t index);
+
+//===----------------------------------------------------------------------===//
+// Poison patterns
+//===----------------------------------------------------------------------===//
+//
+// Fill an output buffer with the poison pattern of its element type before
+// a launch (CudaDriver's DeviceBuffer::fill32 / fill16); any element still
+// holding it afterwards was never written. The patterns are signaling NaNs
+// with a recognizable payload: GPU arithmetic only ever produces quiet NaNs,
+// so a kernel cannot produce them by computing. They are compared as raw
+// bits; never route them through float arithmetic (that quiets them).
+
+constexpr uint32_t kPoisonBitsF32 = 0x7fbadbadu;
+constexpr uint16_t kPoisonBitsF16 = 0x7dadu;
+constexpr uint16_t kPoisonBitsBF16 = 0x7fadu;
+
+/// The poison pattern of `type`, zero-extended to 32 bits.
+uint32_t poisonBits(ElementType type);
+
+//===----------------------------------------------------------------------===//
+// Reference softmax
+//===----------------------------------------------------------------------===//
+
+/// Softmax along each of `rows` rows of `cols` elements, in double:
+/// m = max(row) (NaN if any element is NaN), e = exp(x - m), y = e / sum(e).
+/// This is torch.softmax's formula, so special rows come out as torch gives
+/// them: a row with a NaN, a row of all -inf, or a row with a +inf is NaN
+/// everywhere; -inf elements of an otherwise finite row give 0.
+/// Row r of the input starts at input[r * inputRowStride] (in elements);
+/// the output is dense: output[r * cols + c].
+void referenceSoftmax(const float *input, size_t rows, size_t cols,
+                      size_t inputRowStride, double *output);
+
+//===----------------------------------------------------------------------===//
+// Error statistics
+//===----------------------------------------------------------------------===//
+
+struct ErrorStats {
+  /// Elements where both output and reference are non-NaN; only these feed
+  /// the three error measures.
+  size_t comparedCount = 0;
+  double maxAbsError = 0;
+  /// max |y - ref| / max(|ref|, kRelativeErrorFloor). The floor keeps
+  /// elements whose reference is 0 (or underflows the output type) from
+  /// dividing by zero while still counting them.
+  double maxRelError = 0;
+  /// ||y - ref||_2 / ||ref||_2 over the compared elements; 0 when both norms
+  /// are 0, +inf when only ||ref||_2 is.
+  double relL2Error = 0;
+  /// Elements where exactly one of output and reference is NaN.
+  size_t nanMismatchCount = 0;
+  /// Elements still holding the poison pattern. These count nowhere else.
+  size_t unwrittenCount = 0;
+  /// Position (row, col) of the largest absolute error, for diagnostics.
+  size_t worstRow = 0, worstCol = 0;
+
+  static constexpr double kRelativeErrorFloor = 1e-30;
+
+  /// True when every element was written and NaN positions match; the error
+  /// measures still need the caller's tolerance.
+  bool nanPatternAndCoverageMatch() const {
+    return nanMismatchCount == 0 && unwrittenCount == 0;
+  }
+  /// One line: "compared=... max_abs=... max_rel=... rel_l2=... ...".
+  std::string summary() const;
+};
+
+/// Compares a kernel's output (`rows` x `cols` elements of `type`, row r at
+/// element offset r * outputRowStride) against a dense double reference.
+ErrorStats compareToReference(const void *output, ElementType type, size_t rows,
+                              size_t cols, size_t outputRowStride,
+                              const double *reference);
+
+} // namespace blk::runtime
+
+#endif // BLK_RUNTIME_NUMERICS_H

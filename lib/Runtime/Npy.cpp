@@ -1,0 +1,387 @@
+//===- Npy.cpp - read and write NumPy .npy files --------------------------===//
+//
+// Layout (numpy/lib/format.py): the magic "\x93NUMPY", a major and a minor
+// version byte, the header length (uint16 LE in 1.0, uint32 LE in 2.0 and
+// 3.0), then the header: a Python dict literal such as
+//   {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+// padded with spaces and ended by '\n', then the raw array data.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Runtime/Npy.h"
+
+#include "blk/Runtime/Numerics.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace blk::runtime {
+
+namespace {
+
+constexpr unsigned char kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+constexpr size_t kMagicSize = sizeof(kMagic);
+// Magic, two version bytes, and the header length field.
+constexpr size_t kPreambleSizeV1 = kMagicSize + 2 + 2;
+constexpr size_t kPreambleSizeV2 = kMagicSize + 2 + 4;
+// numpy aligns the data to 64 bytes so it can be memory-mapped efficiently.
+constexpr size_t kDataAlignment = 64;
+
+struct NpyHeader {
+  std::string descr;
+  bool fortranOrder = false;
+  std::vector<size_t> shape;
+};
+
+/// Recursive-descent parser for the header's dict literal: string keys,
+/// values that are strings, True/False, or tuples of integers.
+class HeaderParser {
+public:
+  explicit HeaderParser(const std::string &text) : text(text) {}
+
+  Status parse(NpyHeader &header) {
+    bool sawDescr = false, sawFortranOrder = false, sawShape = false;
+    if (Status status = expect('{', "'{' opening the dict"); !status)
+      return status;
+    while (!consume('}')) {
+      std::string key;
+      if (Status status = parseString(key); !status)
+        return status;
+      if (Status status = expect(':', "':' after key '" + key + "'"); !status)
+        return status;
+      Status valueStatus = Status::success();
+      if (key == "descr") {
+        valueStatus = parseDescr(header.descr);
+        sawDescr = true;
+      } else if (key == "fortran_order") {
+        valueStatus = parseBool(header.fortranOrder);
+        sawFortranOrder = true;
+      } else if (key == "shape") {
+        valueStatus = parseShape(header.shape);
+        sawShape = true;
+      } else {
+        return failure("unexpected key '" + key + "'");
+      }
+      if (!valueStatus)
+        return valueStatus;
+      if (!consume(',') && !peekIs('}'))
+        return failure("expected ',' or '}' after the value of '" + key + "'");
+    }
+    if (!sawDescr)
+      return missingKey("descr");
+    if (!sawFortranOrder)
+      return missingKey("fortran_order");
+    if (!sawShape)
+      return missingKey("shape");
+    return Status::success();
+  }
+
+private:
+  Status failure(const std::string &what) const {
+    return Status::failure("malformed header: " + what + " at offset " +
+                           std::to_string(position) + " of " + quotedText());
+  }
+
+  Status missingKey(const char *key) const {
+    return Status::failure(std::string("malformed header: missing key '") +
+                           key + "' in " + quotedText());
+  }
+
+  std::string quotedText() const {
+    // The header's padding and final '\n' would break the one-line message.
+    size_t shownLength = text.find_last_not_of(" \n") + 1;
+    return "\"" + text.substr(0, shownLength) + "\"";
+  }
+
+  void skipSpaces() {
+    while (position < text.size() &&
+           (text[position] == ' ' || text[position] == '\n'))
+      ++position;
+  }
+
+  bool peekIs(char expected) {
+    skipSpaces();
+    return position < text.size() && text[position] == expected;
+  }
+
+  bool consume(char expected) {
+    if (!peekIs(expected))
+      return false;
+    ++position;
+    return true;
+  }
+
+  Status expect(char expected, const std::string &what) {
+    return consume(expected) ? Status::success() : failure("expected " + what);
+  }
+
+  Status parseString(std::string &value) {
+    skipSpaces();
+    if (position >= text.size() ||
+        (text[position] != '\'' && text[position] != '"'))
+      return failure("expected a quoted string");
+    char quote = text[position++];
+    size_t end = text.find(quote, position);
+    if (end == std::string::npos)
+      return failure("unterminated string");
+    value = text.substr(position, end - position);
+    position = end + 1;
+    return Status::success();
+  }
+
+  Status parseDescr(std::string &descr) {
+    // A list here describes a structured (record) dtype.
+    if (peekIs('['))
+      return Status::failure("unsupported dtype: structured dtypes are not "
+                             "supported (only '<f4' and '<f2')");
+    return parseString(descr);
+  }
+
+  Status parseBool(bool &value) {
+    skipSpaces();
+    for (bool candidate : {true, false}) {
+      const char *word = candidate ? "True" : "False";
+      if (text.compare(position, std::strlen(word), word) == 0) {
+        position += std::strlen(word);
+        value = candidate;
+        return Status::success();
+      }
+    }
+    return failure("expected True or False");
+  }
+
+  Status parseDimension(size_t &dimension) {
+    skipSpaces();
+    size_t start = position;
+    dimension = 0;
+    while (position < text.size() && text[position] >= '0' &&
+           text[position] <= '9') {
+      size_t digit = static_cast<size_t>(text[position] - '0');
+      if (dimension > (SIZE_MAX - digit) / 10)
+        return failure("dimension too large");
+      dimension = dimension * 10 + digit;
+      ++position;
+    }
+    if (position == start)
+      return failure("expected a non-negative integer dimension");
+    // Python 2 era files may write long integers as "3L".
+    if (position < text.size() && text[position] == 'L')
+      ++position;
+    return Status::success();
+  }
+
+  Status parseShape(std::vector<size_t> &shape) {
+    shape.clear();
+    if (Status status = expect('(', "'(' opening the shape"); !status)
+      return status;
+    while (!consume(')')) {
+      size_t dimension;
+      if (Status status = parseDimension(dimension); !status)
+        return status;
+      shape.push_back(dimension);
+      if (!consume(',') && !peekIs(')'))
+        return failure("expected ',' or ')' in the shape");
+    }
+    return Status::success();
+  }
+
+  const std::string &text;
+  size_t position = 0;
+};
+
+uint32_t readLittleEndian(const unsigned char *bytes, size_t count) {
+  uint32_t value = 0;
+  for (size_t i = 0; i < count; ++i)
+    value |= static_cast<uint32_t>(bytes[i]) << (8 * i);
+  return value;
+}
+
+std::string shapeToString(const std::vector<size_t> &shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+/// Splits a file into its header text and the data after it.
+Status splitFile(const unsigned char *bytes, size_t size,
+                 std::string &headerText, size_t &dataOffset) {
+  if (size < kMagicSize || std::memcmp(bytes, kMagic, kMagicSize) != 0)
+    return Status::failure(
+        "not a .npy file: bad magic (expected \"\\x93NUMPY\")");
+  if (size < kMagicSize + 2)
+    return Status::failure("malformed header: file ends inside the version");
+  unsigned major = bytes[kMagicSize], minor = bytes[kMagicSize + 1];
+  if (major < 1 || major > 3 || minor != 0)
+    return Status::failure("unsupported .npy version " + std::to_string(major) +
+                           "." + std::to_string(minor) +
+                           " (supported: 1.0, 2.0, 3.0)");
+  size_t preambleSize = major == 1 ? kPreambleSizeV1 : kPreambleSizeV2;
+  if (size < preambleSize)
+    return Status::failure(
+        "malformed header: file ends inside the header length");
+  size_t headerLength =
+      readLittleEndian(bytes + kMagicSize + 2, preambleSize - kMagicSize - 2);
+  if (size - preambleSize < headerLength)
+    return Status::failure("malformed header: the header length is " +
+                           std::to_string(headerLength) + " bytes but only " +
+                           std::to_string(size - preambleSize) +
+                           " follow the preamble");
+  headerText.assign(reinterpret_cast<const char *>(bytes) + preambleSize,
+                    headerLength);
+  dataOffset = preambleSize + headerLength;
+  return Status::success();
+}
+
+/// Checks the parsed header against what this reader supports and fills in
+/// everything of `array` but the values.
+Status interpretHeader(const NpyHeader &header, NpyArray &array) {
+  if (header.descr == npyDescr(NpyDtype::Float32))
+    array.storedDtype = NpyDtype::Float32;
+  else if (header.descr == npyDescr(NpyDtype::Float16))
+    array.storedDtype = NpyDtype::Float16;
+  else
+    return Status::failure("unsupported dtype '" + header.descr +
+                           "' (supported: '<f4' float32, '<f2' float16)");
+  if (header.fortranOrder)
+    return Status::failure(
+        "fortran_order is True: only C-order arrays are supported");
+  if (header.shape.size() == 1) {
+    array.rows = 1;
+    array.cols = header.shape[0];
+  } else if (header.shape.size() == 2) {
+    array.rows = header.shape[0];
+    array.cols = header.shape[1];
+  } else {
+    return Status::failure("wrong number of dimensions: expected 1 or 2, got " +
+                           std::to_string(header.shape.size()) + " (shape " +
+                           shapeToString(header.shape) + ")");
+  }
+  array.fileDimensions = static_cast<unsigned>(header.shape.size());
+  return Status::success();
+}
+
+size_t storedElementSize(NpyDtype dtype) {
+  return dtype == NpyDtype::Float32 ? 4 : 2;
+}
+
+void decodeValues(const unsigned char *data, NpyArray &array) {
+  size_t count = array.rows * array.cols;
+  array.values.resize(count);
+  ElementType type = array.storedDtype == NpyDtype::Float32 ? ElementType::F32
+                                                            : ElementType::F16;
+  // The file is little-endian, as is every host this runtime targets.
+  for (size_t i = 0; i < count; ++i)
+    array.values[i] = loadAsFloat(data, type, i);
+}
+
+std::string ioError(const char *action, const std::string &path) {
+  return std::string("cannot ") + action + " '" + path +
+         "': " + std::strerror(errno);
+}
+
+Status writeFile(const std::string &path, const std::string &header,
+                 const void *data, size_t dataSize) {
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file)
+    return Status::failure(ioError("create", path));
+  bool written =
+      std::fwrite(header.data(), 1, header.size(), file) == header.size() &&
+      std::fwrite(data, 1, dataSize, file) == dataSize;
+  // fclose flushes, so its failure is a write failure too.
+  if (std::fclose(file) != 0 || !written)
+    return Status::failure(ioError("write", path));
+  return Status::success();
+}
+
+/// The preamble and header of a version 1.0 file, padded so that the data
+/// starts on a kDataAlignment boundary.
+std::string encodeHeader(NpyDtype dtype, size_t rows, size_t cols) {
+  std::string dict = std::string("{'descr': '") + npyDescr(dtype) +
+                     "', 'fortran_order': False, 'shape': (" +
+                     std::to_string(rows) + ", " + std::to_string(cols) +
+                     "), }";
+  size_t unpadded = kPreambleSizeV1 + dict.size() + 1; // +1 for '\n'
+  size_t padding =
+      (kDataAlignment - unpadded % kDataAlignment) % kDataAlignment;
+  std::string headerText = dict + std::string(padding, ' ') + "\n";
+  std::string file(reinterpret_cast<const char *>(kMagic), kMagicSize);
+  file += '\x01';
+  file += '\x00';
+  file += static_cast<char>(headerText.size() & 0xff);
+  file += static_cast<char>(headerText.size() >> 8);
+  return file + headerText;
+}
+
+} // namespace
+
+const char *npyDescr(NpyDtype dtype) {
+  return dtype == NpyDtype::Float32 ? "<f4" : "<f2";
+}
+
+Status parseNpy(const unsigned char *bytes, size_t size, NpyArray &array) {
+  std::string headerText;
+  size_t dataOffset;
+  if (Status status = splitFile(bytes, size, headerText, dataOffset); !status)
+    return status;
+  NpyHeader header;
+  if (Status status = HeaderParser(headerText).parse(header); !status)
+    return status;
+  if (Status status = interpretHeader(header, array); !status)
+    return status;
+
+  size_t elementSize = storedElementSize(array.storedDtype);
+  size_t expectedBytes;
+  if (__builtin_mul_overflow(array.rows, array.cols, &expectedBytes) ||
+      __builtin_mul_overflow(expectedBytes, elementSize, &expectedBytes))
+    return Status::failure("shape " + shapeToString(header.shape) +
+                           " is too large to address");
+  size_t actualBytes = size - dataOffset;
+  if (actualBytes < expectedBytes)
+    return Status::failure("data is shorter than the header says: shape " +
+                           shapeToString(header.shape) + " of " + header.descr +
+                           " needs " + std::to_string(expectedBytes) +
+                           " bytes, the file has " +
+                           std::to_string(actualBytes));
+  decodeValues(bytes + dataOffset, array);
+  return Status::success();
+}
+
+Status readNpy(const std::string &path, NpyArray &array) {
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return Status::failure(ioError("open", path));
+  std::vector<unsigned char> bytes;
+  unsigned char chunk[1 << 16];
+  size_t count;
+  while ((count = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
+    bytes.insert(bytes.end(), chunk, chunk + count);
+  bool readFailed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (readFailed)
+    return Status::failure(ioError("read", path));
+  Status status = parseNpy(bytes.data(), bytes.size(), array);
+  if (!status)
+    return Status::failure(path + ": " + status.message());
+  return status;
+}
+
+Status writeNpy(const std::string &path, size_t rows, size_t cols,
+                const float *values, NpyDtype storedDtype) {
+  size_t count = rows * cols;
+  if (storedDtype == NpyDtype::Float32)
+    return writeFile(path, encodeHeader(storedDtype, rows, cols), values,
+                     count * sizeof(float));
+  std::vector<uint16_t> bits(count);
+  for (size_t i = 0; i < count; ++i)
+    bits[i] = floatToHalfBits(values[i]);
+  return writeNpyFloat16Bits(path, rows, cols, bits.data());
+}
+
+Status writeNpyFloat16Bits(const std::string &path, size_t rows, size_t cols,
+                           const uint16_t *bits) {
+  return writeFile(path, encodeHeader(NpyDtype::Float16, rows, cols), bits,
+                   rows * cols * sizeof(uint16_t));
+}
+
+} // namespace blk::runtime

@@ -1,0 +1,272 @@
+//===- Numerics.cpp - 16-bit floats, reference softmax, error stats -------===//
+#include "blk/Runtime/Numerics.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace blk::runtime {
+
+namespace {
+
+uint32_t floatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+float floatFromBits(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+/// value >> shift, rounded to nearest with ties to even (1 <= shift <= 31).
+uint32_t shiftRightRoundingToEven(uint32_t value, unsigned shift) {
+  uint32_t quotient = value >> shift;
+  uint32_t remainder = value & ((1u << shift) - 1);
+  uint32_t half = 1u << (shift - 1);
+  if (remainder > half || (remainder == half && (quotient & 1)))
+    ++quotient;
+  return quotient;
+}
+
+constexpr uint32_t kF32ExponentMask = 0x7f800000u;
+constexpr uint32_t kF32MagnitudeMask = 0x7fffffffu;
+// Smallest f32 magnitude that rounds to fp16 infinity: 65520 is the midpoint
+// between fp16's max (65504, odd mantissa) and 65536, so the tie goes up.
+constexpr uint32_t kF32RoundsToHalfInf = 0x477ff000u;
+constexpr uint32_t kF32SmallestHalfNormal = 0x38800000u; // 2^-14
+// f32 biased exponent of 2^-25: anything below it is under half of fp16's
+// smallest subnormal (2^-24) and rounds to zero.
+constexpr uint32_t kF32ExponentOfHalfSubnormalHalfway = 102;
+
+uint16_t halfSubnormalBits(uint32_t magnitude) {
+  uint32_t exponent = magnitude >> 23;
+  if (exponent < kF32ExponentOfHalfSubnormalHalfway)
+    return 0;
+  // magnitude = significand * 2^(exponent - 150); fp16 subnormals count
+  // units of 2^-24, so shift the significand right by 126 - exponent.
+  uint32_t significand = (magnitude & 0x7fffffu) | 0x800000u;
+  // Rounding up to 0x400 yields the smallest normal's bits, as it should.
+  return static_cast<uint16_t>(
+      shiftRightRoundingToEven(significand, 126 - exponent));
+}
+
+} // namespace
+
+const char *elementTypeName(ElementType type) {
+  switch (type) {
+  case ElementType::F32:
+    return "f32";
+  case ElementType::F16:
+    return "f16";
+  case ElementType::BF16:
+    return "bf16";
+  }
+  return "?";
+}
+
+size_t elementSize(ElementType type) {
+  return type == ElementType::F32 ? 4 : 2;
+}
+
+uint16_t floatToHalfBits(float value) {
+  uint32_t bits = floatBits(value);
+  uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  uint32_t magnitude = bits & kF32MagnitudeMask;
+  if (magnitude > kF32ExponentMask) {
+    // NaN: keep the top payload bits and force the quiet bit, so a payload
+    // living only in the dropped low bits cannot turn the NaN into inf.
+    return sign | 0x7e00u | static_cast<uint16_t>((magnitude >> 13) & 0x3ffu);
+  }
+  if (magnitude >= kF32RoundsToHalfInf)
+    return sign | 0x7c00u;
+  if (magnitude < kF32SmallestHalfNormal)
+    return sign | halfSubnormalBits(magnitude);
+  // Rebias the exponent (127 -> 15) and round the 23-bit mantissa to 10
+  // bits; a carry out of the mantissa correctly bumps the exponent.
+  uint32_t rebiased = magnitude - ((127u - 15u) << 23);
+  return sign | static_cast<uint16_t>(shiftRightRoundingToEven(rebiased, 13));
+}
+
+float halfBitsToFloat(uint16_t bits) {
+  uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
+  uint32_t exponent = (bits >> 10) & 0x1fu;
+  uint32_t mantissa = bits & 0x3ffu;
+  if (exponent == 0x1f) // inf or NaN, payload kept
+    return floatFromBits(sign | kF32ExponentMask | (mantissa << 13));
+  if (exponent == 0) {
+    // Zero or subnormal: mantissa * 2^-24 is exact in float.
+    float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+    return floatFromBits(sign | floatBits(magnitude));
+  }
+  return floatFromBits(sign | ((exponent + 127u - 15u) << 23) |
+                       (mantissa << 13));
+}
+
+uint16_t floatToBf16Bits(float value) {
+  uint32_t bits = floatBits(value);
+  if ((bits & kF32MagnitudeMask) > kF32ExponentMask) {
+    // NaN: truncating could clear every payload bit and make it inf, so
+    // force the quiet bit.
+    return static_cast<uint16_t>((bits >> 16) | 0x0040u);
+  }
+  // bf16 is the top half of f32: round the low 16 bits away. Overflow
+  // rounds into the exponent and correctly produces inf.
+  return static_cast<uint16_t>(shiftRightRoundingToEven(bits, 16));
+}
+
+float bf16BitsToFloat(uint16_t bits) {
+  return floatFromBits(static_cast<uint32_t>(bits) << 16);
+}
+
+float loadAsFloat(const void *data, ElementType type, size_t index) {
+  const auto *bytes = static_cast<const unsigned char *>(data);
+  if (type == ElementType::F32) {
+    float value;
+    std::memcpy(&value, bytes + index * 4, sizeof(value));
+    return value;
+  }
+  uint16_t bits;
+  std::memcpy(&bits, bytes + index * 2, sizeof(bits));
+  return type == ElementType::F16 ? halfBitsToFloat(bits)
+                                  : bf16BitsToFloat(bits);
+}
+
+uint32_t poisonBits(ElementType type) {
+  switch (type) {
+  case ElementType::F32:
+    return kPoisonBitsF32;
+  case ElementType::F16:
+    return kPoisonBitsF16;
+  case ElementType::BF16:
+    return kPoisonBitsBF16;
+  }
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Reference softmax
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Row maximum that returns NaN as soon as it meets one (std::max silently
+/// drops a NaN in its second argument).
+double nanPropagatingMax(const float *row, size_t cols) {
+  double maximum = -std::numeric_limits<double>::infinity();
+  for (size_t col = 0; col < cols; ++col) {
+    double value = row[col];
+    if (std::isnan(value))
+      return value;
+    if (value > maximum)
+      maximum = value;
+  }
+  return maximum;
+}
+
+void softmaxRow(const float *row, size_t cols, double *output) {
+  double maximum = nanPropagatingMax(row, cols);
+  double sum = 0;
+  for (size_t col = 0; col < cols; ++col) {
+    output[col] = std::exp(static_cast<double>(row[col]) - maximum);
+    sum += output[col];
+  }
+  for (size_t col = 0; col < cols; ++col)
+    output[col] /= sum;
+}
+
+} // namespace
+
+void referenceSoftmax(const float *input, size_t rows, size_t cols,
+                      size_t inputRowStride, double *output) {
+  for (size_t row = 0; row < rows; ++row)
+    softmaxRow(input + row * inputRowStride, cols, output + row * cols);
+}
+
+//===----------------------------------------------------------------------===//
+// Error statistics
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool holdsPoison(const void *data, ElementType type, size_t index) {
+  const auto *bytes = static_cast<const unsigned char *>(data);
+  if (type == ElementType::F32) {
+    uint32_t bits;
+    std::memcpy(&bits, bytes + index * 4, sizeof(bits));
+    return bits == kPoisonBitsF32;
+  }
+  uint16_t bits;
+  std::memcpy(&bits, bytes + index * 2, sizeof(bits));
+  return bits == poisonBits(type);
+}
+
+/// Running sums for the relative L2 error.
+struct SquaredNorms {
+  double difference = 0;
+  double reference = 0;
+
+  double relativeL2() const {
+    if (reference == 0)
+      return difference == 0 ? 0 : std::numeric_limits<double>::infinity();
+    return std::sqrt(difference) / std::sqrt(reference);
+  }
+};
+
+void accumulateError(double value, double reference, size_t row, size_t col,
+                     ErrorStats &stats, SquaredNorms &norms) {
+  // Equal infinities would otherwise give inf - inf = NaN.
+  double absError = value == reference ? 0 : std::fabs(value - reference);
+  double relError = absError / std::fmax(std::fabs(reference),
+                                         ErrorStats::kRelativeErrorFloor);
+  ++stats.comparedCount;
+  if (absError > stats.maxAbsError || stats.comparedCount == 1) {
+    stats.maxAbsError = absError;
+    stats.worstRow = row;
+    stats.worstCol = col;
+  }
+  stats.maxRelError = std::fmax(stats.maxRelError, relError);
+  norms.difference += absError * absError;
+  norms.reference += reference * reference;
+}
+
+} // namespace
+
+ErrorStats compareToReference(const void *output, ElementType type, size_t rows,
+                              size_t cols, size_t outputRowStride,
+                              const double *reference) {
+  ErrorStats stats;
+  SquaredNorms norms;
+  for (size_t row = 0; row < rows; ++row) {
+    for (size_t col = 0; col < cols; ++col) {
+      size_t outputIndex = row * outputRowStride + col;
+      if (holdsPoison(output, type, outputIndex)) {
+        ++stats.unwrittenCount;
+        continue;
+      }
+      double value = loadAsFloat(output, type, outputIndex);
+      double expected = reference[row * cols + col];
+      if (std::isnan(value) != std::isnan(expected))
+        ++stats.nanMismatchCount;
+      else if (!std::isnan(value))
+        accumulateError(value, expected, row, col, stats, norms);
+    }
+  }
+  stats.relL2Error = norms.relativeL2();
+  return stats;
+}
+
+std::string ErrorStats::summary() const {
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "compared=%zu max_abs=%.3g (row %zu, col %zu) max_rel=%.3g "
+                "rel_l2=%.3g nan_mismatches=%zu unwritten=%zu",
+                comparedCount, maxAbsError, worstRow, worstCol, maxRelError,
+                relL2Error, nanMismatchCount, unwrittenCount);
+  return line;
+}
+
+} // namespace blk::runtime
