@@ -18,7 +18,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.blk_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["softmax-opt", "runtime-selftest"], tool_dirs)
+llvm_config.add_tool_substitutions(["softmax-opt", "softmax-run", "runtime-selftest"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # ptxas is optional: with it, the generated PTX is assembled for real chips.
@@ -27,3 +27,10 @@ ptxas = shutil.which("ptxas") or shutil.which("ptxas", path="/usr/local/cuda/bin
 if ptxas:
     config.available_features.add("ptxas")
     llvm_config.add_tool_substitutions(["ptxas"], [os.path.dirname(ptxas)])
+
+# GPU tests run where softmax-run finds a usable GPU.
+import subprocess
+softmax_run = os.path.join(config.blk_tools_dir, "softmax-run")
+if os.path.exists(softmax_run) and subprocess.run(
+        [softmax_run, "--probe-gpu"], capture_output=True).returncode == 0:
+    config.available_features.add("cuda-gpu")

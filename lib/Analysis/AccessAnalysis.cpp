@@ -112,9 +112,11 @@ IntegerFacts AccessAnalysis::compute(Value value) {
           [&](Operation *cast) { return getFacts(cast->getOperand(0)); })
       .Case<ExpandDimsOp>([&](ExpandDimsOp expand) {
         IntegerFacts src = getFacts(expand.getSrc());
-        // A new last dimension has size 1: nothing runs along it.
+        // A new last dimension has size 1: every element is a run of its
+        // own, so the divisibility must hold for each element, which a run
+        // of consecutive integers does not give.
         if (expand.getAxis() == expand.getSrc().getType().getRank())
-          return IntegerFacts{src.divisibility, 1, 1};
+          return IntegerFacts{src.contiguity > 1 ? 1 : src.divisibility, 1, 1};
         return src;
       })
       .Case<BroadcastOp>([&](BroadcastOp broadcast) {

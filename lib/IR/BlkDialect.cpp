@@ -6,6 +6,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
+#include <set>
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -122,6 +123,28 @@ Type mlir::blk::getMaskType(Type offsetsType) {
 
 KernelAttr mlir::blk::getKernelAttr(func::FuncOp func) {
   return func->getAttrOfType<KernelAttr>(BlkDialect::getKernelAttrName());
+}
+
+std::vector<std::string> mlir::blk::getConstantNames(Operation *root) {
+  std::set<std::string> names;
+  auto addDims = [&](ArrayAttr shape) {
+    if (shape)
+      for (Attribute dim : shape)
+        if (auto name = dyn_cast<StringAttr>(dim))
+          names.insert(name.str());
+  };
+  root->walk([&](Operation *op) {
+    if (auto constexprOp = dyn_cast<ConstexprOp>(op))
+      names.insert(constexprOp.getName().str());
+    else if (auto arange = dyn_cast<ArangeOp>(op)) {
+      if (auto name = dyn_cast<StringAttr>(arange.getEnd()))
+        names.insert(name.str());
+    } else if (auto splat = dyn_cast<SplatOp>(op))
+      addDims(splat.getShapeAttr());
+    else if (auto broadcast = dyn_cast<BroadcastOp>(op))
+      addDims(broadcast.getShapeAttr());
+  });
+  return {names.begin(), names.end()};
 }
 
 bool mlir::blk::isKernel(func::FuncOp func) {

@@ -2,6 +2,7 @@
 #include "blk/Target/PTX.h"
 
 #include "blk/Conversion/Passes.h"
+#include "blk/IR/BlkDialect.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -32,8 +33,16 @@
 using namespace mlir;
 using namespace mlir::blk;
 
+std::string mlir::blk::getDefaultFeatures(StringRef chip) {
+  unsigned number = 0;
+  if (!chip.consume_front("sm_") ||
+      chip.take_while(llvm::isDigit).getAsInteger(10, number))
+    return "";
+  return "+ptx" + std::to_string(std::max(78u, getMinimumPTXVersion(number)));
+}
+
 void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
-                                      const BlkToPTXOptions &options) {
+                                      const PTXTarget &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBlkDistribute(BlkDistributeOptions{options.numWarps}));
   pm.addPass(createConvertBlkToGPU(
@@ -66,7 +75,11 @@ void mlir::blk::registerBlkToPTXPipeline() {
       "blk-to-ptx",
       "Lower specialized block programs to PTX (distribute, convert to gpu, "
       "NVVM, LLVM NVPTX backend)",
-      buildBlkToPTXPipeline);
+      [](OpPassManager &pm, const BlkToPTXOptions &options) {
+        buildBlkToPTXPipeline(pm, PTXTarget{options.chip, options.features,
+                                            options.numWarps,
+                                            options.optLevel});
+      });
 }
 
 void mlir::blk::registerBlkToPTXDependencies(DialectRegistry &registry) {
@@ -121,4 +134,17 @@ mlir::blk::getCompiledKernels(ModuleOp module) {
     kernels.push_back(std::move(kernel));
   }
   return kernels;
+}
+
+FailureOr<std::vector<CompiledKernel>>
+mlir::blk::compileToPTX(ModuleOp program,
+                        const llvm::StringMap<int64_t> &constants,
+                        const PTXTarget &target) {
+  OwningOpRef<ModuleOp> module = program.clone();
+  PassManager pm(program.getContext());
+  pm.addPass(createBlkSpecializePass(constants));
+  buildBlkToPTXPipeline(pm, target);
+  if (failed(pm.run(*module)))
+    return failure();
+  return getCompiledKernels(*module);
 }

@@ -102,3 +102,30 @@ func.func @not_a_kernel() {
   %c = blk.arange 0 to 16 : tensor<16xi32>
   return
 }
+
+// -----
+
+// Row starts are (first_row + r) * stride: with a stride not known to be
+// divisible, consecutive rows start at any alignment, so no vectors.
+// CHECK-LABEL: func.func @rows_unknown_stride
+func.func @rows_unknown_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %pid = blk.program_id x
+  %c64 = arith.constant 64 : i32
+  %first = arith.muli %pid, %c64 : i32
+  %r = blk.arange 0 to 8 : tensor<8xi32>
+  %firsts = blk.splat %first : i32 -> tensor<8xi32>
+  %rows = arith.addi %r, %firsts : tensor<8xi32>
+  %r2 = blk.expand_dims %rows axis 1 : tensor<8xi32> -> tensor<8x1xi32>
+  %s = blk.splat %stride : i32 -> tensor<8x1xi32>
+  %starts = arith.muli %r2, %s : tensor<8x1xi32>
+  %starts2 = blk.broadcast %starts : tensor<8x1xi32> -> tensor<8x64xi32>
+  %c = blk.arange 0 to 64 : tensor<64xi32>
+  %c2 = blk.expand_dims %c axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %cols = blk.broadcast %c2 : tensor<1x64xi32> -> tensor<8x64xi32>
+  %offsets = arith.addi %starts2, %cols : tensor<8x64xi32>
+  // CHECK: blk.load {{.*}} {blk.vector = 1 : i64}
+  %x = blk.load %p[%offsets] : !blk.ptr<f32>, tensor<8x64xi32> -> tensor<8x64xf32>
+  blk.store %p[%offsets], %x : !blk.ptr<f32>, tensor<8x64xi32>, tensor<8x64xf32>
+  return
+}

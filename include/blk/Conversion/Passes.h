@@ -14,6 +14,10 @@ namespace mlir::blk {
 #define GEN_PASS_DECL
 #include "blk/Conversion/Passes.h.inc"
 
+/// The oldest PTX ISA version (times 10, e.g. 78 for PTX 7.8) that knows
+/// the chip sm_<chip>.
+unsigned getMinimumPTXVersion(unsigned chip);
+
 #define GEN_PASS_REGISTRATION
 #include "blk/Conversion/Passes.h.inc"
 

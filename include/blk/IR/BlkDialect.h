@@ -33,6 +33,10 @@ bool isKernel(func::FuncOp func);
 /// The `blk.kernel` attribute of a kernel function, or null.
 KernelAttr getKernelAttr(func::FuncOp func);
 
+/// The compile-time constants `root` names (in blk.constexpr and in block
+/// shapes), sorted and without repetitions.
+std::vector<std::string> getConstantNames(Operation *root);
+
 } // namespace mlir::blk
 
 #define GET_OP_CLASSES

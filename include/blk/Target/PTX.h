@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir {
 class OpPassManager;
@@ -28,9 +29,21 @@ struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
                             llvm::cl::init(3)};
 };
 
+/// The same choices as a plain struct, for C++ callers.
+struct PTXTarget {
+  std::string chip = "sm_90";
+  std::string features = "+ptx80";
+  int64_t numWarps = 0;
+  unsigned optLevel = 3;
+};
+
+/// `+ptxNN` for the newer of PTX 7.8 and the oldest version that knows
+/// `chip` (sm_NN); empty if `chip` is not of that form.
+std::string getDefaultFeatures(llvm::StringRef chip);
+
 /// blk (specialized) -> distribute -> gpu -> NVVM -> LLVM -> gpu.binary
 /// holding PTX, with `blk.launch` on the module describing each kernel.
-void buildBlkToPTXPipeline(OpPassManager &pm, const BlkToPTXOptions &options);
+void buildBlkToPTXPipeline(OpPassManager &pm, const PTXTarget &target);
 
 /// Registers the pipeline as `blk-to-ptx` for textual pipelines and tools.
 void registerBlkToPTXPipeline();
@@ -53,6 +66,12 @@ struct CompiledKernel {
 /// The kernels of a module the pipeline has run on; emits a diagnostic and
 /// fails if it holds no PTX.
 FailureOr<std::vector<CompiledKernel>> getCompiledKernels(ModuleOp module);
+
+/// Binds `constants` in a copy of `program` (--blk-specialize) and compiles
+/// it to PTX. Diagnostics go to the context's handler.
+FailureOr<std::vector<CompiledKernel>>
+compileToPTX(ModuleOp program, const llvm::StringMap<int64_t> &constants,
+             const PTXTarget &target);
 
 } // namespace blk
 } // namespace mlir

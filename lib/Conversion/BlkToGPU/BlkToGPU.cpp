@@ -92,18 +92,6 @@ struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
   }
 };
 
-/// The oldest PTX ISA version (x10) that knows each chip.
-unsigned getMinimumPTXVersion(unsigned chip) {
-  static const std::pair<unsigned, unsigned> table[] = {
-      {70, 60}, {72, 61}, {75, 63}, {80, 70}, {86, 71},
-      {87, 74}, {89, 78}, {90, 78}, {100, 86}, {120, 87}};
-  unsigned version = 60;
-  for (auto [knownChip, minimum] : table)
-    if (chip >= knownChip)
-      version = minimum;
-  return version;
-}
-
 /// Checks `sm_NN` (with an optional suffix such as `a`) and that the
 /// features name a PTX version that knows it: NVPTX would abort otherwise.
 LogicalResult checkTarget(ModuleOp module, StringRef chip,
@@ -253,3 +241,14 @@ struct ConvertBlkToGPUPass
 };
 
 } // namespace
+
+unsigned mlir::blk::getMinimumPTXVersion(unsigned chip) {
+  static const std::pair<unsigned, unsigned> table[] = {
+      {70, 60}, {72, 61}, {75, 63}, {80, 70}, {86, 71},
+      {87, 74}, {89, 78}, {90, 78}, {100, 86}, {120, 87}};
+  unsigned version = 60;
+  for (auto [knownChip, minimum] : table)
+    if (chip >= knownChip)
+      version = minimum;
+  return version;
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Packs statically linked softmax-opt and softmax-run, lit, the GPU tests,
+# the examples and the benchmark scripts into .bundle/blk-bundle.tar.xz, for
+# a GPU host without LLVM. There:
+#   tar xf blk-bundle.tar.xz && blk-bundle/run-gpu-tests.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh >/dev/null
+cmake -S . -B build -DBLK_PORTABLE_TOOLS=ON >/dev/null
+cmake --build build -j "$(nproc)" --target softmax-opt-portable softmax-run-portable
+
+stage=.bundle/blk-bundle
+rm -rf "$stage"
+mkdir -p "$stage/bin" "$stage/gpu-tests" "$stage/bench"
+cp build/portable/softmax-opt build/portable/softmax-run "$stage/bin/"
+strip "$stage/bin/"*
+cp -r /usr/lib/llvm-22/utils/lit "$stage/lit"
+find "$stage/lit" -name __pycache__ -prune -exec rm -rf {} +
+cp -r python-free-examples "$stage/examples"
+cp test/GPU/*.mlir "$stage/gpu-tests/"
+cp scripts/bundle-lit.cfg.py "$stage/gpu-tests/lit.cfg.py"
+cp bench/*.sh "$stage/bench/" 2>/dev/null || true
+[ -f ../shared/bench/peers.py ] && cp ../shared/bench/peers.py "$stage/bench/"
+cat > "$stage/run-gpu-tests.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs the GPU tests with the bundle's tools; extra arguments go to lit.
+here="$(cd "$(dirname "$0")" && pwd)"
+PYTHONPATH="$here/lit" exec python3 -c 'from lit.main import main; main()' -sv "$here/gpu-tests" "$@"
+RUN
+chmod +x "$stage/run-gpu-tests.sh"
+tar -C .bundle -cJf .bundle/blk-bundle.tar.xz blk-bundle
+ls -la .bundle/blk-bundle.tar.xz

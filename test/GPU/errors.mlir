@@ -1,0 +1,5 @@
+// REQUIRES: cuda-gpu
+// Bad input on a GPU host: clear errors and a non-zero exit.
+// RUN: not softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 4 --cols 300000
+// RUN: not softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 4 --cols 8 --chip sm_20
+// RUN: not softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 4 --cols 8 --dtype bf16

@@ -1,0 +1,20 @@
+// REQUIRES: cuda-gpu
+// The fused example on the GPU, checked against the double-precision
+// reference by softmax-run itself (non-zero exit beyond tolerance, on a
+// NaN-pattern mismatch, or if any element was left unwritten).
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 4096 --cols 1024
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 4096 --cols 16384
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 1 --cols 1
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 3 --cols 1
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 1 --cols 4097
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 1000 --cols 1000
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 77 --cols 257 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 16 --cols 8 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 65536 --cols 128
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 32768
+// Padded rows; a stride that breaks the example's divisibility promise is
+// compiled without it.
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1000 --in-stride 1024 --out-stride 1040
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1000 --in-stride 1001 --out-stride 1003
+// sm_80 code runs on newer GPUs too.
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 512 --cols 2048 --chip sm_80

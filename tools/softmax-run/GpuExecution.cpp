@@ -1,0 +1,230 @@
+//===- GpuExecution.cpp - run a compiled block program on the GPU ---------===//
+#include "GpuExecution.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace softmax_run;
+using blk::runtime::Status;
+
+namespace {
+
+/// A kernel parameter block: one 8-byte slot per argument, and the pointers
+/// to them that cuLaunchKernel takes.
+struct KernelArguments {
+  uint64_t pointers[2];
+  int32_t scalars[4];
+  void *slots[6];
+};
+
+Status checkSignature(const mlir::blk::CompiledKernel &kernel,
+                      blk::runtime::ElementType type) {
+  std::string pointer =
+      std::string("!blk.ptr<") + blk::runtime::elementTypeName(type) + ">";
+  std::vector<std::string> expected = {pointer, pointer, "i32",
+                                       "i32",   "i32",   "i32"};
+  if (kernel.args == expected)
+    return Status::success();
+  std::string found;
+  for (const std::string &arg : kernel.args)
+    found += (found.empty() ? "" : ", ") + arg;
+  return Status::failure(
+      "kernel @" + kernel.name + " takes (" + found +
+      "); softmax-run runs kernels taking (out: " + pointer + ", in: " +
+      pointer + ", in_row_stride: i32, out_row_stride: i32, n_rows: i32, "
+                "n_cols: i32)");
+}
+
+double median(std::vector<float> values) {
+  std::sort(values.begin(), values.end());
+  size_t middle = values.size() / 2;
+  return values.size() % 2 ? values[middle]
+                           : 0.5 * (values[middle - 1] + values[middle]);
+}
+
+} // namespace
+
+Status GpuExecution::load(std::vector<mlir::blk::CompiledKernel> compiled,
+                          const Problem &problem, LoadedProgram &program) {
+  for (const auto &kernel : compiled)
+    if (Status status = checkSignature(kernel, problem.type); !status)
+      return status;
+  if (Status status = driver.loadModule(compiled.front().ptx, program.module);
+      !status)
+    return status;
+  for (const auto &kernel : compiled) {
+    blk::runtime::Kernel handle;
+    if (Status status = program.module.getKernel(kernel.name, handle); !status)
+      return status;
+    program.kernels.push_back(handle);
+  }
+  program.compiled = std::move(compiled);
+  return Status::success();
+}
+
+Status GpuExecution::prepare(const Problem &problem) {
+  size_t elementBytes = blk::runtime::elementSize(problem.type);
+  size_t inBytes = problem.rows * problem.inStride * elementBytes;
+  size_t outBytes = problem.rows * problem.outStride * elementBytes;
+  if (input.size() != inBytes) {
+    input = {};
+    if (Status status = driver.allocate(inBytes, input); !status)
+      return status;
+  }
+  if (output.size() != outBytes) {
+    output = {};
+    if (Status status = driver.allocate(outBytes, output); !status)
+      return status;
+  }
+  std::vector<uint8_t> staged(inBytes);
+  for (size_t i = 0; i < problem.input.size(); ++i) {
+    float value = problem.input[i];
+    switch (problem.type) {
+    case blk::runtime::ElementType::F32:
+      std::memcpy(&staged[i * 4], &value, 4);
+      break;
+    case blk::runtime::ElementType::F16: {
+      uint16_t bits = blk::runtime::floatToHalfBits(value);
+      std::memcpy(&staged[i * 2], &bits, 2);
+      break;
+    }
+    case blk::runtime::ElementType::BF16: {
+      uint16_t bits = blk::runtime::floatToBf16Bits(value);
+      std::memcpy(&staged[i * 2], &bits, 2);
+      break;
+    }
+    }
+  }
+  return input.copyFromHost(staged.data(), inBytes);
+}
+
+Status GpuExecution::launchAll(const LoadedProgram &program,
+                               const Specialization &specialization,
+                               const Problem &problem) {
+  KernelArguments arguments;
+  arguments.pointers[0] = output.devicePointer();
+  arguments.pointers[1] = input.devicePointer();
+  arguments.scalars[0] = static_cast<int32_t>(problem.inStride);
+  arguments.scalars[1] = static_cast<int32_t>(problem.outStride);
+  arguments.scalars[2] = static_cast<int32_t>(problem.rows);
+  arguments.scalars[3] = static_cast<int32_t>(problem.cols);
+  for (int i = 0; i < 2; ++i)
+    arguments.slots[i] = &arguments.pointers[i];
+  for (int i = 0; i < 4; ++i)
+    arguments.slots[2 + i] = &arguments.scalars[i];
+  for (size_t k = 0; k < program.kernels.size(); ++k) {
+    const mlir::blk::CompiledKernel &compiled = program.compiled[k];
+    blk::runtime::LaunchConfig config;
+    config.grid.x = static_cast<unsigned>(specialization.grid);
+    config.block.x = static_cast<unsigned>(compiled.threads);
+    config.dynamicSharedBytes =
+        static_cast<unsigned>(compiled.dynamicSharedBytes);
+    if (Status status = program.kernels[k].launch(config, arguments.slots);
+        !status)
+      return status;
+  }
+  return Status::success();
+}
+
+Status GpuExecution::run(const LoadedProgram &program,
+                         const Specialization &specialization,
+                         const Problem &problem, std::vector<uint8_t> &result) {
+  if (Status status = prepare(problem); !status)
+    return status;
+  Status poisoned =
+      problem.type == blk::runtime::ElementType::F32
+          ? output.fill32(blk::runtime::poisonBits(problem.type))
+          : output.fill16(static_cast<uint16_t>(
+                blk::runtime::poisonBits(problem.type)));
+  if (!poisoned)
+    return poisoned;
+  if (Status status = launchAll(program, specialization, problem); !status)
+    return status;
+  if (Status status = driver.synchronize(); !status)
+    return status;
+  result.resize(output.size());
+  return output.copyToHost(result.data(), result.size());
+}
+
+Status GpuExecution::flushL2() {
+  if (!flush.size()) {
+    size_t bytes = 2 * std::max(driver.device().l2CacheBytes, 1 << 22);
+    if (Status status = driver.allocate(bytes, flush); !status)
+      return status;
+  }
+  return flush.fillBytes(0);
+}
+
+Status GpuExecution::bench(const LoadedProgram &program,
+                           const Specialization &specialization,
+                           const Problem &problem, int runs,
+                           BenchResult &result) {
+  if (Status status = prepare(problem); !status)
+    return status;
+  blk::runtime::EventTimer timer;
+  if (Status status = driver.createTimer(timer); !status)
+    return status;
+  auto timeRuns = [&](auto &&work, std::vector<float> &times) -> Status {
+    for (int i = 0; i < 3; ++i) // warm-up
+      if (Status status = work(); !status)
+        return status;
+    for (int i = 0; i < runs; ++i) {
+      float ms = 0;
+      if (Status status = flushL2(); !status)
+        return status;
+      if (Status status = timer.start(); !status)
+        return status;
+      if (Status status = work(); !status)
+        return status;
+      if (Status status = timer.stop(ms); !status)
+        return status;
+      times.push_back(ms);
+    }
+    return Status::success();
+  };
+
+  std::vector<float> kernelTimes, copyTimes;
+  if (Status status = timeRuns(
+          [&] { return launchAll(program, specialization, problem); },
+          kernelTimes);
+      !status)
+    return status;
+  size_t bytes = problem.rows * problem.cols *
+                 blk::runtime::elementSize(problem.type);
+  if (Status status = timeRuns(
+          [&] { return output.copyFromDevice(input, std::min(bytes, output.size())); },
+          copyTimes);
+      !status)
+    return status;
+
+  result.runs = runs;
+  result.kernelMs = median(kernelTimes);
+  double copyMs = median(copyTimes);
+  result.kernelGBps = 2.0 * bytes / (result.kernelMs * 1e6);
+  result.copyGBps = 2.0 * bytes / (copyMs * 1e6);
+  return Status::success();
+}
+
+Status GpuExecution::describe(const LoadedProgram &program,
+                              std::string &report) {
+  for (size_t k = 0; k < program.kernels.size(); ++k) {
+    const mlir::blk::CompiledKernel &compiled = program.compiled[k];
+    blk::runtime::KernelAttributes attributes;
+    if (Status status = program.kernels[k].attributes(attributes); !status)
+      return status;
+    int blocksPerSM = 0;
+    if (Status status = program.kernels[k].maxActiveBlocksPerMultiprocessor(
+            compiled.threads, compiled.dynamicSharedBytes, blocksPerSM);
+        !status)
+      return status;
+    report += "  kernel @" + compiled.name + ": " +
+              std::to_string(compiled.threads) + " threads, " +
+              std::to_string(attributes.registersPerThread) + " registers, " +
+              std::to_string(attributes.localBytesPerThread) +
+              " local (spill) bytes, " +
+              std::to_string(attributes.staticSharedBytes) +
+              " B static shared, occupancy " + std::to_string(blocksPerSM) +
+              " programs/SM\n";
+  }
+  return Status::success();
+}

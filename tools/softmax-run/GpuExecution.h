@@ -1,0 +1,65 @@
+//===- GpuExecution.h - run a compiled block program on the GPU -*- C++ -*-===//
+#ifndef TOOLS_SOFTMAX_RUN_GPUEXECUTION_H
+#define TOOLS_SOFTMAX_RUN_GPUEXECUTION_H
+
+#include "Problem.h"
+#include "blk/Runtime/CudaDriver.h"
+#include "blk/Target/PTX.h"
+
+namespace softmax_run {
+
+struct BenchResult {
+  double kernelMs = 0;
+  double kernelGBps = 0;
+  double copyGBps = 0;
+  int runs = 0;
+};
+
+/// Kernels compiled for one specialization, loaded on the device.
+struct LoadedProgram {
+  std::vector<mlir::blk::CompiledKernel> compiled;
+  blk::runtime::KernelModule module;
+  std::vector<blk::runtime::Kernel> kernels;
+};
+
+class GpuExecution {
+public:
+  explicit GpuExecution(blk::runtime::CudaDriver &driver) : driver(driver) {}
+
+  /// Loads the PTX and checks each kernel takes the softmax arguments
+  /// (out, in: !blk.ptr<T>; in_row_stride, out_row_stride, n_rows, n_cols:
+  /// i32).
+  blk::runtime::Status load(std::vector<mlir::blk::CompiledKernel> compiled,
+                            const Problem &problem, LoadedProgram &program);
+
+  /// Copies the input in, poisons the output, runs every kernel in order,
+  /// and copies the output (rows x outStride elements) back.
+  blk::runtime::Status run(const LoadedProgram &program,
+                           const Specialization &specialization,
+                           const Problem &problem, std::vector<uint8_t> &output);
+
+  /// Median kernel time over `runs` launches with L2 flushed before each,
+  /// and a device-to-device copy of the same bytes timed the same way.
+  blk::runtime::Status bench(const LoadedProgram &program,
+                             const Specialization &specialization,
+                             const Problem &problem, int runs,
+                             BenchResult &result);
+
+  /// Registers, spills, shared memory and occupancy of each kernel.
+  blk::runtime::Status describe(const LoadedProgram &program,
+                                std::string &report);
+
+private:
+  blk::runtime::Status prepare(const Problem &problem);
+  blk::runtime::Status launchAll(const LoadedProgram &program,
+                                 const Specialization &specialization,
+                                 const Problem &problem);
+  blk::runtime::Status flushL2();
+
+  blk::runtime::CudaDriver &driver;
+  blk::runtime::DeviceBuffer input, output, flush;
+};
+
+} // namespace softmax_run
+
+#endif // TOOLS_SOFTMAX_RUN_GPUEXECUTION_H

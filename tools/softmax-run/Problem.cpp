@@ -1,0 +1,89 @@
+//===- Problem.cpp - binding rules for block programs ---------------------===//
+#include "Problem.h"
+
+#include "blk/IR/BlkDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace softmax_run;
+
+std::string Specialization::describe() const {
+  std::string text;
+  std::vector<std::string> names;
+  for (const auto &entry : constants)
+    names.push_back(entry.getKey().str());
+  std::sort(names.begin(), names.end());
+  for (const std::string &name : names)
+    text += name + "=" + std::to_string(constants.lookup(name)) + " ";
+  if (numWarps > 0)
+    text += "warps=" + std::to_string(numWarps);
+  return llvm::StringRef(text).rtrim().str();
+}
+
+static int64_t kernelWarps(mlir::ModuleOp program) {
+  int64_t warps = 1;
+  for (auto func : program.getOps<mlir::func::FuncOp>())
+    if (auto kernel = mlir::blk::getKernelAttr(func))
+      warps = std::max(warps, kernel.getNumWarps());
+  return warps;
+}
+
+bool softmax_run::chooseSpecialization(
+    mlir::ModuleOp program, const Problem &problem,
+    const llvm::StringMap<int64_t> &overrides, int64_t maxTile,
+    int64_t forcedWarps, Specialization &result, std::string &error) {
+  bool loopsOverRow = false;
+  program.walk([&](mlir::scf::ForOp) { loopsOverRow = true; });
+
+  int64_t block = llvm::PowerOf2Ceil(std::max<int64_t>(1, problem.cols));
+  if (loopsOverRow)
+    block = std::min(block, maxTile);
+  int64_t rowsPerProgram = std::max<int64_t>(1, 4096 / block);
+  rowsPerProgram = std::min<int64_t>(
+      rowsPerProgram, llvm::PowerOf2Ceil(std::max<int64_t>(1, problem.rows)));
+
+  for (const std::string &name : mlir::blk::getConstantNames(program)) {
+    if (overrides.count(name))
+      result.constants[name] = overrides.lookup(name);
+    else if (name == "BLOCK")
+      result.constants[name] = block;
+    else if (name == "ROWS")
+      result.constants[name] = rowsPerProgram;
+    else {
+      error = "the program uses compile-time constant '" + name +
+              "', which softmax-run cannot derive from the shape; give it "
+              "with --const " + name + "=<value>";
+      return false;
+    }
+  }
+
+  int64_t rowsBound = result.constants.lookup("ROWS");
+  int64_t blockElements = std::max<int64_t>(1, rowsBound) *
+                          std::max<int64_t>(1, result.constants.lookup("BLOCK"));
+  int64_t ownWarps = kernelWarps(program);
+  int64_t warps = ownWarps;
+  while (blockElements > 32 * 32 * warps && warps < 32)
+    warps *= 2;
+  result.numWarps = forcedWarps > 0 ? forcedWarps : (warps != ownWarps ? warps : 0);
+  result.grid = rowsBound > 0 ? llvm::divideCeil(problem.rows, rowsBound)
+                              : problem.rows;
+  return true;
+}
+
+void softmax_run::keepTrueDivisibility(mlir::ModuleOp program,
+                                       const Problem &problem) {
+  // The softmax kernel ABI: (out, in, in_row_stride, out_row_stride,
+  // n_rows, n_cols).
+  const int64_t values[] = {problem.inStride, problem.outStride, problem.rows,
+                            problem.cols};
+  auto name = mlir::blk::BlkDialect::getDivisibilityAttrName();
+  for (auto func : program.getOps<mlir::func::FuncOp>()) {
+    if (!mlir::blk::isKernel(func) || func.getNumArguments() != 6)
+      continue;
+    for (unsigned i = 0; i < 4; ++i) {
+      auto divisibility = func.getArgAttrOfType<mlir::IntegerAttr>(2 + i, name);
+      if (divisibility && values[i] % divisibility.getInt() != 0)
+        func.removeArgAttr(2 + i, name);
+    }
+  }
+}

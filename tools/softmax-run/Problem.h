@@ -1,0 +1,62 @@
+//===- Problem.h - what softmax-run computes and how it binds a program --*- C++ -*-===//
+//
+// A softmax problem (shape, strides, element type, data) and the rules that
+// turn it into a specialization of a block program: the values of its
+// compile-time constants, its warps and its grid.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOOLS_SOFTMAX_RUN_PROBLEM_H
+#define TOOLS_SOFTMAX_RUN_PROBLEM_H
+
+#include "blk/Runtime/Numerics.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace softmax_run {
+
+struct Problem {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  int64_t inStride = 0;
+  int64_t outStride = 0;
+  blk::runtime::ElementType type = blk::runtime::ElementType::F32;
+  /// rows * inStride values (padding included), as float.
+  std::vector<float> input;
+};
+
+/// How one program is bound to a problem.
+struct Specialization {
+  llvm::StringMap<int64_t> constants;
+  int64_t numWarps = 0; // 0: each kernel's own num_warps
+  int64_t grid = 0;
+  /// "BLOCK=1024 ROWS=4", for messages and cache keys.
+  std::string describe() const;
+};
+
+/// The documented binding rules (README, "softmax-run"):
+///   BLOCK = next power of two >= cols; for a program that loops over the
+///           row (it has an scf.for), at most `maxTile`;
+///   ROWS  = max(1, 4096 / BLOCK), at most the next power of two >= rows;
+///   warps = the kernel's num_warps, raised so that a thread holds at most
+///           32 elements of a ROWS x BLOCK block (up to 32 warps);
+///   grid  = ceil(rows / ROWS) (rows when the program has no ROWS).
+/// `overrides` (from --const) win; a constant of another name must be given
+/// there. Fails with a message naming the missing constant.
+bool chooseSpecialization(mlir::ModuleOp program, const Problem &problem,
+                          const llvm::StringMap<int64_t> &overrides,
+                          int64_t maxTile, int64_t forcedWarps,
+                          Specialization &result, std::string &error);
+
+/// Makes the kernels' `blk.divisibility` promises true for this problem, as
+/// Triton specializes on argument divisibility: a promise on an integer
+/// argument (row strides, sizes) that the problem's value breaks is
+/// dropped, so the compiler no longer relies on it.
+void keepTrueDivisibility(mlir::ModuleOp program, const Problem &problem);
+
+} // namespace softmax_run
+
+#endif // TOOLS_SOFTMAX_RUN_PROBLEM_H

@@ -1,0 +1,361 @@
+//===- softmax-run.cpp - compile a block program, run it, check it, time it -===//
+//
+//   softmax-run PROGRAM.mlir --rows M --cols N [--check] [--bench] ...
+//
+// Compiles the program in-process through the same pipeline as softmax-opt
+// (binding its constants from the shape), runs it on the GPU (or the CPU),
+// compares the result with a double-precision reference, and times it.
+//
+//===----------------------------------------------------------------------===//
+#include "GpuExecution.h"
+#include "Problem.h"
+
+#include "blk/IR/BlkDialect.h"
+#include "blk/Runtime/Npy.h"
+#include "blk/Target/PTX.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <functional>
+#include <cstdio>
+#include <random>
+
+using namespace softmax_run;
+using blk::runtime::ElementType;
+using blk::runtime::Status;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> programPath(cl::Positional,
+                                        cl::desc("<program.mlir>"));
+static cl::opt<int64_t> rowsOption("rows", cl::desc("Rows (M)"), cl::init(0));
+static cl::opt<int64_t> colsOption("cols", cl::desc("Columns (N)"),
+                                   cl::init(0));
+static cl::opt<std::string> dtypeOption("dtype",
+                                        cl::desc("f32, f16 or bf16"),
+                                        cl::init("f32"));
+static cl::opt<std::string> inputPath("input",
+                                      cl::desc("Input .npy (float32/float16)"));
+static cl::opt<std::string> outputPath("output", cl::desc("Output .npy"));
+static cl::opt<int64_t> inStrideOption(
+    "in-stride", cl::desc("Input row stride in elements (default N)"),
+    cl::init(0));
+static cl::opt<int64_t> outStrideOption(
+    "out-stride", cl::desc("Output row stride in elements (default N)"),
+    cl::init(0));
+static cl::opt<bool> checkOption(
+    "check", cl::desc("Compare with a double-precision reference"));
+static cl::opt<bool> benchOption("bench", cl::desc("Time the kernel"));
+static cl::opt<int> runsOption("runs", cl::desc("Timed runs (at least 20)"),
+                               cl::init(50));
+static cl::opt<std::string> csvPath(
+    "csv", cl::desc("Append dtype,M,N,provider,gbps rows to this file"));
+static cl::opt<std::string> providerOption(
+    "provider", cl::desc("Provider name in the CSV (default: blk-<kernel>)"));
+static cl::opt<std::string> targetOption("target",
+                                         cl::desc("gpu, cpu or auto"),
+                                         cl::init("auto"));
+static cl::opt<std::string> chipOption(
+    "chip", cl::desc("Target chip (default: the device's)"));
+static cl::opt<unsigned> seedOption("seed", cl::desc("Random seed"),
+                                    cl::init(0));
+static cl::list<std::string>
+    constOptions("const", cl::desc("Bind a constant: NAME=VALUE"));
+static cl::opt<int64_t> warpsOption("num-warps",
+                                    cl::desc("Warps per program (override)"),
+                                    cl::init(0));
+static cl::opt<int64_t> maxTileOption(
+    "max-tile", cl::desc("Largest BLOCK for programs that loop over a row"),
+    cl::init(4096));
+static cl::opt<bool> specialOption(
+    "special", cl::desc("Put special values (+-inf, NaN, huge, tiny) in the "
+                        "first rows of the random input"));
+static cl::opt<bool> probeOption(
+    "probe-gpu", cl::desc("Only say whether a usable GPU is present (exit "
+                          "status 0) or not (1), and exit"));
+static cl::opt<bool> verboseOption(
+    "verbose", cl::desc("Print registers, spills, shared memory, occupancy"));
+
+namespace {
+
+int fail(const std::string &message) {
+  llvm::errs() << "softmax-run: " << message << "\n";
+  return 1;
+}
+
+bool parseElementType(llvm::StringRef name, ElementType &type) {
+  if (name == "f32")
+    type = ElementType::F32;
+  else if (name == "f16")
+    type = ElementType::F16;
+  else if (name == "bf16")
+    type = ElementType::BF16;
+  else
+    return false;
+  return true;
+}
+
+/// Rows of special values, one kind per row, from row 0 on.
+void injectSpecialValues(Problem &problem) {
+  const float inf = INFINITY, nan = NAN;
+  auto row = [&](int64_t r) { return &problem.input[r * problem.inStride]; };
+  int64_t n = problem.cols;
+  std::vector<std::function<void(float *)>> kinds = {
+      [&](float *x) { x[0] = -inf; x[n / 2] = -inf; },     // some -inf
+      [&](float *x) { std::fill(x, x + n, -inf); },        // all -inf: NaN
+      [&](float *x) { x[n - 1] = inf; },                   // +inf: NaN
+      [&](float *x) { x[n / 3] = nan; },                   // NaN anywhere
+      [&](float *x) { x[0] = 3e38f; x[n - 1] = -3e38f; },  // near the limits
+      [&](float *x) { for (int64_t i = 0; i < n; ++i) x[i] *= 1e30f; },
+      [&](float *x) { for (int64_t i = 0; i < n; ++i) x[i] *= 1e-38f; },
+  };
+  for (int64_t r = 0; r < problem.rows && r < int64_t(kinds.size()); ++r)
+    kinds[r](row(r));
+}
+
+bool buildProblem(Problem &problem, std::string &error) {
+  if (!parseElementType(dtypeOption, problem.type)) {
+    error = "--dtype must be f32, f16 or bf16, not '" + dtypeOption + "'";
+    return false;
+  }
+  blk::runtime::NpyArray array;
+  if (!inputPath.empty()) {
+    if (Status status = blk::runtime::readNpy(inputPath, array); !status) {
+      error = inputPath + ": " + status.message();
+      return false;
+    }
+    problem.rows = array.rows;
+    problem.cols = array.cols;
+  } else {
+    problem.rows = rowsOption;
+    problem.cols = colsOption;
+  }
+  if (problem.rows < 1 || problem.cols < 1) {
+    error = "give the shape with --rows M --cols N (both >= 1) or --input";
+    return false;
+  }
+  problem.inStride = inStrideOption ? inStrideOption.getValue() : problem.cols;
+  problem.outStride =
+      outStrideOption ? outStrideOption.getValue() : problem.cols;
+  if (problem.inStride < problem.cols || problem.outStride < problem.cols) {
+    error = "row strides must be at least N (" + std::to_string(problem.cols) +
+            ")";
+    return false;
+  }
+  if (problem.rows * std::max(problem.inStride, problem.outStride) >
+      (int64_t(1) << 31) - 1) {
+    error = "the tensor has more than 2^31 - 1 elements; kernels index with "
+            "32-bit offsets";
+    return false;
+  }
+  problem.input.assign(problem.rows * problem.inStride, 0.0f);
+  if (!inputPath.empty()) {
+    for (int64_t r = 0; r < problem.rows; ++r)
+      std::copy_n(&array.values[r * problem.cols], problem.cols,
+                  &problem.input[r * problem.inStride]);
+  } else {
+    std::mt19937 generator(seedOption);
+    std::normal_distribution<float> normal(0.0f, 2.0f);
+    for (int64_t r = 0; r < problem.rows; ++r)
+      for (int64_t c = 0; c < problem.cols; ++c)
+        problem.input[r * problem.inStride + c] = normal(generator);
+  }
+  if (specialOption)
+    injectSpecialValues(problem);
+  // What the kernel sees is the input rounded to its element type.
+  if (problem.type != ElementType::F32)
+    for (float &value : problem.input)
+      value = problem.type == ElementType::F16
+                  ? blk::runtime::halfBitsToFloat(
+                        blk::runtime::floatToHalfBits(value))
+                  : blk::runtime::bf16BitsToFloat(
+                        blk::runtime::floatToBf16Bits(value));
+  return true;
+}
+
+bool parseConstants(llvm::StringMap<int64_t> &constants, std::string &error) {
+  for (const std::string &binding : constOptions) {
+    auto [name, value] = llvm::StringRef(binding).split('=');
+    int64_t number;
+    if (name.empty() || value.getAsInteger(10, number)) {
+      error = "--const " + binding + ": expected NAME=VALUE";
+      return false;
+    }
+    constants[name] = number;
+  }
+  return true;
+}
+
+/// Checks the output against the reference; prints the figures.
+bool checkOutput(const Problem &problem, const std::vector<uint8_t> &output) {
+  std::vector<double> reference(problem.rows * problem.cols);
+  blk::runtime::referenceSoftmax(problem.input.data(), problem.rows,
+                                 problem.cols, problem.inStride,
+                                 reference.data());
+  blk::runtime::ErrorStats stats = blk::runtime::compareToReference(
+      output.data(), problem.type, problem.rows, problem.cols,
+      problem.outStride, reference.data());
+  double tolerance = problem.type == ElementType::F32 ? 1e-5 : 1e-2;
+  bool ok = stats.nanPatternAndCoverageMatch() && stats.relL2Error <= tolerance;
+  llvm::outs() << "  check: " << stats.summary() << "  "
+               << (ok ? "OK" : "FAILED") << " (relative L2 tolerance "
+               << llvm::format("%.0e", tolerance) << ")\n";
+  return ok;
+}
+
+bool writeOutput(const Problem &problem, const std::vector<uint8_t> &output,
+                 std::string &error) {
+  std::vector<float> values(problem.rows * problem.cols);
+  for (int64_t r = 0; r < problem.rows; ++r)
+    for (int64_t c = 0; c < problem.cols; ++c)
+      values[r * problem.cols + c] = blk::runtime::loadAsFloat(
+          output.data(), problem.type, r * problem.outStride + c);
+  Status status = blk::runtime::writeNpy(
+      outputPath, problem.rows, problem.cols, values.data(),
+      problem.type == ElementType::F16 ? blk::runtime::NpyDtype::Float16
+                                       : blk::runtime::NpyDtype::Float32);
+  if (!status)
+    error = outputPath + ": " + status.message();
+  return status.ok();
+}
+
+void appendCsv(const Problem &problem, const std::string &provider,
+               double gbps) {
+  bool fresh = !llvm::sys::fs::exists(csvPath);
+  std::error_code ec;
+  llvm::raw_fd_ostream csv(csvPath, ec, llvm::sys::fs::OF_Append);
+  if (ec) {
+    llvm::errs() << "softmax-run: " << csvPath << ": " << ec.message() << "\n";
+    return;
+  }
+  if (fresh)
+    csv << "dtype,M,N,provider,gbps\n";
+  csv << blk::runtime::elementTypeName(problem.type) << "," << problem.rows
+      << "," << problem.cols << "," << provider << ","
+      << llvm::format("%.1f", gbps) << "\n";
+}
+
+int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
+             const Problem &problem, const Specialization &specialization) {
+  const blk::runtime::DeviceInfo &device = driver.device();
+  mlir::blk::PTXTarget target;
+  target.chip = chipOption.empty() ? device.smArch() : chipOption.getValue();
+  target.features = mlir::blk::getDefaultFeatures(target.chip);
+  target.numWarps = specialization.numWarps;
+  llvm::outs() << "  target: GPU " << device.name << " (" << target.chip
+               << "), " << specialization.describe() << ", grid "
+               << specialization.grid << "\n";
+
+  mlir::OwningOpRef<mlir::ModuleOp> specialized = program.clone();
+  keepTrueDivisibility(*specialized, problem);
+  auto compiled = mlir::blk::compileToPTX(*specialized,
+                                          specialization.constants, target);
+  if (mlir::failed(compiled))
+    return fail("compilation failed (see the errors above)");
+  GpuExecution gpu(driver);
+  LoadedProgram loaded;
+  if (Status status = gpu.load(std::move(*compiled), problem, loaded); !status)
+    return fail(status.message());
+  if (verboseOption) {
+    std::string report;
+    if (Status status = gpu.describe(loaded, report); !status)
+      return fail(status.message());
+    llvm::outs() << report;
+  }
+
+  bool ok = true;
+  if (checkOption || !outputPath.empty()) {
+    std::vector<uint8_t> output;
+    if (Status status = gpu.run(loaded, specialization, problem, output);
+        !status)
+      return fail(status.message());
+    if (checkOption)
+      ok = checkOutput(problem, output);
+    std::string error;
+    if (!outputPath.empty() && !writeOutput(problem, output, error))
+      return fail(error);
+  }
+  if (benchOption) {
+    BenchResult bench;
+    if (Status status = gpu.bench(loaded, specialization, problem,
+                                  std::max(20, runsOption.getValue()), bench);
+        !status)
+      return fail(status.message());
+    llvm::outs() << "  bench: " << llvm::format("%.4f", bench.kernelMs)
+                 << " ms (median of " << bench.runs << ", L2 flushed), "
+                 << llvm::format("%.1f", bench.kernelGBps) << " GB/s = "
+                 << llvm::format("%.1f", 100 * bench.kernelGBps / bench.copyGBps)
+                 << "% of a device copy ("
+                 << llvm::format("%.1f", bench.copyGBps) << " GB/s)\n";
+    if (!csvPath.empty())
+      appendCsv(problem,
+                providerOption.empty() ? "blk-" + loaded.compiled.front().name
+                                       : providerOption.getValue(),
+                bench.kernelGBps);
+  }
+  return ok ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv, "softmax-run: compile a block program, run, check, time\n");
+  std::string error;
+  if (probeOption) {
+    auto driver = blk::runtime::CudaDriver::load(error);
+    llvm::outs() << (driver ? driver->device().summary() : error) << "\n";
+    return driver ? 0 : 1;
+  }
+  if (programPath.empty())
+    return fail("no program given (softmax-run PROGRAM.mlir --rows M --cols N)");
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::blk::BlkDialect, mlir::arith::ArithDialect,
+                  mlir::func::FuncDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect>();
+  mlir::blk::registerBlkToPTXDependencies(registry);
+  mlir::MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> program =
+      mlir::parseSourceFile<mlir::ModuleOp>(programPath, sourceMgr, &context);
+  if (!program)
+    return fail("cannot read the program " + programPath);
+
+  Problem problem;
+  if (!buildProblem(problem, error))
+    return fail(error);
+  llvm::StringMap<int64_t> overrides;
+  if (!parseConstants(overrides, error))
+    return fail(error);
+  Specialization specialization;
+  if (!chooseSpecialization(*program, problem, overrides, maxTileOption,
+                            warpsOption, specialization, error))
+    return fail(error);
+
+  llvm::outs() << llvm::sys::path::filename(programPath) << ": "
+               << problem.rows << " x " << problem.cols << " "
+               << blk::runtime::elementTypeName(problem.type) << "\n";
+
+  if (targetOption != "gpu" && targetOption != "cpu" && targetOption != "auto")
+    return fail("--target must be gpu, cpu or auto");
+  if (targetOption != "cpu") {
+    std::unique_ptr<blk::runtime::CudaDriver> driver =
+        blk::runtime::CudaDriver::load(error);
+    if (driver)
+      return runOnGPU(*driver, *program, problem, specialization);
+    if (targetOption == "gpu")
+      return fail(error);
+    llvm::outs() << "  no GPU (" << error << "): running on the CPU\n";
+  }
+  return fail("the CPU target is not available in this build yet");
+}
