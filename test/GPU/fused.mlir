@@ -18,3 +18,7 @@
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1000 --in-stride 1001 --out-stride 1003
 // sm_80 code runs on newer GPUs too.
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 512 --cols 2048 --chip sm_80
+// 16-bit data, f32 math (tolerance 1e-2).
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 4096 --cols 1024 --dtype bf16
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 333 --cols 3000 --dtype f16 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 16384 --dtype bf16

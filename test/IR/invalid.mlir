@@ -330,3 +330,37 @@ func.func @reduce_2d_shape(%x: tensor<4x16xf32>) {
   %0 = blk.reduce sum %x axis 1 : tensor<4x16xf32> -> tensor<16xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{elems, lanes and warps must have one entry per dimension (got 1, 2, 1)}}
+func.func private @layout_ranks(tensor<8xf32, #blk.blocked<elems = [1], lanes = [1, 32], warps = [4]>>)
+
+// -----
+
+// expected-error @+1 {{elems, lanes and warps must be powers of two}}
+func.func private @layout_not_power_of_two(tensor<8xf32, #blk.blocked<elems = [3], lanes = [32], warps = [4]>>)
+
+// -----
+
+// expected-error @+1 {{lanes must multiply to 32 (a warp), but multiply to 16}}
+func.func private @layout_lanes(tensor<8xf32, #blk.blocked<elems = [4], lanes = [16], warps = [4]>>)
+
+// -----
+
+// expected-error @+1 {{slice dimension 2 is out of range for a rank-2 parent (a slice needs rank 2 or more)}}
+func.func private @slice_dim(tensor<8xf32, #blk.slice<dim = 2, parent = #blk.blocked<elems = [1, 4], lanes = [1, 32], warps = [4, 1]>>>)
+
+// -----
+
+// expected-error @+1 {{'blk.launch' must be a list of #blk.launch attributes on a builtin.module}}
+module attributes {blk.launch = [1]} {
+}
+
+// -----
+
+func.func @vector_not_power_of_two(%p: !blk.ptr<f32>, %o: tensor<4xi32>) {
+  // expected-error @+1 {{'blk.vector' must be a positive power of two on a blk.load or blk.store, but got 3 : i64}}
+  %0 = blk.load %p[%o] {blk.vector = 3 : i64} : !blk.ptr<f32>, tensor<4xi32> -> tensor<4xf32>
+  return
+}

@@ -2,6 +2,8 @@
 #include "Problem.h"
 
 #include "blk/IR/BlkDialect.h"
+#include "blk/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -70,8 +72,8 @@ bool softmax_run::chooseSpecialization(
   return true;
 }
 
-void softmax_run::keepTrueDivisibility(mlir::ModuleOp program,
-                                       const Problem &problem) {
+static void keepTrueDivisibility(mlir::ModuleOp program,
+                                 const Problem &problem) {
   // The softmax kernel ABI: (out, in, in_row_stride, out_row_stride,
   // n_rows, n_cols).
   const int64_t values[] = {problem.inStride, problem.outStride, problem.rows,
@@ -86,4 +88,18 @@ void softmax_run::keepTrueDivisibility(mlir::ModuleOp program,
         func.removeArgAttr(2 + i, name);
     }
   }
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+softmax_run::fitToProblem(mlir::ModuleOp program, const Problem &problem) {
+  mlir::OwningOpRef<mlir::ModuleOp> fitted = program.clone();
+  keepTrueDivisibility(*fitted, problem);
+  if (problem.type == blk::runtime::ElementType::F32)
+    return fitted;
+  mlir::PassManager pm(program.getContext());
+  pm.addPass(mlir::blk::createBlkStorageType(mlir::blk::BlkStorageTypeOptions{
+      blk::runtime::elementTypeName(problem.type)}));
+  if (mlir::failed(pm.run(*fitted)))
+    return nullptr;
+  return fitted;
 }

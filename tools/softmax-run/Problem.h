@@ -51,11 +51,13 @@ bool chooseSpecialization(mlir::ModuleOp program, const Problem &problem,
                           int64_t maxTile, int64_t forcedWarps,
                           Specialization &result, std::string &error);
 
-/// Makes the kernels' `blk.divisibility` promises true for this problem, as
-/// Triton specializes on argument divisibility: a promise on an integer
-/// argument (row strides, sizes) that the problem's value breaks is
-/// dropped, so the compiler no longer relies on it.
-void keepTrueDivisibility(mlir::ModuleOp program, const Problem &problem);
+/// A copy of `program` fitted to the problem: its `blk.divisibility`
+/// promises on integer arguments (row strides, sizes) are kept only where
+/// the problem's values keep them, as Triton specializes on argument
+/// divisibility; and for f16/bf16 data its f32 memory accesses go through
+/// the narrow type (blk-storage-type). Null if a pass failed (diagnosed).
+mlir::OwningOpRef<mlir::ModuleOp> fitToProblem(mlir::ModuleOp program,
+                                               const Problem &problem);
 
 } // namespace softmax_run
 

@@ -253,10 +253,11 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
                << "), " << specialization.describe() << ", grid "
                << specialization.grid << "\n";
 
-  mlir::OwningOpRef<mlir::ModuleOp> specialized = program.clone();
-  keepTrueDivisibility(*specialized, problem);
-  auto compiled = mlir::blk::compileToPTX(*specialized,
-                                          specialization.constants, target);
+  mlir::OwningOpRef<mlir::ModuleOp> fitted = fitToProblem(program, problem);
+  if (!fitted)
+    return fail("the program cannot be fitted to the problem (see above)");
+  auto compiled = mlir::blk::compileToPTX(*fitted, specialization.constants,
+                                          target);
   if (mlir::failed(compiled))
     return fail("compilation failed (see the errors above)");
   GpuExecution gpu(driver);

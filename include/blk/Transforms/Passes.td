@@ -56,4 +56,20 @@ def BlkDistribute : Pass<"blk-distribute", "::mlir::ModuleOp"> {
   ];
 }
 
+def BlkStorageType : Pass<"blk-storage-type", "::mlir::ModuleOp"> {
+  let summary = "Keep f32 data in memory as f16 or bf16, computing in f32";
+  let description = [{
+    Programs are written for `!blk.ptr<f32>`. This pass makes every kernel
+    read and write 16-bit floats instead, as the f16/bf16 softmax needs:
+    f32 pointer arguments become `!blk.ptr<f16>` (or bf16), a load reads the
+    narrow type and widens it with `arith.extf`, a store narrows with
+    `arith.truncf`; all arithmetic stays in f32. With 2-byte elements,
+    `blk-distribute` then gives each thread 8 elements (16 bytes) per access.
+  }];
+  let options = [
+    Option<"storageType", "type", "std::string", "\"bf16\"",
+           "Element type in memory: f16, bf16 (or f32, which changes nothing)">,
+  ];
+}
+
 #endif // BLK_TRANSFORMS_PASSES_TD
