@@ -107,11 +107,15 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t numWarps) {
-  if (numWarps >= 1 && numWarps <= 32 && llvm::isPowerOf2_64(numWarps))
-    return success();
-  return emitError() << "num_warps must be a power of two from 1 to 32, but got "
-                     << numWarps;
+                                 int64_t numWarps, StringRef grid) {
+  if (numWarps < 1 || numWarps > 32 || !llvm::isPowerOf2_64(numWarps))
+    return emitError()
+           << "num_warps must be a power of two from 1 to 32, but got "
+           << numWarps;
+  if (grid != "rows" && grid != "persistent")
+    return emitError() << "grid must be \"rows\" or \"persistent\", but got \""
+                       << grid << "\"";
+  return success();
 }
 
 Type mlir::blk::getMaskType(Type offsetsType) {

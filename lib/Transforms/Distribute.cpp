@@ -273,7 +273,7 @@ struct BlkDistributePass
     if (numWarps > 0 &&
         failed(KernelAttr::verify(
             [&] { return getOperation().emitError() << "num-warps: "; },
-            numWarps)))
+            numWarps, "rows")))
       return signalPassFailure();
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (isKernel(func) && failed(distribute(func)))
@@ -288,7 +288,8 @@ struct BlkDistributePass
                                  : getKernelAttr(func).getNumWarps();
     if (numWarps > 0) {
       func->setAttr(BlkDialect::getKernelAttrName(),
-                    KernelAttr::get(context, numWarps));
+                    KernelAttr::get(context, numWarps,
+                                    getKernelAttr(func).getGrid()));
     }
     RankedTensorType anchor = findAnchor(func);
     if (!anchor)

@@ -3,6 +3,9 @@
 // RUN: softmax-opt %examples/softmax_fused.mlir | softmax-opt > /dev/null
 // RUN: softmax-opt %examples/softmax_tiled.mlir | softmax-opt > /dev/null
 // RUN: softmax-opt %examples/softmax_online.mlir | softmax-opt > /dev/null
+// RUN: softmax-opt %examples/softmax_multirow.mlir | softmax-opt > /dev/null
+// RUN: softmax-opt %examples/softmax_persistent.mlir | softmax-opt > /dev/null
+// RUN: softmax-opt %examples/softmax_persistent.mlir --blk-specialize="BLOCK=1024" | FileCheck %s --check-prefix=PERSISTENT
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1" | FileCheck %s --check-prefix=FUSED1
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" | FileCheck %s --check-prefix=FUSED
 // RUN: softmax-opt %examples/softmax_tiled.mlir --blk-specialize="BLOCK=4096" | FileCheck %s --check-prefix=TILED
@@ -32,3 +35,9 @@
 // ONLINE: blk.reduce sum %{{.*}} : tensor<2048xf32> -> f32
 
 // BAD: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'blk.arange' op range [0, 1000) has 1000 elements, which is not a power of two
+
+// PERSISTENT-LABEL: func.func @softmax_persistent
+// PERSISTENT-SAME: grid = "persistent"
+// PERSISTENT: blk.num_programs x
+// PERSISTENT: scf.for
+// PERSISTENT: blk.load {{.*}} -> tensor<1024xf32>

@@ -364,3 +364,10 @@ func.func @vector_not_power_of_two(%p: !blk.ptr<f32>, %o: tensor<4xi32>) {
   %0 = blk.load %p[%o] {blk.vector = 3 : i64} : !blk.ptr<f32>, tensor<4xi32> -> tensor<4xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{grid must be "rows" or "persistent", but got "waves"}}
+func.func @bad_grid() attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = "waves">} {
+  return
+}

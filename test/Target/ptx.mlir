@@ -5,6 +5,7 @@
 // RUN: softmax-opt %examples/softmax_tiled.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,BAR
 // RUN: softmax-opt %examples/softmax_online.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,BAR
 // RUN: softmax-opt %examples/softmax_multirow.mlir --blk-specialize="ROWS=8 BLOCK=128" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,NOBAR
+// RUN: softmax-opt %examples/softmax_persistent.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,BAR
 
 // SM90: .version 8.0
 // SM90: .target sm_90

@@ -21,3 +21,7 @@
 // CHECK: Compiling entry function 'softmax_
 // CHECK: 0 bytes spill stores, 0 bytes spill loads
 // CHECK: Used {{[0-9]+}} registers
+// RUN: softmax-opt %examples/softmax_persistent.mlir --blk-specialize="BLOCK=4096" --blk-to-ptx --emit=ptx -o %t.persistent90.ptx
+// RUN: ptxas -arch=sm_90 -v %t.persistent90.ptx -o %t.cubin 2>&1 | FileCheck %s
+// RUN: softmax-opt %examples/softmax_persistent.mlir --blk-specialize="BLOCK=1024" --blk-to-ptx="chip=sm_80 features=+ptx70" --emit=ptx -o %t.persistent80.ptx
+// RUN: ptxas -arch=sm_80 -v %t.persistent80.ptx -o %t.cubin 2>&1 | FileCheck %s

@@ -205,6 +205,25 @@ Status GpuExecution::bench(const LoadedProgram &program,
   return Status::success();
 }
 
+Status GpuExecution::fitGrid(const LoadedProgram &program,
+                             const Problem &problem,
+                             Specialization &specialization) {
+  for (size_t k = 0; k < program.kernels.size(); ++k) {
+    const mlir::blk::CompiledKernel &compiled = program.compiled[k];
+    if (compiled.grid != "persistent")
+      continue;
+    int blocksPerSM = 0;
+    if (Status status = program.kernels[k].maxActiveBlocksPerMultiprocessor(
+            compiled.threads, compiled.dynamicSharedBytes, blocksPerSM);
+        !status)
+      return status;
+    int64_t resident = int64_t(driver.device().multiprocessorCount) *
+                       std::max(1, blocksPerSM);
+    specialization.grid = std::min<int64_t>(problem.rows, resident);
+  }
+  return Status::success();
+}
+
 Status GpuExecution::describe(const LoadedProgram &program,
                               std::string &report) {
   for (size_t k = 0; k < program.kernels.size(); ++k) {

@@ -45,6 +45,12 @@ public:
                              const Problem &problem, int runs,
                              BenchResult &result);
 
+  /// For persistent kernels, the grid the GPU keeps resident at once:
+  /// SMs x programs per SM, at most one program per row.
+  blk::runtime::Status fitGrid(const LoadedProgram &program,
+                               const Problem &problem,
+                               Specialization &specialization);
+
   /// Registers, spills, shared memory and occupancy of each kernel.
   blk::runtime::Status describe(const LoadedProgram &program,
                                 std::string &report);

@@ -34,8 +34,15 @@ bool softmax_run::chooseSpecialization(
     mlir::ModuleOp program, const Problem &problem,
     const llvm::StringMap<int64_t> &overrides, int64_t maxTile,
     int64_t forcedWarps, Specialization &result, std::string &error) {
+  // A program loops over the row when a loop runs up to n_cols (the last
+  // kernel argument); a persistent loop over rows does not count.
   bool loopsOverRow = false;
-  program.walk([&](mlir::scf::ForOp) { loopsOverRow = true; });
+  program.walk([&](mlir::scf::ForOp loop) {
+    auto bound = mlir::dyn_cast<mlir::BlockArgument>(loop.getUpperBound());
+    if (bound && bound.getArgNumber() == 5 &&
+        mlir::isa<mlir::func::FuncOp>(bound.getOwner()->getParentOp()))
+      loopsOverRow = true;
+  });
 
   int64_t block = llvm::PowerOf2Ceil(std::max<int64_t>(1, problem.cols));
   if (loopsOverRow)

@@ -264,6 +264,11 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   LoadedProgram loaded;
   if (Status status = gpu.load(std::move(*compiled), problem, loaded); !status)
     return fail(status.message());
+  Specialization launched = specialization;
+  if (Status status = gpu.fitGrid(loaded, problem, launched); !status)
+    return fail(status.message());
+  if (launched.grid != specialization.grid)
+    llvm::outs() << "  persistent grid: " << launched.grid << " programs\n";
   if (verboseOption) {
     std::string report;
     if (Status status = gpu.describe(loaded, report); !status)
@@ -274,7 +279,7 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   bool ok = true;
   if (checkOption || !outputPath.empty()) {
     std::vector<uint8_t> output;
-    if (Status status = gpu.run(loaded, specialization, problem, output);
+    if (Status status = gpu.run(loaded, launched, problem, output);
         !status)
       return fail(status.message());
     if (checkOption)
@@ -285,7 +290,7 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   }
   if (benchOption) {
     BenchResult bench;
-    if (Status status = gpu.bench(loaded, specialization, problem,
+    if (Status status = gpu.bench(loaded, launched, problem,
                                   std::max(20, runsOption.getValue()), bench);
         !status)
       return fail(status.message());

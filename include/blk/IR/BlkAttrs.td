@@ -21,14 +21,26 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
   let description = [{
     Attached to a `func.func` as `blk.kernel`. `num_warps` is the number of
     warps of one program instance (its thread block has `32 * num_warps`
-    threads); it must be a power of two from 1 to 32.
+    threads); it must be a power of two from 1 to 32. `grid` says how many
+    programs a launch needs: `"rows"` (the default) one per row, or one per
+    `ROWS` rows when the program binds a `ROWS` constant; `"persistent"` as
+    many as the GPU keeps resident at once (SMs x occupancy, at most one per
+    row), each program walking the rows with a `blk.num_programs` stride.
 
     ```mlir
     func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 4>}
+    func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 8, grid = "persistent">}
     ```
   }];
-  let parameters = (ins "int64_t":$numWarps);
-  let assemblyFormat = "`<` `num_warps` `=` $numWarps `>`";
+  let parameters = (ins "int64_t":$numWarps,
+                        StringRefParameter<"how many programs a launch needs", "\"rows\"">:$grid);
+  let builders = [
+    AttrBuilder<(ins "int64_t":$numWarps), [{
+      return $_get($_ctxt, numWarps, "rows");
+    }]>,
+  ];
+  let assemblyFormat =
+      "`<` `num_warps` `=` $numWarps (`,` `grid` `=` $grid^)? `>`";
   let genVerifyDecl = 1;
 }
 

@@ -199,7 +199,7 @@ struct ConvertBlkToGPUPass
       }
       launches.push_back(LaunchAttr::get(
           context, func.getSymName(), 32 * getKernelAttr(func).getNumWarps(),
-          sharedBytes, /*dynamicSharedBytes=*/0, "rows",
+          sharedBytes, /*dynamicSharedBytes=*/0, getKernelAttr(func).getGrid(),
           func.getArgumentTypes()));
     }
 
