@@ -5,8 +5,10 @@
 // the PTX of the compiled module instead of the IR.
 //
 //===----------------------------------------------------------------------===//
+#include "blk/Conversion/CPUPasses.h"
 #include "blk/Conversion/Passes.h"
 #include "blk/IR/BlkDialect.h"
+#include "blk/Target/CPU.h"
 #include "blk/Target/PTX.h"
 #include "blk/Transforms/Passes.h"
 
@@ -68,11 +70,14 @@ int main(int argc, char **argv) {
   registry.insert<blk::BlkDialect, arith::ArithDialect, func::FuncDialect,
                   math::MathDialect, scf::SCFDialect>();
   blk::registerBlkToPTXDependencies(registry);
+  blk::registerBlkToCPUDependencies(registry);
   registerCanonicalizerPass();
   registerCSEPass();
   blk::registerBlkPasses();
   blk::registerBlkConversionPasses();
+  blk::registerBlkCPUPasses();
   blk::registerBlkToPTXPipeline();
+  blk::registerBlkToCPUPipeline();
 
   llvm::InitLLVM init(argc, argv);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(

@@ -76,25 +76,7 @@ Status GpuExecution::prepare(const Problem &problem) {
     if (Status status = driver.allocate(outBytes, output); !status)
       return status;
   }
-  std::vector<uint8_t> staged(inBytes);
-  for (size_t i = 0; i < problem.input.size(); ++i) {
-    float value = problem.input[i];
-    switch (problem.type) {
-    case blk::runtime::ElementType::F32:
-      std::memcpy(&staged[i * 4], &value, 4);
-      break;
-    case blk::runtime::ElementType::F16: {
-      uint16_t bits = blk::runtime::floatToHalfBits(value);
-      std::memcpy(&staged[i * 2], &bits, 2);
-      break;
-    }
-    case blk::runtime::ElementType::BF16: {
-      uint16_t bits = blk::runtime::floatToBf16Bits(value);
-      std::memcpy(&staged[i * 2], &bits, 2);
-      break;
-    }
-    }
-  }
+  std::vector<uint8_t> staged = stageInput(problem);
   return input.copyFromHost(staged.data(), inBytes);
 }
 

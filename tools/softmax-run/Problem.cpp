@@ -7,6 +7,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cstring>
+
 using namespace softmax_run;
 
 std::string Specialization::describe() const {
@@ -109,4 +111,26 @@ softmax_run::fitToProblem(mlir::ModuleOp program, const Problem &problem) {
   if (mlir::failed(pm.run(*fitted)))
     return nullptr;
   return fitted;
+}
+
+std::vector<uint8_t> softmax_run::stageInput(const Problem &problem) {
+  size_t elementBytes = blk::runtime::elementSize(problem.type);
+  std::vector<uint8_t> staged(problem.input.size() * elementBytes);
+  for (size_t i = 0; i < problem.input.size(); ++i) {
+    float value = problem.input[i];
+    uint16_t bits = 0;
+    switch (problem.type) {
+    case blk::runtime::ElementType::F32:
+      std::memcpy(&staged[i * 4], &value, 4);
+      continue;
+    case blk::runtime::ElementType::F16:
+      bits = blk::runtime::floatToHalfBits(value);
+      break;
+    case blk::runtime::ElementType::BF16:
+      bits = blk::runtime::floatToBf16Bits(value);
+      break;
+    }
+    std::memcpy(&staged[i * 2], &bits, 2);
+  }
+  return staged;
 }

@@ -28,6 +28,10 @@ struct Problem {
   std::vector<float> input;
 };
 
+/// The input as the kernel reads it: rows x inStride elements of the
+/// problem's element type.
+std::vector<uint8_t> stageInput(const Problem &problem);
+
 /// How one program is bound to a problem.
 struct Specialization {
   llvm::StringMap<int64_t> constants;

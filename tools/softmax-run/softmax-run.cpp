@@ -7,12 +7,16 @@
 // compares the result with a double-precision reference, and times it.
 //
 //===----------------------------------------------------------------------===//
+#include "CpuExecution.h"
 #include "GpuExecution.h"
 #include "Problem.h"
 
 #include "blk/IR/BlkDialect.h"
 #include "blk/Runtime/Npy.h"
 #include "blk/Target/PTX.h"
+#include "blk/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -67,7 +71,8 @@ static cl::opt<std::string> chipOption(
 static cl::opt<unsigned> seedOption("seed", cl::desc("Random seed"),
                                     cl::init(0));
 static cl::list<std::string>
-    constOptions("const", cl::desc("Bind a constant: NAME=VALUE"));
+    constOptions("const", cl::desc("Bind constants: NAME=VALUE[,NAME=VALUE]"),
+                 cl::CommaSeparated);
 static cl::opt<int64_t> warpsOption("num-warps",
                                     cl::desc("Warps per program (override)"),
                                     cl::init(0));
@@ -242,6 +247,39 @@ void appendCsv(const Problem &problem, const std::string &provider,
       << llvm::format("%.1f", gbps) << "\n";
 }
 
+/// --check and --output on a run's output; false if the check failed or the
+/// output could not be written.
+bool checkAndWrite(const Problem &problem, const std::vector<uint8_t> &output) {
+  bool ok = !checkOption || checkOutput(problem, output);
+  std::string error;
+  if (!outputPath.empty() && !writeOutput(problem, output, error)) {
+    llvm::errs() << "softmax-run: " << error << "\n";
+    return false;
+  }
+  return ok;
+}
+
+void reportBench(const Problem &problem, const std::string &kernel,
+                 double milliseconds, double copyGBps, int runs,
+                 const char *how) {
+  double bytes = 2.0 * problem.rows * problem.cols *
+                 blk::runtime::elementSize(problem.type);
+  double gbps = bytes / (milliseconds * 1e6);
+  llvm::outs() << "  bench: " << llvm::format("%.4f", milliseconds)
+               << " ms (median of " << runs << how << "), "
+               << llvm::format("%.1f", gbps) << " GB/s";
+  if (copyGBps > 0)
+    llvm::outs() << " = " << llvm::format("%.1f", 100 * gbps / copyGBps)
+                 << "% of a device copy (" << llvm::format("%.1f", copyGBps)
+                 << " GB/s)";
+  llvm::outs() << "\n";
+  if (!csvPath.empty())
+    appendCsv(problem,
+              providerOption.empty() ? "blk-" + kernel
+                                     : providerOption.getValue(),
+              gbps);
+}
+
 int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
              const Problem &problem, const Specialization &specialization) {
   const blk::runtime::DeviceInfo &device = driver.device();
@@ -279,14 +317,9 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   bool ok = true;
   if (checkOption || !outputPath.empty()) {
     std::vector<uint8_t> output;
-    if (Status status = gpu.run(loaded, launched, problem, output);
-        !status)
+    if (Status status = gpu.run(loaded, launched, problem, output); !status)
       return fail(status.message());
-    if (checkOption)
-      ok = checkOutput(problem, output);
-    std::string error;
-    if (!outputPath.empty() && !writeOutput(problem, output, error))
-      return fail(error);
+    ok = checkAndWrite(problem, output);
   }
   if (benchOption) {
     BenchResult bench;
@@ -294,17 +327,41 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
                                   std::max(20, runsOption.getValue()), bench);
         !status)
       return fail(status.message());
-    llvm::outs() << "  bench: " << llvm::format("%.4f", bench.kernelMs)
-                 << " ms (median of " << bench.runs << ", L2 flushed), "
-                 << llvm::format("%.1f", bench.kernelGBps) << " GB/s = "
-                 << llvm::format("%.1f", 100 * bench.kernelGBps / bench.copyGBps)
-                 << "% of a device copy ("
-                 << llvm::format("%.1f", bench.copyGBps) << " GB/s)\n";
-    if (!csvPath.empty())
-      appendCsv(problem,
-                providerOption.empty() ? "blk-" + loaded.compiled.front().name
-                                       : providerOption.getValue(),
-                bench.kernelGBps);
+    reportBench(problem, loaded.compiled.front().name, bench.kernelMs,
+                bench.copyGBps, bench.runs, ", L2 flushed");
+  }
+  return ok ? 0 : 1;
+}
+
+/// The host has no persistent-grid notion of occupancy: a persistent
+/// program runs with one program per row, like the others.
+int runOnCPU(mlir::ModuleOp program, const Problem &problem,
+             const Specialization &specialization) {
+  llvm::outs() << "  target: CPU (JIT), " << specialization.describe()
+               << ", grid " << specialization.grid << "\n";
+  mlir::OwningOpRef<mlir::ModuleOp> fitted = fitToProblem(program, problem);
+  if (!fitted)
+    return fail("the program cannot be fitted to the problem (see above)");
+  mlir::PassManager pm(program.getContext());
+  pm.addPass(mlir::blk::createBlkSpecializePass(specialization.constants));
+  CpuExecution cpu;
+  if (mlir::failed(pm.run(*fitted)) || mlir::failed(cpu.compile(*fitted)))
+    return fail("compilation failed (see the errors above)");
+  std::vector<uint8_t> output;
+  if (mlir::failed(cpu.run(problem, specialization.grid, output)))
+    return fail("the CPU run failed (see the errors above)");
+  bool ok = checkAndWrite(problem, output);
+  if (benchOption) {
+    double milliseconds = 0;
+    int runs = std::max(3, std::min(20, runsOption.getValue()));
+    if (mlir::failed(cpu.time(problem, specialization.grid, runs, milliseconds)))
+      return fail("the CPU run failed (see the errors above)");
+    std::string name;
+    for (auto func : program.getOps<mlir::func::FuncOp>())
+      if (mlir::blk::isKernel(func) && name.empty())
+        name = func.getSymName().str();
+    reportBench(problem, name, milliseconds, /*copyGBps=*/0, runs,
+                ", wall clock");
   }
   return ok ? 0 : 1;
 }
@@ -329,6 +386,7 @@ int main(int argc, char **argv) {
                   mlir::func::FuncDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect>();
   mlir::blk::registerBlkToPTXDependencies(registry);
+  mlir::blk::registerBlkToCPUDependencies(registry);
   mlir::MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
@@ -363,5 +421,5 @@ int main(int argc, char **argv) {
       return fail(error);
     llvm::outs() << "  no GPU (" << error << "): running on the CPU\n";
   }
-  return fail("the CPU target is not available in this build yet");
+  return runOnCPU(*program, problem, specialization);
 }

@@ -52,13 +52,17 @@ struct ArangeToThreadIndices : public OpConversionPattern<ArangeOp> {
       offsets.push_back(distribution.getElementOffsets(k)[dim]);
     auto type = VectorType::get({distribution.getNumElements()},
                                 rewriter.getI32Type());
+    // Indices are small and non-negative: saying so lets LLVM fold the
+    // constant part of each index into the address (ld [%rd+2048]).
+    auto noWrap = arith::IntegerOverflowFlags::nsw |
+                  arith::IntegerOverflowFlags::nuw;
     Value first = arith::AddIOp::create(
         rewriter, loc, base[dim],
-        createI32Constant(rewriter, loc, op.getStart()));
+        createI32Constant(rewriter, loc, op.getStart()), noWrap);
     Value firsts = vector::BroadcastOp::create(rewriter, loc, type, first);
     Value constants = arith::ConstantOp::create(
         rewriter, loc, DenseElementsAttr::get(type, ArrayRef(offsets)));
-    rewriter.replaceOpWithNewOp<arith::AddIOp>(op, firsts, constants);
+    rewriter.replaceOpWithNewOp<arith::AddIOp>(op, firsts, constants, noWrap);
     return success();
   }
 };
@@ -158,6 +162,31 @@ struct ExpToEx2Approx : public OpConversionPattern<math::ExpOp> {
   }
 };
 
+/// x / splat(s) = x * splat(1 / s): one division per thread instead of one
+/// per element (at most one more rounding; Triton's f32 division is an
+/// approximate one too).
+struct DivideBySplat : public OpConversionPattern<arith::DivFOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto splat = op.getRhs().getDefiningOp<SplatOp>();
+    if (!splat || !isa<RankedTensorType>(op.getType()))
+      return rewriter.notifyMatchFailure(op, "divisor is not a splat block");
+    Location loc = op.getLoc();
+    Type elementType = splat.getSrc().getType();
+    Value one = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getFloatAttr(elementType, 1.0));
+    Value reciprocal = arith::DivFOp::create(rewriter, loc, one,
+                                             splat.getSrc());
+    Value reciprocals = vector::BroadcastOp::create(
+        rewriter, loc, adaptor.getRhs().getType(), reciprocal);
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, adaptor.getLhs(),
+                                               reciprocals);
+    return success();
+  }
+};
+
 /// Elementwise arith and math ops apply to the thread's vector unchanged.
 struct ElementwiseOnVectors : public ConversionPattern {
   ElementwiseOnVectors(const TypeConverter &converter, MLIRContext *context)
@@ -191,5 +220,6 @@ void mlir::blk::populateBlockOpPatterns(const TypeConverter &converter,
                BroadcastToShuffle, BlockConstantToVector,
                ElementwiseOnVectors>(converter, context);
   // Before the generic elementwise pattern, which would keep math.exp.
-  patterns.add<ExpToEx2Approx>(converter, context, /*benefit=*/2);
+  patterns.add<ExpToEx2Approx, DivideBySplat>(converter, context,
+                                              /*benefit=*/2);
 }

@@ -31,7 +31,8 @@ struct ThreadAccess {
 
   Value address(OpBuilder &builder, Location loc, int64_t k) const {
     return LLVM::GEPOp::create(builder, loc, base.getType(), elementType, base,
-                               ValueRange{offsets[k]});
+                               ValueRange{offsets[k]},
+                               LLVM::GEPNoWrapFlags::inbounds);
   }
   int64_t alignment() const {
     return width * elementType.getIntOrFloatBitWidth() / 8;

@@ -1,0 +1,49 @@
+#ifndef BLK_CONVERSION_CPUPASSES_TD
+#define BLK_CONVERSION_CPUPASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertBlkToCPU : Pass<"convert-blk-to-cpu", "::mlir::ModuleOp"> {
+  let summary = "Turn specialized block programs into host functions on tensors";
+  let description = [{
+    The first step of the CPU path (`blk-to-cpu`), which runs the same
+    specialized block program on the host so that its numerics can be
+    checked without a GPU. Every kernel `@k(args...)` becomes a plain
+    function `@k(args..., %program_id: i32, %num_programs: i32)` whose
+    `!blk.ptr<T>` arguments are `!llvm.ptr`; the caller runs it once per
+    program. Blocks stay tensors and become loops later (bufferization,
+    `convert-linalg-to-loops`):
+
+    * `blk.program_id x` / `blk.num_programs x` -> the two trailing
+      arguments (`y` and `z`: 0 and 1, a one-dimensional grid);
+    * `blk.arange` -> `linalg.generic` on `linalg.index`;
+    * `blk.splat` (and splat tensor constants) -> `linalg.fill`;
+    * `blk.expand_dims` -> `tensor.expand_shape`;
+    * `blk.broadcast` -> `linalg.generic` reading index 0 along the
+      repeated dimensions;
+    * `blk.reduce` -> `linalg.reduce` from the identity (-inf and
+      `arith.maximumf` for a float max, so NaN propagates; 0 for a sum); a
+      float sum over more than 128 elements first adds 128 strided partial
+      sums, as the GPU's threads do, which keeps its rounding error near
+      the GPU's;
+    * `blk.addptr` -> `llvm.getelementptr`;
+    * `blk.load` -> `tensor.generate` whose body reads `base[offset]` with
+      `llvm.load` where the mask holds and yields `other` (0 when absent)
+      elsewhere;
+    * `blk.store` -> a loop nest writing `llvm.store` where the mask holds;
+    * elementwise `arith`/`math` ops on tensors -> `linalg.generic`.
+
+    The program must be specialized (`blk-specialize`: static shapes, no
+    `blk.constexpr`) and not distributed (no layouts on blocks); anything
+    else is an error at the op that shows it.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+#endif // BLK_CONVERSION_CPUPASSES_TD

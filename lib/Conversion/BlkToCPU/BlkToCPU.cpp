@@ -1,0 +1,193 @@
+//===- BlkToCPU.cpp - the convert-blk-to-cpu pass -------------------------===//
+//
+// Each kernel becomes a host function that computes one program: the grid
+// coordinates it used to read from the hardware arrive as two trailing
+// arguments, and the caller loops over the programs. The body keeps its
+// blocks as tensors; the pattern groups of this directory turn blk ops into
+// tensor, linalg and LLVM ops, and linalg's own patterns turn elementwise
+// arith/math ops on tensors into linalg.generic.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+#include "blk/Conversion/CPUPasses.h"
+
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::blk {
+#define GEN_PASS_DEF_CONVERTBLKTOCPU
+#include "blk/Conversion/CPUPasses.h.inc"
+} // namespace mlir::blk
+
+using namespace mlir;
+using namespace mlir::blk;
+
+BlkToCPUTypeConverter::BlkToCPUTypeConverter(MLIRContext *context) {
+  addConversion([](Type type) { return type; });
+  addConversion([context](PtrType) -> Type {
+    return LLVM::LLVMPointerType::get(context);
+  });
+}
+
+namespace {
+
+/// What linalg's elementwise-to-linalg patterns rewrite: an elementwise
+/// arith/math op with a tensor operand.
+bool isElementwiseOnTensors(Operation *op) {
+  return OpTrait::hasElementwiseMappableTraits(op) &&
+         llvm::any_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>);
+}
+
+/// Reports, at the op that shows it, anything the CPU path cannot take: an
+/// unspecialized or distributed program, or blk ops outside a kernel (only
+/// a kernel knows its program id).
+LogicalResult checkSupported(ModuleOp module) {
+  auto checkBlockType = [](Operation *op, Type type) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return success();
+    if (!tensor.hasStaticShape())
+      return op->emitOpError()
+             << "block " << tensor
+             << " has a dynamic shape; the CPU path needs a specialized "
+                "program (run --blk-specialize first)";
+    if (tensor.getEncoding())
+      return op->emitOpError()
+             << "block " << tensor
+             << " carries a layout; the CPU path takes the specialized "
+                "program before blk-distribute";
+    return success();
+  };
+  WalkResult result = module.walk([&](Operation *op) {
+    if (auto constant = dyn_cast<ConstexprOp>(op)) {
+      constant.emitOpError() << "compile-time constant '" << constant.getName()
+                             << "' is not bound; run --blk-specialize first";
+      return WalkResult::interrupt();
+    }
+    if (isa<BlkDialect>(op->getDialect())) {
+      auto func = op->getParentOfType<func::FuncOp>();
+      if (!func || !isKernel(func)) {
+        op->emitOpError() << "is outside a kernel; the CPU path converts blk "
+                             "ops only inside functions marked blk.kernel";
+        return WalkResult::interrupt();
+      }
+    }
+    for (Value result : op->getResults())
+      if (failed(checkBlockType(op, result.getType())))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          if (failed(checkBlockType(op, argument.getType())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Appends the program id and the number of programs to the kernel's
+/// arguments, replaces the ops that read them, and drops the blk
+/// attributes, which describe a GPU launch (the host function is called,
+/// not launched).
+LogicalResult makeHostFunction(func::FuncOp kernel) {
+  MLIRContext *context = kernel.getContext();
+  Type i32 = IntegerType::get(context, 32);
+  unsigned programIdIndex = kernel.getNumArguments();
+  Location loc = kernel.getLoc();
+  if (failed(kernel.insertArguments({programIdIndex, programIdIndex},
+                                    {i32, i32}, {nullptr, nullptr},
+                                    {loc, loc})))
+    return kernel.emitOpError()
+           << "could not take the program id and count as arguments";
+  Value programId = kernel.getArgument(programIdIndex);
+  Value numPrograms = kernel.getArgument(programIdIndex + 1);
+
+  // The grid is one-dimensional: along y and z there is one program, 0.
+  auto axisValue = [&](OpBuilder &builder, Operation *op, ProgramAxis axis,
+                       Value alongX, int32_t otherwise) -> Value {
+    if (axis == ProgramAxis::x)
+      return alongX;
+    return arith::ConstantOp::create(builder, op->getLoc(),
+                                     builder.getI32IntegerAttr(otherwise));
+  };
+  kernel.walk([&](Operation *op) {
+    OpBuilder builder(op);
+    Value replacement;
+    if (auto id = dyn_cast<ProgramIdOp>(op))
+      replacement = axisValue(builder, op, id.getAxis(), programId, 0);
+    else if (auto count = dyn_cast<NumProgramsOp>(op))
+      replacement = axisValue(builder, op, count.getAxis(), numPrograms, 1);
+    else
+      return;
+    op->getResult(0).replaceAllUsesWith(replacement);
+    op->erase();
+  });
+
+  kernel->removeAttr(BlkDialect::getKernelAttrName());
+  for (unsigned index = 0; index < programIdIndex; ++index)
+    kernel.removeArgAttr(index, BlkDialect::getDivisibilityAttrName());
+  return success();
+}
+
+struct ConvertBlkToCPUPass
+    : public blk::impl::ConvertBlkToCPUBase<ConvertBlkToCPUPass> {
+  using ConvertBlkToCPUBase::ConvertBlkToCPUBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (failed(checkSupported(module)))
+      return signalPassFailure();
+
+    SmallVector<func::FuncOp> kernels;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (isKernel(func))
+        kernels.push_back(func);
+    for (func::FuncOp kernel : kernels)
+      if (failed(makeHostFunction(kernel)))
+        return signalPassFailure();
+
+    BlkToCPUTypeConverter converter(context);
+    ConversionTarget target(*context);
+    target.addIllegalDialect<BlkDialect>();
+    target.addLegalDialect<linalg::LinalgDialect, LLVM::LLVMDialect,
+                           tensor::TensorDialect>();
+    target.addLegalOp<ModuleOp>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType()) &&
+             converter.isLegal(&func.getBody());
+    });
+    target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [&](Operation *op) {
+          return converter.isLegal(op) && !isElementwiseOnTensors(op);
+        });
+    // Splat tensor constants become fills, like blk.splat.
+    target.addDynamicallyLegalOp<arith::ConstantOp>([](arith::ConstantOp op) {
+      return !isa<RankedTensorType>(op.getType()) ||
+             !isa<SplatElementsAttr>(op.getValue());
+    });
+
+    RewritePatternSet patterns(context);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    populateBlockOpToLinalgPatterns(converter, patterns);
+    populateMemoryOpToLLVMPatterns(converter, patterns);
+    linalg::populateElementwiseToLinalgConversionPatterns(patterns);
+    // Folding would turn splats of constants back into tensor constants.
+    ConversionConfig config;
+    config.foldingMode = DialectConversionFoldingMode::Never;
+    if (failed(applyPartialConversion(module, target, std::move(patterns),
+                                      config)))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,35 @@
+//===- Patterns.h - pattern groups of convert-blk-to-cpu --------*- C++ -*-===//
+//
+// The conversion keeps blocks as tensors: only `!blk.ptr<T>` changes type
+// (to `!llvm.ptr`). Block ops become tensor and linalg ops, which
+// bufferization and linalg-to-loops later turn into loops over buffers;
+// memory ops reach the raw pointers through the LLVM dialect.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_LIB_CONVERSION_BLKTOCPU_PATTERNS_H
+#define BLK_LIB_CONVERSION_BLKTOCPU_PATTERNS_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::blk {
+
+/// `!blk.ptr<T>` -> `!llvm.ptr`; every other type (tensors included) is
+/// kept.
+class BlkToCPUTypeConverter : public TypeConverter {
+public:
+  explicit BlkToCPUTypeConverter(MLIRContext *context);
+};
+
+/// blk.arange, blk.splat, blk.expand_dims, blk.broadcast, blk.reduce and
+/// splat tensor constants -> tensor and linalg ops.
+void populateBlockOpToLinalgPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
+/// blk.addptr, blk.load, blk.store -> LLVM pointer arithmetic and accesses
+/// inside tensor.generate and scf.for.
+void populateMemoryOpToLLVMPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
+} // namespace mlir::blk
+
+#endif // BLK_LIB_CONVERSION_BLKTOCPU_PATTERNS_H

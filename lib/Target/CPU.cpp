@@ -1,0 +1,203 @@
+//===- CPU.cpp - the blk-to-cpu pipeline and JIT-compiled kernels ---------===//
+#include "blk/Target/CPU.h"
+#include "blk/Target/ToLLVM.h"
+
+#include "blk/Conversion/CPUPasses.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::blk;
+
+/// The optimization level of the JIT, for the IR passes and for code
+/// generation alike.
+static constexpr unsigned kJitOptLevel = 2;
+
+void mlir::blk::buildBlkToCPUPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertBlkToCPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // Fusion merges generics only: fills and reductions join as generics.
+  pm.addPass(createLinalgGeneralizeNamedOpsPass());
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A loop-carried block (softmax_online's running max and sum) may get a
+  // new buffer per iteration; deallocation below frees the old one.
+  bufferize.allowReturnAllocsFromLoops = true;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Every program allocates its blocks on the heap: without deallocation
+  // a grid of many programs would leak each of them.
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  // math.exp becomes llvm.intr.exp, which the backend calls libm's expf
+  // for; math ops LLVM has no intrinsic for become libm calls directly.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::blk::registerBlkToCPUPipeline() {
+  PassPipelineRegistration<>(
+      "blk-to-cpu",
+      "Lower specialized block programs to host functions in the LLVM "
+      "dialect (one call per program; blocks become loops)",
+      buildBlkToCPUPipeline);
+}
+
+void mlir::blk::registerBlkToCPUDependencies(DialectRegistry &registry) {
+  registerCommonToLLVMDependencies(registry);
+  registry.insert<bufferization::BufferizationDialect, linalg::LinalgDialect,
+                  memref::MemRefDialect, tensor::TensorDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  memref::registerAllocationOpInterfaceExternalModels(registry);
+}
+
+//===----------------------------------------------------------------------===//
+// CPUKernels
+//===----------------------------------------------------------------------===//
+
+CPUKernels::CPUKernels(Location programLoc,
+                       std::unique_ptr<ExecutionEngine> engine,
+                       std::vector<Kernel> kernels)
+    : programLoc(programLoc), engine(std::move(engine)),
+      kernels(std::move(kernels)) {}
+
+CPUKernels::~CPUKernels() = default;
+
+FailureOr<std::unique_ptr<CPUKernels>>
+CPUKernels::compile(ModuleOp specializedProgram) {
+  MLIRContext *context = specializedProgram.getContext();
+  DialectRegistry registry;
+  registerBlkToCPUDependencies(registry);
+  context->appendDialectRegistry(registry);
+
+  // Lowering renames nothing but drops blk.kernel, so the kernels are
+  // listed first.
+  std::vector<Kernel> kernels;
+  for (auto func : specializedProgram.getOps<func::FuncOp>())
+    if (isKernel(func))
+      kernels.push_back({func.getSymName().str(), func.getNumArguments(),
+                         func.getLoc(), nullptr});
+  if (kernels.empty())
+    return specializedProgram.emitError()
+           << "no kernel to compile for the CPU: no func.func carries "
+              "blk.kernel";
+
+  OwningOpRef<ModuleOp> lowered = specializedProgram.clone();
+  PassManager pm = PassManager::on<ModuleOp>(context);
+  buildBlkToCPUPipeline(pm);
+  if (failed(pm.run(*lowered)))
+    return failure();
+
+  if (llvm::InitializeNativeTarget() ||
+      llvm::InitializeNativeTargetAsmPrinter())
+    return specializedProgram.emitError()
+           << "cannot JIT-compile for the CPU: LLVM has no native target";
+  ExecutionEngineOptions options;
+  auto optimize = makeOptimizingTransformer(kJitOptLevel, /*sizeLevel=*/0,
+                                            /*targetMachine=*/nullptr);
+  options.transformer = optimize;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(*lowered, options);
+  if (!engine)
+    return specializedProgram.emitError()
+           << "JIT compilation for the CPU failed: "
+           << llvm::toString(engine.takeError());
+  (*engine)->initialize();
+
+  // Looking the kernels up compiles them, so that compile() reports every
+  // failure and run() only calls.
+  for (Kernel &kernel : kernels) {
+    llvm::Expected<void (*)(void **)> entry =
+        (*engine)->lookupPacked(kernel.name);
+    if (!entry)
+      return emitError(kernel.loc)
+             << "JIT compilation of kernel @" << kernel.name
+             << " failed: " << llvm::toString(entry.takeError());
+    kernel.entry = *entry;
+  }
+  return std::unique_ptr<CPUKernels>(new CPUKernels(
+      specializedProgram.getLoc(), std::move(*engine), std::move(kernels)));
+}
+
+LogicalResult CPUKernels::run(StringRef name,
+                              ArrayRef<void *> argumentPointers,
+                              int64_t numPrograms) {
+  auto kernel = llvm::find_if(
+      kernels, [&](const Kernel &candidate) { return candidate.name == name; });
+  if (kernel == kernels.end())
+    return emitError(programLoc) << "no kernel @" << name << " to run";
+  if (argumentPointers.size() != kernel->numArguments)
+    return emitError(kernel->loc)
+           << "kernel @" << name << " takes " << kernel->numArguments
+           << " arguments, but " << argumentPointers.size() << " were given";
+  if (numPrograms < 0 || numPrograms > std::numeric_limits<int32_t>::max())
+    return emitError(kernel->loc)
+           << "cannot run " << numPrograms << " programs of kernel @" << name
+           << ": the program id and count are i32";
+
+  int32_t programId = 0;
+  int32_t programCount = static_cast<int32_t>(numPrograms);
+  SmallVector<void *> packed(argumentPointers);
+  packed.push_back(&programId);
+  packed.push_back(&programCount);
+  for (; programId < programCount; ++programId)
+    kernel->entry(packed.data());
+  return success();
+}
+
+std::vector<std::string> CPUKernels::kernelNames() const {
+  std::vector<std::string> names;
+  for (const Kernel &kernel : kernels)
+    names.push_back(kernel.name);
+  return names;
+}

@@ -1,0 +1,169 @@
+// RUN: softmax-opt %s --convert-blk-to-cpu --split-input-file | FileCheck %s
+
+// A kernel becomes a host function for one program: pointers are !llvm.ptr
+// and the program id and count come last. blk attributes are gone.
+// CHECK-LABEL: func.func @row(
+// CHECK-SAME: %[[OUT:[^:]*]]: !llvm.ptr, %[[IN:[^:]*]]: !llvm.ptr, %[[N:[^:]*]]: i32, %[[PID:[^:]*]]: i32, %[[NPROG:[^:]*]]: i32) {
+// CHECK-NOT: blk.
+func.func @row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // CHECK: %[[START:.*]] = arith.muli %[[PID]], %[[N]] : i32
+  %row = blk.program_id x
+  %start = arith.muli %row, %n : i32
+  // CHECK: %[[ROW:.*]] = llvm.getelementptr %[[IN]][%[[START]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+  %rowp = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  // CHECK: %[[COLS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<256xi32>)
+  // CHECK:   %[[I:.*]] = linalg.index 0 : index
+  // CHECK:   arith.index_cast %[[I]] : index to i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  // CHECK: %[[NB:.*]] = linalg.fill ins(%[[N]] : i32) outs(%{{.*}} : tensor<256xi32>)
+  %nb = blk.splat %n : i32 -> tensor<256xi32>
+  // CHECK: %[[MASK:.*]] = linalg.generic {{.*}} ins(%[[COLS]], %[[NB]] : tensor<256xi32>, tensor<256xi32>)
+  // CHECK:   arith.cmpi slt
+  %mask = arith.cmpi slt, %cols, %nb : tensor<256xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  // The load reads only where the mask holds, else it is `other`.
+  // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+  // CHECK: %[[X:.*]] = tensor.generate {
+  // CHECK: ^bb0(%[[J:.*]]: index):
+  // CHECK:   %[[M:.*]] = tensor.extract %[[MASK]][%[[J]]] : tensor<256xi1>
+  // CHECK:   %[[V:.*]] = scf.if %[[M]] -> (f32) {
+  // CHECK:     %[[OFF:.*]] = tensor.extract %[[COLS]][%[[J]]] : tensor<256xi32>
+  // CHECK:     %[[P:.*]] = llvm.getelementptr %[[ROW]][%[[OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+  // CHECK:     %[[L:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
+  // CHECK:     scf.yield %[[L]] : f32
+  // CHECK:   } else {
+  // CHECK:     scf.yield %[[NINF]] : f32
+  // CHECK:   tensor.yield %[[V]] : f32
+  // CHECK: } : tensor<256xf32>
+  %x = blk.load %rowp[%cols] mask %mask other %ninf : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  // A float max starts from -inf and combines with arith.maximumf (NaN
+  // propagates); a 1-D reduction ends as a scalar.
+  // CHECK: %[[MINF:.*]] = arith.constant 0xFF800000 : f32
+  // CHECK: %[[MINIT:.*]] = linalg.fill ins(%[[MINF]] : f32) outs(%{{.*}} : tensor<f32>)
+  // CHECK: %[[MAXT:.*]] = linalg.reduce ins(%[[X]] : tensor<256xf32>) outs(%[[MINIT]] : tensor<f32>) dimensions = [0]
+  // CHECK:   arith.maximumf
+  // CHECK: %[[MAX:.*]] = tensor.extract %[[MAXT]][] : tensor<f32>
+  %max = blk.reduce max %x axis 0 : tensor<256xf32> -> f32
+  // CHECK: %[[MB:.*]] = linalg.fill ins(%[[MAX]] : f32)
+  %mb = blk.splat %max : f32 -> tensor<256xf32>
+  // Elementwise ops on tensors become linalg.generic.
+  // CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[MB]] : tensor<256xf32>, tensor<256xf32>)
+  // CHECK:   arith.subf
+  %s = arith.subf %x, %mb : tensor<256xf32>
+  // CHECK: %[[E:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<256xf32>)
+  // CHECK:   math.exp %{{.*}} : f32
+  %e = math.exp %s : tensor<256xf32>
+  // A long float sum adds 128 strided partial sums first (as the GPU's
+  // threads do), from 0.
+  // CHECK: %[[SPLIT:.*]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1]] output_shape [2, 128] : tensor<256xf32> into tensor<2x128xf32>
+  // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+  // CHECK: %[[PINIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<128xf32>)
+  // CHECK: %[[PARTIAL:.*]] = linalg.reduce ins(%[[SPLIT]] : tensor<2x128xf32>) outs(%[[PINIT]] : tensor<128xf32>) dimensions = [0]
+  // CHECK:   arith.addf
+  // CHECK: %[[SUMT:.*]] = linalg.reduce ins(%[[PARTIAL]] : tensor<128xf32>) outs(%{{.*}} : tensor<f32>) dimensions = [0]
+  // CHECK:   arith.addf
+  // CHECK: tensor.extract %[[SUMT]][] : tensor<f32>
+  %sum = blk.reduce sum %e axis 0 : tensor<256xf32> -> f32
+  // The store writes element by element where the mask holds.
+  // CHECK: %[[OUTROW:.*]] = llvm.getelementptr %[[OUT]][%[[START]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+  %outp = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  // CHECK: %[[C0:.*]] = arith.constant 0 : index
+  // CHECK: %[[C1:.*]] = arith.constant 1 : index
+  // CHECK: %[[C256:.*]] = arith.constant 256 : index
+  // CHECK: scf.for %[[K:.*]] = %[[C0]] to %[[C256]] step %[[C1]] {
+  // CHECK:   %[[SM:.*]] = tensor.extract %[[MASK]][%[[K]]] : tensor<256xi1>
+  // CHECK:   scf.if %[[SM]] {
+  // CHECK:     %[[SOFF:.*]] = tensor.extract %[[COLS]][%[[K]]] : tensor<256xi32>
+  // CHECK:     %[[SV:.*]] = tensor.extract %[[E]][%[[K]]] : tensor<256xf32>
+  // CHECK:     %[[SP:.*]] = llvm.getelementptr %[[OUTROW]][%[[SOFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+  // CHECK:     llvm.store %[[SV]], %[[SP]] : f32, !llvm.ptr
+  blk.store %outp[%cols], %e mask %mask : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  // CHECK: return
+  return
+}
+
+// -----
+
+// The grid is one-dimensional: along y and z, the id is 0 and the count 1.
+// CHECK-LABEL: func.func @grid(
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %[[PID:[^:]*]]: i32, %[[NPROG:[^:]*]]: i32)
+func.func @grid(%out: !blk.ptr<i32>) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %x = blk.program_id x
+  %nx = blk.num_programs x
+  // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+  // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+  %y = blk.program_id y
+  %nz = blk.num_programs z
+  // CHECK: arith.addi %[[PID]], %[[ZERO]] : i32
+  // CHECK: arith.addi %[[NPROG]], %[[ONE]] : i32
+  %a = arith.addi %x, %y : i32
+  %b = arith.addi %nx, %nz : i32
+  %c = arith.muli %a, %b : i32
+  // An unmasked load and store touch every element: no scf.if.
+  %cols = blk.arange 0 to 4 : tensor<4xi32>
+  // CHECK: tensor.generate
+  // CHECK-NOT: scf.if
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr -> i32
+  %v = blk.load %out[%cols] : !blk.ptr<i32>, tensor<4xi32> -> tensor<4xi32>
+  // An integer max starts from the smallest integer and uses arith.maxsi;
+  // integer sums are exact and need no partial sums.
+  // CHECK: arith.constant -2147483648 : i32
+  // CHECK: linalg.reduce
+  // CHECK:   arith.maxsi
+  %m = blk.reduce max %v axis 0 : tensor<4xi32> -> i32
+  // CHECK: scf.for
+  // CHECK-NOT: scf.if
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr
+  blk.store %out[%cols], %v : !blk.ptr<i32>, tensor<4xi32>, tensor<4xi32>
+  return
+}
+
+// -----
+
+// Several rows per program: expand_dims reshapes, broadcast repeats along
+// the dimensions of size 1, and a reduction along rows keeps a 1-D block.
+// CHECK-DAG: #[[BCAST:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-DAG: #[[ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @rows(
+func.func @rows(%in: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %rows = blk.arange 0 to 4 : tensor<4xi32>
+  // CHECK: %[[COL:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [4, 1] : tensor<4xi32> into tensor<4x1xi32>
+  %col = blk.expand_dims %rows axis 1 : tensor<4xi32> -> tensor<4x1xi32>
+  // CHECK: linalg.generic {indexing_maps = [#[[BCAST]], #[[ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[COL]] : tensor<4x1xi32>) outs(%{{.*}} : tensor<4x8xi32>)
+  %offsets = blk.broadcast %col : tensor<4x1xi32> -> tensor<4x8xi32>
+  %x = blk.load %in[%offsets] : !blk.ptr<f32>, tensor<4x8xi32> -> tensor<4x8xf32>
+  // CHECK: linalg.reduce ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<4xf32>) dimensions = [1]
+  // CHECK-NOT: tensor.extract %{{.*}}[] : tensor<f32>
+  %s = blk.reduce sum %x axis 1 : tensor<4x8xf32> -> tensor<4xf32>
+  // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
+  %row = blk.expand_dims %s axis 0 : tensor<4xf32> -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+// Loops keep their tensor iteration arguments; their bodies are converted
+// like any other.
+// CHECK-LABEL: func.func @running_max(
+func.func @running_max(%in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %tile = blk.arange 0 to 16 : tensor<16xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %init = blk.splat %ninf : f32 -> tensor<16xf32>
+  // CHECK: %[[INIT:.*]] = linalg.fill
+  // CHECK: %[[M:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<16xf32>) : i32 {
+  // CHECK:   %[[X:.*]] = tensor.generate
+  // CHECK:   %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[ACC]], %[[X]] : tensor<16xf32>, tensor<16xf32>)
+  // CHECK:     arith.maximumf
+  // CHECK:   scf.yield %[[NEXT]] : tensor<16xf32>
+  %m = scf.for %start = %c0 to %n step %c16 iter_args(%acc = %init) -> (tensor<16xf32>) : i32 {
+    %p = blk.addptr %in, %start : !blk.ptr<f32>, i32
+    %x = blk.load %p[%tile] : !blk.ptr<f32>, tensor<16xi32> -> tensor<16xf32>
+    %next = arith.maximumf %acc, %x : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  }
+  // CHECK: linalg.reduce ins(%[[M]] : tensor<16xf32>)
+  %max = blk.reduce max %m axis 0 : tensor<16xf32> -> f32
+  return
+}
