@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The main job: set up, build, and bind the fused softmax example to a block
-# size of 1024, printing the specialized program.
+# The main job: set up, build, then compile the fused softmax example and
+# run it with a check against the double-precision reference, on the GPU
+# when one is present, else on the CPU (softmax-run says which).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-build/bin/softmax-opt python-free-examples/softmax_fused.mlir --blk-specialize="BLOCK=1024"
+build/bin/softmax-run python-free-examples/softmax_fused.mlir \
+  --rows 4096 --cols 1024 --check --bench --target auto "$@"
