@@ -20,7 +20,7 @@ rm -f "$out/ours.csv"
 program_for() {
   local n=$1
   if [ "$n" -le 512 ]; then echo softmax_multirow
-  elif [ "$n" -le 16384 ]; then echo softmax_fused
+  elif [ "$n" -le 32768 ]; then echo softmax_fused
   else echo softmax_online
   fi
 }

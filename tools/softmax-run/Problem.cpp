@@ -49,7 +49,9 @@ bool softmax_run::chooseSpecialization(
   int64_t block = llvm::PowerOf2Ceil(std::max<int64_t>(1, problem.cols));
   if (loopsOverRow)
     block = std::min(block, maxTile);
-  int64_t rowsPerProgram = std::max<int64_t>(1, 4096 / block);
+  // Measured on an H200 (docs/benchmarks.md): short rows want a few rows
+  // per program and many programs, not big programs.
+  int64_t rowsPerProgram = std::max<int64_t>(2, 512 / block);
   rowsPerProgram = std::min<int64_t>(
       rowsPerProgram, llvm::PowerOf2Ceil(std::max<int64_t>(1, problem.rows)));
 
@@ -71,10 +73,15 @@ bool softmax_run::chooseSpecialization(
   int64_t rowsBound = result.constants.lookup("ROWS");
   int64_t blockElements = std::max<int64_t>(1, rowsBound) *
                           std::max<int64_t>(1, result.constants.lookup("BLOCK"));
+  // Measured on an H200 (docs/benchmarks.md): a warp per 1024 elements of a
+  // row held in registers (up to 16), a warp per 512 of a tile walked in a
+  // loop (up to 32); never fewer than the kernel asks for.
   int64_t ownWarps = kernelWarps(program);
-  int64_t warps = ownWarps;
-  while (blockElements > 32 * 32 * warps && warps < 32)
-    warps *= 2;
+  int64_t perWarp = loopsOverRow ? 512 : 1024;
+  int64_t maxWarps = loopsOverRow ? 32 : 16;
+  int64_t warps = std::max(
+      ownWarps, std::min<int64_t>(maxWarps, blockElements / perWarp));
+  warps = llvm::PowerOf2Ceil(warps);
   result.numWarps = forcedWarps > 0 ? forcedWarps : (warps != ownWarps ? warps : 0);
   result.grid = rowsBound > 0 ? llvm::divideCeil(problem.rows, rowsBound)
                               : problem.rows;

@@ -78,7 +78,7 @@ static cl::opt<int64_t> warpsOption("num-warps",
                                     cl::init(0));
 static cl::opt<int64_t> maxTileOption(
     "max-tile", cl::desc("Largest BLOCK for programs that loop over a row"),
-    cl::init(4096));
+    cl::init(8192));
 static cl::opt<bool> specialOption(
     "special", cl::desc("Put special values (+-inf, NaN, huge, tiny) in the "
                         "first rows of the random input"));
