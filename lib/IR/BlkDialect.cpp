@@ -218,24 +218,48 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
                             "'blk.vector')";
 }
 
-LogicalResult BlkDialect::verifyRegionArgAttribute(Operation *op,
-                                                   unsigned regionIndex,
-                                                   unsigned argIndex,
-                                                   NamedAttribute attr) {
-  if (attr.getName() != getDivisibilityAttrName())
-    return op->emitError() << "'" << attr.getName().getValue()
-                           << "' is not an argument attribute of the blk "
-                              "dialect (expected 'blk.divisibility')";
-  auto value = dyn_cast<IntegerAttr>(attr.getValue());
-  if (!value || value.getInt() < 1 || !llvm::isPowerOf2_64(value.getInt()))
+static LogicalResult verifyDivisibilityAttr(Operation *op, unsigned argIndex,
+                                            Attribute value, Type argType) {
+  auto divisibility = dyn_cast<IntegerAttr>(value);
+  if (!divisibility || divisibility.getInt() < 1 ||
+      !llvm::isPowerOf2_64(divisibility.getInt()))
     return op->emitError() << "blk.divisibility of argument #" << argIndex
                            << " must be a positive power of two, but got "
-                           << attr.getValue();
-  // Argument attributes exist only on function-like ops.
-  Type argType = cast<FunctionOpInterface>(op).getArgumentTypes()[argIndex];
+                           << value;
   if (!isa<PtrType, IntegerType, IndexType>(argType))
     return op->emitError() << "blk.divisibility applies to pointer and "
                               "integer arguments, but argument #"
                            << argIndex << " has type " << argType;
   return success();
+}
+
+static LogicalResult verifyScratchAttr(Operation *op, unsigned argIndex,
+                                       Attribute value, Type argType) {
+  auto kind = dyn_cast<StringAttr>(value);
+  if (!kind || (kind.getValue() != "rows" && kind.getValue() != "matrix"))
+    return op->emitError() << "blk.scratch of argument #" << argIndex
+                           << " must be \"rows\" (one element per row) or "
+                              "\"matrix\" (n_rows x n_cols), but got "
+                           << value;
+  if (!isa<PtrType>(argType))
+    return op->emitError() << "blk.scratch applies to pointer arguments, but "
+                              "argument #"
+                           << argIndex << " has type " << argType;
+  return success();
+}
+
+LogicalResult BlkDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned regionIndex,
+                                                   unsigned argIndex,
+                                                   NamedAttribute attr) {
+  // Argument attributes exist only on function-like ops.
+  Type argType = cast<FunctionOpInterface>(op).getArgumentTypes()[argIndex];
+  if (attr.getName() == getDivisibilityAttrName())
+    return verifyDivisibilityAttr(op, argIndex, attr.getValue(), argType);
+  if (attr.getName() == getScratchAttrName())
+    return verifyScratchAttr(op, argIndex, attr.getValue(), argType);
+  return op->emitError() << "'" << attr.getName().getValue()
+                         << "' is not an argument attribute of the blk "
+                            "dialect (expected 'blk.divisibility' or "
+                            "'blk.scratch')";
 }

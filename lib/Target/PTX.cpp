@@ -30,7 +30,7 @@ std::string mlir::blk::getDefaultFeatures(StringRef chip) {
   if (!chip.consume_front("sm_") ||
       chip.take_while(llvm::isDigit).getAsInteger(10, number))
     return "";
-  return "+ptx" + std::to_string(std::max(78u, getMinimumPTXVersion(number)));
+  return "+ptx" + std::to_string(std::max(80u, getMinimumPTXVersion(number)));
 }
 
 void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,

@@ -5,6 +5,7 @@
 // RUN: softmax-opt %examples/softmax_online.mlir | softmax-opt > /dev/null
 // RUN: softmax-opt %examples/softmax_multirow.mlir | softmax-opt > /dev/null
 // RUN: softmax-opt %examples/softmax_persistent.mlir | softmax-opt > /dev/null
+// RUN: softmax-opt %examples/softmax_naive.mlir --blk-specialize="BLOCK=1024" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefix=NAIVE
 // RUN: softmax-opt %examples/softmax_persistent.mlir --blk-specialize="BLOCK=1024" | FileCheck %s --check-prefix=PERSISTENT
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1" | FileCheck %s --check-prefix=FUSED1
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" | FileCheck %s --check-prefix=FUSED
@@ -41,3 +42,10 @@
 // PERSISTENT: blk.num_programs x
 // PERSISTENT: scf.for
 // PERSISTENT: blk.load {{.*}} -> tensor<1024xf32>
+
+// Five kernels in one PTX module, in program order.
+// NAIVE: .visible .entry row_max(
+// NAIVE: .visible .entry subtract_max(
+// NAIVE: .visible .entry exponentiate(
+// NAIVE: .visible .entry row_sum(
+// NAIVE: .visible .entry divide(

@@ -54,7 +54,7 @@ func.func @tensor_argument(%p: !blk.ptr<f32>, %t: tensor<4xf32>) attributes {blk
 
 // -----
 
-// expected-error @+1 {{'blk.align' is not an argument attribute of the blk dialect (expected 'blk.divisibility')}}
+// expected-error @+1 {{'blk.align' is not an argument attribute of the blk dialect (expected 'blk.divisibility' or 'blk.scratch')}}
 func.func private @unknown_arg_attr(!blk.ptr<f32> {blk.align = 16})
 
 // -----
@@ -371,3 +371,13 @@ func.func @vector_not_power_of_two(%p: !blk.ptr<f32>, %o: tensor<4xi32>) {
 func.func @bad_grid() attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = "waves">} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{blk.scratch of argument #0 must be "rows" (one element per row) or "matrix" (n_rows x n_cols), but got "cols"}}
+func.func private @bad_scratch_kind(!blk.ptr<f32> {blk.scratch = "cols"})
+
+// -----
+
+// expected-error @+1 {{blk.scratch applies to pointer arguments, but argument #0 has type 'i32'}}
+func.func private @scratch_on_integer(i32 {blk.scratch = "rows"})

@@ -55,6 +55,15 @@
 // RUN: softmax-run %examples/softmax_multirow.mlir --target cpu --check --const ROWS=4,BLOCK=4 --rows 14 --cols 3 --special
 // RUN: softmax-run %examples/softmax_multirow.mlir --target cpu --check --const ROWS=4,BLOCK=128 --rows 21 --cols 100 --special
 
+// Naive: five kernels run in order over shared scratch buffers.
+// RUN: softmax-run %examples/softmax_naive.mlir --target cpu --check --rows 1 --cols 1
+// RUN: softmax-run %examples/softmax_naive.mlir --target cpu --check --rows 9 --cols 1000 --in-stride 1003 --out-stride 1010
+// RUN: softmax-run %examples/softmax_naive.mlir --target cpu --check --rows 14 --cols 37 --special
+// RUN: softmax-run %examples/softmax_naive.mlir --target cpu --check --rows 8 --cols 300 --dtype bf16
+
+// Persistent: any grid covers the rows.
+// RUN: softmax-run %examples/softmax_persistent.mlir --target cpu --check --rows 13 --cols 100 --special
+
 // The check fails where it should: columns past a block too small for the
 // row are unwritten; a constant softmax-run cannot derive must be given.
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --check --const BLOCK=512 --rows 2 --cols 1000 | FileCheck %s --check-prefix=BLOCK

@@ -17,23 +17,27 @@ mlir::LogicalResult CpuExecution::compile(mlir::ModuleOp specialized) {
 
 mlir::LogicalResult CpuExecution::launchAll(const Problem &problem,
                                             int64_t grid) {
-  void *outPointer = output.data();
-  void *inPointer = input.data();
-  int32_t scalars[4] = {static_cast<int32_t>(problem.inStride),
-                        static_cast<int32_t>(problem.outStride),
-                        static_cast<int32_t>(problem.rows),
-                        static_cast<int32_t>(problem.cols)};
-  void *arguments[6] = {&outPointer, &inPointer,  &scalars[0],
-                        &scalars[1], &scalars[2], &scalars[3]};
+  auto address = [](std::vector<uint8_t> &buffer) {
+    return reinterpret_cast<uint64_t>(buffer.data());
+  };
+  std::vector<uint64_t> scratchPointers;
+  for (std::vector<uint8_t> &buffer : scratch)
+    scratchPointers.push_back(address(buffer));
+  KernelArguments arguments(address(output), address(input), problem,
+                            scratchPointers);
   for (const std::string &name : kernels->kernelNames())
-    if (mlir::failed(kernels->run(name, arguments, grid)))
+    if (mlir::failed(kernels->run(name, arguments.slots, grid)))
       return mlir::failure();
   return mlir::success();
 }
 
-mlir::LogicalResult CpuExecution::run(const Problem &problem, int64_t grid,
+mlir::LogicalResult CpuExecution::run(const Problem &problem,
+                                      const KernelABI &abi, int64_t grid,
                                       std::vector<uint8_t> &result) {
   size_t elementBytes = blk::runtime::elementSize(problem.type);
+  scratch.clear();
+  for (size_t i = 0; i < abi.scratchKinds.size(); ++i)
+    scratch.emplace_back(abi.scratchBytes(i, problem));
   input = stageInput(problem);
   output.assign(problem.rows * problem.outStride * elementBytes, 0);
   uint32_t poison = blk::runtime::poisonBits(problem.type);

@@ -16,8 +16,8 @@ public:
 
   /// Poisons the output, runs every kernel in order over `grid` programs
   /// and returns the output (rows x outStride elements).
-  mlir::LogicalResult run(const Problem &problem, int64_t grid,
-                          std::vector<uint8_t> &output);
+  mlir::LogicalResult run(const Problem &problem, const KernelABI &abi,
+                          int64_t grid, std::vector<uint8_t> &output);
 
   /// Median wall time of `runs` runs, in milliseconds.
   mlir::LogicalResult time(const Problem &problem, int64_t grid, int runs,
@@ -28,6 +28,7 @@ private:
 
   std::unique_ptr<mlir::blk::CPUKernels> kernels;
   std::vector<uint8_t> input, output;
+  std::vector<std::vector<uint8_t>> scratch;
 };
 
 } // namespace softmax_run

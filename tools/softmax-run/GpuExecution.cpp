@@ -9,32 +9,6 @@ using blk::runtime::Status;
 
 namespace {
 
-/// A kernel parameter block: one 8-byte slot per argument, and the pointers
-/// to them that cuLaunchKernel takes.
-struct KernelArguments {
-  uint64_t pointers[2];
-  int32_t scalars[4];
-  void *slots[6];
-};
-
-Status checkSignature(const mlir::blk::CompiledKernel &kernel,
-                      blk::runtime::ElementType type) {
-  std::string pointer =
-      std::string("!blk.ptr<") + blk::runtime::elementTypeName(type) + ">";
-  std::vector<std::string> expected = {pointer, pointer, "i32",
-                                       "i32",   "i32",   "i32"};
-  if (kernel.args == expected)
-    return Status::success();
-  std::string found;
-  for (const std::string &arg : kernel.args)
-    found += (found.empty() ? "" : ", ") + arg;
-  return Status::failure(
-      "kernel @" + kernel.name + " takes (" + found +
-      "); softmax-run runs kernels taking (out: " + pointer + ", in: " +
-      pointer + ", in_row_stride: i32, out_row_stride: i32, n_rows: i32, "
-                "n_cols: i32)");
-}
-
 double median(std::vector<float> values) {
   std::sort(values.begin(), values.end());
   size_t middle = values.size() / 2;
@@ -45,10 +19,7 @@ double median(std::vector<float> values) {
 } // namespace
 
 Status GpuExecution::load(std::vector<mlir::blk::CompiledKernel> compiled,
-                          const Problem &problem, LoadedProgram &program) {
-  for (const auto &kernel : compiled)
-    if (Status status = checkSignature(kernel, problem.type); !status)
-      return status;
+                          LoadedProgram &program) {
   if (Status status = driver.loadModule(compiled.front().ptx, program.module);
       !status)
     return status;
@@ -62,7 +33,16 @@ Status GpuExecution::load(std::vector<mlir::blk::CompiledKernel> compiled,
   return Status::success();
 }
 
-Status GpuExecution::prepare(const Problem &problem) {
+Status GpuExecution::prepare(const Problem &problem, const KernelABI &abi) {
+  scratch.resize(abi.scratchKinds.size());
+  for (size_t i = 0; i < scratch.size(); ++i)
+    if (scratch[i].size() != abi.scratchBytes(i, problem)) {
+      scratch[i] = {};
+      if (Status status =
+              driver.allocate(abi.scratchBytes(i, problem), scratch[i]);
+          !status)
+        return status;
+    }
   size_t elementBytes = blk::runtime::elementSize(problem.type);
   size_t inBytes = problem.rows * problem.inStride * elementBytes;
   size_t outBytes = problem.rows * problem.outStride * elementBytes;
@@ -83,17 +63,11 @@ Status GpuExecution::prepare(const Problem &problem) {
 Status GpuExecution::launchAll(const LoadedProgram &program,
                                const Specialization &specialization,
                                const Problem &problem) {
-  KernelArguments arguments;
-  arguments.pointers[0] = output.devicePointer();
-  arguments.pointers[1] = input.devicePointer();
-  arguments.scalars[0] = static_cast<int32_t>(problem.inStride);
-  arguments.scalars[1] = static_cast<int32_t>(problem.outStride);
-  arguments.scalars[2] = static_cast<int32_t>(problem.rows);
-  arguments.scalars[3] = static_cast<int32_t>(problem.cols);
-  for (int i = 0; i < 2; ++i)
-    arguments.slots[i] = &arguments.pointers[i];
-  for (int i = 0; i < 4; ++i)
-    arguments.slots[2 + i] = &arguments.scalars[i];
+  std::vector<uint64_t> scratchPointers;
+  for (const blk::runtime::DeviceBuffer &buffer : scratch)
+    scratchPointers.push_back(buffer.devicePointer());
+  KernelArguments arguments(output.devicePointer(), input.devicePointer(),
+                            problem, scratchPointers);
   for (size_t k = 0; k < program.kernels.size(); ++k) {
     const mlir::blk::CompiledKernel &compiled = program.compiled[k];
     blk::runtime::LaunchConfig config;
@@ -101,7 +75,8 @@ Status GpuExecution::launchAll(const LoadedProgram &program,
     config.block.x = static_cast<unsigned>(compiled.threads);
     config.dynamicSharedBytes =
         static_cast<unsigned>(compiled.dynamicSharedBytes);
-    if (Status status = program.kernels[k].launch(config, arguments.slots);
+    if (Status status =
+            program.kernels[k].launch(config, arguments.slots.data());
         !status)
       return status;
   }
@@ -110,8 +85,9 @@ Status GpuExecution::launchAll(const LoadedProgram &program,
 
 Status GpuExecution::run(const LoadedProgram &program,
                          const Specialization &specialization,
-                         const Problem &problem, std::vector<uint8_t> &result) {
-  if (Status status = prepare(problem); !status)
+                         const Problem &problem, const KernelABI &abi,
+                         std::vector<uint8_t> &result) {
+  if (Status status = prepare(problem, abi); !status)
     return status;
   Status poisoned =
       problem.type == blk::runtime::ElementType::F32
@@ -139,9 +115,9 @@ Status GpuExecution::flushL2() {
 
 Status GpuExecution::bench(const LoadedProgram &program,
                            const Specialization &specialization,
-                           const Problem &problem, int runs,
-                           BenchResult &result) {
-  if (Status status = prepare(problem); !status)
+                           const Problem &problem, const KernelABI &abi,
+                           int runs, BenchResult &result) {
+  if (Status status = prepare(problem, abi); !status)
     return status;
   blk::runtime::EventTimer timer;
   if (Status status = driver.createTimer(timer); !status)

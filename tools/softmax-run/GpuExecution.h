@@ -26,24 +26,23 @@ class GpuExecution {
 public:
   explicit GpuExecution(blk::runtime::CudaDriver &driver) : driver(driver) {}
 
-  /// Loads the PTX and checks each kernel takes the softmax arguments
-  /// (out, in: !blk.ptr<T>; in_row_stride, out_row_stride, n_rows, n_cols:
-  /// i32).
+  /// Loads the PTX of the program's kernels.
   blk::runtime::Status load(std::vector<mlir::blk::CompiledKernel> compiled,
-                            const Problem &problem, LoadedProgram &program);
+                            LoadedProgram &program);
 
   /// Copies the input in, poisons the output, runs every kernel in order,
   /// and copies the output (rows x outStride elements) back.
   blk::runtime::Status run(const LoadedProgram &program,
                            const Specialization &specialization,
-                           const Problem &problem, std::vector<uint8_t> &output);
+                           const Problem &problem, const KernelABI &abi,
+                           std::vector<uint8_t> &output);
 
   /// Median kernel time over `runs` launches with L2 flushed before each,
   /// and a device-to-device copy of the same bytes timed the same way.
   blk::runtime::Status bench(const LoadedProgram &program,
                              const Specialization &specialization,
-                             const Problem &problem, int runs,
-                             BenchResult &result);
+                             const Problem &problem, const KernelABI &abi,
+                             int runs, BenchResult &result);
 
   /// For persistent kernels, the grid the GPU keeps resident at once:
   /// SMs x programs per SM, at most one program per row.
@@ -56,7 +55,8 @@ public:
                                 std::string &report);
 
 private:
-  blk::runtime::Status prepare(const Problem &problem);
+  /// Allocates and fills the input, output and scratch buffers.
+  blk::runtime::Status prepare(const Problem &problem, const KernelABI &abi);
   blk::runtime::Status launchAll(const LoadedProgram &program,
                                  const Specialization &specialization,
                                  const Problem &problem);
@@ -64,6 +64,7 @@ private:
 
   blk::runtime::CudaDriver &driver;
   blk::runtime::DeviceBuffer input, output, flush;
+  std::vector<blk::runtime::DeviceBuffer> scratch;
 };
 
 } // namespace softmax_run

@@ -32,6 +32,32 @@ struct Problem {
 /// problem's element type.
 std::vector<uint8_t> stageInput(const Problem &problem);
 
+/// The arguments softmax-run passes to every kernel of a program:
+///   (out, in: !blk.ptr<T>, in_row_stride, out_row_stride, n_rows, n_cols:
+///    i32, scratch...: !blk.ptr<T> {blk.scratch = "rows" | "matrix"})
+/// The k-th scratch argument of every kernel is the same buffer.
+struct KernelABI {
+  std::vector<std::string> scratchKinds;
+
+  /// Checks every kernel of `program` (already fitted to the problem's
+  /// element type) against the ABI and reads its scratch buffers.
+  static bool read(mlir::ModuleOp program, const Problem &problem,
+                   KernelABI &abi, std::string &error);
+  size_t scratchBytes(size_t index, const Problem &problem) const;
+};
+
+/// One kernel launch's parameters: a slot per argument, and the pointers to
+/// the slots that cuLaunchKernel and the CPU kernels take. Pointers are
+/// given as 64-bit addresses (device or host).
+struct KernelArguments {
+  KernelArguments(uint64_t out, uint64_t in, const Problem &problem,
+                  const std::vector<uint64_t> &scratch);
+  KernelArguments(const KernelArguments &) = delete;
+  std::vector<uint64_t> pointers;
+  int32_t scalars[4];
+  std::vector<void *> slots;
+};
+
 /// How one program is bound to a problem.
 struct Specialization {
   llvm::StringMap<int64_t> constants;

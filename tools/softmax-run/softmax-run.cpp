@@ -298,9 +298,13 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
                                           target);
   if (mlir::failed(compiled))
     return fail("compilation failed (see the errors above)");
+  KernelABI abi;
+  std::string error;
+  if (!KernelABI::read(*fitted, problem, abi, error))
+    return fail(error);
   GpuExecution gpu(driver);
   LoadedProgram loaded;
-  if (Status status = gpu.load(std::move(*compiled), problem, loaded); !status)
+  if (Status status = gpu.load(std::move(*compiled), loaded); !status)
     return fail(status.message());
   Specialization launched = specialization;
   if (Status status = gpu.fitGrid(loaded, problem, launched); !status)
@@ -317,13 +321,14 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   bool ok = true;
   if (checkOption || !outputPath.empty()) {
     std::vector<uint8_t> output;
-    if (Status status = gpu.run(loaded, launched, problem, output); !status)
+    if (Status status = gpu.run(loaded, launched, problem, abi, output);
+        !status)
       return fail(status.message());
     ok = checkAndWrite(problem, output);
   }
   if (benchOption) {
     BenchResult bench;
-    if (Status status = gpu.bench(loaded, launched, problem,
+    if (Status status = gpu.bench(loaded, launched, problem, abi,
                                   std::max(20, runsOption.getValue()), bench);
         !status)
       return fail(status.message());
@@ -342,13 +347,17 @@ int runOnCPU(mlir::ModuleOp program, const Problem &problem,
   mlir::OwningOpRef<mlir::ModuleOp> fitted = fitToProblem(program, problem);
   if (!fitted)
     return fail("the program cannot be fitted to the problem (see above)");
+  KernelABI abi;
+  std::string error;
+  if (!KernelABI::read(*fitted, problem, abi, error))
+    return fail(error);
   mlir::PassManager pm(program.getContext());
   pm.addPass(mlir::blk::createBlkSpecializePass(specialization.constants));
   CpuExecution cpu;
   if (mlir::failed(pm.run(*fitted)) || mlir::failed(cpu.compile(*fitted)))
     return fail("compilation failed (see the errors above)");
   std::vector<uint8_t> output;
-  if (mlir::failed(cpu.run(problem, specialization.grid, output)))
+  if (mlir::failed(cpu.run(problem, abi, specialization.grid, output)))
     return fail("the CPU run failed (see the errors above)");
   bool ok = checkAndWrite(problem, output);
   if (benchOption) {

@@ -37,8 +37,9 @@ struct PTXTarget {
   unsigned optLevel = 3;
 };
 
-/// `+ptxNN` for the newer of PTX 7.8 and the oldest version that knows
-/// `chip` (sm_NN); empty if `chip` is not of that form.
+/// `+ptxNN` for the newer of PTX 8.0 (the pipeline's default) and the
+/// oldest version that knows `chip` (sm_NN); empty if `chip` is not of that
+/// form.
 std::string getDefaultFeatures(llvm::StringRef chip);
 
 /// blk (specialized) -> distribute -> gpu -> NVVM -> LLVM -> gpu.binary

@@ -126,8 +126,11 @@ LogicalResult makeHostFunction(func::FuncOp kernel) {
   });
 
   kernel->removeAttr(BlkDialect::getKernelAttrName());
-  for (unsigned index = 0; index < programIdIndex; ++index)
+  // The host function is no kernel; its pointers are no !blk.ptr any more.
+  for (unsigned index = 0; index < programIdIndex; ++index) {
     kernel.removeArgAttr(index, BlkDialect::getDivisibilityAttrName());
+    kernel.removeArgAttr(index, BlkDialect::getScratchAttrName());
+  }
   return success();
 }
 
