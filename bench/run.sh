@@ -21,7 +21,7 @@ program_for() {
   local n=$1
   if [ "$n" -le 512 ]; then echo softmax_multirow
   elif [ "$n" -le 32768 ]; then echo softmax_fused
-  else echo softmax_online
+  else echo softmax_split
   fi
 }
 

@@ -104,9 +104,14 @@ int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
                           int64_t threads, AccessAnalysis &analysis) {
   int64_t width = 16 / 4;
   bool anyAccess = false;
+  // Only accesses of the anchor's shape decide: smaller blocks (a per-row
+  // value) and blocks that read one address all along a row (a splat of a
+  // row's partial) do not stream memory, and accessing them element by
+  // element costs little.
   auto consider = [&](Value base, Value offsets) {
     auto offsetsType = cast<RankedTensorType>(offsets.getType());
-    if (offsetsType.getRank() != anchor.getRank())
+    if (offsetsType.getShape() != anchor.getShape() ||
+        analysis.getFacts(offsets).constancy >= anchor.getShape().back())
       return;
     int64_t maxElements = 16 / elementBytes(base.getType());
     if (!anyAccess)

@@ -6,6 +6,7 @@
 // RUN: softmax-opt %examples/softmax_multirow.mlir | softmax-opt > /dev/null
 // RUN: softmax-opt %examples/softmax_persistent.mlir | softmax-opt > /dev/null
 // RUN: softmax-opt %examples/softmax_naive.mlir --blk-specialize="BLOCK=1024" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefix=NAIVE
+// RUN: softmax-opt %examples/softmax_split.mlir --blk-specialize="BLOCK=8192 SPLITS=8" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefix=SPLIT
 // RUN: softmax-opt %examples/softmax_persistent.mlir --blk-specialize="BLOCK=1024" | FileCheck %s --check-prefix=PERSISTENT
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1" | FileCheck %s --check-prefix=FUSED1
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" | FileCheck %s --check-prefix=FUSED
@@ -49,3 +50,10 @@
 // NAIVE: .visible .entry exponentiate(
 // NAIVE: .visible .entry row_sum(
 // NAIVE: .visible .entry divide(
+
+// The split program's parts stream their columns with 16-byte accesses.
+// SPLIT: .visible .entry partials(
+// SPLIT: ld.global.v4.b32
+// SPLIT: .visible .entry normalize(
+// SPLIT: ld.global.v4.b32
+// SPLIT: st.global.v4.b32

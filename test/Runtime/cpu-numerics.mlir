@@ -61,6 +61,13 @@
 // RUN: softmax-run %examples/softmax_naive.mlir --target cpu --check --rows 14 --cols 37 --special
 // RUN: softmax-run %examples/softmax_naive.mlir --target cpu --check --rows 8 --cols 300 --dtype bf16
 
+// Split: rows cut into SPLITS parts, partials combined by a second kernel;
+// some parts hold only the masked tail or nothing at all.
+// RUN: softmax-run %examples/softmax_split.mlir --target cpu --check --rows 3 --cols 1
+// RUN: softmax-run %examples/softmax_split.mlir --target cpu --check --rows 2 --cols 20000 --max-tile 4096
+// RUN: softmax-run %examples/softmax_split.mlir --target cpu --check --rows 7 --cols 5000 --max-tile 1024 --special
+// RUN: softmax-run %examples/softmax_split.mlir --target cpu --check --rows 2 --cols 9000 --const SPLITS=4,BLOCK=4096
+
 // Persistent: any grid covers the rows.
 // RUN: softmax-run %examples/softmax_persistent.mlir --target cpu --check --rows 13 --cols 100 --special
 

@@ -46,7 +46,12 @@ bool softmax_run::chooseSpecialization(
       loopsOverRow = true;
   });
 
-  int64_t block = llvm::PowerOf2Ceil(std::max<int64_t>(1, problem.cols));
+  std::vector<std::string> names = mlir::blk::getConstantNames(program);
+  bool splitsRows = llvm::is_contained(names, "SPLITS");
+  int64_t cols = std::max<int64_t>(1, problem.cols);
+  int64_t splits =
+      splitsRows ? llvm::PowerOf2Ceil(llvm::divideCeil(cols, maxTile)) : 1;
+  int64_t block = llvm::PowerOf2Ceil(llvm::divideCeil(cols, splits));
   if (loopsOverRow)
     block = std::min(block, maxTile);
   // Measured on an H200 (docs/benchmarks.md): short rows want a few rows
@@ -55,11 +60,13 @@ bool softmax_run::chooseSpecialization(
   rowsPerProgram = std::min<int64_t>(
       rowsPerProgram, llvm::PowerOf2Ceil(std::max<int64_t>(1, problem.rows)));
 
-  for (const std::string &name : mlir::blk::getConstantNames(program)) {
+  for (const std::string &name : names) {
     if (overrides.count(name))
       result.constants[name] = overrides.lookup(name);
     else if (name == "BLOCK")
       result.constants[name] = block;
+    else if (name == "SPLITS")
+      result.constants[name] = splits;
     else if (name == "ROWS")
       result.constants[name] = rowsPerProgram;
     else {
@@ -85,6 +92,8 @@ bool softmax_run::chooseSpecialization(
   result.numWarps = forcedWarps > 0 ? forcedWarps : (warps != ownWarps ? warps : 0);
   result.grid = rowsBound > 0 ? llvm::divideCeil(problem.rows, rowsBound)
                               : problem.rows;
+  if (int64_t splitsBound = result.constants.lookup("SPLITS"))
+    result.grid *= splitsBound;
   return true;
 }
 

@@ -70,11 +70,15 @@ struct Specialization {
 /// The documented binding rules (README, "softmax-run"):
 ///   BLOCK = next power of two >= cols; for a program that loops over the
 ///           row (an scf.for up to n_cols), at most `maxTile`;
+///   SPLITS (a program splitting rows into parts) = next power of two
+///           >= cols / maxTile, and then BLOCK = the next power of two >=
+///           cols / SPLITS;
 ///   ROWS  = max(2, 512 / BLOCK), at most the next power of two >= rows;
 ///   warps = one per 1024 elements of a ROWS x BLOCK block (at most 16), or
 ///           per 512 for a program that loops over the row (at most 32),
 ///           and never fewer than the kernel's num_warps;
-///   grid  = ceil(rows / ROWS) (rows when the program has no ROWS); a
+///   grid  = ceil(rows / ROWS) (rows when the program has no ROWS), times
+///           SPLITS when the program has it; a
 ///           persistent kernel's grid is set at launch (GpuExecution).
 /// `overrides` (from --const) win; a constant of another name must be given
 /// there. Fails with a message naming the missing constant.
