@@ -114,7 +114,9 @@ EXCERPTS = {
         {"start": r"arith\.mulf", "count": 4},
         {"start": r"vector\.from_elements .* vector<8xf32>", "count": 1}]),
     "gpu-sum-round": ("fused", ("cse", 1), [
-        {"start": r"memref\.store .*%arg7", "end": r"arith\.divf"}]),
+        {"start": r"arith\.constant 1\.000000e\+00 : f32", "count": 1},
+        {"start": r"memref\.store .*%arg7",
+         "end": r"arith\.mulf .* : vector<8xf32>$"}]),
     "gpu-store": ("fused", ("cse", 1), [
         {"start": r"^\s*scf\.if %\w+ {$", "end": r"^\s*}$"}]),
     "multirow-launch": ("multirow", ("convert-blk-to-gpu", 1), [
@@ -150,7 +152,7 @@ EXCERPTS = {
     "ptx-exp": ("fused-ptx", None, [
         {"start": r"ex2\.approx\.f32", "before": 1, "count": 1}]),
     "ptx-store": ("fused-ptx", None, [
-        {"start": r"st\.global\.v4", "before": 2, "count": 2}]),
+        {"start": r"rcp\.rn\.f32", "end": r"bra\.uni"}]),
 }
 
 HEADER = re.compile(r"^// -----// IR Dump After \S+ \((\S+)\) //----- //$")

@@ -8,6 +8,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cstring>
+#include <set>
 
 using namespace softmax_run;
 
@@ -225,4 +226,43 @@ KernelArguments::KernelArguments(uint64_t out, uint64_t in,
            &scalars[1],  &scalars[2],  &scalars[3]};
   for (size_t i = 2; i < pointers.size(); ++i)
     slots.push_back(&pointers[i]);
+}
+
+std::vector<Specialization> softmax_run::candidateSpecializations(
+    mlir::ModuleOp program, const Problem &problem,
+    const llvm::StringMap<int64_t> &overrides, int64_t maxTile) {
+  std::vector<std::string> names = mlir::blk::getConstantNames(program);
+  bool hasRows = llvm::is_contained(names, "ROWS") && !overrides.count("ROWS");
+  std::vector<int64_t> tiles = {maxTile};
+  bool tiled = false;
+  program.walk([&](mlir::scf::ForOp) { tiled = true; });
+  if (tiled || llvm::is_contained(names, "SPLITS"))
+    tiles = {maxTile / 2, maxTile, maxTile * 2};
+  std::vector<int64_t> rowChoices = {0};
+  if (hasRows)
+    rowChoices = {1, 2, 4, 8, 16};
+
+  std::vector<Specialization> candidates;
+  std::set<std::string> seen;
+  for (int64_t tile : tiles) {
+    for (int64_t rows : rowChoices) {
+      llvm::StringMap<int64_t> bound = overrides;
+      if (rows)
+        bound["ROWS"] = rows;
+      Specialization base;
+      std::string error;
+      if (!chooseSpecialization(program, problem, bound, tile, 0, base, error))
+        continue;
+      int64_t warps = base.numWarps ? base.numWarps : kernelWarps(program);
+      for (int64_t w : {warps / 2, warps, warps * 2}) {
+        if (w < 1 || w > 32)
+          continue;
+        Specialization candidate = base;
+        candidate.numWarps = w;
+        if (seen.insert(candidate.describe()).second)
+          candidates.push_back(candidate);
+      }
+    }
+  }
+  return candidates;
 }

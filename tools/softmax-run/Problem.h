@@ -87,6 +87,15 @@ bool chooseSpecialization(mlir::ModuleOp program, const Problem &problem,
                           int64_t maxTile, int64_t forcedWarps,
                           Specialization &result, std::string &error);
 
+/// The specializations --autotune tries: the rules' choice and its
+/// neighbours (half and twice the warps; ROWS from 1 to 16 for programs with
+/// ROWS; half and twice the tile for programs that loop over or split
+/// rows), without repetitions. `overrides` stay fixed.
+std::vector<Specialization>
+candidateSpecializations(mlir::ModuleOp program, const Problem &problem,
+                         const llvm::StringMap<int64_t> &overrides,
+                         int64_t maxTile);
+
 /// A copy of `program` fitted to the problem: its `blk.divisibility`
 /// promises on integer arguments (row strides, sizes) are kept only where
 /// the problem's values keep them, as Triton specializes on argument

@@ -7,6 +7,7 @@
 // compares the result with a double-precision reference, and times it.
 //
 //===----------------------------------------------------------------------===//
+#include "Autotune.h"
 #include "CpuExecution.h"
 #include "GpuExecution.h"
 #include "Problem.h"
@@ -18,6 +19,7 @@
 
 #include "mlir/Pass/PassManager.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
@@ -85,6 +87,13 @@ static cl::opt<bool> specialOption(
 static cl::opt<bool> probeOption(
     "probe-gpu", cl::desc("Only say whether a usable GPU is present (exit "
                           "status 0) or not (1), and exit"));
+static cl::opt<bool> autotuneOption(
+    "autotune", cl::desc("Time candidate warps, ROWS and tiles on the GPU and "
+                         "remember the fastest on disk for this device, "
+                         "program, dtype and shape"));
+static cl::opt<std::string> autotuneCachePath(
+    "autotune-cache",
+    cl::desc("Autotune cache file (default ~/.cache/blk-softmax/autotune.tsv)"));
 static cl::opt<bool> verboseOption(
     "verbose", cl::desc("Print registers, spills, shared memory, occupancy"));
 
@@ -280,34 +289,98 @@ void reportBench(const Problem &problem, const std::string &kernel,
               gbps);
 }
 
+/// Compiles one specialization of the fitted program and loads it; sets
+/// the grid of persistent kernels.
+Status buildOnGPU(GpuExecution &gpu, mlir::ModuleOp fitted,
+                  const Problem &problem, mlir::blk::PTXTarget target,
+                  Specialization &specialization, LoadedProgram &loaded) {
+  target.numWarps = specialization.numWarps;
+  auto compiled = mlir::blk::compileToPTX(fitted, specialization.constants,
+                                          target);
+  if (mlir::failed(compiled))
+    return Status::failure("compilation failed (see the errors above)");
+  if (Status status = gpu.load(std::move(*compiled), loaded); !status)
+    return status;
+  return gpu.fitGrid(loaded, problem, specialization);
+}
+
+/// Times every candidate specialization (10 runs each) and returns the
+/// fastest; candidates that do not compile (too many registers...) are
+/// skipped quietly.
+bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp program,
+               mlir::ModuleOp fitted, const Problem &problem,
+               const KernelABI &abi, const mlir::blk::PTXTarget &target,
+               const llvm::StringMap<int64_t> &overrides,
+               Specialization &best) {
+  double bestGBps = 0;
+  int tried = 0;
+  for (Specialization candidate : candidateSpecializations(
+           program, problem, overrides, maxTileOption)) {
+    mlir::ScopedDiagnosticHandler quiet(
+        program.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
+    LoadedProgram loaded;
+    BenchResult bench;
+    if (!buildOnGPU(gpu, fitted, problem, target, candidate, loaded) ||
+        !gpu.bench(loaded, candidate, problem, abi, 10, bench))
+      continue;
+    ++tried;
+    if (bench.kernelGBps > bestGBps) {
+      bestGBps = bench.kernelGBps;
+      best = candidate;
+    }
+  }
+  llvm::outs() << "  autotune: " << tried << " candidates timed, best "
+               << best.describe() << " ("
+               << llvm::format("%.1f", bestGBps) << " GB/s)\n";
+  return tried > 0;
+}
+
 int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
-             const Problem &problem, const Specialization &specialization) {
+             const Problem &problem, Specialization specialization,
+             const llvm::StringMap<int64_t> &overrides) {
   const blk::runtime::DeviceInfo &device = driver.device();
   mlir::blk::PTXTarget target;
   target.chip = chipOption.empty() ? device.smArch() : chipOption.getValue();
   target.features = mlir::blk::getDefaultFeatures(target.chip);
-  target.numWarps = specialization.numWarps;
-  llvm::outs() << "  target: GPU " << device.name << " (" << target.chip
-               << "), " << specialization.describe() << ", grid "
-               << specialization.grid << "\n";
 
   mlir::OwningOpRef<mlir::ModuleOp> fitted = fitToProblem(program, problem);
   if (!fitted)
     return fail("the program cannot be fitted to the problem (see above)");
-  auto compiled = mlir::blk::compileToPTX(*fitted, specialization.constants,
-                                          target);
-  if (mlir::failed(compiled))
-    return fail("compilation failed (see the errors above)");
   KernelABI abi;
   std::string error;
   if (!KernelABI::read(*fitted, problem, abi, error))
     return fail(error);
   GpuExecution gpu(driver);
+
+  if (autotuneOption) {
+    AutotuneCache cache(autotuneCachePath);
+    std::string key =
+        AutotuneCache::key(device.name + " " + target.chip, program,
+                           llvm::sys::path::filename(programPath).str(),
+                           problem);
+    if (auto remembered = cache.lookup(key)) {
+      if (!chooseSpecialization(program, problem, remembered->first,
+                                maxTileOption, remembered->second,
+                                specialization, error))
+        return fail(error);
+      llvm::outs() << "  autotune: remembered in " << cache.getPath() << "\n";
+    } else {
+      if (!tuneOnGPU(gpu, program, *fitted, problem, abi, target, overrides,
+                     specialization))
+        return fail("autotune: no candidate compiled and ran");
+      if (!cache.store(key, specialization, error))
+        llvm::errs() << "softmax-run: autotune cache: " << error << "\n";
+    }
+  }
+
+  llvm::outs() << "  target: GPU " << device.name << " (" << target.chip
+               << "), " << specialization.describe() << ", grid "
+               << specialization.grid << "\n";
   LoadedProgram loaded;
-  if (Status status = gpu.load(std::move(*compiled), loaded); !status)
-    return fail(status.message());
   Specialization launched = specialization;
-  if (Status status = gpu.fitGrid(loaded, problem, launched); !status)
+  if (Status status =
+          buildOnGPU(gpu, *fitted, problem, target, launched, loaded);
+      !status)
     return fail(status.message());
   if (launched.grid != specialization.grid)
     llvm::outs() << "  persistent grid: " << launched.grid << " programs\n";
@@ -342,6 +415,8 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
 /// program runs with one program per row, like the others.
 int runOnCPU(mlir::ModuleOp program, const Problem &problem,
              const Specialization &specialization) {
+  if (autotuneOption)
+    llvm::outs() << "  autotune: times kernels on the GPU; not on the CPU\n";
   llvm::outs() << "  target: CPU (JIT), " << specialization.describe()
                << ", grid " << specialization.grid << "\n";
   mlir::OwningOpRef<mlir::ModuleOp> fitted = fitToProblem(program, problem);
@@ -425,7 +500,7 @@ int main(int argc, char **argv) {
     std::unique_ptr<blk::runtime::CudaDriver> driver =
         blk::runtime::CudaDriver::load(error);
     if (driver)
-      return runOnGPU(*driver, *program, problem, specialization);
+      return runOnGPU(*driver, *program, problem, specialization, overrides);
     if (targetOption == "gpu")
       return fail(error);
     llvm::outs() << "  no GPU (" << error << "): running on the CPU\n";

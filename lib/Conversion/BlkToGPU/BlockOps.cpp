@@ -52,8 +52,9 @@ struct ArangeToThreadIndices : public OpConversionPattern<ArangeOp> {
       offsets.push_back(distribution.getElementOffsets(k)[dim]);
     auto type = VectorType::get({distribution.getNumElements()},
                                 rewriter.getI32Type());
-    // Indices are small and non-negative: saying so lets LLVM fold the
-    // constant part of each index into the address (ld [%rd+2048]).
+    // Indices are small and non-negative: saying so (nsw, nuw) lets LLVM
+    // reassociate index arithmetic and fold constants into addresses
+    // where the rest of the address allows it.
     auto noWrap = arith::IntegerOverflowFlags::nsw |
                   arith::IntegerOverflowFlags::nuw;
     Value first = arith::AddIOp::create(

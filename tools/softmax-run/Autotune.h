@@ -1,0 +1,47 @@
+//===- Autotune.h - remembered best specializations -------------*- C++ -*-===//
+//
+// --autotune times the candidate specializations of a program for one
+// problem on the GPU and remembers the fastest on disk, keyed by device,
+// program, element type and shape, so that later runs start from it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TOOLS_SOFTMAX_RUN_AUTOTUNE_H
+#define TOOLS_SOFTMAX_RUN_AUTOTUNE_H
+
+#include "Problem.h"
+
+#include <optional>
+#include <string>
+
+namespace softmax_run {
+
+class AutotuneCache {
+public:
+  /// `path` empty: $XDG_CACHE_HOME/blk-softmax/autotune.tsv, or
+  /// ~/.cache/blk-softmax/autotune.tsv.
+  explicit AutotuneCache(std::string path);
+
+  /// The key of a problem: device, program (name and a hash of its text),
+  /// element type, shape and strides.
+  static std::string key(const std::string &device, mlir::ModuleOp program,
+                         const std::string &programName,
+                         const Problem &problem);
+
+  /// The remembered constants and warps for `key`, if any.
+  std::optional<std::pair<llvm::StringMap<int64_t>, int64_t>>
+  lookup(const std::string &key) const;
+
+  /// Remembers `best` for `key` (a later entry wins); false, with `error`,
+  /// if the file cannot be written.
+  bool store(const std::string &key, const Specialization &best,
+             std::string &error) const;
+
+  const std::string &getPath() const { return path; }
+
+private:
+  std::string path;
+};
+
+} // namespace softmax_run
+
+#endif // TOOLS_SOFTMAX_RUN_AUTOTUNE_H
