@@ -304,7 +304,7 @@ Status buildOnGPU(GpuExecution &gpu, mlir::ModuleOp fitted,
   return gpu.fitGrid(loaded, problem, specialization);
 }
 
-/// Times every candidate specialization (10 runs each) and returns the
+/// Times every candidate specialization (20 runs each) and returns the
 /// fastest; candidates that do not compile (too many registers...) are
 /// skipped quietly.
 bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp program,
@@ -321,7 +321,7 @@ bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp program,
     LoadedProgram loaded;
     BenchResult bench;
     if (!buildOnGPU(gpu, fitted, problem, target, candidate, loaded) ||
-        !gpu.bench(loaded, candidate, problem, abi, 10, bench))
+        !gpu.bench(loaded, candidate, problem, abi, 20, bench))
       continue;
     ++tried;
     if (bench.kernelGBps > bestGBps) {
