@@ -3,7 +3,8 @@
 # in one run on a CUDA host, and prints them side by side.
 #   bench/run.sh [OUT_DIR] [SHAPES] [DTYPES]
 # Needs softmax-run on PATH (or SOFTMAX_RUN) and python3 with torch and
-# triton for the peers. Writes OUT_DIR/ours.csv, OUT_DIR/peers.csv and the
+# triton for the peers. Each shape is autotuned first (softmax-run
+# --autotune, cached in OUT_DIR/autotune.tsv) unless AUTOTUNE=0. Writes OUT_DIR/ours.csv, OUT_DIR/peers.csv and the
 # side-by-side table OUT_DIR/table.txt.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -15,6 +16,9 @@ examples="${EXAMPLES:-$here/../python-free-examples}"
 peers="${PEERS:-$here/peers.py}"
 mkdir -p "$out"
 rm -f "$out/ours.csv"
+# AUTOTUNE=0 measures the binding rules alone.
+tune="--autotune --autotune-cache $out/autotune.tsv"
+[ "${AUTOTUNE:-1}" = 0 ] && tune=""
 
 # The program a user would pick for each row length (see docs/benchmarks.md).
 program_for() {
@@ -31,7 +35,7 @@ for dtype in ${dtypes//,/ }; do
     program=$(program_for "$n")
     "$run" "$examples/$program.mlir" --target gpu --rows "$m" --cols "$n" \
       --dtype "$dtype" --check --bench --csv "$out/ours.csv" --provider blk \
-      2>&1 | tee -a "$out/ours.log"
+      $tune 2>&1 | tee -a "$out/ours.log"
   done
 done
 if [ -f "$peers" ]; then
