@@ -142,7 +142,7 @@ bool buildProblem(Problem &problem, std::string &error) {
   blk::runtime::NpyArray array;
   if (!inputPath.empty()) {
     if (Status status = blk::runtime::readNpy(inputPath, array); !status) {
-      error = inputPath + ": " + status.message();
+      error = status.message();
       return false;
     }
     problem.rows = array.rows;
@@ -236,7 +236,7 @@ bool writeOutput(const Problem &problem, const std::vector<uint8_t> &output,
       problem.type == ElementType::F16 ? blk::runtime::NpyDtype::Float16
                                        : blk::runtime::NpyDtype::Float32);
   if (!status)
-    error = outputPath + ": " + status.message();
+    error = status.message();
   return status.ok();
 }
 

@@ -1,0 +1,22 @@
+// softmax-run's own input handling on the CPU target: .npy in and out, and
+// clear one-line errors with a non-zero exit for bad input.
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --output %t.npy --check
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --input %t.npy --check --dtype bf16 | FileCheck %s --check-prefix=ROUNDTRIP
+// RUN: printf 'NOTNUMPY' > %t.bad.npy
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --input %t.bad.npy 2>&1 | FileCheck %s --check-prefix=BADNPY
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --dtype f64 2>&1 | FileCheck %s --check-prefix=DTYPE
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu 2>&1 | FileCheck %s --check-prefix=SHAPE
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --in-stride 4 2>&1 | FileCheck %s --check-prefix=STRIDE
+// RUN: not softmax-run %examples/softmax_fused.mlir --target tpu --rows 3 --cols 5 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --const BLOCK 2>&1 | FileCheck %s --check-prefix=CONST
+// RUN: not softmax-run %s.missing --rows 3 --cols 5 2>&1 | FileCheck %s --check-prefix=PROGRAM
+
+// ROUNDTRIP: softmax_fused.mlir: 3 x 5 bf16
+// ROUNDTRIP: OK (relative L2 tolerance 1e-02)
+// BADNPY: softmax-run: {{.*}}.bad.npy: not a .npy file: bad magic
+// DTYPE: softmax-run: --dtype must be f32, f16 or bf16, not 'f64'
+// SHAPE: softmax-run: give the shape with --rows M --cols N (both >= 1) or --input
+// STRIDE: softmax-run: row strides must be at least N (5)
+// TARGET: softmax-run: --target must be gpu, cpu or auto
+// CONST: softmax-run: --const BLOCK: expected NAME=VALUE
+// PROGRAM: softmax-run: cannot read the program
