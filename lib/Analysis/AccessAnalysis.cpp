@@ -30,6 +30,12 @@ IntegerFacts uniform(Value value, int64_t divisibility) {
 
 int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }
 
+/// What divides every element (not only the first of each run): inside a
+/// run of consecutive integers, only 1 does.
+int64_t elementDivisibility(const IntegerFacts &facts) {
+  return facts.contiguity > 1 ? 1 : facts.divisibility;
+}
+
 std::optional<int64_t> constantInteger(Value value) {
   auto constant = value.getDefiningOp<arith::ConstantOp>();
   if (!constant)
@@ -93,20 +99,26 @@ IntegerFacts AccessAnalysis::compute(Value value) {
         // subtracting one does not.
         if (isa<arith::AddIOp>(binary))
           contiguity = std::max(contiguity, gcd(b.contiguity, a.constancy));
-        return IntegerFacts{std::min(a.divisibility, b.divisibility),
-                            contiguity, gcd(a.constancy, b.constancy)};
+        // Shorter runs than an operand's start inside its runs, where only
+        // the run length is known to divide them.
+        int64_t divisibility = std::min(a.divisibility, b.divisibility);
+        if (contiguity < std::max(a.contiguity, b.contiguity))
+          divisibility = std::min(divisibility, contiguity);
+        return IntegerFacts{divisibility, contiguity,
+                            gcd(a.constancy, b.constancy)};
       })
       .Case<arith::MulIOp>([&](arith::MulIOp mul) {
         IntegerFacts a = getFacts(mul.getLhs());
         IntegerFacts b = getFacts(mul.getRhs());
-        int64_t contiguity = 1;
         if (constantInteger(mul.getRhs()) == 1)
-          contiguity = a.contiguity;
-        else if (constantInteger(mul.getLhs()) == 1)
-          contiguity = b.contiguity;
-        return IntegerFacts{std::min(kMaxDivisibility,
-                                     a.divisibility * b.divisibility),
-                            contiguity, gcd(a.constancy, b.constancy)};
+          return a;
+        if (constantInteger(mul.getLhs()) == 1)
+          return b;
+        // No runs survive a product: each element is divisible by what
+        // divides the corresponding elements of both factors.
+        return IntegerFacts{std::min(kMaxDivisibility, elementDivisibility(a) *
+                                                           elementDivisibility(b)),
+                            1, gcd(a.constancy, b.constancy)};
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp>(
           [&](Operation *cast) { return getFacts(cast->getOperand(0)); })
@@ -116,7 +128,7 @@ IntegerFacts AccessAnalysis::compute(Value value) {
         // own, so the divisibility must hold for each element, which a run
         // of consecutive integers does not give.
         if (expand.getAxis() == expand.getSrc().getType().getRank())
-          return IntegerFacts{src.contiguity > 1 ? 1 : src.divisibility, 1, 1};
+          return IntegerFacts{elementDivisibility(src), 1, 1};
         return src;
       })
       .Case<BroadcastOp>([&](BroadcastOp broadcast) {

@@ -71,8 +71,11 @@ struct SimplifyLoadMask : public OpRewritePattern<LoadOp> {
     if (!uniform)
       return failure();
     if (*uniform) {
-      rewriter.replaceOpWithNewOp<LoadOp>(load, load.getType(), load.getBase(),
-                                          load.getOffsets(), Value(), Value());
+      DictionaryAttr hints = load->getDiscardableAttrDictionary();
+      auto unmasked = rewriter.replaceOpWithNewOp<LoadOp>(
+          load, load.getType(), load.getBase(), load.getOffsets(), Value(),
+          Value());
+      unmasked->setDiscardableAttrs(hints);
       return success();
     }
     if (!load.getOther() || !load.getType().hasStaticShape())

@@ -62,9 +62,9 @@ LogicalResult checkSpecialized(func::FuncOp func) {
                              "constants with --blk-specialize first";
         return WalkResult::interrupt();
       }
-      if (tensor.getRank() > 2) {
+      if (tensor.getRank() == 0 || tensor.getRank() > 2) {
         op->emitOpError() << "blocks of rank " << tensor.getRank()
-                          << " are not supported (at most 2)";
+                          << " are not supported (1 or 2)";
         return WalkResult::interrupt();
       }
       for (int64_t dim : tensor.getShape())
@@ -161,9 +161,14 @@ private:
     if (isBlock(a) && isBlock(b))
       groups.unionSets(a, b);
   }
+  /// Joins every block among `values` (scalars, such as the condition of
+  /// a select, have no layout).
   void joinAll(ValueRange values) {
-    for (Value value : values.drop_front(std::min<size_t>(1, values.size())))
-      join(values.front(), value);
+    auto blocks = llvm::make_filter_range(values, isBlock);
+    if (blocks.empty())
+      return;
+    for (Value value : blocks)
+      join(*blocks.begin(), value);
   }
   llvm::EquivalenceClasses<Value> groups;
   llvm::DenseMap<Value, int64_t> slicedDims;

@@ -35,13 +35,10 @@ LogicalResult parseBinding(StringRef binding, Constants &constants) {
   return success();
 }
 
-/// The static dimension an entry of a shape list stands for, or failure
-/// (with a diagnostic on `op`) if it names an unbound constant.
-FailureOr<int64_t> bindDim(Operation *op, Attribute dim,
-                           const Constants &constants) {
-  if (auto size = dyn_cast<IntegerAttr>(dim))
-    return size.getInt();
-  StringRef name = cast<StringAttr>(dim).getValue();
+/// The value of a compile-time constant, or failure (with a diagnostic on
+/// `op`) if it is unbound.
+FailureOr<int64_t> lookupConstant(Operation *op, StringRef name,
+                                  const Constants &constants) {
   auto it = constants.find(name);
   if (it == constants.end())
     return op->emitOpError() << "compile-time constant '" << name
@@ -49,6 +46,23 @@ FailureOr<int64_t> bindDim(Operation *op, Attribute dim,
                                 "--blk-specialize=\""
                              << name << "=<value>\"";
   return it->second;
+}
+
+/// The static dimension an entry of a shape list stands for, or failure
+/// (with a diagnostic on `op`) if it names an unbound constant or one bound
+/// to a size that is not positive.
+FailureOr<int64_t> bindDim(Operation *op, Attribute dim,
+                           const Constants &constants) {
+  if (auto size = dyn_cast<IntegerAttr>(dim))
+    return size.getInt();
+  StringRef name = cast<StringAttr>(dim).getValue();
+  FailureOr<int64_t> size = lookupConstant(op, name, constants);
+  if (succeeded(size) && *size < 1)
+    return op->emitOpError() << "compile-time constant '" << name << "' = "
+                             << *size
+                             << " is used as a block size, which must be "
+                                "positive";
+  return size;
 }
 
 RankedTensorType withShape(Type type, ArrayRef<int64_t> shape) {
@@ -62,7 +76,7 @@ LogicalResult bindNamesIn(Operation *op, const Constants &constants) {
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case<ConstexprOp>([&](ConstexprOp constexprOp) {
         FailureOr<int64_t> value =
-            bindDim(op, constexprOp.getNameAttr(), constants);
+            lookupConstant(op, constexprOp.getName(), constants);
         if (failed(value))
           return failure();
         Value constant = arith::ConstantOp::create(
@@ -76,6 +90,7 @@ LogicalResult bindNamesIn(Operation *op, const Constants &constants) {
         FailureOr<int64_t> end = bindDim(op, arange.getEnd(), constants);
         if (failed(end))
           return failure();
+        // The verifier then reports a range that is not a power of two.
         arange.setEndAttr(builder.getI64IntegerAttr(*end));
         arange.getResult().setType(
             withShape(arange.getType(), {*end - arange.getStart()}));
@@ -99,7 +114,8 @@ LogicalResult bindNamesIn(Operation *op, const Constants &constants) {
       .Default([](Operation *) { return success(); });
 }
 
-/// Sets `value`'s type to `type` if that makes it more static.
+/// Sets `value`'s type to `type`; returns whether it changed. Every value
+/// has one rule, so the fixed-point iteration settles.
 bool refine(Value value, Type type) {
   if (!type || value.getType() == type)
     return false;

@@ -26,22 +26,21 @@ bool isF32Pointer(Type type) {
 
 void retypeKernel(func::FuncOp func, FloatType storage) {
   auto pointer = PtrType::get(func.getContext(), storage);
-  SmallVector<Type> inputs(func.getArgumentTypes());
-  for (auto [index, type] : llvm::enumerate(inputs)) {
-    if (!isF32Pointer(type))
-      continue;
-    type = pointer;
-    func.getArgument(index).setType(pointer);
-  }
-  func.setType(FunctionType::get(func.getContext(), inputs, {}));
+  // Every f32 pointer of the kernel (arguments, addptr results, pointers
+  // carried by loops and branches) points to the narrow type now.
+  auto retype = [&](Value value) {
+    if (isF32Pointer(value.getType()))
+      value.setType(pointer);
+  };
+  func.walk([&](Block *block) { llvm::for_each(block->getArguments(), retype); });
+  func.walk([&](Operation *op) { llvm::for_each(op->getResults(), retype); });
+  func.setType(FunctionType::get(func.getContext(),
+                                 func.getBody().getArgumentTypes(), {}));
 
   func.walk([&](Operation *op) {
     OpBuilder builder(op);
-    if (auto addptr = dyn_cast<AddPtrOp>(op)) {
-      addptr.getResult().setType(addptr.getPtr().getType());
-    } else if (auto load = dyn_cast<LoadOp>(op)) {
-      if (!load.getType().getElementType().isF32() ||
-          load.getBase().getType() != pointer)
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (load.getBase().getType() != pointer)
         return;
       Value other = load.getOther();
       if (other)

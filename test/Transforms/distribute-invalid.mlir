@@ -20,7 +20,7 @@ func.func @dynamic(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_w
 // -----
 
 func.func @rank3(%x: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
-  // expected-error @+1 {{blocks of rank 3 are not supported (at most 2)}}
+  // expected-error @+1 {{blocks of rank 3 are not supported (1 or 2)}}
   %s = blk.splat %x : f32 -> tensor<2x2x2xf32>
   return
 }
@@ -49,5 +49,13 @@ func.func @rows_and_columns() attributes {blk.kernel = #blk.kernel<num_warps = 4
   %r = blk.expand_dims %x axis 1 : tensor<8xi32> -> tensor<8x1xi32>
   // expected-error @+1 {{needs its 1-D block as a slice of dimension 0 of the 2-D layout, but the block is already a slice of dimension 1 (per-row values slice dimension 1, column indices dimension 0); converting between them is not supported}}
   %c = blk.expand_dims %x axis 0 : tensor<8xi32> -> tensor<1x8xi32>
+  return
+}
+
+// -----
+
+func.func @rank0(%x: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{blocks of rank 0 are not supported (1 or 2)}}
+  %s = blk.splat %x : f32 -> tensor<f32>
   return
 }

@@ -129,3 +129,45 @@ func.func @rows_unknown_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, 
   blk.store %p[%offsets], %x : !blk.ptr<f32>, tensor<8x64xi32>, tensor<8x64xf32>
   return
 }
+
+// -----
+
+// Multiplying the row indices before expanding them: (first_row + r) *
+// stride is not divisible by anything when the stride is unknown, so the
+// accesses stay scalar (a product keeps no runs of consecutive integers).
+// CHECK-LABEL: func.func @rows_multiplied_first
+func.func @rows_multiplied_first(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %pid = blk.program_id x
+  %c8 = arith.constant 8 : i32
+  %first = arith.muli %pid, %c8 : i32
+  %r = blk.arange 0 to 8 : tensor<8xi32>
+  %firsts = blk.splat %first : i32 -> tensor<8xi32>
+  %rows = arith.addi %r, %firsts : tensor<8xi32>
+  %s = blk.splat %stride : i32 -> tensor<8xi32>
+  %starts = arith.muli %rows, %s : tensor<8xi32>
+  %starts2 = blk.expand_dims %starts axis 1 : tensor<8xi32> -> tensor<8x1xi32>
+  %startsb = blk.broadcast %starts2 : tensor<8x1xi32> -> tensor<8x64xi32>
+  %c = blk.arange 0 to 64 : tensor<64xi32>
+  %c2 = blk.expand_dims %c axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %cols = blk.broadcast %c2 : tensor<1x64xi32> -> tensor<8x64xi32>
+  %offsets = arith.addi %startsb, %cols : tensor<8x64xi32>
+  // CHECK: blk.load {{.*}} {blk.vector = 1 : i64}
+  %x = blk.load %p[%offsets] : !blk.ptr<f32>, tensor<8x64xi32> -> tensor<8x64xf32>
+  return
+}
+
+// -----
+
+// A select whose condition is a scalar still ties its blocks together.
+// CHECK-LABEL: func.func @select_scalar_condition
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<8xf32, #[[SLICE:slice[0-9]*]]>
+func.func @select_scalar_condition(%flag: i1) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %one = arith.constant 1.0 : f32
+  %a = blk.splat %one : f32 -> tensor<8xf32>
+  %b = blk.splat %one : f32 -> tensor<8xf32>
+  %picked = arith.select %flag, %a, %b : tensor<8xf32>
+  %e = blk.expand_dims %picked axis 1 : tensor<8xf32> -> tensor<8x1xf32>
+  %w = blk.broadcast %e : tensor<8x1xf32> -> tensor<8x4xf32>
+  return
+}

@@ -1,4 +1,4 @@
-// RUN: softmax-opt %s -split-input-file -verify-diagnostics --blk-specialize="BLOCK=256 N=100" --allow-unregistered-dialect
+// RUN: softmax-opt %s -split-input-file -verify-diagnostics --blk-specialize="BLOCK=256 N=100 NEG=-4" --allow-unregistered-dialect
 // RUN: not softmax-opt %s --allow-unregistered-dialect --blk-specialize="BLOCK=two" 2>&1 | FileCheck %s --check-prefix=MALFORMED
 
 // MALFORMED: malformed binding 'BLOCK=two' for --blk-specialize: expected NAME=VALUE with an integer VALUE
@@ -31,5 +31,13 @@ func.func @stays_dynamic() {
   %0 = blk.arange 0 to BLOCK : tensor<?xi32>
   // expected-error @+1 {{result type 'tensor<?xi32>' is still dynamic after specialization; its shape must follow from bound constants}}
   %1 = "test.opaque"(%0) : (tensor<?xi32>) -> tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @negative_size(%x: f32) {
+  // expected-error @+1 {{compile-time constant 'NEG' = -4 is used as a block size, which must be positive}}
+  %0 = blk.splat %x [NEG] : f32 -> tensor<?xf32>
   return
 }

@@ -30,3 +30,19 @@ func.func @row(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>, %n: i32)
   blk.store %out[%cols], %e mask %mask : !blk.ptr<f32>, tensor<128xi32>, tensor<128xf32>
   return
 }
+
+// Pointers carried through a loop are retyped as well.
+// CHECK-LABEL: func.func @carried_pointer
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (!blk.ptr<bf16>)
+func.func @carried_pointer(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %cols = blk.arange 0 to 32 : tensor<32xi32>
+  %end = scf.for %i = %c0 to %n step %c1 iter_args(%q = %p) -> (!blk.ptr<f32>) : i32 {
+    %x = blk.load %q[%cols] : !blk.ptr<f32>, tensor<32xi32> -> tensor<32xf32>
+    blk.store %q[%cols], %x : !blk.ptr<f32>, tensor<32xi32>, tensor<32xf32>
+    %next = blk.addptr %q, %c1 : !blk.ptr<f32>, i32
+    scf.yield %next : !blk.ptr<f32>
+  }
+  return
+}

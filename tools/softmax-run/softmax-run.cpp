@@ -25,6 +25,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -479,6 +480,9 @@ int main(int argc, char **argv) {
   if (!program)
     return fail("cannot read the program " + programPath);
 
+  if (maxTileOption < 2 || !llvm::isPowerOf2_64(maxTileOption))
+    return fail("--max-tile must be a power of two of at least 2, not " +
+                std::to_string(maxTileOption));
   Problem problem;
   if (!buildProblem(problem, error))
     return fail(error);

@@ -178,8 +178,8 @@ struct DivideBySplat : public OpConversionPattern<arith::DivFOp> {
     Type elementType = splat.getSrc().getType();
     Value one = arith::ConstantOp::create(
         rewriter, loc, rewriter.getFloatAttr(elementType, 1.0));
-    Value reciprocal = arith::DivFOp::create(rewriter, loc, one,
-                                             splat.getSrc());
+    Value reciprocal = arith::DivFOp::create(
+        rewriter, loc, one, rewriter.getRemappedValue(splat.getSrc()));
     Value reciprocals = vector::BroadcastOp::create(
         rewriter, loc, adaptor.getRhs().getType(), reciprocal);
     rewriter.replaceOpWithNewOp<arith::MulFOp>(op, adaptor.getLhs(),

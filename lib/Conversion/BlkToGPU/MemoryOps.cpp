@@ -16,9 +16,15 @@ using namespace mlir::blk;
 
 namespace {
 
-int64_t getVectorWidth(Operation *op) {
+/// The `blk.vector` width, but never more than the run of consecutive
+/// elements a thread holds (a hand-written width could exceed it).
+int64_t getVectorWidth(Operation *op, Value offsets) {
   auto width = op->getAttrOfType<IntegerAttr>(BlkDialect::getVectorAttrName());
-  return width ? width.getInt() : 1;
+  Distribution distribution = *Distribution::get(offsets.getType());
+  if (!width || distribution.getSlicedDim())
+    return 1;
+  int64_t run = distribution.getRunLength(distribution.getRank() - 1);
+  return std::min(width.getInt(), run);
 }
 
 /// The per-element view of one access: addresses, mask bits, values.
@@ -47,11 +53,11 @@ struct ThreadAccess {
 };
 
 ThreadAccess getThreadAccess(OpBuilder &builder, Location loc, Operation *op,
-                             Value base, Value offsets, Value mask,
-                             Type elementType) {
+                             Value originalOffsets, Value base, Value offsets,
+                             Value mask, Type elementType) {
   ThreadAccess access{base, elementType,
                       extractElements(builder, loc, offsets), {},
-                      getVectorWidth(op)};
+                      getVectorWidth(op, originalOffsets)};
   if (mask)
     access.mask = extractElements(builder, loc, mask);
   return access;
@@ -112,9 +118,9 @@ struct LoadToGlobalLoads : public OpConversionPattern<LoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type elementType = op.getType().getElementType();
-    ThreadAccess access =
-        getThreadAccess(rewriter, loc, op, adaptor.getBase(),
-                        adaptor.getOffsets(), adaptor.getMask(), elementType);
+    ThreadAccess access = getThreadAccess(
+        rewriter, loc, op, op.getOffsets(), adaptor.getBase(),
+        adaptor.getOffsets(), adaptor.getMask(), elementType);
     Value other = adaptor.getOther();
     if (!other)
       other = arith::ConstantOp::create(rewriter, loc, elementType,
@@ -181,8 +187,9 @@ struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     ThreadAccess access = getThreadAccess(
-        rewriter, loc, op, adaptor.getBase(), adaptor.getOffsets(),
-        adaptor.getMask(), op.getValue().getType().getElementType());
+        rewriter, loc, op, op.getOffsets(), adaptor.getBase(),
+        adaptor.getOffsets(), adaptor.getMask(),
+        op.getValue().getType().getElementType());
     SmallVector<Value> values =
         extractElements(rewriter, loc, adaptor.getValue());
     for (int64_t first = 0; first < static_cast<int64_t>(values.size());
