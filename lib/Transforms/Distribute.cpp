@@ -134,13 +134,18 @@ BlockedLayoutAttr chooseLayout(MLIRContext *context, RankedTensorType anchor,
                                int64_t numWarps, int64_t vectorWidth) {
   if (anchor.getRank() == 1)
     return BlockedLayoutAttr::get(context, {vectorWidth}, {32}, {numWarps});
+  int64_t rows = anchor.getShape().front();
   int64_t cols = anchor.getShape().back();
   int64_t lanesAlongRow = std::clamp<int64_t>(cols / vectorWidth, 1, 32);
-  int64_t warpsAlongRow = std::clamp<int64_t>(
-      cols / (vectorWidth * lanesAlongRow), 1, numWarps);
+  int64_t lanesDownRows = 32 / lanesAlongRow;
+  // Warps go down the rows first, as far as there are rows for them: a row
+  // held by one warp reduces with shuffles alone, without a round through
+  // shared memory and a barrier.
+  int64_t warpsDownRows =
+      std::clamp<int64_t>(rows / lanesDownRows, 1, numWarps);
   return BlockedLayoutAttr::get(
-      context, {1, vectorWidth}, {32 / lanesAlongRow, lanesAlongRow},
-      {numWarps / warpsAlongRow, warpsAlongRow});
+      context, {1, vectorWidth}, {lanesDownRows, lanesAlongRow},
+      {warpsDownRows, numWarps / warpsDownRows});
 }
 
 /// Groups the 1-D blocks of a 2-D program that must share a layout and

@@ -44,7 +44,8 @@ def BlkDistribute : Pass<"blk-distribute", "::mlir::ModuleOp"> {
       (`blk.divisibility` on arguments, `blk.addptr`, `blk.arange`, ...).
       Each load and store records the width it may use as `blk.vector`.
     * Lanes go along the last dimension first (a warp reads consecutive
-      memory), then along rows; warps likewise.
+      memory), then down the rows; warps go down the rows first (a row held
+      by one warp needs no shared memory to reduce), then along them.
     * Threads per program: 32 x `num_warps` of the kernel (or `num-warps`).
 
     A block that would need more than 128 registers per thread is an error
