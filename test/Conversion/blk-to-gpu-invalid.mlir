@@ -1,11 +1,13 @@
 // RUN: softmax-opt %s --convert-blk-to-gpu --split-input-file -verify-diagnostics
 // RUN: not softmax-opt %s --convert-blk-to-gpu=chip=sm_60 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not softmax-opt %s --convert-blk-to-gpu=chip=gfx90a 2>&1 | FileCheck %s --check-prefix=CHIP-NAME
+// RUN: not softmax-opt %s --convert-blk-to-gpu=chip=sm_80x 2>&1 | FileCheck %s --check-prefix=CHIP-SUFFIX
 // RUN: not softmax-opt %s --convert-blk-to-gpu="chip=sm_90 features=+ptx70" 2>&1 | FileCheck %s --check-prefix=PTX
 // RUN: not softmax-opt %s --convert-blk-to-gpu="chip=sm_80 features=+sm80" 2>&1 | FileCheck %s --check-prefix=NOPTX
 
 // CHIP: error: unsupported chip 'sm_60': expected sm_70 or newer (e.g. sm_80, sm_90)
 // CHIP-NAME: error: unsupported chip 'gfx90a': expected sm_70 or newer
+// CHIP-SUFFIX: error: unsupported chip 'sm_80x': expected sm_70 or newer
 // PTX: error: PTX 7.0 (+ptx70) does not know sm_90; it needs +ptx78 or newer
 // NOPTX: error: target features '+sm80' name no PTX version; add one, e.g. +ptx70
 

@@ -2,6 +2,7 @@
 // RUN: not softmax-opt %examples/softmax_fused.mlir --blk-to-ptx 2>&1 | FileCheck %s --check-prefix=UNBOUND
 // RUN: not softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-to-ptx 2>&1 | FileCheck %s --check-prefix=REGISTERS
 // RUN: not softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" --blk-to-ptx="chip=sm_52" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" --blk-to-ptx=chip=sm_80,features=+ptx70 2>&1 | FileCheck %s --check-prefix=OPTION-LIST
 // RUN: not softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" --emit=ptx 2>&1 | FileCheck %s --check-prefix=NOPTX
 // RUN: not softmax-opt %examples/softmax_fused.mlir --emit=cubin 2>&1 | FileCheck %s --check-prefix=EMIT
 
@@ -10,3 +11,4 @@
 // CHIP: error: unsupported chip 'sm_52'
 // NOPTX: error: no compiled kernels: the module holds no PTX gpu.binary with blk.launch records (did blk-to-ptx run?)
 // EMIT: --emit must be mlir or ptx, not 'cubin'
+// OPTION-LIST: error: unsupported chip 'sm_80,features=+ptx70'

@@ -97,11 +97,15 @@ struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
 LogicalResult checkTarget(ModuleOp module, StringRef chip,
                           StringRef features) {
   unsigned number = 0;
-  StringRef digits = chip;
-  if (digits.consume_front("sm_"))
-    digits = digits.take_while(llvm::isDigit);
-  if (!chip.starts_with("sm_") || digits.getAsInteger(10, number) ||
-      number < kMinChip)
+  StringRef rest = chip;
+  bool named = rest.consume_front("sm_");
+  StringRef digits = rest.take_while(llvm::isDigit);
+  // Only the architecture-specific suffixes may follow (sm_90a, sm_100f):
+  // anything else (a mistyped option list, say) would reach NVPTX, which
+  // does not know the name.
+  StringRef suffix = rest.drop_front(digits.size());
+  if (!named || digits.getAsInteger(10, number) || number < kMinChip ||
+      !(suffix.empty() || suffix == "a" || suffix == "f"))
     return module.emitError()
            << "unsupported chip '" << chip << "': expected sm_" << kMinChip
            << " or newer (e.g. sm_80, sm_90)";
