@@ -153,8 +153,7 @@ int64_t AccessAnalysis::getPointerDivisibility(Value pointer) {
               arg.getArgNumber(), BlkDialect::getDivisibilityAttrName()))
         result = attr.getInt();
   } else if (auto addptr = pointer.getDefiningOp<AddPtrOp>()) {
-    int64_t elementBytes =
-        addptr.getType().getPointeeType().getIntOrFloatBitWidth() / 8;
+    int64_t elementBytes = addptr.getType().getElementBytes();
     int64_t offsetBytes = std::min(
         kMaxDivisibility, getFacts(addptr.getOffset()).divisibility * elementBytes);
     result = std::min(getPointerDivisibility(addptr.getPtr()), offsetBytes);
@@ -166,10 +165,7 @@ int64_t AccessAnalysis::getPointerDivisibility(Value pointer) {
 int64_t AccessAnalysis::getVectorWidth(Value base, Value offsets,
                                        int64_t maxElements) {
   IntegerFacts offsetFacts = getFacts(offsets);
-  int64_t elementBytes = cast<PtrType>(base.getType())
-                             .getPointeeType()
-                             .getIntOrFloatBitWidth() /
-                         8;
+  int64_t elementBytes = cast<PtrType>(base.getType()).getElementBytes();
   int64_t baseElements =
       std::max<int64_t>(1, getPointerDivisibility(base) / elementBytes);
   int64_t width = std::min({maxElements, offsetFacts.contiguity,

@@ -95,10 +95,6 @@ RankedTensorType findAnchor(func::FuncOp func) {
   return anchor;
 }
 
-int64_t elementBytes(Type pointer) {
-  return cast<PtrType>(pointer).getPointeeType().getIntOrFloatBitWidth() / 8;
-}
-
 /// Consecutive elements per thread: 16 bytes where every access allows it.
 int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
                           int64_t threads, AccessAnalysis &analysis) {
@@ -113,7 +109,7 @@ int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
     if (offsetsType.getShape() != anchor.getShape() ||
         analysis.getFacts(offsets).constancy >= anchor.getShape().back())
       return;
-    int64_t maxElements = 16 / elementBytes(base.getType());
+    int64_t maxElements = 16 / cast<PtrType>(base.getType()).getElementBytes();
     if (!anyAccess)
       width = maxElements;
     anyAccess = true;

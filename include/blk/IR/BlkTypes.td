@@ -19,6 +19,12 @@ def Blk_PtrType : TypeDef<Blk_Dialect, "Ptr"> {
   let parameters = (ins "::mlir::Type":$pointeeType);
   let assemblyFormat = "`<` $pointeeType `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Bytes of one element, the unit of offsets.
+    int64_t getElementBytes() const {
+      return getPointeeType().getIntOrFloatBitWidth() / 8;
+    }
+  }];
 }
 
 def Blk_AnyPtr : Type<CPred<"::llvm::isa<::mlir::blk::PtrType>($_self)">,

@@ -29,8 +29,7 @@ struct ReduceSpread {
   int64_t resultsPerThread;
 };
 
-ReduceSpread getSpread(ReduceOp reduce) {
-  Distribution distribution = *Distribution::get(reduce.getSrc().getType());
+ReduceSpread getSpread(const Distribution &distribution, ReduceOp reduce) {
   int64_t dim = getLayoutDim(distribution, reduce.getAxis());
   int64_t distinct = distribution.getDistinctThreads(dim);
   int64_t lanes =
@@ -105,7 +104,7 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
     ReduceKind kind = op.getKind();
     Distribution distribution = *Distribution::get(op.getSrc().getType());
     BlockedLayoutAttr layout = distribution.getLayout();
-    ReduceSpread spread = getSpread(op);
+    ReduceSpread spread = getSpread(distribution, op);
 
     SmallVector<Value> partials = reduceInThread(
         rewriter, loc, kind, distribution, spread.layoutDim,
@@ -196,10 +195,10 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
 } // namespace
 
 std::optional<MemRefType> mlir::blk::getReduceBuffer(ReduceOp reduce) {
-  ReduceSpread spread = getSpread(reduce);
+  Distribution distribution = *Distribution::get(reduce.getSrc().getType());
+  ReduceSpread spread = getSpread(distribution, reduce);
   if (spread.warps <= 1)
     return std::nullopt;
-  Distribution distribution = *Distribution::get(reduce.getSrc().getType());
   int64_t threads = 32 * distribution.getLayout().getNumWarps();
   auto workgroup = gpu::AddressSpaceAttr::get(reduce.getContext(),
                                               gpu::AddressSpace::Workgroup);
