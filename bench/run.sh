@@ -20,11 +20,17 @@ rm -f "$out/ours.csv"
 tune="--autotune --autotune-cache $out/autotune.tsv"
 [ "${AUTOTUNE:-1}" = 0 ] && tune=""
 
+# Thread-block clusters (sm_90 and newer) let one program hold rows of up to
+# 262144 elements.
+major=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | cut -d. -f1)
+fused_max=32768
+[ "${major:-0}" -ge 9 ] && fused_max=262144
+
 # The program a user would pick for each row length (see docs/benchmarks.md).
 program_for() {
   local n=$1
   if [ "$n" -le 512 ]; then echo softmax_multirow
-  elif [ "$n" -le 32768 ]; then echo softmax_fused
+  elif [ "$n" -le "$fused_max" ]; then echo softmax_fused
   else echo softmax_split
   fi
 }

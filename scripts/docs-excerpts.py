@@ -94,9 +94,9 @@ EXCERPTS = {
         {"start": r"^module attributes", "count": 3}]),
     "gpu-coords": ("fused", ("cse", 1), [
         {"start": r"dense<\[0, 1, 2, 3, 512", "count": 1},
-        {"start": r"gpu\.thread_id", "end": r"arith\.cmpi slt"}]),
+        {"start": r"gpu\.thread_id", "end": r"arith\.addi .*overflow<nsw, nuw> : vector"}]),
     "gpu-load": ("fused", ("cse", 1), [
-        {"start": r"= arith\.andi .* : i1$", "end": r"} else {"},
+        {"start": r"= arith\.cmpi slt, .* : i32$", "end": r"} else {"},
         {"start": r"scf\.if .* -> \(f32\)", "end": r"^\s*}$"},
         {"start": r"vector\.from_elements", "count": 3}]),
     "gpu-reduce-tree": ("fused", ("cse", 1), [

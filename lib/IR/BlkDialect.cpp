@@ -17,6 +17,47 @@ using namespace mlir::blk;
 #define GET_TYPEDEF_CLASSES
 #include "blk/IR/BlkOpsTypes.cpp.inc"
 
+/// `(, grid = "...")? (, num_ctas = N)?` in either order, each at most once;
+/// the defaults ("rows", 1) are not printed.
+static ParseResult parseKernelOptions(AsmParser &parser,
+                                      std::string &grid, int64_t &numCtas) {
+  grid = "rows";
+  numCtas = 1;
+  bool seenGrid = false, seenCtas = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (key == "grid" && !seenGrid) {
+      std::string value;
+      if (parser.parseString(&value))
+        return failure();
+      grid = value;
+      seenGrid = true;
+    } else if (key == "num_ctas" && !seenCtas) {
+      int64_t value;
+      if (parser.parseInteger(value))
+        return failure();
+      numCtas = value;
+      seenCtas = true;
+    } else {
+      return parser.emitError(at)
+             << "expected 'grid' or 'num_ctas' (each at most once), got '"
+             << key << "'";
+    }
+  }
+  return success();
+}
+
+static void printKernelOptions(AsmPrinter &printer, StringRef grid,
+                               int64_t numCtas) {
+  if (grid != "rows")
+    printer << ", grid = \"" << grid << "\"";
+  if (numCtas != 1)
+    printer << ", num_ctas = " << numCtas;
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "blk/IR/BlkOpsAttrs.cpp.inc"
 
@@ -71,20 +112,25 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           ArrayRef<int64_t> elems, ArrayRef<int64_t> lanes,
-                          ArrayRef<int64_t> warps) {
+                          ArrayRef<int64_t> warps, ArrayRef<int64_t> ctas) {
   if (elems.empty() || elems.size() != lanes.size() ||
       elems.size() != warps.size())
     return emitError() << "elems, lanes and warps must have one entry per "
                           "dimension (got "
                        << elems.size() << ", " << lanes.size() << ", "
                        << warps.size() << ")";
+  if (!ctas.empty() && ctas.size() != elems.size())
+    return emitError() << "ctas must have one entry per dimension ("
+                       << elems.size() << ") or be left out, but has "
+                       << ctas.size();
   auto powersOfTwo = [](ArrayRef<int64_t> values) {
     return llvm::all_of(values, [](int64_t v) {
       return v >= 1 && llvm::isPowerOf2_64(v);
     });
   };
-  if (!powersOfTwo(elems) || !powersOfTwo(lanes) || !powersOfTwo(warps))
-    return emitError() << "elems, lanes and warps must be powers of two";
+  if (!powersOfTwo(elems) || !powersOfTwo(lanes) || !powersOfTwo(warps) ||
+      !powersOfTwo(ctas))
+    return emitError() << "elems, lanes, warps and ctas must be powers of two";
   int64_t laneCount = llvm::product_of(lanes);
   if (laneCount != 32)
     return emitError() << "lanes must multiply to 32 (a warp), but multiply to "
@@ -94,6 +140,14 @@ BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 int64_t BlockedLayoutAttr::getNumWarps() const {
   return llvm::product_of(getWarps());
+}
+
+int64_t BlockedLayoutAttr::getCtasAlong(int64_t d) const {
+  return getCtas().empty() ? 1 : getCtas()[d];
+}
+
+int64_t BlockedLayoutAttr::getNumCtas() const {
+  return getCtas().empty() ? 1 : llvm::product_of(getCtas());
 }
 
 LogicalResult
@@ -107,7 +161,8 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t numWarps, StringRef grid) {
+                                 int64_t numWarps, StringRef grid,
+                                 int64_t numCtas) {
   if (numWarps < 1 || numWarps > 32 || !llvm::isPowerOf2_64(numWarps))
     return emitError()
            << "num_warps must be a power of two from 1 to 32, but got "
@@ -115,6 +170,13 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (grid != "rows" && grid != "persistent")
     return emitError() << "grid must be \"rows\" or \"persistent\", but got \""
                        << grid << "\"";
+  if (numCtas < 1 || numCtas > kMaxClusterCtas || !llvm::isPowerOf2_64(numCtas))
+    return emitError() << "num_ctas must be a power of two from 1 to "
+                       << kMaxClusterCtas << ", but got " << numCtas;
+  if (numCtas > 1 && grid != "rows")
+    return emitError() << "num_ctas = " << numCtas
+                       << " needs grid = \"rows\": a persistent grid of "
+                          "clusters is not supported";
   return success();
 }
 

@@ -26,7 +26,8 @@ FailureOr<Distribution> Distribution::get(Type type) {
 }
 
 int64_t Distribution::getTile(int64_t d) const {
-  return layout.getElems()[d] * layout.getLanes()[d] * layout.getWarps()[d];
+  return layout.getElems()[d] * layout.getLanes()[d] * layout.getWarps()[d] *
+         layout.getCtasAlong(d);
 }
 
 int64_t Distribution::getRunLength(int64_t d) const {
@@ -45,7 +46,8 @@ int64_t Distribution::getNumElements() const {
 }
 
 int64_t Distribution::getDistinctThreads(int64_t d) const {
-  int64_t threads = layout.getLanes()[d] * layout.getWarps()[d];
+  int64_t threads =
+      layout.getLanes()[d] * layout.getWarps()[d] * layout.getCtasAlong(d);
   return std::min(threads, std::max<int64_t>(1, shape[d] / getRunLength(d)));
 }
 

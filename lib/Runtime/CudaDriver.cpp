@@ -466,6 +466,14 @@ Status Kernel::setMaxDynamicSharedBytes(int bytes) const {
           std::to_string(bytes) + " B");
 }
 
+Status Kernel::allowNonPortableClusterSize() const {
+  return driver->check(
+      driver->api().cuFuncSetAttribute(
+          function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+      "cuFuncSetAttribute",
+      "kernel '" + kernelName + "', non-portable cluster size");
+}
+
 Status Kernel::maxActiveBlocksPerMultiprocessor(int blockThreads,
                                                 size_t dynamicSharedBytes,
                                                 int &blocks) const {

@@ -36,7 +36,8 @@ std::string mlir::blk::getDefaultFeatures(StringRef chip) {
 void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
                                       const PTXTarget &options) {
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(createBlkDistribute(BlkDistributeOptions{options.numWarps}));
+  pm.addPass(createBlkDistribute(
+      BlkDistributeOptions{options.numWarps, options.numCtas}));
   pm.addPass(createConvertBlkToGPU(
       ConvertBlkToGPUOptions{options.chip, options.features}));
   pm.addPass(createCanonicalizerPass());
@@ -70,6 +71,7 @@ void mlir::blk::registerBlkToPTXPipeline() {
       [](OpPassManager &pm, const BlkToPTXOptions &options) {
         buildBlkToPTXPipeline(pm, PTXTarget{options.chip, options.features,
                                             options.numWarps,
+                                            options.numCtas,
                                             options.optLevel});
       });
 }
@@ -105,6 +107,7 @@ mlir::blk::getCompiledKernels(ModuleOp module) {
     kernel.name = launch.getKernel().str();
     kernel.ptx = ptx;
     kernel.threads = launch.getThreads();
+    kernel.ctas = launch.getCtas();
     kernel.staticSharedBytes = launch.getStaticSharedBytes();
     kernel.dynamicSharedBytes = launch.getDynamicSharedBytes();
     kernel.grid = launch.getGrid().str();

@@ -127,9 +127,18 @@ int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
 }
 
 BlockedLayoutAttr chooseLayout(MLIRContext *context, RankedTensorType anchor,
-                               int64_t numWarps, int64_t vectorWidth) {
+                               int64_t numWarps, int64_t numCtas,
+                               int64_t vectorWidth) {
+  // The CTAs of a cluster split the rows' columns: a row is what a cluster
+  // is for (too long for one SM).
+  SmallVector<int64_t> ctas;
+  if (numCtas > 1) {
+    ctas.assign(anchor.getRank(), 1);
+    ctas.back() = numCtas;
+  }
   if (anchor.getRank() == 1)
-    return BlockedLayoutAttr::get(context, {vectorWidth}, {32}, {numWarps});
+    return BlockedLayoutAttr::get(context, {vectorWidth}, {32}, {numWarps},
+                                  ctas);
   int64_t rows = anchor.getShape().front();
   int64_t cols = anchor.getShape().back();
   int64_t lanesAlongRow = std::clamp<int64_t>(cols / vectorWidth, 1, 32);
@@ -141,7 +150,7 @@ BlockedLayoutAttr chooseLayout(MLIRContext *context, RankedTensorType anchor,
       std::clamp<int64_t>(rows / lanesDownRows, 1, numWarps);
   return BlockedLayoutAttr::get(
       context, {1, vectorWidth}, {lanesDownRows, lanesAlongRow},
-      {warpsDownRows, numWarps / warpsDownRows});
+      {warpsDownRows, numWarps / warpsDownRows}, ctas);
 }
 
 /// Groups the 1-D blocks of a 2-D program that must share a layout and
@@ -284,7 +293,12 @@ struct BlkDistributePass
     if (numWarps > 0 &&
         failed(KernelAttr::verify(
             [&] { return getOperation().emitError() << "num-warps: "; },
-            numWarps, "rows")))
+            numWarps, "rows", 1)))
+      return signalPassFailure();
+    if (numCtas > 0 &&
+        failed(KernelAttr::verify(
+            [&] { return getOperation().emitError() << "num-ctas: "; }, 1,
+            "rows", numCtas)))
       return signalPassFailure();
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (isKernel(func) && failed(distribute(func)))
@@ -295,12 +309,16 @@ struct BlkDistributePass
     if (failed(checkSpecialized(func)))
       return failure();
     MLIRContext *context = func.getContext();
-    int64_t warps = numWarps > 0 ? numWarps.getValue()
-                                 : getKernelAttr(func).getNumWarps();
-    if (numWarps > 0) {
+    KernelAttr kernel = getKernelAttr(func);
+    int64_t warps = numWarps > 0 ? numWarps.getValue() : kernel.getNumWarps();
+    int64_t ctas = numCtas > 0 ? numCtas.getValue() : kernel.getNumCtas();
+    if (warps != kernel.getNumWarps() || ctas != kernel.getNumCtas()) {
+      auto emitError = [&] { return func.emitError(); };
+      if (failed(KernelAttr::verify(emitError, warps,
+                                              kernel.getGrid(), ctas)))
+        return failure();
       func->setAttr(BlkDialect::getKernelAttrName(),
-                    KernelAttr::get(context, numWarps,
-                                    getKernelAttr(func).getGrid()));
+                    KernelAttr::get(context, warps, kernel.getGrid(), ctas));
     }
     RankedTensorType anchor = findAnchor(func);
     if (!anchor)
@@ -308,9 +326,9 @@ struct BlkDistributePass
 
     AccessAnalysis analysis;
     int64_t vectorWidth =
-        chooseVectorWidth(func, anchor, 32 * warps, analysis);
+        chooseVectorWidth(func, anchor, 32 * warps * ctas, analysis);
     BlockedLayoutAttr layout =
-        chooseLayout(context, anchor, warps, vectorWidth);
+        chooseLayout(context, anchor, warps, ctas, vectorWidth);
 
     SliceAssignment slices;
     if (anchor.getRank() == 2 && failed(slices.build(func)))

@@ -1,4 +1,5 @@
 // RUN: softmax-opt %s --convert-blk-to-gpu --split-input-file -verify-diagnostics
+// RUN: not softmax-opt %s --convert-blk-to-gpu="chip=sm_80 features=+ptx70" --split-input-file 2>&1 | FileCheck %s --check-prefix=NOCLUSTER
 // RUN: not softmax-opt %s --convert-blk-to-gpu=chip=sm_60 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not softmax-opt %s --convert-blk-to-gpu=chip=gfx90a 2>&1 | FileCheck %s --check-prefix=CHIP-NAME
 // RUN: not softmax-opt %s --convert-blk-to-gpu=chip=sm_80x 2>&1 | FileCheck %s --check-prefix=CHIP-SUFFIX
@@ -43,5 +44,15 @@ func.func @log(%x: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
 func.func @shared_over_limit() attributes {blk.kernel = #blk.kernel<num_warps = 32>} {
   %c = arith.constant dense<1.0> : tensor<16x4096xf32, #wide>
   %m = blk.reduce max %c axis 1 : tensor<16x4096xf32, #wide> -> tensor<16xf32, #blk.slice<dim = 1, parent = #wide>>
+  return
+}
+
+// -----
+
+#clustered = #blk.blocked<elems = [4], lanes = [32], warps = [4], ctas = [2]>
+
+// Fine on sm_90 (the run above); on sm_80:
+// NOCLUSTER: error: kernel @on_sm80 runs on 2 CTAs (num_ctas), but sm_80 has no thread-block clusters; they need sm_90 or newer
+func.func @on_sm80(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2>} {
   return
 }

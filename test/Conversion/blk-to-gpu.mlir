@@ -4,7 +4,7 @@
 
 // The kernel becomes a gpu.func of 128 threads in a gpu.module, and the
 // module records its launch contract.
-// CHECK: module attributes {blk.launch = [#blk.launch<kernel = "row", threads = 128, staticSharedBytes = 512, dynamicSharedBytes = 0, grid = "rows", args = !blk.ptr<f32>, i32>], gpu.container_module}
+// CHECK: module attributes {blk.launch = [#blk.launch<kernel = "row", threads = 128, ctas = 1, staticSharedBytes = 512, dynamicSharedBytes = 0, grid = "rows", args = !blk.ptr<f32>, i32>], gpu.container_module}
 // CHECK: gpu.module @kernels
 // CHECK: gpu.func @row(%[[P:.*]]: !llvm.ptr<1>, %[[N:.*]]: i32) workgroup(%[[SMEM:.*]] : memref<128xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 func.func @row(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
@@ -21,8 +21,12 @@ func.func @row(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<
   %in = arith.cmpi slt, %cols, %nb : tensor<1024xi32, #row>
   %ninf = arith.constant 0xFF800000 : f32
   // Each run of 4: one 16-byte load when its mask is all true, else one
-  // predicated load per element.
-  // CHECK: scf.if %{{.*}} -> (vector<4xf32>)
+  // predicated load per element. The mask is `offsets < n` with offsets
+  // the thread's first column plus constants, so the run's last column
+  // decides (one scalar comparison).
+  // CHECK: %[[LAST:.*]] = arith.addi %{{.*}}, %c3_i32{{.*}} overflow<nsw> : i32
+  // CHECK: %[[ALLIN:.*]] = arith.cmpi slt, %[[LAST]], %[[N]] : i32
+  // CHECK: scf.if %[[ALLIN]] -> (vector<4xf32>)
   // CHECK:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
   // CHECK: } else {
   // CHECK:   scf.if %{{.*}} -> (f32)
@@ -100,5 +104,48 @@ func.func @rows(%x: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warp
   // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 0, 0, 0] : vector<1xf32>, vector<1xf32>
   %m2 = blk.expand_dims %m axis 1 : tensor<8xf32, #per_row> -> tensor<8x1xf32, #rows>
   %mb = blk.broadcast %m2 : tensor<8x1xf32, #rows> -> tensor<8x64xf32, #rows>
+  return
+}
+
+// -----
+
+// A program on a cluster of 2 CTAs: the CTAs split the row (ctas = [2]),
+// a program is a cluster, and the reduction's last level meets the other
+// CTA's partials in distributed shared memory between cluster barriers.
+#cluster = #blk.blocked<elems = [4], lanes = [32], warps = [4], ctas = [2]>
+
+// CHECK: #blk.launch<kernel = "clustered", threads = 128, ctas = 2, staticSharedBytes = 1024
+// CHECK: gpu.module @kernels
+// CHECK: llvm.mlir.global internal @blk_cluster_partials_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<128 x f32>
+// CHECK-LABEL: gpu.func @clustered
+// CHECK-SAME: known_cluster_size = array<i32: 2, 1, 1>
+// CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
+func.func @clustered(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2>} {
+  // CHECK: gpu.cluster_id x
+  %row = blk.program_id x
+  %rowp = blk.addptr %p, %row : !blk.ptr<f32>, i32
+  // CTA r holds columns 512r + 4t.. of each 1024-column tile.
+  // CHECK: gpu.cluster_block_id x
+  // CHECK: arith.shli %{{.*}}, %c7_i32
+  %cols = blk.arange 0 to 2048 : tensor<2048xi32, #cluster>
+  %x = blk.load %rowp[%cols] {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<2048xi32, #cluster> -> tensor<2048xf32, #cluster>
+  // CHECK: gpu.barrier
+  // CHECK: %[[PARTIALS:.*]] = llvm.mlir.addressof @blk_cluster_partials_0 : !llvm.ptr<3>
+  // CHECK: %[[MINE:.*]] = llvm.getelementptr %[[PARTIALS]]
+  // CHECK: llvm.store %{{.*}}, %[[MINE]] : f32, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.cluster.arrive {aligned}
+  // CHECK-NEXT: nvvm.cluster.wait {aligned}
+  // CHECK: nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<7> -> f32
+  // CHECK: nvvm.mapa
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<7> -> f32
+  // CHECK: arith.addf
+  %s = blk.reduce sum %x axis 0 : tensor<2048xf32, #cluster> -> f32
+  %sb = blk.splat %s : f32 -> tensor<2048xf32, #cluster>
+  blk.store %rowp[%cols], %sb {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<2048xi32, #cluster>, tensor<2048xf32, #cluster>
+  // No CTA leaves while the others may still read its partials.
+  // CHECK: nvvm.cluster.arrive {aligned}
+  // CHECK-NEXT: nvvm.cluster.wait {aligned}
+  // CHECK-NEXT: gpu.return
   return
 }

@@ -12,6 +12,18 @@
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 16 --cols 8 --special
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 65536 --cols 128
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 32768
+// Rows too long for one SM run on thread-block clusters (sm_90+; from 65536
+// elements the rules pick one CTA per 8192, at most 8): partial maxima and sums meet in
+// distributed shared memory. Ragged rows, special values, clusters of 2 and
+// 16 (over the portable 8), and bf16.
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 65536 --verbose > %t.cluster.log
+// RUN: grep "ctas=8" %t.cluster.log
+// RUN: grep "8 CTAs/program" %t.cluster.log
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 5 --cols 100003 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 33 --cols 40000 --num-ctas 2
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 4 --cols 65536 --num-ctas 16
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 16 --cols 262144 --dtype bf16
+// RUN: softmax-run %examples/softmax_multirow.mlir --target gpu --check --rows 64 --cols 8192 --const ROWS=2 --num-ctas 2
 // Padded rows; a stride that breaks the example's divisibility promise is
 // compiled without it.
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1000 --in-stride 1024 --out-stride 1040

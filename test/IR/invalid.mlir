@@ -338,7 +338,7 @@ func.func private @layout_ranks(tensor<8xf32, #blk.blocked<elems = [1], lanes = 
 
 // -----
 
-// expected-error @+1 {{elems, lanes and warps must be powers of two}}
+// expected-error @+1 {{elems, lanes, warps and ctas must be powers of two}}
 func.func private @layout_not_power_of_two(tensor<8xf32, #blk.blocked<elems = [3], lanes = [32], warps = [4]>>)
 
 // -----
@@ -381,3 +381,22 @@ func.func private @bad_scratch_kind(!blk.ptr<f32> {blk.scratch = "cols"})
 
 // expected-error @+1 {{blk.scratch applies to pointer arguments, but argument #0 has type 'i32'}}
 func.func private @scratch_on_integer(i32 {blk.scratch = "rows"})
+
+// -----
+
+// expected-error @+1 {{num_ctas must be a power of two from 1 to 16, but got 3}}
+func.func @bad_ctas() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 3>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{num_ctas = 2 needs grid = "rows": a persistent grid of clusters is not supported}}
+func.func @persistent_cluster() attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = "persistent", num_ctas = 2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{ctas must have one entry per dimension (2) or be left out, but has 1}}
+func.func private @layout_ctas(tensor<4x8xf32, #blk.blocked<elems = [1, 4], lanes = [4, 8], warps = [1, 4], ctas = [2]>>)

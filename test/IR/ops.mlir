@@ -3,6 +3,7 @@
 // RUN: softmax-opt %s | softmax-opt | FileCheck %s
 // RUN: softmax-opt %s --mlir-print-op-generic | softmax-opt | FileCheck %s
 
+// CHECK: #blocked = #blk.blocked<elems = [4], lanes = [32], warps = [16], ctas = [4]>
 // CHECK-LABEL: func.func @program_ids
 // CHECK-SAME: attributes {blk.kernel = #blk.kernel<num_warps = 8>}
 func.func @program_ids(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
@@ -12,6 +13,22 @@ func.func @program_ids(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<n
   %1 = blk.program_id y
   // CHECK: blk.num_programs z
   %2 = blk.num_programs z
+  return
+}
+
+// CHECK-LABEL: func.func @on_a_cluster
+// CHECK-SAME: #blk.kernel<num_warps = 16, num_ctas = 4>
+func.func @on_a_cluster() attributes {blk.kernel = #blk.kernel<num_warps = 16, num_ctas = 4>} {
+  return
+}
+
+// CHECK-LABEL: func.func private @cluster_layout
+// CHECK-SAME: tensor<65536xf32, #blocked>
+func.func private @cluster_layout(tensor<65536xf32, #blk.blocked<elems = [4], lanes = [32], warps = [16], ctas = [4]>>)
+
+// CHECK-LABEL: func.func @kernel_options_in_any_order
+// CHECK-SAME: #blk.kernel<num_warps = 2, grid = "persistent">
+func.func @kernel_options_in_any_order() attributes {blk.kernel = #blk.kernel<num_warps = 2, num_ctas = 1, grid = "persistent">} {
   return
 }
 

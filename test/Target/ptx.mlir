@@ -6,6 +6,9 @@
 // RUN: softmax-opt %examples/softmax_online.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,BAR
 // RUN: softmax-opt %examples/softmax_multirow.mlir --blk-specialize="ROWS=8 BLOCK=128" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,NOBAR
 // RUN: softmax-opt %examples/softmax_persistent.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefixes=PTX,BAR
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8" --emit=ptx -o %t.cluster.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,BAR < %t.cluster.ptx
+// RUN: FileCheck %s --check-prefix=CLUSTER < %t.cluster.ptx
 
 // SM90: .version 8.0
 // SM90: .target sm_90
@@ -20,3 +23,16 @@
 // NOBAR-NOT: bar.sync
 // PTX: ex2.approx.f32
 // PTX: st.global.v4.b32
+
+// A row over a cluster of 8 CTAs: the cluster shape is part of the kernel,
+// a program is a cluster, and the CTAs read each other's partials.
+// CLUSTER: .reqnctapercluster 8, 1, 1
+// CLUSTER: %clusterid.x
+// CLUSTER: %cluster_ctaid.x
+// CLUSTER: barrier.cluster.arrive.aligned
+// CLUSTER-NEXT: barrier.cluster.wait.aligned
+// CLUSTER-NEXT: mapa.shared::cluster
+// CLUSTER-NEXT: ld.shared::cluster.b32
+// Two reductions and, before returning, one more cluster barrier.
+// CLUSTER-COUNT-2: barrier.cluster.wait.aligned
+// CLUSTER-NEXT: ret;

@@ -25,3 +25,6 @@
 // RUN: ptxas -arch=sm_90 -v %t.persistent90.ptx -o %t.cubin 2>&1 | FileCheck %s
 // RUN: softmax-opt %examples/softmax_persistent.mlir --blk-specialize="BLOCK=1024" --blk-to-ptx="chip=sm_80 features=+ptx70" --emit=ptx -o %t.persistent80.ptx
 // RUN: ptxas -arch=sm_80 -v %t.persistent80.ptx -o %t.cubin 2>&1 | FileCheck %s
+// The rules' cluster kernel for 65536-element rows (8 CTAs of 8 warps).
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8" --emit=ptx -o %t.cluster90.ptx
+// RUN: ptxas -arch=sm_90 -v %t.cluster90.ptx -o %t.cubin 2>&1 | FileCheck %s

@@ -1,5 +1,7 @@
 // RUN: softmax-opt %s --blk-distribute --split-input-file | FileCheck %s
 // RUN: softmax-opt %s --blk-distribute=num-warps=8 --split-input-file | FileCheck %s --check-prefix=WARPS8
+// RUN: softmax-opt %s --blk-distribute="num-warps=8 num-ctas=4" --split-input-file | FileCheck %s --check-prefix=CTAS4
+// RUN: not softmax-opt %s --blk-distribute=num-ctas=3 2>&1 | FileCheck %s --check-prefix=CTAS3
 
 // A row of f32 read through aligned, contiguous offsets: 4 elements (16
 // bytes) per thread, 32 lanes, the kernel's 4 warps.
@@ -8,6 +10,11 @@
 // WARPS8: #blk.blocked<elems = [4], lanes = [32], warps = [8]>
 // WARPS8-LABEL: func.func @row
 // WARPS8-SAME: #blk.kernel<num_warps = 8>
+// With a cluster, the CTAs split the row after the warps.
+// CTAS4: #blk.blocked<elems = [1], lanes = [32], warps = [8], ctas = [4]>
+// CTAS4-LABEL: func.func @row
+// CTAS4-SAME: #blk.kernel<num_warps = 8, num_ctas = 4>
+// CTAS3: error: num-ctas: num_ctas must be a power of two from 1 to 16, but got 3
 func.func @row(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64},
                %stride: i32 {blk.divisibility = 16 : i64})
     attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
@@ -65,6 +72,7 @@ func.func @bf16_row(%p: !blk.ptr<bf16> {blk.divisibility = 16 : i64})
 // rows and the 4 warps go down the rows. Per-row values are slices of
 // dimension 1, column indices slices of dimension 0.
 // CHECK-DAG: #[[L2:.*]] = #blk.blocked<elems = [1, 4], lanes = [2, 16], warps = [4, 1]>
+// CTAS4: #blk.blocked<elems = [1, 1], lanes = [{{.*}}], warps = [{{.*}}], ctas = [1, 4]>
 // CHECK-DAG: #[[ROWS:.*]] = #blk.slice<dim = 1, parent = #[[L2]]>
 // CHECK-DAG: #[[COLS:.*]] = #blk.slice<dim = 0, parent = #[[L2]]>
 // CHECK-LABEL: func.func @rows

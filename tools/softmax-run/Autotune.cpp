@@ -42,23 +42,25 @@ std::string AutotuneCache::key(const std::string &device,
          std::to_string(problem.outStride);
 }
 
-/// Lines are `key <TAB> NAME=V,NAME=V <TAB> warps`.
-std::optional<std::pair<llvm::StringMap<int64_t>, int64_t>>
+/// Lines are `key <TAB> NAME=V,NAME=V <TAB> warps <TAB> ctas` (lines
+/// written before clusters have no ctas field).
+std::optional<AutotuneCache::Entry>
 AutotuneCache::lookup(const std::string &key) const {
   auto file = llvm::MemoryBuffer::getFile(path);
   if (!file)
     return std::nullopt;
-  std::optional<std::pair<llvm::StringMap<int64_t>, int64_t>> found;
+  std::optional<Entry> found;
   llvm::SmallVector<llvm::StringRef> lines;
   (*file)->getBuffer().split(lines, '\n', -1, false);
   for (llvm::StringRef line : lines) {
     llvm::SmallVector<llvm::StringRef> fields;
     line.split(fields, '\t');
-    int64_t warps;
-    if (fields.size() != 3 || fields[0] != key ||
-        fields[2].getAsInteger(10, warps))
+    Entry entry;
+    if ((fields.size() != 3 && fields.size() != 4) || fields[0] != key ||
+        fields[2].getAsInteger(10, entry.numWarps) ||
+        (fields.size() == 4 && fields[3].getAsInteger(10, entry.numCtas)))
       continue;
-    llvm::StringMap<int64_t> constants;
+    llvm::StringMap<int64_t> &constants = entry.constants;
     llvm::SmallVector<llvm::StringRef> bindings;
     fields[1].split(bindings, ',', -1, false);
     bool valid = true;
@@ -69,7 +71,7 @@ AutotuneCache::lookup(const std::string &key) const {
       constants[name] = number;
     }
     if (valid)
-      found = std::make_pair(std::move(constants), warps);
+      found = std::move(entry);
   }
   return found;
 }
@@ -91,6 +93,7 @@ bool AutotuneCache::store(const std::string &key, const Specialization &best,
   for (const auto &entry : best.constants)
     bindings += (bindings.empty() ? "" : ",") + entry.getKey().str() + "=" +
                 std::to_string(entry.getValue());
-  file << key << "\t" << bindings << "\t" << best.numWarps << "\n";
+  file << key << "\t" << bindings << "\t" << best.numWarps << "\t"
+       << best.numCtas << "\n";
   return true;
 }

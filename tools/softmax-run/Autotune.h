@@ -27,9 +27,15 @@ public:
                          const std::string &programName,
                          const Problem &problem);
 
-  /// The remembered constants and warps for `key`, if any.
-  std::optional<std::pair<llvm::StringMap<int64_t>, int64_t>>
-  lookup(const std::string &key) const;
+  /// What a cache line remembers.
+  struct Entry {
+    llvm::StringMap<int64_t> constants;
+    int64_t numWarps = 0;
+    int64_t numCtas = 0;
+  };
+
+  /// The remembered constants, warps and CTAs for `key`, if any.
+  std::optional<Entry> lookup(const std::string &key) const;
 
   /// Remembers `best` for `key` (a later entry wins); false, with `error`,
   /// if the file cannot be written.

@@ -27,6 +27,10 @@ Status GpuExecution::load(std::vector<mlir::blk::CompiledKernel> compiled,
     blk::runtime::Kernel handle;
     if (Status status = program.module.getKernel(kernel.name, handle); !status)
       return status;
+    // Clusters of up to 8 CTAs are portable; more need the kernel's opt-in.
+    if (kernel.ctas > 8)
+      if (Status status = handle.allowNonPortableClusterSize(); !status)
+        return status;
     program.kernels.push_back(handle);
   }
   program.compiled = std::move(compiled);
@@ -71,7 +75,8 @@ Status GpuExecution::launchAll(const LoadedProgram &program,
   for (size_t k = 0; k < program.kernels.size(); ++k) {
     const mlir::blk::CompiledKernel &compiled = program.compiled[k];
     blk::runtime::LaunchConfig config;
-    config.grid.x = static_cast<unsigned>(specialization.grid);
+    // A program is a cluster of `ctas` CTAs, numbered consecutively.
+    config.grid.x = static_cast<unsigned>(specialization.grid * compiled.ctas);
     config.block.x = static_cast<unsigned>(compiled.threads);
     config.dynamicSharedBytes =
         static_cast<unsigned>(compiled.dynamicSharedBytes);
@@ -201,7 +206,11 @@ Status GpuExecution::describe(const LoadedProgram &program,
               " local (spill) bytes, " +
               std::to_string(attributes.staticSharedBytes) +
               " B static shared, occupancy " + std::to_string(blocksPerSM) +
-              " programs/SM\n";
+              " CTAs/SM" +
+              (compiled.ctas > 1
+                   ? ", " + std::to_string(compiled.ctas) + " CTAs/program"
+                   : std::string()) +
+              "\n";
   }
   return Status::success();
 }

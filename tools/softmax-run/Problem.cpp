@@ -21,7 +21,9 @@ std::string Specialization::describe() const {
   for (const std::string &name : names)
     text += name + "=" + std::to_string(constants.lookup(name)) + " ";
   if (numWarps > 0)
-    text += "warps=" + std::to_string(numWarps);
+    text += "warps=" + std::to_string(numWarps) + " ";
+  if (numCtas > 1)
+    text += "ctas=" + std::to_string(numCtas);
   return llvm::StringRef(text).rtrim().str();
 }
 
@@ -33,10 +35,27 @@ static int64_t kernelWarps(mlir::ModuleOp program) {
   return warps;
 }
 
+static int64_t kernelCtas(mlir::ModuleOp program) {
+  int64_t ctas = 1;
+  for (auto func : program.getOps<mlir::func::FuncOp>())
+    if (auto kernel = mlir::blk::getKernelAttr(func))
+      ctas = std::max(ctas, kernel.getNumCtas());
+  return ctas;
+}
+
+/// Clusters, by the rules: rows from kClusterRow elements on (too long for
+/// one SM to hold at the copy limit) get one CTA per kElementsPerCta, at
+/// most kRuleCtas (the portable cluster size). Measured on an H200
+/// (docs/benchmarks.md).
+constexpr int64_t kClusterRow = 65536;
+constexpr int64_t kElementsPerCta = 8192;
+constexpr int64_t kRuleCtas = 8;
+
 bool softmax_run::chooseSpecialization(
     mlir::ModuleOp program, const Problem &problem,
     const llvm::StringMap<int64_t> &overrides, int64_t maxTile,
-    int64_t forcedWarps, Specialization &result, std::string &error) {
+    int64_t forcedWarps, int64_t forcedCtas, int64_t maxCtas,
+    Specialization &result, std::string &error) {
   // A program loops over the row when a loop runs up to n_cols (the last
   // kernel argument); a persistent loop over rows does not count.
   bool loopsOverRow = false;
@@ -79,8 +98,18 @@ bool softmax_run::chooseSpecialization(
   }
 
   int64_t rowsBound = result.constants.lookup("ROWS");
-  int64_t blockElements = std::max<int64_t>(1, rowsBound) *
-                          std::max<int64_t>(1, result.constants.lookup("BLOCK"));
+  int64_t boundBlock = std::max<int64_t>(1, result.constants.lookup("BLOCK"));
+  // A cluster spreads one row held in registers over several SMs.
+  int64_t ownCtas = kernelCtas(program);
+  int64_t ctas = ownCtas;
+  if (!loopsOverRow && !splitsRows && rowsBound <= 1 &&
+      boundBlock >= kClusterRow)
+    ctas = std::max(ownCtas, std::min({boundBlock / kElementsPerCta,
+                                       kRuleCtas, maxCtas}));
+  if (forcedCtas > 0)
+    ctas = forcedCtas;
+  result.numCtas = ctas != ownCtas || forcedCtas > 0 ? ctas : 0;
+  int64_t blockElements = std::max<int64_t>(1, rowsBound) * boundBlock / ctas;
   // Measured on an H200 (docs/benchmarks.md): a warp per 1024 elements of a
   // row held in registers (up to 16), a warp per 512 of a tile walked in a
   // loop (up to 32); never fewer than the kernel asks for.
@@ -230,7 +259,8 @@ KernelArguments::KernelArguments(uint64_t out, uint64_t in,
 
 std::vector<Specialization> softmax_run::candidateSpecializations(
     mlir::ModuleOp program, const Problem &problem,
-    const llvm::StringMap<int64_t> &overrides, int64_t maxTile) {
+    const llvm::StringMap<int64_t> &overrides, int64_t maxTile,
+    int64_t maxCtas) {
   std::vector<std::string> names = mlir::blk::getConstantNames(program);
   bool hasRows = llvm::is_contained(names, "ROWS") && !overrides.count("ROWS");
   std::vector<int64_t> tiles = {maxTile};
@@ -251,16 +281,27 @@ std::vector<Specialization> softmax_run::candidateSpecializations(
         bound["ROWS"] = rows;
       Specialization base;
       std::string error;
-      if (!chooseSpecialization(program, problem, bound, tile, 0, base, error))
+      if (!chooseSpecialization(program, problem, bound, tile, 0, 0, maxCtas,
+                                base, error))
         continue;
-      int64_t warps = base.numWarps ? base.numWarps : kernelWarps(program);
-      for (int64_t w : {warps / 2, warps, warps * 2}) {
-        if (w < 1 || w > 32)
+      int64_t ctas = base.numCtas ? base.numCtas : kernelCtas(program);
+      for (int64_t c : {ctas / 2, ctas, ctas * 2}) {
+        if (c < 1 || c > maxCtas)
           continue;
-        Specialization candidate = base;
-        candidate.numWarps = w;
-        if (seen.insert(candidate.describe()).second)
-          candidates.push_back(candidate);
+        Specialization clustered;
+        if (!chooseSpecialization(program, problem, bound, tile, 0, c,
+                                  maxCtas, clustered, error))
+          continue;
+        int64_t warps =
+            clustered.numWarps ? clustered.numWarps : kernelWarps(program);
+        for (int64_t w : {warps / 2, warps, warps * 2}) {
+          if (w < 1 || w > 32)
+            continue;
+          Specialization candidate = clustered;
+          candidate.numWarps = w;
+          if (seen.insert(candidate.describe()).second)
+            candidates.push_back(candidate);
+        }
       }
     }
   }

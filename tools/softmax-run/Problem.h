@@ -62,7 +62,8 @@ struct KernelArguments {
 struct Specialization {
   llvm::StringMap<int64_t> constants;
   int64_t numWarps = 0; // 0: each kernel's own num_warps
-  int64_t grid = 0;
+  int64_t numCtas = 0;  // 0: each kernel's own num_ctas
+  int64_t grid = 0;     // programs (clusters when numCtas > 1)
   /// "BLOCK=1024 ROWS=4", for messages and cache keys.
   std::string describe() const;
 };
@@ -74,9 +75,13 @@ struct Specialization {
 ///           >= cols / maxTile, and then BLOCK = the next power of two >=
 ///           cols / SPLITS;
 ///   ROWS  = max(2, 512 / BLOCK), at most the next power of two >= rows;
-///   warps = one per 1024 elements of a ROWS x BLOCK block (at most 16), or
-///           per 512 for a program that loops over the row (at most 32),
-///           and never fewer than the kernel's num_warps;
+///   ctas  = for a program that holds its row (no loop over it, no SPLITS,
+///           no ROWS) with BLOCK >= 65536, on a GPU with clusters
+///           (`maxCtas` > 1): one CTA per 8192 elements of BLOCK, at most 8
+///           (and `maxCtas`);
+///   warps = one per 1024 elements of a ROWS x BLOCK block per CTA (at most
+///           16), or per 512 for a program that loops over the row (at most
+///           32), and never fewer than the kernel's num_warps;
 ///   grid  = ceil(rows / ROWS) (rows when the program has no ROWS), times
 ///           SPLITS when the program has it; a
 ///           persistent kernel's grid is set at launch (GpuExecution).
@@ -85,16 +90,18 @@ struct Specialization {
 bool chooseSpecialization(mlir::ModuleOp program, const Problem &problem,
                           const llvm::StringMap<int64_t> &overrides,
                           int64_t maxTile, int64_t forcedWarps,
+                          int64_t forcedCtas, int64_t maxCtas,
                           Specialization &result, std::string &error);
 
 /// The specializations --autotune tries: the rules' choice and its
-/// neighbours (half and twice the warps; ROWS from 1 to 16 for programs with
-/// ROWS; half and twice the tile for programs that loop over or split
-/// rows), without repetitions. `overrides` stay fixed.
+/// neighbours (half and twice the warps; half and twice the CTAs of a
+/// cluster; ROWS from 1 to 16 for programs with ROWS; half and twice the
+/// tile for programs that loop over or split rows), without repetitions.
+/// `overrides` stay fixed.
 std::vector<Specialization>
 candidateSpecializations(mlir::ModuleOp program, const Problem &problem,
                          const llvm::StringMap<int64_t> &overrides,
-                         int64_t maxTile);
+                         int64_t maxTile, int64_t maxCtas);
 
 /// A copy of `program` fitted to the problem: its `blk.divisibility`
 /// promises on integer arguments (row strides, sizes) are kept only where

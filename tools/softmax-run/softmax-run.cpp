@@ -79,6 +79,10 @@ static cl::list<std::string>
 static cl::opt<int64_t> warpsOption("num-warps",
                                     cl::desc("Warps per program (override)"),
                                     cl::init(0));
+static cl::opt<int64_t> ctasOption(
+    "num-ctas",
+    cl::desc("CTAs (a thread-block cluster, sm_90+) per program (override)"),
+    cl::init(0));
 static cl::opt<int64_t> maxTileOption(
     "max-tile", cl::desc("Largest BLOCK for programs that loop over a row"),
     cl::init(8192));
@@ -99,6 +103,15 @@ static cl::opt<bool> verboseOption(
     "verbose", cl::desc("Print registers, spills, shared memory, occupancy"));
 
 namespace {
+
+/// Largest cluster the rules may use on `chip`: clusters need sm_90.
+int64_t maxClusterCtas(llvm::StringRef chip) {
+  unsigned number = 0;
+  if (!chip.consume_front("sm_") ||
+      chip.take_while(llvm::isDigit).getAsInteger(10, number) || number < 90)
+    return 1;
+  return mlir::blk::kMaxClusterCtas;
+}
 
 int fail(const std::string &message) {
   llvm::errs() << "softmax-run: " << message << "\n";
@@ -296,6 +309,7 @@ Status buildOnGPU(GpuExecution &gpu, mlir::ModuleOp fitted,
                   const Problem &problem, mlir::blk::PTXTarget target,
                   Specialization &specialization, LoadedProgram &loaded) {
   target.numWarps = specialization.numWarps;
+  target.numCtas = specialization.numCtas;
   auto compiled = mlir::blk::compileToPTX(fitted, specialization.constants,
                                           target);
   if (mlir::failed(compiled))
@@ -315,8 +329,9 @@ bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp program,
                Specialization &best) {
   double bestGBps = 0;
   int tried = 0;
-  for (Specialization candidate : candidateSpecializations(
-           program, problem, overrides, maxTileOption)) {
+  for (Specialization candidate :
+       candidateSpecializations(program, problem, overrides, maxTileOption,
+                                maxClusterCtas(target.chip))) {
     mlir::ScopedDiagnosticHandler quiet(
         program.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
     LoadedProgram loaded;
@@ -344,11 +359,18 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   target.chip = chipOption.empty() ? device.smArch() : chipOption.getValue();
   target.features = mlir::blk::getDefaultFeatures(target.chip);
 
+  std::string error;
+  // The rules' choice assumed clusters; a chip without them gets one CTA
+  // per program (unless asked otherwise, which its compilation rejects).
+  if (maxClusterCtas(target.chip) == 1 &&
+      !chooseSpecialization(program, problem, overrides, maxTileOption,
+                            warpsOption, ctasOption, 1, specialization, error))
+    return fail(error);
+
   mlir::OwningOpRef<mlir::ModuleOp> fitted = fitToProblem(program, problem);
   if (!fitted)
     return fail("the program cannot be fitted to the problem (see above)");
   KernelABI abi;
-  std::string error;
   if (!KernelABI::read(*fitted, problem, abi, error))
     return fail(error);
   GpuExecution gpu(driver);
@@ -360,9 +382,11 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
                            llvm::sys::path::filename(programPath).str(),
                            problem);
     if (auto remembered = cache.lookup(key)) {
-      if (!chooseSpecialization(program, problem, remembered->first,
-                                maxTileOption, remembered->second,
-                                specialization, error))
+      if (!chooseSpecialization(program, problem, remembered->constants,
+                                maxTileOption, remembered->numWarps,
+                                remembered->numCtas,
+                                maxClusterCtas(target.chip), specialization,
+                                error))
         return fail(error);
       llvm::outs() << "  autotune: remembered in " << cache.getPath() << "\n";
     } else {
@@ -415,16 +439,18 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
 /// The host has no persistent-grid notion of occupancy: a persistent
 /// program runs with one program per row, like the others.
 int runOnCPU(mlir::ModuleOp program, const Problem &problem,
-             const Specialization &specialization) {
+             Specialization specialization) {
+  // The CPU runs a program as one loop nest: clusters mean nothing there.
+  specialization.numCtas = 0;
   if (autotuneOption)
     llvm::outs() << "  autotune: times kernels on the GPU; not on the CPU\n";
   llvm::outs() << "  target: CPU (JIT), " << specialization.describe()
                << ", grid " << specialization.grid << "\n";
+  std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> fitted = fitToProblem(program, problem);
   if (!fitted)
     return fail("the program cannot be fitted to the problem (see above)");
   KernelABI abi;
-  std::string error;
   if (!KernelABI::read(*fitted, problem, abi, error))
     return fail(error);
   mlir::PassManager pm(program.getContext());
@@ -491,7 +517,8 @@ int main(int argc, char **argv) {
     return fail(error);
   Specialization specialization;
   if (!chooseSpecialization(*program, problem, overrides, maxTileOption,
-                            warpsOption, specialization, error))
+                            warpsOption, ctasOption, mlir::blk::kMaxClusterCtas,
+                            specialization, error))
     return fail(error);
 
   llvm::outs() << llvm::sys::path::filename(programPath) << ": "

@@ -10,14 +10,18 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
     becomes a `gpu.func` in a `gpu.module` (block size 32 x num_warps); each
     block becomes the `vector` of the elements one thread holds:
 
-    * `blk.program_id` / `blk.num_programs` -> `gpu.block_id` / `gpu.grid_dim`;
+    * `blk.program_id` / `blk.num_programs` -> `gpu.block_id` / `gpu.grid_dim`
+      (`gpu.cluster_id` / `gpu.cluster_dim` for a kernel with `num_ctas` > 1,
+      whose `gpu.func` gets `known_cluster_size` and `nvvm.cluster_dim`);
     * `blk.arange` -> the thread's coordinates plus constant offsets;
     * `blk.load` / `blk.store` -> one aligned 16-byte `llvm.load`/`llvm.store`
       per run of `blk.vector` elements when the run's mask is all true, and
       per-element predicated accesses otherwise (the row tail);
     * `blk.reduce` -> a reduction inside each thread, an xor-shuffle
       butterfly across the lanes, and, with several warps along the reduced
-      dimension, a round through workgroup memory between barriers; every
+      dimension, a round through workgroup memory between barriers, and,
+      with several CTAs along it, a round through distributed shared memory
+      between cluster barriers (`nvvm.mapa`, `ld.shared::cluster`); every
       thread ends with the result;
     * `math.exp(x)` -> `exp2(x * log2(e))`, which NVPTX emits as
       `ex2.approx.f32`: no libdevice.
@@ -36,6 +40,7 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];

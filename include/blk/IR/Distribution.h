@@ -5,10 +5,12 @@
 //
 // For each dimension d of the (parent) layout and a block shape S:
 //   e[d]    = min(elems[d], S[d])         elements of one run
-//   tile[d] = elems[d] * lanes[d] * warps[d]
+//   tile[d] = elems[d] * lanes[d] * warps[d] * ctas[d]
 //   reps[d] = max(1, S[d] / tile[d])      tile repetitions
 //   c[d]    = reps[d] * e[d]              elements per thread along d
-// A thread with coordinate t[d] = warp[d] * lanes[d] + lane[d] holds, along
+// A thread with coordinate
+//   t[d] = (cta[d] * warps[d] + warp[d]) * lanes[d] + lane[d]
+// (cta[d] = 0 without a cluster) holds, along
 // d, the coordinates base[d] + rep * tile[d] + i (rep < reps[d], i < e[d])
 // with base[d] = (t[d] * elems[d]) mod S[d]. Its elements are numbered
 // row-major over (local index per dimension), the last dimension fastest, so
@@ -46,7 +48,8 @@ public:
   /// Whether thread coordinates along `d` wrap around (the block is smaller
   /// than the tile, so several threads hold the same elements).
   bool wraps(int64_t d) const { return shape[d] < getTile(d); }
-  /// How many thread coordinates along `d` hold different elements.
+  /// How many thread coordinates along `d` (over the lanes, warps and CTAs)
+  /// hold different elements.
   int64_t getDistinctThreads(int64_t d) const;
   /// Offset of element `k` of a thread from its base coordinate, per
   /// dimension.

@@ -70,6 +70,7 @@ enum CUfunction_attribute : int {
   CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
   CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+  CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14,
 };
 
 enum CUjit_option : int {
@@ -223,6 +224,8 @@ public:
   Status attributes(KernelAttributes &attributes) const;
   /// Opts in to more than 48 KiB of dynamic shared memory.
   Status setMaxDynamicSharedBytes(int bytes) const;
+  /// Lets the kernel run on clusters of more than 8 CTAs (up to 16 on sm_90).
+  Status allowNonPortableClusterSize() const;
   Status maxActiveBlocksPerMultiprocessor(int blockThreads,
                                           size_t dynamicSharedBytes,
                                           int &blocks) const;

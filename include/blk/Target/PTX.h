@@ -24,6 +24,11 @@ struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
       *this, "num-warps",
       llvm::cl::desc("Warps per program, overriding the kernels' (0 keeps)"),
       llvm::cl::init(0)};
+  Option<int64_t> numCtas{
+      *this, "num-ctas",
+      llvm::cl::desc("CTAs (a cluster) per program, overriding the kernels' "
+                     "(0 keeps)"),
+      llvm::cl::init(0)};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level"),
                             llvm::cl::init(3)};
@@ -34,6 +39,7 @@ struct PTXTarget {
   std::string chip = "sm_90";
   std::string features = "+ptx80";
   int64_t numWarps = 0;
+  int64_t numCtas = 0;
   unsigned optLevel = 3;
 };
 
@@ -57,6 +63,8 @@ struct CompiledKernel {
   std::string name;
   std::string ptx;
   int64_t threads = 0;
+  /// CTAs per program (the cluster the kernel was compiled for).
+  int64_t ctas = 1;
   int64_t staticSharedBytes = 0;
   int64_t dynamicSharedBytes = 0;
   std::string grid;

@@ -47,6 +47,8 @@ def BlkDistribute : Pass<"blk-distribute", "::mlir::ModuleOp"> {
       memory), then down the rows; warps go down the rows first (a row held
       by one warp needs no shared memory to reduce), then along them.
     * Threads per program: 32 x `num_warps` of the kernel (or `num-warps`).
+    * CTAs per program: `num_ctas` of the kernel (or `num-ctas`); with more
+      than one, the CTAs of the cluster split the last dimension (`ctas`).
 
     A block that would need more than 128 registers per thread is an error
     that names it and suggests more warps or a tiled loop.
@@ -54,6 +56,9 @@ def BlkDistribute : Pass<"blk-distribute", "::mlir::ModuleOp"> {
   let options = [
     Option<"numWarps", "num-warps", "int64_t", "0",
            "Warps per program, overriding the kernels' num_warps (0 keeps them)">,
+    Option<"numCtas", "num-ctas", "int64_t", "0",
+           "CTAs (a thread-block cluster) per program, overriding the "
+           "kernels' num_ctas (0 keeps them)">,
   ];
 }
 

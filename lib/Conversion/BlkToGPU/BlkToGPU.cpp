@@ -9,6 +9,7 @@
 #include "blk/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -28,6 +29,8 @@ namespace {
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 /// Oldest chip the generated code targets (shfl.sync, bar.sync).
 constexpr int64_t kMinChip = 70;
+/// Oldest chip with thread-block clusters.
+constexpr int64_t kMinClusterChip = 90;
 
 struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
   KernelToGPUFunc(const TypeConverter &converter, MLIRContext *context,
@@ -59,6 +62,14 @@ struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
     int32_t threads = 32 * kernel.getNumWarps();
     gpuFunc.setKnownBlockSizeAttr(
         rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    if (kernel.getNumCtas() > 1) {
+      // NVPTX writes nvvm.cluster_dim as .reqnctapercluster: the cluster
+      // shape is part of the kernel, and a plain launch forms clusters.
+      auto cluster = rewriter.getDenseI32ArrayAttr(
+          {static_cast<int32_t>(kernel.getNumCtas()), 1, 1});
+      gpuFunc.setKnownClusterSizeAttr(cluster);
+      gpuFunc->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(), cluster);
+    }
     for (unsigned i = 0; i < workgroup.size(); ++i)
       gpuFunc.setWorkgroupAttributionAttr(
           i, LLVM::LLVMDialect::getAlignAttrName(),
@@ -81,22 +92,30 @@ struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
 };
 
 struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
-  using OpConversionPattern::OpConversionPattern;
+  ReturnToGPUReturn(const TypeConverter &converter, MLIRContext *context,
+                    const WorkgroupPlan &plan)
+      : OpConversionPattern(converter, context), plan(plan) {}
+
   LogicalResult
   matchAndRewrite(func::ReturnOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op->getParentOfType<gpu::GPUFuncOp>())
+    auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+    if (!kernel)
       return rewriter.notifyMatchFailure(op, "not in a kernel");
+    // Other CTAs of the cluster may still read this one's shared memory.
+    if (plan.readsAcrossCtas.contains(kernel.getName()))
+      createClusterBarrier(rewriter, op.getLoc());
     rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op);
     return success();
   }
+
+  const WorkgroupPlan &plan;
 };
 
 /// Checks `sm_NN` (with an optional suffix such as `a`) and that the
 /// features name a PTX version that knows it: NVPTX would abort otherwise.
 LogicalResult checkTarget(ModuleOp module, StringRef chip,
-                          StringRef features) {
-  unsigned number = 0;
+                          StringRef features, unsigned &number) {
   StringRef rest = chip;
   bool named = rest.consume_front("sm_");
   StringRef digits = rest.take_while(llvm::isDigit);
@@ -169,7 +188,8 @@ struct ConvertBlkToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (failed(checkTarget(module, chip, features)))
+    unsigned chipNumber = 0;
+    if (failed(checkTarget(module, chip, features, chipNumber)))
       return signalPassFailure();
 
     SmallVector<func::FuncOp> kernels;
@@ -181,17 +201,36 @@ struct ConvertBlkToGPUPass
 
     WorkgroupPlan plan;
     SmallVector<Attribute> launches;
+    SmallVector<std::pair<Operation *, Type>> pendingGlobals;
     for (func::FuncOp func : kernels) {
       if (failed(checkSupported(func)))
         return signalPassFailure();
+      int64_t ctas = getKernelAttr(func).getNumCtas();
+      if (ctas > 1 && chipNumber < kMinClusterChip) {
+        func.emitError() << "kernel @" << func.getSymName() << " runs on "
+                         << ctas << " CTAs (num_ctas), but " << chip
+                         << " has no thread-block clusters; they need sm_"
+                         << kMinClusterChip << " or newer";
+        return signalPassFailure();
+      }
       SmallVector<MemRefType> &buffers = plan.buffers[func];
+      SmallVector<std::pair<ReduceOp, int64_t>> clusterReductions;
       func.walk([&](ReduceOp reduce) {
         if (std::optional<MemRefType> buffer = getReduceBuffer(reduce)) {
           plan.bufferOf[reduce] = buffers.size();
           buffers.push_back(*buffer);
         }
+        if (int64_t slots = getClusterReduceSlots(reduce))
+          clusterReductions.push_back({reduce, slots});
       });
       int64_t sharedBytes = totalBytes(buffers);
+      for (auto [reduce, slots] : clusterReductions) {
+        Type element = reduce.getSrc().getType().getElementType();
+        sharedBytes += slots * element.getIntOrFloatBitWidth() / 8;
+        pendingGlobals.push_back(
+            {reduce, LLVM::LLVMArrayType::get(element, slots)});
+        plan.readsAcrossCtas.insert(func.getSymName());
+      }
       if (sharedBytes > kMaxStaticSharedBytes) {
         func.emitError() << "kernel @" << func.getSymName() << " needs "
                          << sharedBytes
@@ -203,8 +242,8 @@ struct ConvertBlkToGPUPass
       }
       launches.push_back(LaunchAttr::get(
           context, func.getSymName(), 32 * getKernelAttr(func).getNumWarps(),
-          sharedBytes, /*dynamicSharedBytes=*/0, getKernelAttr(func).getGrid(),
-          func.getArgumentTypes()));
+          ctas, sharedBytes, /*dynamicSharedBytes=*/0,
+          getKernelAttr(func).getGrid(), func.getArgumentTypes()));
     }
 
     OpBuilder builder(context);
@@ -215,11 +254,21 @@ struct ConvertBlkToGPUPass
                     builder.getUnitAttr());
     module->setAttr(BlkDialect::getLaunchAttrName(),
                     builder.getArrayAttr(launches));
+    builder.setInsertionPointToStart(gpuModule.getBody());
+    for (auto [index, pending] : llvm::enumerate(pendingGlobals)) {
+      auto [reduce, type] = pending;
+      plan.clusterBufferOf[reduce] = LLVM::GlobalOp::create(
+          builder, reduce->getLoc(), type, /*isConstant=*/false,
+          LLVM::Linkage::Internal, "blk_cluster_partials_" + std::to_string(index),
+          Attribute(), /*alignment=*/16,
+          static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+    }
 
     BlkToGPUTypeConverter converter(context);
     ConversionTarget target(*context);
     target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect,
-                           memref::MemRefDialect, vector::VectorDialect>();
+                           memref::MemRefDialect, NVVM::NVVMDialect,
+                           vector::VectorDialect>();
     target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
     target.addIllegalDialect<BlkDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>(
@@ -233,7 +282,7 @@ struct ConvertBlkToGPUPass
 
     RewritePatternSet patterns(context);
     patterns.add<KernelToGPUFunc>(converter, context, gpuModule, plan);
-    patterns.add<ReturnToGPUReturn>(converter, context);
+    patterns.add<ReturnToGPUReturn>(converter, context, plan);
     populateBlockOpPatterns(converter, patterns);
     populateMemoryOpPatterns(converter, patterns);
     populateReduceOpPatterns(converter, patterns, plan);

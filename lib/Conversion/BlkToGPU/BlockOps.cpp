@@ -10,14 +10,19 @@ using namespace mlir::blk;
 
 namespace {
 
-template <typename SourceOp, typename GPUOp>
+/// A program is a CTA, or a cluster when the kernel has one.
+template <typename SourceOp, typename GPUOp, typename GPUClusterOp>
 struct GridIndexToGPU : public OpConversionPattern<SourceOp> {
   using OpConversionPattern<SourceOp>::OpConversionPattern;
   LogicalResult
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto dimension = static_cast<gpu::Dimension>(op.getAxis());
-    Value index = GPUOp::create(rewriter, op.getLoc(), dimension);
+    auto kernel = op->template getParentOfType<gpu::GPUFuncOp>();
+    Value index =
+        kernel && kernel.getKnownClusterSizeAttr()
+            ? GPUClusterOp::create(rewriter, op.getLoc(), dimension).getResult()
+            : GPUOp::create(rewriter, op.getLoc(), dimension).getResult();
     rewriter.replaceOpWithNewOp<arith::IndexCastUIOp>(
         op, rewriter.getI32Type(), index);
     return success();
@@ -215,8 +220,9 @@ struct ElementwiseOnVectors : public ConversionPattern {
 void mlir::blk::populateBlockOpPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<GridIndexToGPU<ProgramIdOp, gpu::BlockIdOp>,
-               GridIndexToGPU<NumProgramsOp, gpu::GridDimOp>, AddPtrToGEP,
+  patterns.add<GridIndexToGPU<ProgramIdOp, gpu::BlockIdOp, gpu::ClusterIdOp>,
+               GridIndexToGPU<NumProgramsOp, gpu::GridDimOp, gpu::ClusterDimOp>,
+               AddPtrToGEP,
                ArangeToThreadIndices, SplatToBroadcast, ExpandDimsIsFree,
                BroadcastToShuffle, BlockConstantToVector,
                ElementwiseOnVectors>(converter, context);

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -27,13 +28,81 @@ int64_t getVectorWidth(Operation *op, Value offsets) {
   return std::min(width.getInt(), run);
 }
 
+/// A thread's offsets as one scalar plus a constant per element, the shape
+/// `blk.arange` (plus splats) lowers to.
+struct SplitOffsets {
+  Value scalar;
+  SmallVector<int64_t> constants;
+};
+
+/// Recognizes broadcast(s), dense constants, and sums of those.
+std::optional<SplitOffsets> splitOffsets(OpBuilder &builder, Location loc,
+                                         Value offsets) {
+  auto type = dyn_cast<VectorType>(offsets.getType());
+  if (!type || !type.getElementType().isInteger(32))
+    return std::nullopt;
+  if (auto broadcast = offsets.getDefiningOp<vector::BroadcastOp>()) {
+    if (!broadcast.getSource().getType().isInteger(32))
+      return std::nullopt;
+    return SplitOffsets{broadcast.getSource(),
+                        SmallVector<int64_t>(type.getNumElements(), 0)};
+  }
+  DenseIntElementsAttr constants;
+  if (matchPattern(offsets, m_Constant(&constants))) {
+    SplitOffsets split{createI32Constant(builder, loc, 0), {}};
+    for (const APInt &value : constants.getValues<APInt>())
+      split.constants.push_back(value.getSExtValue());
+    return split;
+  }
+  auto add = offsets.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  std::optional<SplitOffsets> lhs = splitOffsets(builder, loc, add.getLhs());
+  std::optional<SplitOffsets> rhs = splitOffsets(builder, loc, add.getRhs());
+  if (!lhs || !rhs)
+    return std::nullopt;
+  for (auto [mine, theirs] : llvm::zip(lhs->constants, rhs->constants))
+    mine += theirs;
+  lhs->scalar = arith::AddIOp::create(builder, loc, lhs->scalar, rhs->scalar,
+                                      add.getOverflowFlags());
+  return lhs;
+}
+
+/// A mask `offsets < bound` (signed or unsigned) with split offsets and a
+/// scalar bound: whole runs are checked with one comparison, and no mask
+/// bit needs to stay live between the accesses that share the mask.
+struct BoundMask {
+  arith::CmpIPredicate predicate;
+  SplitOffsets offsets;
+  Value bound;
+};
+
+std::optional<BoundMask> matchBoundMask(OpBuilder &builder, Location loc,
+                                        Value mask) {
+  auto compare = mask ? mask.getDefiningOp<arith::CmpIOp>() : nullptr;
+  if (!compare || (compare.getPredicate() != arith::CmpIPredicate::slt &&
+                   compare.getPredicate() != arith::CmpIPredicate::ult))
+    return std::nullopt;
+  auto bound = compare.getRhs().getDefiningOp<vector::BroadcastOp>();
+  if (!bound || !bound.getSource().getType().isInteger(32))
+    return std::nullopt;
+  std::optional<SplitOffsets> offsets =
+      splitOffsets(builder, loc, compare.getLhs());
+  if (!offsets)
+    return std::nullopt;
+  return BoundMask{compare.getPredicate(), *offsets, bound.getSource()};
+}
+
 /// The per-element view of one access: addresses, mask bits, values.
 struct ThreadAccess {
   Value base;
   Type elementType;
   SmallVector<Value> offsets;
-  SmallVector<Value> mask; // empty: every element is accessed
+  SmallVector<Value> mask; // empty (and no boundMask): every element
+  std::optional<BoundMask> boundMask;
   int64_t width;
+
+  bool masked() const { return !mask.empty() || boundMask.has_value(); }
 
   Value address(OpBuilder &builder, Location loc, int64_t k) const {
     return LLVM::GEPOp::create(builder, loc, base.getType(), elementType, base,
@@ -43,22 +112,57 @@ struct ThreadAccess {
   int64_t alignment() const {
     return width * elementType.getIntOrFloatBitWidth() / 8;
   }
+  /// The mask bit of element `k`.
+  Value enabled(OpBuilder &builder, Location loc, int64_t k) const {
+    if (!boundMask)
+      return mask[k];
+    return compareWithBound(builder, loc, boundMask->offsets.constants[k]);
+  }
   /// Whether the whole run starting at element `first` is enabled.
   Value runEnabled(OpBuilder &builder, Location loc, int64_t first) const {
-    Value all = mask[first];
+    if (boundMask && isAscendingRun(first))
+      return compareWithBound(
+          builder, loc, boundMask->offsets.constants[first + width - 1]);
+    Value all = enabled(builder, loc, first);
     for (int64_t i = 1; i < width; ++i)
-      all = arith::AndIOp::create(builder, loc, all, mask[first + i]);
+      all = arith::AndIOp::create(builder, loc, all,
+                                  enabled(builder, loc, first + i));
     return all;
+  }
+
+private:
+  /// offset < bound for the offset scalar + constant.
+  Value compareWithBound(OpBuilder &builder, Location loc,
+                         int64_t constant) const {
+    Value offset = arith::AddIOp::create(
+        builder, loc, boundMask->offsets.scalar,
+        createI32Constant(builder, loc, constant),
+        arith::IntegerOverflowFlags::nsw);
+    return arith::CmpIOp::create(builder, loc, boundMask->predicate, offset,
+                                 boundMask->bound);
+  }
+  /// Consecutive increasing offsets: the last one decides the run.
+  bool isAscendingRun(int64_t first) const {
+    ArrayRef<int64_t> constants = boundMask->offsets.constants;
+    for (int64_t i = 1; i < width; ++i)
+      if (constants[first + i] != constants[first] + i)
+        return false;
+    return true;
   }
 };
 
 ThreadAccess getThreadAccess(OpBuilder &builder, Location loc, Operation *op,
                              Value originalOffsets, Value base, Value offsets,
                              Value mask, Type elementType) {
+  // Addresses stay one index per element: measured on an H200, a common
+  // base with constant offsets (fewer registers) ran up to 10% slower.
   ThreadAccess access{base, elementType,
-                      extractElements(builder, loc, offsets), {},
+                      extractElements(builder, loc, offsets), {}, std::nullopt,
                       getVectorWidth(op, originalOffsets)};
-  if (mask)
+  if (!mask)
+    return access;
+  access.boundMask = matchBoundMask(builder, loc, mask);
+  if (!access.boundMask)
     access.mask = extractElements(builder, loc, mask);
   return access;
 }
@@ -71,10 +175,10 @@ Value loadElement(OpBuilder &builder, Location loc, const ThreadAccess &access,
                                 access.address(b, l, k))
         .getResult();
   };
-  if (access.mask.empty())
+  if (!access.masked())
     return load(builder, loc);
   auto branch = scf::IfOp::create(
-      builder, loc, access.mask[k],
+      builder, loc, access.enabled(builder, loc, k),
       [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, load(b, l)); },
       [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, other); });
   return branch.getResult(0);
@@ -91,7 +195,7 @@ SmallVector<Value> loadRun(OpBuilder &builder, Location loc,
         .getResult();
   };
   Value run;
-  if (access.mask.empty()) {
+  if (!access.masked()) {
     run = vectorLoad(builder, loc);
   } else {
     auto branch = scf::IfOp::create(
@@ -147,9 +251,9 @@ void storeElement(OpBuilder &builder, Location loc, const ThreadAccess &access,
   auto store = [&](OpBuilder &b, Location l) {
     LLVM::StoreOp::create(b, l, value, access.address(b, l, k));
   };
-  if (access.mask.empty())
+  if (!access.masked())
     return store(builder, loc);
-  scf::IfOp::create(builder, loc, access.mask[k],
+  scf::IfOp::create(builder, loc, access.enabled(builder, loc, k),
                     [&](OpBuilder &b, Location l) {
                       store(b, l);
                       scf::YieldOp::create(b, l);
@@ -165,7 +269,7 @@ void storeRun(OpBuilder &builder, Location loc, const ThreadAccess &access,
     LLVM::StoreOp::create(b, l, run, access.address(b, l, first),
                           access.alignment());
   };
-  if (access.mask.empty())
+  if (!access.masked())
     return vectorStore(builder, loc);
   scf::IfOp::create(
       builder, loc, access.runEnabled(builder, loc, first),

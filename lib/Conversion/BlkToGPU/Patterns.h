@@ -13,6 +13,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::blk {
 
@@ -23,16 +24,26 @@ public:
   explicit BlkToGPUTypeConverter(MLIRContext *context);
 };
 
-/// Workgroup memory: a buffer per reduction that crosses warps.
+/// Workgroup memory: a buffer per reduction that crosses warps, and a
+/// shared-memory global per reduction that crosses the CTAs of a cluster
+/// (read by the other CTAs through distributed shared memory).
 struct WorkgroupPlan {
   /// The buffers of each kernel (keyed by its func.func).
   llvm::DenseMap<Operation *, SmallVector<MemRefType>> buffers;
   /// Index of each such reduction's buffer among its kernel's buffers.
   llvm::DenseMap<Operation *, unsigned> bufferOf;
+  /// The global (in the gpu.module) of each reduction across CTAs.
+  llvm::DenseMap<Operation *, LLVM::GlobalOp> clusterBufferOf;
+  /// Kernels whose CTAs read each other's shared memory.
+  llvm::StringSet<> readsAcrossCtas;
 };
 
 /// The workgroup buffer a reduction needs when it combines several warps.
 std::optional<MemRefType> getReduceBuffer(ReduceOp reduce);
+
+/// Elements of the shared-memory buffer a reduction needs when it combines
+/// the CTAs of a cluster (0 when it does not).
+int64_t getClusterReduceSlots(ReduceOp reduce);
 
 Value createI32Constant(OpBuilder &builder, Location loc, int64_t value);
 
@@ -42,6 +53,13 @@ struct ThreadIds {
   Value warp;
 };
 ThreadIds createThreadIds(OpBuilder &builder, Location loc);
+
+/// This CTA's rank in its cluster, as i32.
+Value createClusterRank(OpBuilder &builder, Location loc);
+
+/// Every thread of the cluster waits until all have arrived; what each
+/// wrote to shared memory before is visible to all after.
+void createClusterBarrier(OpBuilder &builder, Location loc);
 
 /// The thread's base coordinate along each dimension of the layout.
 SmallVector<Value> createThreadBase(OpBuilder &builder, Location loc,

@@ -7,12 +7,20 @@
 //      hold the same bits);
 //   3. across warps, through workgroup memory: every thread writes its
 //      partials, a barrier, every thread reads those of the warps that hold
-//      other parts of its rows and combines them in the same order.
+//      other parts of its rows and combines them in the same order;
+//   4. across the CTAs of a cluster, the same through distributed shared
+//      memory: every thread writes its partials to its CTA's buffer, a
+//      cluster barrier, every thread reads its own slot in the other CTAs'
+//      buffers (mapa + ld.shared::cluster) and combines them in rank order,
+//      so all CTAs hold the same bits. A CTA's buffer must outlive the
+//      others' reads: a cluster barrier before the kernel returns, and after
+//      the reads when the reduction sits in a loop.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -21,21 +29,48 @@ using namespace mlir::blk;
 
 namespace {
 
-/// How the reduced dimension is spread: distinct lanes and warps.
+/// How the reduced dimension is spread: distinct lanes, warps and CTAs.
 struct ReduceSpread {
   int64_t layoutDim;
   int64_t lanes;
   int64_t warps;
+  int64_t ctas;
   int64_t resultsPerThread;
 };
 
 ReduceSpread getSpread(const Distribution &distribution, ReduceOp reduce) {
+  BlockedLayoutAttr layout = distribution.getLayout();
   int64_t dim = getLayoutDim(distribution, reduce.getAxis());
   int64_t distinct = distribution.getDistinctThreads(dim);
-  int64_t lanes =
-      std::min(distribution.getLayout().getLanes()[dim], distinct);
-  return {dim, lanes, distinct / lanes,
+  int64_t lanes = std::min(layout.getLanes()[dim], distinct);
+  int64_t warps = std::min(layout.getWarps()[dim], distinct / lanes);
+  return {dim, lanes, warps, distinct / (lanes * warps),
           distribution.getNumElements() / distribution.getCount(dim)};
+}
+
+/// Index of partial `slot` of the thread (warp, lane) in a buffer holding
+/// `count` partials per thread.
+Value createSlotIndex(OpBuilder &builder, Location loc, Value warp, Value lane,
+                      int64_t count, int64_t slot) {
+  Value thread = arith::OrIOp::create(
+      builder, loc,
+      arith::ShLIOp::create(builder, loc, warp,
+                            createI32Constant(builder, loc, 5)),
+      lane);
+  return arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, thread,
+                            createI32Constant(builder, loc, count)),
+      createI32Constant(builder, loc, slot));
+}
+
+/// `index` with the bits that number the `size` positions along a dimension
+/// of stride `stride` cleared: the coordinates along the other dimensions.
+Value createOtherDims(OpBuilder &builder, Location loc, Value index,
+                      int64_t stride, int64_t size) {
+  return arith::AndIOp::create(
+      builder, loc, index,
+      createI32Constant(builder, loc, ~((size - 1) * stride)));
 }
 
 Value combine(OpBuilder &builder, Location loc, ReduceKind kind, Value a,
@@ -125,6 +160,8 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
 
     if (spread.warps > 1)
       combineAcrossWarps(rewriter, op, spread, layout, partials);
+    if (spread.ctas > 1)
+      combineAcrossCtas(rewriter, op, spread, layout, partials);
 
     if (!isa<RankedTensorType>(op.getType())) {
       rewriter.replaceOp(op, partials.front());
@@ -145,18 +182,9 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
     ThreadIds ids = createThreadIds(builder, loc);
     int64_t count = spread.resultsPerThread;
     auto slotIndex = [&](Value warp, int64_t slot) {
-      Value thread = arith::OrIOp::create(
-          builder, loc,
-          arith::ShLIOp::create(builder, loc, warp,
-                                createI32Constant(builder, loc, 5)),
-          ids.lane);
-      Value index = arith::AddIOp::create(
-          builder, loc,
-          arith::MulIOp::create(builder, loc, thread,
-                                createI32Constant(builder, loc, count)),
-          createI32Constant(builder, loc, slot));
-      return arith::IndexCastUIOp::create(builder, loc,
-                                          builder.getIndexType(), index)
+      return arith::IndexCastUIOp::create(
+                 builder, loc, builder.getIndexType(),
+                 createSlotIndex(builder, loc, warp, ids.lane, count, slot))
           .getResult();
     };
 
@@ -170,10 +198,8 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
 
     int64_t warpStride = strideOf(layout.getWarps(), spread.layoutDim);
     int64_t warpsAlong = layout.getWarps()[spread.layoutDim];
-    Value otherDims = arith::AndIOp::create(
-        builder, loc, ids.warp,
-        createI32Constant(builder, loc,
-                          31 & ~((warpsAlong - 1) * warpStride)));
+    Value otherDims =
+        createOtherDims(builder, loc, ids.warp, warpStride, warpsAlong);
     for (auto [slot, partial] : llvm::enumerate(partials)) {
       Value total;
       for (int64_t j = 0; j < spread.warps; ++j) {
@@ -189,10 +215,76 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
     }
   }
 
+  void combineAcrossCtas(OpBuilder &builder, ReduceOp op,
+                         const ReduceSpread &spread, BlockedLayoutAttr layout,
+                         SmallVector<Value> &partials) const {
+    Location loc = op.getLoc();
+    Type element = partials.front().getType();
+    LLVM::GlobalOp global = plan.clusterBufferOf.lookup(op);
+    auto sharedPtr = LLVM::LLVMPointerType::get(
+        builder.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+    auto clusterPtr = LLVM::LLVMPointerType::get(
+        builder.getContext(),
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    Value buffer = LLVM::AddressOfOp::create(builder, loc, global);
+    ThreadIds ids = createThreadIds(builder, loc);
+    int64_t count = spread.resultsPerThread;
+    auto slotAddress = [&](int64_t slot) {
+      Value index = createSlotIndex(builder, loc, ids.warp, ids.lane, count,
+                                    slot);
+      return LLVM::GEPOp::create(builder, loc, sharedPtr, element, buffer,
+                                 ValueRange{index})
+          .getResult();
+    };
+
+    // In a loop, the other CTAs must be done reading the previous
+    // iteration's partials.
+    bool inLoop = op->getParentOfType<LoopLikeOpInterface>() != nullptr;
+    for (auto [slot, partial] : llvm::enumerate(partials))
+      LLVM::StoreOp::create(builder, loc, partial, slotAddress(slot));
+    createClusterBarrier(builder, loc);
+
+    int64_t ctaStride = strideOf(layout.getCtas(), spread.layoutDim);
+    Value otherDims =
+        createOtherDims(builder, loc, createClusterRank(builder, loc),
+                        ctaStride, layout.getCtasAlong(spread.layoutDim));
+    for (auto [slot, partial] : llvm::enumerate(partials)) {
+      Value local = slotAddress(slot);
+      Value total;
+      for (int64_t j = 0; j < spread.ctas; ++j) {
+        Value rank = arith::OrIOp::create(
+            builder, loc, otherDims,
+            createI32Constant(builder, loc, j * ctaStride));
+        Value remote =
+            NVVM::MapaOp::create(builder, loc, clusterPtr, local, rank);
+        Value value = LLVM::LoadOp::create(builder, loc, element, remote);
+        total = total ? combine(builder, loc, op.getKind(), total, value)
+                      : value;
+      }
+      partial = total;
+    }
+    if (inLoop)
+      createClusterBarrier(builder, loc);
+  }
+
   const WorkgroupPlan &plan;
 };
 
 } // namespace
+
+void mlir::blk::createClusterBarrier(OpBuilder &builder, Location loc) {
+  // barrier.cluster.arrive releases and .wait acquires by default.
+  NVVM::ClusterArriveOp::create(builder, loc, builder.getUnitAttr());
+  NVVM::ClusterWaitOp::create(builder, loc, builder.getUnitAttr());
+}
+
+int64_t mlir::blk::getClusterReduceSlots(ReduceOp reduce) {
+  Distribution distribution = *Distribution::get(reduce.getSrc().getType());
+  ReduceSpread spread = getSpread(distribution, reduce);
+  if (spread.ctas <= 1)
+    return 0;
+  return 32 * distribution.getLayout().getNumWarps() * spread.resultsPerThread;
+}
 
 std::optional<MemRefType> mlir::blk::getReduceBuffer(ReduceOp reduce) {
   Distribution distribution = *Distribution::get(reduce.getSrc().getType());

@@ -58,27 +58,48 @@ static Value createCoordinate(OpBuilder &builder, Location loc, Value index,
                                createI32Constant(builder, loc, size - 1));
 }
 
+Value mlir::blk::createClusterRank(OpBuilder &builder, Location loc) {
+  // Clusters are (num_ctas, 1, 1): the rank is the x coordinate.
+  Value rank = gpu::ClusterBlockIdOp::create(builder, loc, gpu::Dimension::x);
+  return arith::IndexCastUIOp::create(builder, loc, builder.getI32Type(), rank);
+}
+
 SmallVector<Value> mlir::blk::createThreadBase(OpBuilder &builder,
                                                Location loc,
                                                const Distribution &distribution,
                                                ThreadIds ids) {
   BlockedLayoutAttr layout = distribution.getLayout();
   int64_t rank = distribution.getRank();
+  Value cta = layout.getNumCtas() > 1 ? createClusterRank(builder, loc)
+                                      : Value();
   SmallVector<Value> base(rank);
-  int64_t laneStride = 1, warpStride = 1;
+  int64_t laneStride = 1, warpStride = 1, ctaStride = 1;
   for (int64_t d = rank - 1; d >= 0; --d) {
     int64_t lanes = layout.getLanes()[d], warps = layout.getWarps()[d];
+    int64_t ctas = layout.getCtasAlong(d);
     Value lane = createCoordinate(builder, loc, ids.lane, laneStride, lanes);
     Value warp = createCoordinate(builder, loc, ids.warp, warpStride, warps);
     laneStride *= lanes;
     warpStride *= warps;
-    // thread coordinate = warp * lanes + lane; base = coordinate * elems.
+    // thread coordinate = (cta * warps + warp) * lanes + lane. The CTA's
+    // part goes on last, so that LLVM still sees warp * lanes + lane as the
+    // thread index it is (and folds it away in 1-D).
     Value thread = arith::OrIOp::create(
         builder, loc,
         arith::ShLIOp::create(
             builder, loc, warp,
             createI32Constant(builder, loc, llvm::Log2_64(lanes))),
         lane);
+    if (ctas > 1) {
+      Value ctaAlong = createCoordinate(builder, loc, cta, ctaStride, ctas);
+      thread = arith::OrIOp::create(
+          builder, loc,
+          arith::ShLIOp::create(
+              builder, loc, ctaAlong,
+              createI32Constant(builder, loc, llvm::Log2_64(warps * lanes))),
+          thread);
+    }
+    ctaStride *= ctas;
     Value coordinate = arith::ShLIOp::create(
         builder, loc, thread,
         createI32Constant(builder, loc,
