@@ -27,20 +27,25 @@ std::string Specialization::describe() const {
   return llvm::StringRef(text).rtrim().str();
 }
 
-static int64_t kernelWarps(mlir::ModuleOp program) {
-  int64_t warps = 1;
+/// The largest value of one setting (warps, CTAs) over the kernels.
+static int64_t
+largestOverKernels(mlir::ModuleOp program,
+                   llvm::function_ref<int64_t(mlir::blk::KernelAttr)> setting) {
+  int64_t largest = 1;
   for (auto func : program.getOps<mlir::func::FuncOp>())
     if (auto kernel = mlir::blk::getKernelAttr(func))
-      warps = std::max(warps, kernel.getNumWarps());
-  return warps;
+      largest = std::max(largest, setting(kernel));
+  return largest;
+}
+
+static int64_t kernelWarps(mlir::ModuleOp program) {
+  return largestOverKernels(
+      program, [](mlir::blk::KernelAttr kernel) { return kernel.getNumWarps(); });
 }
 
 static int64_t kernelCtas(mlir::ModuleOp program) {
-  int64_t ctas = 1;
-  for (auto func : program.getOps<mlir::func::FuncOp>())
-    if (auto kernel = mlir::blk::getKernelAttr(func))
-      ctas = std::max(ctas, kernel.getNumCtas());
-  return ctas;
+  return largestOverKernels(
+      program, [](mlir::blk::KernelAttr kernel) { return kernel.getNumCtas(); });
 }
 
 /// Clusters, by the rules: rows from kClusterRow elements on (too long for
