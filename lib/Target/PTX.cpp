@@ -26,9 +26,8 @@ using namespace mlir;
 using namespace mlir::blk;
 
 std::string mlir::blk::getDefaultFeatures(StringRef chip) {
-  unsigned number = 0;
-  if (!chip.consume_front("sm_") ||
-      chip.take_while(llvm::isDigit).getAsInteger(10, number))
+  unsigned number = getChipNumber(chip);
+  if (!number)
     return "";
   return "+ptx" + std::to_string(std::max(80u, getMinimumPTXVersion(number)));
 }

@@ -15,6 +15,7 @@
 #include "blk/IR/BlkDialect.h"
 #include "blk/Runtime/Npy.h"
 #include "blk/Target/PTX.h"
+#include "blk/Conversion/Passes.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -106,11 +107,9 @@ namespace {
 
 /// Largest cluster the rules may use on `chip`: clusters need sm_90.
 int64_t maxClusterCtas(llvm::StringRef chip) {
-  unsigned number = 0;
-  if (!chip.consume_front("sm_") ||
-      chip.take_while(llvm::isDigit).getAsInteger(10, number) || number < 90)
-    return 1;
-  return mlir::blk::kMaxClusterCtas;
+  return mlir::blk::getChipNumber(chip) >= mlir::blk::kMinClusterChip
+             ? mlir::blk::kMaxClusterCtas
+             : 1;
 }
 
 int fail(const std::string &message) {

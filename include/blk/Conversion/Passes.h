@@ -18,6 +18,13 @@ namespace mlir::blk {
 /// the chip sm_<chip>.
 unsigned getMinimumPTXVersion(unsigned chip);
 
+/// N of a chip named sm_N, with at most an architecture-specific suffix
+/// (sm_90a, sm_100f); 0 for any other name.
+unsigned getChipNumber(StringRef chip);
+
+/// Oldest chip with thread-block clusters.
+constexpr unsigned kMinClusterChip = 90;
+
 #define GEN_PASS_REGISTRATION
 #include "blk/Conversion/Passes.h.inc"
 

@@ -29,8 +29,6 @@ namespace {
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 /// Oldest chip the generated code targets (shfl.sync, bar.sync).
 constexpr int64_t kMinChip = 70;
-/// Oldest chip with thread-block clusters.
-constexpr int64_t kMinClusterChip = 90;
 
 struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
   KernelToGPUFunc(const TypeConverter &converter, MLIRContext *context,
@@ -116,15 +114,8 @@ struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
 /// features name a PTX version that knows it: NVPTX would abort otherwise.
 LogicalResult checkTarget(ModuleOp module, StringRef chip,
                           StringRef features, unsigned &number) {
-  StringRef rest = chip;
-  bool named = rest.consume_front("sm_");
-  StringRef digits = rest.take_while(llvm::isDigit);
-  // Only the architecture-specific suffixes may follow (sm_90a, sm_100f):
-  // anything else (a mistyped option list, say) would reach NVPTX, which
-  // does not know the name.
-  StringRef suffix = rest.drop_front(digits.size());
-  if (!named || digits.getAsInteger(10, number) || number < kMinChip ||
-      !(suffix.empty() || suffix == "a" || suffix == "f"))
+  number = getChipNumber(chip);
+  if (number < kMinChip)
     return module.emitError()
            << "unsupported chip '" << chip << "': expected sm_" << kMinChip
            << " or newer (e.g. sm_80, sm_90)";
@@ -294,6 +285,21 @@ struct ConvertBlkToGPUPass
 };
 
 } // namespace
+
+unsigned mlir::blk::getChipNumber(StringRef chip) {
+  unsigned number = 0;
+  if (!chip.consume_front("sm_"))
+    return 0;
+  StringRef digits = chip.take_while(llvm::isDigit);
+  // Only the architecture-specific suffixes may follow (sm_90a, sm_100f):
+  // anything else (a mistyped option list, say) would reach NVPTX, which
+  // does not know the name.
+  StringRef suffix = chip.drop_front(digits.size());
+  if (digits.getAsInteger(10, number) ||
+      !(suffix.empty() || suffix == "a" || suffix == "f"))
+    return 0;
+  return number;
+}
 
 unsigned mlir::blk::getMinimumPTXVersion(unsigned chip) {
   static const std::pair<unsigned, unsigned> table[] = {
