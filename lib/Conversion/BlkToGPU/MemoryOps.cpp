@@ -28,28 +28,28 @@ int64_t getVectorWidth(Operation *op, Value offsets) {
   return std::min(width.getInt(), run);
 }
 
-/// A thread's offsets as one scalar plus a constant per element, the shape
-/// `blk.arange` (plus splats) lowers to.
+/// A thread's offsets as a sum of scalars plus a constant per element, the
+/// shape `blk.arange` (plus splats) lowers to.
 struct SplitOffsets {
-  Value scalar;
+  SmallVector<Value> scalars;
   SmallVector<int64_t> constants;
 };
 
-/// Recognizes broadcast(s), dense constants, and sums of those.
-std::optional<SplitOffsets> splitOffsets(OpBuilder &builder, Location loc,
-                                         Value offsets) {
+/// Recognizes broadcast(s), dense constants, and sums of those; creates
+/// nothing, so a failed match leaves no ops behind.
+std::optional<SplitOffsets> splitOffsets(Value offsets) {
   auto type = dyn_cast<VectorType>(offsets.getType());
   if (!type || !type.getElementType().isInteger(32))
     return std::nullopt;
   if (auto broadcast = offsets.getDefiningOp<vector::BroadcastOp>()) {
     if (!broadcast.getSource().getType().isInteger(32))
       return std::nullopt;
-    return SplitOffsets{broadcast.getSource(),
+    return SplitOffsets{{broadcast.getSource()},
                         SmallVector<int64_t>(type.getNumElements(), 0)};
   }
   DenseIntElementsAttr constants;
   if (matchPattern(offsets, m_Constant(&constants))) {
-    SplitOffsets split{createI32Constant(builder, loc, 0), {}};
+    SplitOffsets split;
     for (const APInt &value : constants.getValues<APInt>())
       split.constants.push_back(value.getSExtValue());
     return split;
@@ -57,23 +57,24 @@ std::optional<SplitOffsets> splitOffsets(OpBuilder &builder, Location loc,
   auto add = offsets.getDefiningOp<arith::AddIOp>();
   if (!add)
     return std::nullopt;
-  std::optional<SplitOffsets> lhs = splitOffsets(builder, loc, add.getLhs());
-  std::optional<SplitOffsets> rhs = splitOffsets(builder, loc, add.getRhs());
+  std::optional<SplitOffsets> lhs = splitOffsets(add.getLhs());
+  std::optional<SplitOffsets> rhs = splitOffsets(add.getRhs());
   if (!lhs || !rhs)
     return std::nullopt;
   for (auto [mine, theirs] : llvm::zip(lhs->constants, rhs->constants))
     mine += theirs;
-  lhs->scalar = arith::AddIOp::create(builder, loc, lhs->scalar, rhs->scalar,
-                                      add.getOverflowFlags());
+  llvm::append_range(lhs->scalars, rhs->scalars);
   return lhs;
 }
 
-/// A mask `offsets < bound` (signed or unsigned) with split offsets and a
-/// scalar bound: whole runs are checked with one comparison, and no mask
-/// bit needs to stay live between the accesses that share the mask.
+/// A mask `offsets < bound` (signed or unsigned) with offsets = first +
+/// constants[k] and a scalar bound: whole runs are checked with one
+/// comparison, and no mask bit needs to stay live between the accesses that
+/// share the mask.
 struct BoundMask {
   arith::CmpIPredicate predicate;
-  SplitOffsets offsets;
+  Value first;
+  SmallVector<int64_t> constants;
   Value bound;
 };
 
@@ -86,11 +87,15 @@ std::optional<BoundMask> matchBoundMask(OpBuilder &builder, Location loc,
   auto bound = compare.getRhs().getDefiningOp<vector::BroadcastOp>();
   if (!bound || !bound.getSource().getType().isInteger(32))
     return std::nullopt;
-  std::optional<SplitOffsets> offsets =
-      splitOffsets(builder, loc, compare.getLhs());
+  std::optional<SplitOffsets> offsets = splitOffsets(compare.getLhs());
   if (!offsets)
     return std::nullopt;
-  return BoundMask{compare.getPredicate(), *offsets, bound.getSource()};
+  Value first = offsets->scalars.empty() ? createI32Constant(builder, loc, 0)
+                                          : offsets->scalars.front();
+  for (Value scalar : ArrayRef(offsets->scalars).drop_front())
+    first = arith::AddIOp::create(builder, loc, first, scalar);
+  return BoundMask{compare.getPredicate(), first, offsets->constants,
+                   bound.getSource()};
 }
 
 /// The per-element view of one access: addresses, mask bits, values.
@@ -116,13 +121,13 @@ struct ThreadAccess {
   Value enabled(OpBuilder &builder, Location loc, int64_t k) const {
     if (!boundMask)
       return mask[k];
-    return compareWithBound(builder, loc, boundMask->offsets.constants[k]);
+    return compareWithBound(builder, loc, boundMask->constants[k]);
   }
   /// Whether the whole run starting at element `first` is enabled.
   Value runEnabled(OpBuilder &builder, Location loc, int64_t first) const {
     if (boundMask && isAscendingRun(first))
       return compareWithBound(
-          builder, loc, boundMask->offsets.constants[first + width - 1]);
+          builder, loc, boundMask->constants[first + width - 1]);
     Value all = enabled(builder, loc, first);
     for (int64_t i = 1; i < width; ++i)
       all = arith::AndIOp::create(builder, loc, all,
@@ -135,7 +140,7 @@ private:
   Value compareWithBound(OpBuilder &builder, Location loc,
                          int64_t constant) const {
     Value offset = arith::AddIOp::create(
-        builder, loc, boundMask->offsets.scalar,
+        builder, loc, boundMask->first,
         createI32Constant(builder, loc, constant),
         arith::IntegerOverflowFlags::nsw);
     return arith::CmpIOp::create(builder, loc, boundMask->predicate, offset,
@@ -143,7 +148,7 @@ private:
   }
   /// Consecutive increasing offsets: the last one decides the run.
   bool isAscendingRun(int64_t first) const {
-    ArrayRef<int64_t> constants = boundMask->offsets.constants;
+    ArrayRef<int64_t> constants = boundMask->constants;
     for (int64_t i = 1; i < width; ++i)
       if (constants[first + i] != constants[first] + i)
         return false;
