@@ -205,23 +205,21 @@ struct ConvertBlkToGPUPass
         return signalPassFailure();
       }
       SmallVector<MemRefType> &buffers = plan.buffers[func];
-      SmallVector<std::pair<ReduceOp, int64_t>> clusterReductions;
+      int64_t clusterBytes = 0;
       func.walk([&](ReduceOp reduce) {
         if (std::optional<MemRefType> buffer = getReduceBuffer(reduce)) {
           plan.bufferOf[reduce] = buffers.size();
           buffers.push_back(*buffer);
         }
-        if (int64_t slots = getClusterReduceSlots(reduce))
-          clusterReductions.push_back({reduce, slots});
+        if (int64_t slots = getClusterReduceSlots(reduce)) {
+          Type element = reduce.getSrc().getType().getElementType();
+          clusterBytes += slots * element.getIntOrFloatBitWidth() / 8;
+          pendingGlobals.push_back(
+              {reduce, LLVM::LLVMArrayType::get(element, slots)});
+          plan.readsAcrossCtas.insert(func.getSymName());
+        }
       });
-      int64_t sharedBytes = totalBytes(buffers);
-      for (auto [reduce, slots] : clusterReductions) {
-        Type element = reduce.getSrc().getType().getElementType();
-        sharedBytes += slots * element.getIntOrFloatBitWidth() / 8;
-        pendingGlobals.push_back(
-            {reduce, LLVM::LLVMArrayType::get(element, slots)});
-        plan.readsAcrossCtas.insert(func.getSymName());
-      }
+      int64_t sharedBytes = totalBytes(buffers) + clusterBytes;
       if (sharedBytes > kMaxStaticSharedBytes) {
         func.emitError() << "kernel @" << func.getSymName() << " needs "
                          << sharedBytes
