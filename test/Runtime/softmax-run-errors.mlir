@@ -5,6 +5,10 @@
 // RUN: printf 'NOTNUMPY' > %t.bad.npy
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --input %t.bad.npy 2>&1 | FileCheck %s --check-prefix=BADNPY
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --dtype f64 2>&1 | FileCheck %s --check-prefix=DTYPE
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-warps 3 2>&1 | FileCheck %s --check-prefix=WARPS
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-ctas 3 2>&1 | FileCheck %s --check-prefix=CTAS
+// WARPS: softmax-run: --num-warps must be a power of two from 1 to 32, not 3
+// CTAS: softmax-run: --num-ctas must be a power of two from 1 to 16, not 3
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --in-stride 4 2>&1 | FileCheck %s --check-prefix=STRIDE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target tpu --rows 3 --cols 5 2>&1 | FileCheck %s --check-prefix=TARGET

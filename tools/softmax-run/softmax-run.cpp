@@ -508,6 +508,19 @@ int main(int argc, char **argv) {
   if (maxTileOption < 2 || !llvm::isPowerOf2_64(maxTileOption))
     return fail("--max-tile must be a power of two of at least 2, not " +
                 std::to_string(maxTileOption));
+  // 0 leaves the kernels' own values; checked here too, since the CPU
+  // target does not use them.
+  auto isPowerOfTwoUpTo = [](int64_t value, int64_t limit) {
+    return value == 0 ||
+           (value >= 1 && value <= limit && llvm::isPowerOf2_64(value));
+  };
+  if (!isPowerOfTwoUpTo(warpsOption, 32))
+    return fail("--num-warps must be a power of two from 1 to 32, not " +
+                std::to_string(warpsOption));
+  if (!isPowerOfTwoUpTo(ctasOption, mlir::blk::kMaxClusterCtas))
+    return fail("--num-ctas must be a power of two from 1 to " +
+                std::to_string(mlir::blk::kMaxClusterCtas) + ", not " +
+                std::to_string(ctasOption));
   Problem problem;
   if (!buildProblem(problem, error))
     return fail(error);
