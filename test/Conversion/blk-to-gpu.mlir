@@ -140,10 +140,49 @@ func.func @clustered(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num
   // CHECK: nvvm.mapa
   // CHECK: llvm.load %{{.*}} : !llvm.ptr<7> -> f32
   // CHECK: arith.addf
+  // The last reduction across CTAs arrives at the exit barrier once it has
+  // read the others' partials; the stores run before the wait.
+  // CHECK-NEXT: nvvm.cluster.arrive {aligned}
   %s = blk.reduce sum %x axis 0 : tensor<2048xf32, #cluster> -> f32
   %sb = blk.splat %s : f32 -> tensor<2048xf32, #cluster>
+  // CHECK-NOT: nvvm.cluster
+  // CHECK: llvm.store
   blk.store %rowp[%cols], %sb {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<2048xi32, #cluster>, tensor<2048xf32, #cluster>
   // No CTA leaves while the others may still read its partials.
+  // CHECK-NOT: nvvm.cluster.arrive
+  // CHECK: nvvm.cluster.wait {aligned}
+  // CHECK-NEXT: gpu.return
+  return
+}
+
+// -----
+
+// A reduction across CTAs in a loop: before the next iteration overwrites the
+// partials, every CTA must be done reading them, so the reads end with a full
+// cluster barrier, and so does the kernel.
+#cluster = #blk.blocked<elems = [4], lanes = [32], warps = [4], ctas = [2]>
+
+// CHECK-LABEL: gpu.func @clustered_loop
+func.func @clustered_loop(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2>} {
+  %c0 = arith.constant 0 : i32
+  %c2048 = arith.constant 2048 : i32
+  %cols = blk.arange 0 to 2048 : tensor<2048xi32, #cluster>
+  // CHECK: scf.for
+  // CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.cluster.arrive {aligned}
+  // CHECK-NEXT: nvvm.cluster.wait {aligned}
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<7> -> f32
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<7> -> f32
+  // CHECK-NEXT: arith.addf
+  // CHECK-NEXT: nvvm.cluster.arrive {aligned}
+  // CHECK-NEXT: nvvm.cluster.wait {aligned}
+  scf.for %start = %c0 to %n step %c2048 : i32 {
+    %tile = blk.addptr %p, %start : !blk.ptr<f32>, i32
+    %x = blk.load %tile[%cols] {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<2048xi32, #cluster> -> tensor<2048xf32, #cluster>
+    %s = blk.reduce sum %x axis 0 : tensor<2048xf32, #cluster> -> f32
+    %sb = blk.splat %s : f32 -> tensor<2048xf32, #cluster>
+    blk.store %tile[%cols], %sb {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<2048xi32, #cluster>, tensor<2048xf32, #cluster>
+  }
   // CHECK: nvvm.cluster.arrive {aligned}
   // CHECK-NEXT: nvvm.cluster.wait {aligned}
   // CHECK-NEXT: gpu.return

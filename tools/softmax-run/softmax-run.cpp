@@ -41,67 +41,90 @@ using blk::runtime::ElementType;
 using blk::runtime::Status;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory runCategory("softmax-run options");
+
 static cl::opt<std::string> programPath(cl::Positional,
-                                        cl::desc("<program.mlir>"));
-static cl::opt<int64_t> rowsOption("rows", cl::desc("Rows (M)"), cl::init(0));
-static cl::opt<int64_t> colsOption("cols", cl::desc("Columns (N)"),
-                                   cl::init(0));
-static cl::opt<std::string> dtypeOption("dtype",
-                                        cl::desc("f32, f16 or bf16"),
-                                        cl::init("f32"));
+                                        cl::desc("<program.mlir>"),
+                                        cl::cat(runCategory));
+static cl::opt<int64_t> rowsOption("rows", cl::desc("Rows (M)"), cl::init(0),
+                                   cl::cat(runCategory));
+static cl::opt<int64_t> colsOption("cols", cl::desc("Columns (N)"), cl::init(0),
+                                   cl::cat(runCategory));
+static cl::opt<std::string> dtypeOption("dtype", cl::desc("f32, f16 or bf16"),
+                                        cl::init("f32"), cl::cat(runCategory));
 static cl::opt<std::string> inputPath("input",
-                                      cl::desc("Input .npy (float32/float16)"));
-static cl::opt<std::string> outputPath("output", cl::desc("Output .npy"));
-static cl::opt<int64_t> inStrideOption(
-    "in-stride", cl::desc("Input row stride in elements (default N)"),
-    cl::init(0));
-static cl::opt<int64_t> outStrideOption(
-    "out-stride", cl::desc("Output row stride in elements (default N)"),
-    cl::init(0));
-static cl::opt<bool> checkOption(
-    "check", cl::desc("Compare with a double-precision reference"));
-static cl::opt<bool> benchOption("bench", cl::desc("Time the kernel"));
+                                      cl::desc("Input .npy (float32/float16)"),
+                                      cl::cat(runCategory));
+static cl::opt<std::string> outputPath("output", cl::desc("Output .npy"),
+                                       cl::cat(runCategory));
+static cl::opt<int64_t>
+    inStrideOption("in-stride",
+                   cl::desc("Input row stride in elements (default N)"),
+                   cl::init(0), cl::cat(runCategory));
+static cl::opt<int64_t>
+    outStrideOption("out-stride",
+                    cl::desc("Output row stride in elements (default N)"),
+                    cl::init(0), cl::cat(runCategory));
+static cl::opt<bool>
+    checkOption("check", cl::desc("Compare with a double-precision reference"),
+                cl::cat(runCategory));
+static cl::opt<bool> benchOption("bench", cl::desc("Time the kernel"),
+                                 cl::cat(runCategory));
 static cl::opt<int> runsOption("runs", cl::desc("Timed runs (at least 20)"),
-                               cl::init(50));
-static cl::opt<std::string> csvPath(
-    "csv", cl::desc("Append dtype,M,N,provider,gbps rows to this file"));
-static cl::opt<std::string> providerOption(
-    "provider", cl::desc("Provider name in the CSV (default: blk-<kernel>)"));
-static cl::opt<std::string> targetOption("target",
-                                         cl::desc("gpu, cpu or auto"),
-                                         cl::init("auto"));
-static cl::opt<std::string> chipOption(
-    "chip", cl::desc("Target chip (default: the device's)"));
+                               cl::init(50), cl::cat(runCategory));
+static cl::opt<std::string>
+    csvPath("csv", cl::desc("Append dtype,M,N,provider,gbps rows to this file"),
+            cl::cat(runCategory));
+static cl::opt<std::string>
+    providerOption("provider",
+                   cl::desc("Provider name in the CSV (default: blk-<kernel>)"),
+                   cl::cat(runCategory));
+static cl::opt<std::string> targetOption("target", cl::desc("gpu, cpu or auto"),
+                                         cl::init("auto"),
+                                         cl::cat(runCategory));
+static cl::opt<std::string>
+    chipOption("chip", cl::desc("Target chip (default: the device's)"),
+               cl::cat(runCategory));
 static cl::opt<unsigned> seedOption("seed", cl::desc("Random seed"),
-                                    cl::init(0));
+                                    cl::init(0), cl::cat(runCategory));
 static cl::list<std::string>
     constOptions("const", cl::desc("Bind constants: NAME=VALUE[,NAME=VALUE]"),
-                 cl::CommaSeparated);
+                 cl::CommaSeparated, cl::cat(runCategory));
 static cl::opt<int64_t> warpsOption("num-warps",
                                     cl::desc("Warps per program (override)"),
-                                    cl::init(0));
+                                    cl::init(0), cl::cat(runCategory));
 static cl::opt<int64_t> ctasOption(
     "num-ctas",
     cl::desc("CTAs (a thread-block cluster, sm_90+) per program (override)"),
-    cl::init(0));
-static cl::opt<int64_t> maxTileOption(
-    "max-tile", cl::desc("Largest BLOCK for programs that loop over a row"),
-    cl::init(8192));
-static cl::opt<bool> specialOption(
-    "special", cl::desc("Put special values (+-inf, NaN, huge, tiny) in the "
-                        "first rows of the random input"));
-static cl::opt<bool> probeOption(
-    "probe-gpu", cl::desc("Only say whether a usable GPU is present (exit "
-                          "status 0) or not (1), and exit"));
+    cl::init(0), cl::cat(runCategory));
+static cl::opt<int64_t>
+    maxTileOption("max-tile",
+                  cl::desc("Largest BLOCK for programs that loop over a row"),
+                  cl::init(8192), cl::cat(runCategory));
+static cl::opt<bool>
+    specialOption("special",
+                  cl::desc("Put special values (+-inf, NaN, huge, tiny) in the "
+                           "first rows of the random input"),
+                  cl::cat(runCategory));
+static cl::opt<bool>
+    probeOption("probe-gpu",
+                cl::desc("Only say whether a usable GPU is present (exit "
+                         "status 0) or not (1), and exit"),
+                cl::cat(runCategory));
 static cl::opt<bool> autotuneOption(
-    "autotune", cl::desc("Time candidate warps, ROWS and tiles on the GPU and "
-                         "remember the fastest on disk for this device, "
-                         "program, dtype and shape"));
+    "autotune",
+    cl::desc("Time candidate warps, ROWS and tiles on the GPU and "
+             "remember the fastest on disk for this device, "
+             "program, dtype and shape"),
+    cl::cat(runCategory));
 static cl::opt<std::string> autotuneCachePath(
     "autotune-cache",
-    cl::desc("Autotune cache file (default ~/.cache/blk-softmax/autotune.tsv)"));
-static cl::opt<bool> verboseOption(
-    "verbose", cl::desc("Print registers, spills, shared memory, occupancy"));
+    cl::desc("Autotune cache file (default ~/.cache/blk-softmax/autotune.tsv)"),
+    cl::cat(runCategory));
+static cl::opt<bool>
+    verboseOption("verbose",
+                  cl::desc("Print registers, spills, shared memory, occupancy"),
+                  cl::cat(runCategory));
 
 namespace {
 
@@ -480,6 +503,8 @@ int runOnCPU(mlir::ModuleOp program, const Problem &problem,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // LLVM's own options would bury softmax-run's in --help.
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
       argc, argv, "softmax-run: compile a block program, run, check, time\n");
   std::string error;

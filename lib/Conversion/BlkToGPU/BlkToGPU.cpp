@@ -101,8 +101,13 @@ struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
     if (!kernel)
       return rewriter.notifyMatchFailure(op, "not in a kernel");
     // Other CTAs of the cluster may still read this one's shared memory.
-    if (plan.readsAcrossCtas.contains(kernel.getName()))
-      createClusterBarrier(rewriter, op.getLoc());
+    if (plan.readsAcrossCtas.contains(kernel.getName())) {
+      if (plan.exitArriveOf.count(kernel.getName()))
+        NVVM::ClusterWaitOp::create(rewriter, op.getLoc(),
+                                    rewriter.getUnitAttr());
+      else
+        createClusterBarrier(rewriter, op.getLoc());
+    }
     rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op);
     return success();
   }
@@ -206,6 +211,7 @@ struct ConvertBlkToGPUPass
       }
       SmallVector<MemRefType> &buffers = plan.buffers[func];
       int64_t clusterBytes = 0;
+      Operation *lastClusterReduce = nullptr;
       func.walk([&](ReduceOp reduce) {
         if (std::optional<MemRefType> buffer = getReduceBuffer(reduce)) {
           plan.bufferOf[reduce] = buffers.size();
@@ -217,8 +223,12 @@ struct ConvertBlkToGPUPass
           pendingGlobals.push_back(
               {reduce, LLVM::LLVMArrayType::get(element, slots)});
           plan.readsAcrossCtas.insert(func.getSymName());
+          lastClusterReduce = reduce;
         }
       });
+      // The walk visits reductions in program order.
+      if (lastClusterReduce && lastClusterReduce->getParentOp() == func)
+        plan.exitArriveOf[func.getSymName()] = lastClusterReduce;
       int64_t sharedBytes = totalBytes(buffers) + clusterBytes;
       if (sharedBytes > kMaxStaticSharedBytes) {
         func.emitError() << "kernel @" << func.getSymName() << " needs "

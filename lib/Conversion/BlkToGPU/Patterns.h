@@ -36,6 +36,11 @@ struct WorkgroupPlan {
   llvm::DenseMap<Operation *, LLVM::GlobalOp> clusterBufferOf;
   /// Kernels whose CTAs read each other's shared memory.
   llvm::StringSet<> readsAcrossCtas;
+  /// The last reduction across CTAs of each kernel, when it is not in a loop:
+  /// it arrives at the kernel's exit barrier as soon as its reads are done,
+  /// and the kernel only waits there before it returns, so the wait is hidden
+  /// behind the stores.
+  llvm::StringMap<Operation *> exitArriveOf;
 };
 
 /// The workgroup buffer a reduction needs when it combines several warps.

@@ -14,7 +14,9 @@
 //      buffers (mapa + ld.shared::cluster) and combines them in rank order,
 //      so all CTAs hold the same bits. A CTA's buffer must outlive the
 //      others' reads: a cluster barrier before the kernel returns, and after
-//      the reads when the reduction sits in a loop.
+//      the reads when the reduction sits in a loop. The last such reduction
+//      outside loops arrives at the exit barrier right after its reads, so
+//      the kernel's stores hide the wait.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -265,6 +267,9 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
     }
     if (inLoop)
       createClusterBarrier(builder, loc);
+    else if (plan.exitArriveOf.lookup(
+                 op->getParentOfType<gpu::GPUFuncOp>().getName()) == op)
+      NVVM::ClusterArriveOp::create(builder, loc, builder.getUnitAttr());
   }
 
   const WorkgroupPlan &plan;
