@@ -36,6 +36,38 @@ int64_t elementDivisibility(const IntegerFacts &facts) {
   return facts.contiguity > 1 ? 1 : facts.divisibility;
 }
 
+/// Runs of equal bits of `lhs pred rhs`. Comparing runs of consecutive
+/// integers with a bound that is the same along them keeps each aligned
+/// sub-run whose length divides both the run starts and the bound on one side
+/// of it, for the orders whose boundary falls between two multiples (x < n,
+/// x >= n, and n > x, n <= x).
+int64_t compareConstancy(arith::CmpIPredicate predicate,
+                         const IntegerFacts &lhs, const IntegerFacts &rhs) {
+  using P = arith::CmpIPredicate;
+  int64_t bothConstant = std::gcd(lhs.constancy, rhs.constancy);
+  auto runsAgainstBound = [](const IntegerFacts &runs,
+                             const IntegerFacts &bound) {
+    int64_t length =
+        std::min({runs.contiguity, bound.constancy,
+                  lowestSetBit(std::gcd(runs.divisibility, bound.divisibility))});
+    return int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, length));
+  };
+  switch (predicate) {
+  case P::slt:
+  case P::ult:
+  case P::sge:
+  case P::uge:
+    return std::max(bothConstant, runsAgainstBound(lhs, rhs));
+  case P::sgt:
+  case P::ugt:
+  case P::sle:
+  case P::ule:
+    return std::max(bothConstant, runsAgainstBound(rhs, lhs));
+  default:
+    return bothConstant;
+  }
+}
+
 std::optional<int64_t> constantInteger(Value value) {
   auto constant = value.getDefiningOp<arith::ConstantOp>();
   if (!constant)
@@ -120,6 +152,17 @@ IntegerFacts AccessAnalysis::compute(Value value) {
                                                            elementDivisibility(b)),
                             1, gcd(a.constancy, b.constancy)};
       })
+      .Case<arith::CmpIOp>([&](arith::CmpIOp compare) {
+        return IntegerFacts{1, 1,
+                            compareConstancy(compare.getPredicate(),
+                                             getFacts(compare.getLhs()),
+                                             getFacts(compare.getRhs()))};
+      })
+      .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>([&](Operation *bits) {
+        return IntegerFacts{1, 1,
+                            gcd(getFacts(bits->getOperand(0)).constancy,
+                                getFacts(bits->getOperand(1)).constancy)};
+      })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp>(
           [&](Operation *cast) { return getFacts(cast->getOperand(0)); })
       .Case<ExpandDimsOp>([&](ExpandDimsOp expand) {
@@ -127,7 +170,8 @@ IntegerFacts AccessAnalysis::compute(Value value) {
         // A new last dimension has size 1: every element is a run of its
         // own, so the divisibility must hold for each element, which a run
         // of consecutive integers does not give.
-        if (expand.getAxis() == expand.getSrc().getType().getRank())
+        if (static_cast<int64_t>(expand.getAxis()) ==
+            expand.getSrc().getType().getRank())
           return IntegerFacts{elementDivisibility(src), 1, 1};
         return src;
       })

@@ -188,3 +188,65 @@ func.func @clustered_loop(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #
   // CHECK-NEXT: gpu.return
   return
 }
+
+// -----
+
+// A row length that is a multiple of 16 (`blk.divisibility`, as softmax-run
+// specializes it) ends between two runs of 4: each run moves whole or not at
+// all, with no element-by-element path to keep addresses live for.
+#row = #blk.blocked<elems = [4], lanes = [32], warps = [4]>
+
+// CHECK-LABEL: gpu.func @row_of_sixteens
+func.func @row_of_sixteens(%p: !blk.ptr<f32>, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32, #row>
+  %nb = blk.splat %n : i32 -> tensor<1024xi32, #row>
+  %in = arith.cmpi slt, %cols, %nb : tensor<1024xi32, #row>
+  %ninf = arith.constant 0xFF800000 : f32
+  // CHECK: %[[ALLIN:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i32
+  // CHECK-NEXT: scf.if %[[ALLIN]] -> (vector<4xf32>)
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+  // CHECK: } else {
+  // CHECK-NEXT: vector.broadcast %{{.*}} : f32 to vector<4xf32>
+  // CHECK-NOT: -> f32
+  %x = blk.load %p[%cols] mask %in other %ninf {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<1024xi32, #row> -> tensor<1024xf32, #row>
+  // CHECK: scf.if %{{.*}} {
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+  // CHECK-NEXT: }
+  // CHECK-NOT: } else {
+  // CHECK-NOT: llvm.store %{{.*}} : f32
+  blk.store %p[%cols], %x mask %in {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<1024xi32, #row>, tensor<1024xf32, #row>
+  return
+}
+
+// -----
+
+// Several rows per program: the mask is (row < n_rows) & (column < n_cols).
+// The row bit is the same along a row, so with n_cols a multiple of 16 the
+// runs are uniform too, and one bit (the run's first) decides each run.
+#rows = #blk.blocked<elems = [1, 4], lanes = [4, 8], warps = [4, 1]>
+#col_slice = #blk.slice<dim = 0, parent = #rows>
+#row_slice = #blk.slice<dim = 1, parent = #rows>
+
+// CHECK-LABEL: gpu.func @rows_of_sixteens
+func.func @rows_of_sixteens(%p: !blk.ptr<f32>, %n_rows: i32, %n_cols: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %r = blk.arange 0 to 16 : tensor<16xi32, #row_slice>
+  %nr = blk.splat %n_rows : i32 -> tensor<16xi32, #row_slice>
+  %row_ok = arith.cmpi slt, %r, %nr : tensor<16xi32, #row_slice>
+  %row_ok_2d = blk.expand_dims %row_ok axis 1 : tensor<16xi1, #row_slice> -> tensor<16x1xi1, #rows>
+  %row_ok_b = blk.broadcast %row_ok_2d : tensor<16x1xi1, #rows> -> tensor<16x32xi1, #rows>
+  %c = blk.arange 0 to 32 : tensor<32xi32, #col_slice>
+  %c_2d = blk.expand_dims %c axis 0 : tensor<32xi32, #col_slice> -> tensor<1x32xi32, #rows>
+  %cols = blk.broadcast %c_2d : tensor<1x32xi32, #rows> -> tensor<16x32xi32, #rows>
+  %nc = blk.splat %n_cols : i32 -> tensor<16x32xi32, #rows>
+  %col_ok = arith.cmpi slt, %cols, %nc : tensor<16x32xi32, #rows>
+  %mask = arith.andi %row_ok_b, %col_ok : tensor<16x32xi1, #rows>
+  %zero = arith.constant 0.0 : f32
+  // CHECK: %[[BITS:.*]] = arith.andi %{{.*}}, %{{.*}} : vector<4xi1>
+  // CHECK: %[[FIRST:.*]] = vector.extract %[[BITS]][0] : i1 from vector<4xi1>
+  // CHECK: scf.if %[[FIRST]] -> (vector<4xf32>)
+  // CHECK: } else {
+  // CHECK-NEXT: vector.broadcast
+  %x = blk.load %p[%cols] mask %mask other %zero {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<16x32xi32, #rows> -> tensor<16x32xf32, #rows>
+  blk.store %p[%cols], %x mask %mask {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<16x32xi32, #rows>, tensor<16x32xf32, #rows>
+  return
+}

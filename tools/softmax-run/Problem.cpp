@@ -132,8 +132,12 @@ bool softmax_run::chooseSpecialization(
   return true;
 }
 
-static void keepTrueDivisibility(mlir::ModuleOp program,
-                                 const Problem &problem) {
+/// As Triton does for integer arguments: a value divisible by 16 is compiled
+/// as such, which lets masks on row ends cover whole vector runs.
+constexpr int64_t kSpecializedDivisibility = 16;
+
+static void specializeDivisibility(mlir::ModuleOp program,
+                                   const Problem &problem) {
   // The softmax kernel ABI: (out, in, in_row_stride, out_row_stride,
   // n_rows, n_cols).
   const int64_t values[] = {problem.inStride, problem.outStride, problem.rows,
@@ -146,6 +150,11 @@ static void keepTrueDivisibility(mlir::ModuleOp program,
       auto divisibility = func.getArgAttrOfType<mlir::IntegerAttr>(2 + i, name);
       if (divisibility && values[i] % divisibility.getInt() != 0)
         func.removeArgAttr(2 + i, name);
+      else if (!divisibility && values[i] % kSpecializedDivisibility == 0)
+        func.setArgAttr(2 + i, name,
+                        mlir::IntegerAttr::get(
+                            mlir::IntegerType::get(func.getContext(), 64),
+                            kSpecializedDivisibility));
     }
   }
 }
@@ -153,7 +162,7 @@ static void keepTrueDivisibility(mlir::ModuleOp program,
 mlir::OwningOpRef<mlir::ModuleOp>
 softmax_run::fitToProblem(mlir::ModuleOp program, const Problem &problem) {
   mlir::OwningOpRef<mlir::ModuleOp> fitted = program.clone();
-  keepTrueDivisibility(*fitted, problem);
+  specializeDivisibility(*fitted, problem);
   if (problem.type == blk::runtime::ElementType::F32)
     return fitted;
   mlir::PassManager pm(program.getContext());

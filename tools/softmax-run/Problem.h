@@ -105,7 +105,8 @@ candidateSpecializations(mlir::ModuleOp program, const Problem &problem,
 
 /// A copy of `program` fitted to the problem: its `blk.divisibility`
 /// promises on integer arguments (row strides, sizes) are kept only where
-/// the problem's values keep them, as Triton specializes on argument
+/// the problem's values keep them, and arguments without one that are
+/// multiples of 16 get that promise, as Triton specializes on argument
 /// divisibility; and for f16/bf16 data its f32 memory accesses go through
 /// the narrow type (blk-storage-type). Null if a pass failed (diagnosed).
 mlir::OwningOpRef<mlir::ModuleOp> fitToProblem(mlir::ModuleOp program,

@@ -283,7 +283,8 @@ struct ConvertBlkToGPUPass
     patterns.add<KernelToGPUFunc>(converter, context, gpuModule, plan);
     patterns.add<ReturnToGPUReturn>(converter, context, plan);
     populateBlockOpPatterns(converter, patterns);
-    populateMemoryOpPatterns(converter, patterns);
+    llvm::DenseSet<Operation *> uniformMaskRuns = findUniformMaskRuns(module);
+    populateMemoryOpPatterns(converter, patterns, uniformMaskRuns);
     populateReduceOpPatterns(converter, patterns, plan);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

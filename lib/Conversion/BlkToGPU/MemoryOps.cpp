@@ -3,14 +3,20 @@
 // A thread's elements come in runs of `blk.vector` consecutive, aligned
 // addresses (decided by blk-distribute). A run whose mask is all true moves
 // as one vector (16 bytes for f32 x 4); otherwise, as at the end of a row,
-// each element is accessed on its own under its mask bit.
+// each element is accessed on its own under its mask bit. Where the access
+// analysis proves a mask the same over each run (a row length that is a
+// multiple of the run), a run moves whole or not at all, and the
+// element-by-element path, whose addresses would stay live in registers,
+// is not generated.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
+#include "blk/Analysis/AccessAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -106,6 +112,8 @@ struct ThreadAccess {
   SmallVector<Value> mask; // empty (and no boundMask): every element
   std::optional<BoundMask> boundMask;
   int64_t width;
+  /// Each run's mask bits are all equal.
+  bool uniformRuns = false;
 
   bool masked() const { return !mask.empty() || boundMask.has_value(); }
 
@@ -125,6 +133,8 @@ struct ThreadAccess {
   }
   /// Whether the whole run starting at element `first` is enabled.
   Value runEnabled(OpBuilder &builder, Location loc, int64_t first) const {
+    if (uniformRuns)
+      return enabled(builder, loc, first);
     if (boundMask && isAscendingRun(first))
       return compareWithBound(
           builder, loc, boundMask->constants[first + width - 1]);
@@ -158,7 +168,7 @@ private:
 
 ThreadAccess getThreadAccess(OpBuilder &builder, Location loc, Operation *op,
                              Value originalOffsets, Value base, Value offsets,
-                             Value mask, Type elementType) {
+                             Value mask, Type elementType, bool uniformRuns) {
   // Addresses stay one index per element: measured on an H200, a common
   // base with constant offsets (fewer registers) ran up to 10% slower.
   ThreadAccess access{base, elementType,
@@ -166,6 +176,7 @@ ThreadAccess getThreadAccess(OpBuilder &builder, Location loc, Operation *op,
                       getVectorWidth(op, originalOffsets)};
   if (!mask)
     return access;
+  access.uniformRuns = uniformRuns;
   access.boundMask = matchBoundMask(builder, loc, mask);
   if (!access.boundMask)
     access.mask = extractElements(builder, loc, mask);
@@ -209,6 +220,11 @@ SmallVector<Value> loadRun(OpBuilder &builder, Location loc,
           scf::YieldOp::create(b, l, vectorLoad(b, l));
         },
         [&](OpBuilder &b, Location l) {
+          if (access.uniformRuns) {
+            scf::YieldOp::create(
+                b, l, vector::BroadcastOp::create(b, l, runType, other).getResult());
+            return;
+          }
           SmallVector<Value> elements;
           for (int64_t i = 0; i < access.width; ++i)
             elements.push_back(loadElement(b, l, access, first + i, other));
@@ -221,7 +237,10 @@ SmallVector<Value> loadRun(OpBuilder &builder, Location loc,
 }
 
 struct LoadToGlobalLoads : public OpConversionPattern<LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LoadToGlobalLoads(const TypeConverter &converter, MLIRContext *context,
+                    const llvm::DenseSet<Operation *> &uniformMaskRuns)
+      : OpConversionPattern(converter, context),
+        uniformMaskRuns(uniformMaskRuns) {}
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -229,7 +248,8 @@ struct LoadToGlobalLoads : public OpConversionPattern<LoadOp> {
     Type elementType = op.getType().getElementType();
     ThreadAccess access = getThreadAccess(
         rewriter, loc, op, op.getOffsets(), adaptor.getBase(),
-        adaptor.getOffsets(), adaptor.getMask(), elementType);
+        adaptor.getOffsets(), adaptor.getMask(), elementType,
+        uniformMaskRuns.contains(op));
     Value other = adaptor.getOther();
     if (!other)
       other = arith::ConstantOp::create(rewriter, loc, elementType,
@@ -248,6 +268,8 @@ struct LoadToGlobalLoads : public OpConversionPattern<LoadOp> {
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
     return success();
   }
+
+  const llvm::DenseSet<Operation *> &uniformMaskRuns;
 };
 
 /// Stores element `k` (under its mask bit, if any).
@@ -276,6 +298,14 @@ void storeRun(OpBuilder &builder, Location loc, const ThreadAccess &access,
   };
   if (!access.masked())
     return vectorStore(builder, loc);
+  if (access.uniformRuns) {
+    scf::IfOp::create(builder, loc, access.runEnabled(builder, loc, first),
+                      [&](OpBuilder &b, Location l) {
+                        vectorStore(b, l);
+                        scf::YieldOp::create(b, l);
+                      });
+    return;
+  }
   scf::IfOp::create(
       builder, loc, access.runEnabled(builder, loc, first),
       [&](OpBuilder &b, Location l) {
@@ -290,7 +320,10 @@ void storeRun(OpBuilder &builder, Location loc, const ThreadAccess &access,
 }
 
 struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+  StoreToGlobalStores(const TypeConverter &converter, MLIRContext *context,
+                      const llvm::DenseSet<Operation *> &uniformMaskRuns)
+      : OpConversionPattern(converter, context),
+        uniformMaskRuns(uniformMaskRuns) {}
   LogicalResult
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -298,7 +331,8 @@ struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
     ThreadAccess access = getThreadAccess(
         rewriter, loc, op, op.getOffsets(), adaptor.getBase(),
         adaptor.getOffsets(), adaptor.getMask(),
-        op.getValue().getType().getElementType());
+        op.getValue().getType().getElementType(),
+        uniformMaskRuns.contains(op));
     SmallVector<Value> values =
         extractElements(rewriter, loc, adaptor.getValue());
     for (int64_t first = 0; first < static_cast<int64_t>(values.size());
@@ -311,12 +345,38 @@ struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
+
+  const llvm::DenseSet<Operation *> &uniformMaskRuns;
 };
+
+template <typename AccessOp>
+bool hasUniformMaskRuns(AccessOp op, AccessAnalysis &analysis) {
+  if (!op.getMask())
+    return false;
+  int64_t width = getVectorWidth(op, op.getOffsets());
+  return width > 1 && analysis.getFacts(op.getMask()).constancy % width == 0;
+}
 
 } // namespace
 
-void mlir::blk::populateMemoryOpPatterns(const TypeConverter &converter,
-                                         RewritePatternSet &patterns) {
-  patterns.add<LoadToGlobalLoads, StoreToGlobalStores>(converter,
-                                                       patterns.getContext());
+llvm::DenseSet<Operation *> mlir::blk::findUniformMaskRuns(Operation *root) {
+  AccessAnalysis analysis;
+  llvm::DenseSet<Operation *> found;
+  root->walk([&](Operation *op) {
+    bool uniform = llvm::TypeSwitch<Operation *, bool>(op)
+                       .Case<LoadOp, StoreOp>([&](auto access) {
+                         return hasUniformMaskRuns(access, analysis);
+                       })
+                       .Default([](Operation *) { return false; });
+    if (uniform)
+      found.insert(op);
+  });
+  return found;
+}
+
+void mlir::blk::populateMemoryOpPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const llvm::DenseSet<Operation *> &uniformMaskRuns) {
+  patterns.add<LoadToGlobalLoads, StoreToGlobalStores>(
+      converter, patterns.getContext(), uniformMaskRuns);
 }

@@ -80,8 +80,14 @@ SmallVector<Value> extractElements(OpBuilder &builder, Location loc,
 
 void populateBlockOpPatterns(const TypeConverter &converter,
                              RewritePatternSet &patterns);
+/// The loads and stores under `root` whose mask is provably the same for all
+/// elements of each vector run (`x < n` with n a multiple of the run): those
+/// move whole runs or nothing and need no element-by-element path.
+llvm::DenseSet<Operation *> findUniformMaskRuns(Operation *root);
+
 void populateMemoryOpPatterns(const TypeConverter &converter,
-                              RewritePatternSet &patterns);
+                              RewritePatternSet &patterns,
+                              const llvm::DenseSet<Operation *> &uniformMaskRuns);
 void populateReduceOpPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
                               const WorkgroupPlan &plan);
