@@ -13,12 +13,17 @@
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 65536 --cols 128
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 32768
 // Rows too long for one SM run on thread-block clusters (sm_90+; from 65536
-// elements the rules pick one CTA per 8192, at most 8): partial maxima and sums meet in
-// distributed shared memory. Ragged rows, special values, clusters of 2 and
-// 16 (over the portable 8), and bf16.
+// elements the rules pick one CTA per 16384 f32 or 8192 16-bit elements, at
+// most 16): partial maxima and sums meet in distributed shared memory.
+// Ragged rows, special values, clusters of 2 and 16 (over the portable 8),
+// and bf16.
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 65536 --verbose > %t.cluster.log
-// RUN: grep "ctas=8" %t.cluster.log
-// RUN: grep "8 CTAs/program" %t.cluster.log
+// RUN: grep "ctas=4" %t.cluster.log
+// RUN: grep "4 CTAs/program" %t.cluster.log
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 65536 --dtype bf16 --verbose > %t.cluster16.log
+// RUN: grep "ctas=8" %t.cluster16.log
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 8 --cols 262144 --verbose > %t.cluster262k.log
+// RUN: grep "16 CTAs/program" %t.cluster262k.log
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 5 --cols 100003 --special
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 33 --cols 40000 --num-ctas 2
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 4 --cols 65536 --num-ctas 16

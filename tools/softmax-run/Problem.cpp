@@ -49,12 +49,18 @@ static int64_t kernelCtas(mlir::ModuleOp program) {
 }
 
 /// Clusters, by the rules: rows from kClusterRow elements on (too long for
-/// one SM to hold at the copy limit) get one CTA per kElementsPerCta, at
-/// most kRuleCtas (the portable cluster size). Measured on an H200
-/// (docs/benchmarks.md).
+/// one SM to hold at the copy limit) get one CTA per 16384 f32 or 8192
+/// 16-bit elements, at most kRuleCtas, with kClusterElementsPerThread
+/// elements per thread. Measured on an H200 (docs/benchmarks.md): fewer,
+/// fuller CTAs wait less on each other at the cluster barriers, and 16-bit
+/// rows gain from more CTAs per SM.
 constexpr int64_t kClusterRow = 65536;
-constexpr int64_t kElementsPerCta = 8192;
-constexpr int64_t kRuleCtas = 8;
+constexpr int64_t kRuleCtas = 16;
+constexpr int64_t kClusterElementsPerThread = 64;
+
+static int64_t clusterElementsPerCta(const Problem &problem) {
+  return problem.type == blk::runtime::ElementType::F32 ? 16384 : 8192;
+}
 
 bool softmax_run::chooseSpecialization(
     mlir::ModuleOp program, const Problem &problem,
@@ -109,17 +115,20 @@ bool softmax_run::chooseSpecialization(
   int64_t ctas = ownCtas;
   if (!loopsOverRow && !splitsRows && rowsBound <= 1 &&
       boundBlock >= kClusterRow)
-    ctas = std::max(ownCtas, std::min({boundBlock / kElementsPerCta,
-                                       kRuleCtas, maxCtas}));
+    ctas = std::max(ownCtas,
+                    std::min({boundBlock / clusterElementsPerCta(problem),
+                              kRuleCtas, maxCtas}));
   if (forcedCtas > 0)
     ctas = forcedCtas;
   result.numCtas = ctas != ownCtas || forcedCtas > 0 ? ctas : 0;
   int64_t blockElements = std::max<int64_t>(1, rowsBound) * boundBlock / ctas;
   // Measured on an H200 (docs/benchmarks.md): a warp per 1024 elements of a
-  // row held in registers (up to 16), a warp per 512 of a tile walked in a
-  // loop (up to 32); never fewer than the kernel asks for.
+  // row held in registers (up to 16; 2048 on a cluster), a warp per 512 of a
+  // tile walked in a loop (up to 32); never fewer than the kernel asks for.
   int64_t ownWarps = kernelWarps(program);
-  int64_t perWarp = loopsOverRow ? 512 : 1024;
+  int64_t perWarp = loopsOverRow ? 512
+                    : ctas > 1   ? 32 * kClusterElementsPerThread
+                                 : 1024;
   int64_t maxWarps = loopsOverRow ? 32 : 16;
   int64_t warps = std::max(
       ownWarps, std::min<int64_t>(maxWarps, blockElements / perWarp));
