@@ -21,7 +21,7 @@ tune="--autotune --autotune-cache $out/autotune.tsv"
 [ "${AUTOTUNE:-1}" = 0 ] && tune=""
 
 # Thread-block clusters (sm_90 and newer) let one program hold rows of up to
-# 262144 elements; measured on an H200, 16-bit rows over 131072 still run
+# 262144 elements; measured on an H200, 16-bit rows over 65536 still run
 # faster split in two passes (docs/benchmarks.md).
 major=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | cut -d. -f1)
 
@@ -30,7 +30,7 @@ program_for() {
   local n=$1 dtype=$2 fused_max=32768
   if [ "${major:-0}" -ge 9 ]; then
     fused_max=262144
-    [ "$dtype" != f32 ] && fused_max=131072
+    [ "$dtype" != f32 ] && fused_max=65536
   fi
   if [ "$n" -le 512 ]; then echo softmax_multirow
   elif [ "$n" -le "$fused_max" ]; then echo softmax_fused
