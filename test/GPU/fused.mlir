@@ -29,6 +29,9 @@
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 4 --cols 65536 --num-ctas 16
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 16 --cols 262144 --dtype bf16
 // RUN: softmax-run %examples/softmax_multirow.mlir --target gpu --check --rows 64 --cols 8192 --const ROWS=2 --num-ctas 2
+// The program softmax-run picks for the shape and GPU (`auto`).
+// RUN: softmax-run auto --target gpu --check --rows 16 --cols 200000
+// RUN: softmax-run auto --target gpu --check --rows 16 --cols 100000 --dtype bf16
 // Padded rows; a stride that breaks the example's divisibility promise is
 // compiled without it.
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1000 --in-stride 1024 --out-stride 1040

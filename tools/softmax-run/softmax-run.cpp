@@ -13,6 +13,7 @@
 #include "Problem.h"
 
 #include "blk/IR/BlkDialect.h"
+#include "blk/Programs/Programs.h"
 #include "blk/Runtime/Npy.h"
 #include "blk/Target/PTX.h"
 #include "blk/Conversion/Passes.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,9 +45,11 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory runCategory("softmax-run options");
 
-static cl::opt<std::string> programPath(cl::Positional,
-                                        cl::desc("<program.mlir>"),
-                                        cl::cat(runCategory));
+static cl::opt<std::string> programPath(
+    cl::Positional,
+    cl::desc("<program.mlir | built-in program name | auto (the program "
+             "chosen for the shape)>"),
+    cl::cat(runCategory));
 static cl::opt<int64_t> rowsOption("rows", cl::desc("Rows (M)"), cl::init(0),
                                    cl::cat(runCategory));
 static cl::opt<int64_t> colsOption("cols", cl::desc("Columns (N)"), cl::init(0),
@@ -138,6 +142,37 @@ int64_t maxClusterCtas(llvm::StringRef chip) {
 int fail(const std::string &message) {
   llvm::errs() << "softmax-run: " << message << "\n";
   return 1;
+}
+
+/// Puts the program's text in `sourceMgr`: the file at the positional path,
+/// else the built-in program of that name, or for `auto` the built-in
+/// program chosen for the problem's rows.
+bool addProgramSource(llvm::SourceMgr &sourceMgr, const Problem &problem,
+                      bool hasClusters, std::string &programName,
+                      std::string &error) {
+  const mlir::blk::BuiltinProgram *builtin = nullptr;
+  if (programPath == "auto")
+    builtin = &mlir::blk::chooseSoftmaxProgram(
+        problem.cols, blk::runtime::elementSize(problem.type), hasClusters);
+  else if (!llvm::sys::fs::exists(programPath))
+    builtin = mlir::blk::lookupBuiltinProgram(programPath);
+  if (builtin) {
+    programName = builtin->name.str();
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(builtin->source, programName),
+        llvm::SMLoc());
+    return true;
+  }
+  programName = llvm::sys::path::filename(programPath).str();
+  auto file = llvm::MemoryBuffer::getFile(programPath);
+  if (!file) {
+    error = "cannot read the program " + programPath + ": " +
+            file.getError().message() +
+            " (neither a file nor a built-in program; `auto` picks one)";
+    return false;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  return true;
 }
 
 bool parseElementType(llvm::StringRef name, ElementType &type) {
@@ -373,12 +408,18 @@ bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp program,
   return tried > 0;
 }
 
+/// The chip to compile for: --chip, else the device's.
+std::string targetChip(const blk::runtime::CudaDriver &driver) {
+  return chipOption.empty() ? driver.device().smArch() : chipOption.getValue();
+}
+
 int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
-             const Problem &problem, Specialization specialization,
+             llvm::StringRef programName, const Problem &problem,
+             Specialization specialization,
              const llvm::StringMap<int64_t> &overrides) {
   const blk::runtime::DeviceInfo &device = driver.device();
   mlir::blk::PTXTarget target;
-  target.chip = chipOption.empty() ? device.smArch() : chipOption.getValue();
+  target.chip = targetChip(driver);
   target.features = mlir::blk::getDefaultFeatures(target.chip);
 
   std::string error;
@@ -399,10 +440,8 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
 
   if (autotuneOption) {
     AutotuneCache cache(autotuneCachePath);
-    std::string key =
-        AutotuneCache::key(device.name + " " + target.chip, program,
-                           llvm::sys::path::filename(programPath).str(),
-                           problem);
+    std::string key = AutotuneCache::key(device.name + " " + target.chip,
+                                         program, programName.str(), problem);
     if (auto remembered = cache.lookup(key)) {
       if (!chooseSpecialization(program, problem, remembered->constants,
                                 maxTileOption, remembered->numWarps,
@@ -523,13 +562,9 @@ int main(int argc, char **argv) {
   mlir::blk::registerBlkToPTXDependencies(registry);
   mlir::blk::registerBlkToCPUDependencies(registry);
   mlir::MLIRContext context(registry);
-  llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  mlir::OwningOpRef<mlir::ModuleOp> program =
-      mlir::parseSourceFile<mlir::ModuleOp>(programPath, sourceMgr, &context);
-  if (!program)
-    return fail("cannot read the program " + programPath);
 
+  if (targetOption != "gpu" && targetOption != "cpu" && targetOption != "auto")
+    return fail("--target must be gpu, cpu or auto");
   if (maxTileOption < 2 || !llvm::isPowerOf2_64(maxTileOption))
     return fail("--max-tile must be a power of two of at least 2, not " +
                 std::to_string(maxTileOption));
@@ -552,26 +587,42 @@ int main(int argc, char **argv) {
   llvm::StringMap<int64_t> overrides;
   if (!parseConstants(overrides, error))
     return fail(error);
+
+  // The target comes first: the program `auto` picks depends on it.
+  std::unique_ptr<blk::runtime::CudaDriver> driver;
+  std::string noGpu;
+  if (targetOption != "cpu") {
+    driver = blk::runtime::CudaDriver::load(noGpu);
+    if (!driver && targetOption == "gpu")
+      return fail(noGpu);
+  }
+  bool hasClusters =
+      driver && maxClusterCtas(targetChip(*driver)) > 1;
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string programName;
+  if (!addProgramSource(sourceMgr, problem, hasClusters, programName, error))
+    return fail(error);
+  mlir::OwningOpRef<mlir::ModuleOp> program =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!program)
+    return fail("cannot parse the program " + programName);
+
   Specialization specialization;
   if (!chooseSpecialization(*program, problem, overrides, maxTileOption,
                             warpsOption, ctasOption, mlir::blk::kMaxClusterCtas,
                             specialization, error))
     return fail(error);
 
-  llvm::outs() << llvm::sys::path::filename(programPath) << ": "
-               << problem.rows << " x " << problem.cols << " "
-               << blk::runtime::elementTypeName(problem.type) << "\n";
+  llvm::outs() << programName << ": " << problem.rows << " x "
+               << problem.cols << " "
+               << blk::runtime::elementTypeName(problem.type)
+               << (programPath == "auto" ? " (auto)" : "") << "\n";
 
-  if (targetOption != "gpu" && targetOption != "cpu" && targetOption != "auto")
-    return fail("--target must be gpu, cpu or auto");
-  if (targetOption != "cpu") {
-    std::unique_ptr<blk::runtime::CudaDriver> driver =
-        blk::runtime::CudaDriver::load(error);
-    if (driver)
-      return runOnGPU(*driver, *program, problem, specialization, overrides);
-    if (targetOption == "gpu")
-      return fail(error);
-    llvm::outs() << "  no GPU (" << error << "): running on the CPU\n";
-  }
+  if (driver)
+    return runOnGPU(*driver, *program, programName, problem, specialization,
+                    overrides);
+  if (targetOption == "auto")
+    llvm::outs() << "  no GPU (" << noGpu << "): running on the CPU\n";
   return runOnCPU(*program, problem, specialization);
 }

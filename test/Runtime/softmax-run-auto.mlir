@@ -1,0 +1,21 @@
+// Not MLIR: softmax-run with the programs built into it. `auto` picks the
+// program for the shape (include/blk/Programs/Programs.h); on the CPU there
+// are no thread-block clusters, so rows over 32768 go to the split program.
+// A built-in program can be named without its file, and a name that is
+// neither a file nor a built-in program is an error.
+// RUN: softmax-run auto --target cpu --check --rows 9 --cols 300 | FileCheck %s --check-prefix=SHORT
+// RUN: softmax-run auto --target cpu --check --rows 5 --cols 5000 --dtype bf16 | FileCheck %s --check-prefix=MEDIUM
+// RUN: softmax-run auto --target cpu --check --rows 2 --cols 40000 | FileCheck %s --check-prefix=LONG
+// RUN: softmax-run softmax_online --target cpu --check --rows 3 --cols 1000 | FileCheck %s --check-prefix=NAMED
+// RUN: not softmax-run softmax_nothing --target cpu --rows 3 --cols 10 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+
+// SHORT: softmax_multirow.mlir: 9 x 300 f32 (auto)
+// SHORT: OK
+// MEDIUM: softmax_fused.mlir: 5 x 5000 bf16 (auto)
+// MEDIUM: OK
+// LONG: softmax_split.mlir: 2 x 40000 f32 (auto)
+// LONG: OK
+// NAMED: softmax_online.mlir: 3 x 1000 f32
+// NAMED-NOT: (auto)
+// NAMED: OK
+// UNKNOWN: softmax-run: cannot read the program softmax_nothing: {{.*}} (neither a file nor a built-in program; `auto` picks one)
