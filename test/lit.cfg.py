@@ -18,7 +18,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.blk_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["softmax-opt", "softmax-run", "runtime-selftest", "blk-build-fused"], tool_dirs)
+llvm_config.add_tool_substitutions(["softmax-opt", "softmax-run", "runtime-selftest", "blk-build-fused", "blk-choose-program"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # ptxas is optional: with it, the generated PTX is assembled for real chips.

@@ -66,7 +66,7 @@ AutotuneCache::lookup(const std::string &key) const {
     bool valid = true;
     for (llvm::StringRef binding : bindings) {
       auto [name, value] = binding.split('=');
-      int64_t number;
+      int64_t number = 0;
       valid &= !value.getAsInteger(10, number);
       constants[name] = number;
     }

@@ -1,13 +1,15 @@
-//===- Problem.h - what softmax-run computes and how it binds a program --*- C++ -*-===//
+//===- Problem.h - what softmax-run computes ----------------------*- C++ -*-===//
 //
-// A softmax problem (shape, strides, element type, data) and the rules that
-// turn it into a specialization of a block program: the values of its
-// compile-time constants, its warps and its grid.
+// A softmax problem (shape, strides, element type, data), the kernel ABI,
+// and the fitting of a program to the problem's strides and element type.
+// The binding rules (constants, warps, CTAs, grid) are the library's
+// (blk/Programs/Binding.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOOLS_SOFTMAX_RUN_PROBLEM_H
 #define TOOLS_SOFTMAX_RUN_PROBLEM_H
 
+#include "blk/Programs/Binding.h"
 #include "blk/Runtime/Numerics.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -17,6 +19,8 @@
 #include <vector>
 
 namespace softmax_run {
+
+using mlir::blk::Specialization;
 
 struct Problem {
   int64_t rows = 0;
@@ -58,50 +62,8 @@ struct KernelArguments {
   std::vector<void *> slots;
 };
 
-/// How one program is bound to a problem.
-struct Specialization {
-  llvm::StringMap<int64_t> constants;
-  int64_t numWarps = 0; // 0: each kernel's own num_warps
-  int64_t numCtas = 0;  // 0: each kernel's own num_ctas
-  int64_t grid = 0;     // programs (clusters when numCtas > 1)
-  /// "BLOCK=1024 ROWS=4", for messages and cache keys.
-  std::string describe() const;
-};
-
-/// The documented binding rules (README, "softmax-run"):
-///   BLOCK = next power of two >= cols; for a program that loops over the
-///           row (an scf.for up to n_cols), at most `maxTile`;
-///   SPLITS (a program splitting rows into parts) = next power of two
-///           >= cols / maxTile, and then BLOCK = the next power of two >=
-///           cols / SPLITS;
-///   ROWS  = max(2, 512 / BLOCK), at most the next power of two >= rows;
-///   ctas  = for a program that holds its row (no loop over it, no SPLITS,
-///           no ROWS) with BLOCK >= 65536, on a GPU with clusters
-///           (`maxCtas` > 1): one CTA per 8192 elements of BLOCK, at most 8
-///           (and `maxCtas`);
-///   warps = one per 1024 elements of a ROWS x BLOCK block per CTA (at most
-///           16), or per 512 for a program that loops over the row (at most
-///           32), and never fewer than the kernel's num_warps;
-///   grid  = ceil(rows / ROWS) (rows when the program has no ROWS), times
-///           SPLITS when the program has it; a
-///           persistent kernel's grid is set at launch (GpuExecution).
-/// `overrides` (from --const) win; a constant of another name must be given
-/// there. Fails with a message naming the missing constant.
-bool chooseSpecialization(mlir::ModuleOp program, const Problem &problem,
-                          const llvm::StringMap<int64_t> &overrides,
-                          int64_t maxTile, int64_t forcedWarps,
-                          int64_t forcedCtas, int64_t maxCtas,
-                          Specialization &result, std::string &error);
-
-/// The specializations --autotune tries: the rules' choice and its
-/// neighbours (half and twice the warps; half and twice the CTAs of a
-/// cluster; ROWS from 1 to 16 for programs with ROWS; half and twice the
-/// tile for programs that loop over or split rows), without repetitions.
-/// `overrides` stay fixed.
-std::vector<Specialization>
-candidateSpecializations(mlir::ModuleOp program, const Problem &problem,
-                         const llvm::StringMap<int64_t> &overrides,
-                         int64_t maxTile, int64_t maxCtas);
+/// The shape the binding rules (blk/Programs/Binding.h) see.
+mlir::blk::SoftmaxShape shapeOf(const Problem &problem);
 
 /// A copy of `program` fitted to the problem: its `blk.divisibility`
 /// promises on integer arguments (row strides, sizes) are kept only where

@@ -387,7 +387,7 @@ bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp program,
   double bestGBps = 0;
   int tried = 0;
   for (Specialization candidate :
-       candidateSpecializations(program, problem, overrides, maxTileOption,
+       candidateSpecializations(program, shapeOf(problem), overrides, maxTileOption,
                                 maxClusterCtas(target.chip))) {
     mlir::ScopedDiagnosticHandler quiet(
         program.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
@@ -426,7 +426,7 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   // The rules' choice assumed clusters; a chip without them gets one CTA
   // per program (unless asked otherwise, which its compilation rejects).
   if (maxClusterCtas(target.chip) == 1 &&
-      !chooseSpecialization(program, problem, overrides, maxTileOption,
+      !chooseSpecialization(program, shapeOf(problem), overrides, maxTileOption,
                             warpsOption, ctasOption, 1, specialization, error))
     return fail(error);
 
@@ -443,7 +443,7 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
     std::string key = AutotuneCache::key(device.name + " " + target.chip,
                                          program, programName.str(), problem);
     if (auto remembered = cache.lookup(key)) {
-      if (!chooseSpecialization(program, problem, remembered->constants,
+      if (!chooseSpecialization(program, shapeOf(problem), remembered->constants,
                                 maxTileOption, remembered->numWarps,
                                 remembered->numCtas,
                                 maxClusterCtas(target.chip), specialization,
@@ -609,7 +609,7 @@ int main(int argc, char **argv) {
     return fail("cannot parse the program " + programName);
 
   Specialization specialization;
-  if (!chooseSpecialization(*program, problem, overrides, maxTileOption,
+  if (!chooseSpecialization(*program, shapeOf(problem), overrides, maxTileOption,
                             warpsOption, ctasOption, mlir::blk::kMaxClusterCtas,
                             specialization, error))
     return fail(error);

@@ -1,0 +1,20 @@
+// python-free-examples/cpp/choose_program.cpp picks the built-in program for
+// a shape with mlir::blk::chooseSoftmaxProgram, binds it with
+// mlir::blk::chooseSpecialization and compiles it: the library's automatic
+// choice, as softmax-run makes it.
+// RUN: blk-choose-program 4096 100 f32 | FileCheck %s --check-prefix=SHORT
+// RUN: blk-choose-program 1024 65536 f32 --chip=sm_90 | FileCheck %s --check-prefix=CLUSTER
+// RUN: blk-choose-program 1024 65536 bf16 --chip=sm_90 | FileCheck %s --check-prefix=CLUSTER16
+// RUN: blk-choose-program 1024 65536 f32 --chip=sm_80 | FileCheck %s --check-prefix=NOCLUSTER
+// RUN: not blk-choose-program 0 10 2>&1 | FileCheck %s --check-prefix=BAD
+
+// SHORT: softmax_multirow.mlir for 4096 x 100 f32 on sm_90: BLOCK=128 ROWS=4, grid 1024
+// SHORT: kernel softmax_multirow: 128 threads x 1 CTAs, 1 16-byte loads, 1 16-byte stores
+// CLUSTER: softmax_fused.mlir for 1024 x 65536 f32 on sm_90: BLOCK=65536 warps=8 ctas=4, grid 1024
+// CLUSTER: kernel softmax_fused: 256 threads x 4 CTAs, 16 16-byte loads, 16 16-byte stores
+// CLUSTER16: softmax_fused.mlir for 1024 x 65536 bf16 on sm_90: BLOCK=65536 ctas=8, grid 1024
+// CLUSTER16: kernel softmax_fused: 128 threads x 8 CTAs
+// NOCLUSTER: softmax_split.mlir for 1024 x 65536 f32 on sm_80: BLOCK=8192 SPLITS=8, grid 8192
+// NOCLUSTER: kernel partials
+// NOCLUSTER: kernel normalize
+// BAD: blk-choose-program: M and N must be positive
