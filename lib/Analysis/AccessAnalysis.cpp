@@ -12,7 +12,10 @@ namespace {
 int64_t lowestSetBit(int64_t value) {
   if (value == 0)
     return AccessAnalysis::kMaxDivisibility;
-  return std::min(value & -value, AccessAnalysis::kMaxDivisibility);
+  // In unsigned arithmetic: negating INT64_MIN would overflow.
+  uint64_t bits = static_cast<uint64_t>(value);
+  return static_cast<int64_t>(
+      std::min<uint64_t>(bits & (~bits + 1), AccessAnalysis::kMaxDivisibility));
 }
 
 /// Size of the last dimension of a block; 1 for a scalar.

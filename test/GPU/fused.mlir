@@ -32,6 +32,9 @@
 // The program softmax-run picks for the shape and GPU (`auto`).
 // RUN: softmax-run auto --target gpu --check --rows 16 --cols 200000
 // RUN: softmax-run auto --target gpu --check --rows 16 --cols 100000 --dtype bf16
+// Without clusters (--num-ctas 1) such rows go to the split program.
+// RUN: softmax-run auto --target gpu --check --rows 4 --cols 200000 --num-ctas 1 > %t.auto.log
+// RUN: grep "softmax_split.mlir: 4 x 200000 f32 (auto)" %t.auto.log
 // Padded rows; a stride that breaks the example's divisibility promise is
 // compiled without it.
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1000 --in-stride 1024 --out-stride 1040

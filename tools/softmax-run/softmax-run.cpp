@@ -596,8 +596,9 @@ int main(int argc, char **argv) {
     if (!driver && targetOption == "gpu")
       return fail(noGpu);
   }
+  // --num-ctas 1 rules clusters out as much as a chip without them does.
   bool hasClusters =
-      driver && maxClusterCtas(targetChip(*driver)) > 1;
+      driver && maxClusterCtas(targetChip(*driver)) > 1 && ctasOption != 1;
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string programName;

@@ -351,7 +351,8 @@ struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
 
 template <typename AccessOp>
 bool hasUniformMaskRuns(AccessOp op, AccessAnalysis &analysis) {
-  if (!op.getMask())
+  // Accesses outside kernels have no layout; the conversion reports them.
+  if (!op.getMask() || failed(Distribution::get(op.getOffsets().getType())))
     return false;
   int64_t width = getVectorWidth(op, op.getOffsets());
   return width > 1 && analysis.getFacts(op.getMask()).constancy % width == 0;
