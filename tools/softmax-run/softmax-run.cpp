@@ -134,9 +134,7 @@ namespace {
 
 /// Largest cluster the rules may use on `chip`: clusters need sm_90.
 int64_t maxClusterCtas(llvm::StringRef chip) {
-  return mlir::blk::getChipNumber(chip) >= mlir::blk::kMinClusterChip
-             ? mlir::blk::kMaxClusterCtas
-             : 1;
+  return mlir::blk::chipHasClusters(chip) ? mlir::blk::kMaxClusterCtas : 1;
 }
 
 int fail(const std::string &message) {
@@ -423,13 +421,6 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   target.features = mlir::blk::getDefaultFeatures(target.chip);
 
   std::string error;
-  // The rules' choice assumed clusters; a chip without them gets one CTA
-  // per program (unless asked otherwise, which its compilation rejects).
-  if (maxClusterCtas(target.chip) == 1 &&
-      !chooseSpecialization(program, shapeOf(problem), overrides, maxTileOption,
-                            warpsOption, ctasOption, 1, specialization, error))
-    return fail(error);
-
   mlir::OwningOpRef<mlir::ModuleOp> fitted = fitToProblem(program, problem);
   if (!fitted)
     return fail("the program cannot be fitted to the problem (see above)");
@@ -596,9 +587,13 @@ int main(int argc, char **argv) {
     if (!driver && targetOption == "gpu")
       return fail(noGpu);
   }
+  // The CPU ignores CTAs, so the rules may assume clusters there; a GPU
+  // without them gets one CTA per program (unless asked otherwise, which its
+  // compilation rejects).
+  int64_t maxCtas = driver ? maxClusterCtas(targetChip(*driver))
+                           : mlir::blk::kMaxClusterCtas;
   // --num-ctas 1 rules clusters out as much as a chip without them does.
-  bool hasClusters =
-      driver && maxClusterCtas(targetChip(*driver)) > 1 && ctasOption != 1;
+  bool hasClusters = driver && maxCtas > 1 && ctasOption != 1;
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string programName;
@@ -611,8 +606,8 @@ int main(int argc, char **argv) {
 
   Specialization specialization;
   if (!chooseSpecialization(*program, shapeOf(problem), overrides, maxTileOption,
-                            warpsOption, ctasOption, mlir::blk::kMaxClusterCtas,
-                            specialization, error))
+                            warpsOption, ctasOption, maxCtas, specialization,
+                            error))
     return fail(error);
 
   llvm::outs() << programName << ": " << problem.rows << " x "
