@@ -298,25 +298,20 @@ void storeRun(OpBuilder &builder, Location loc, const ThreadAccess &access,
   };
   if (!access.masked())
     return vectorStore(builder, loc);
-  if (access.uniformRuns) {
-    scf::IfOp::create(builder, loc, access.runEnabled(builder, loc, first),
-                      [&](OpBuilder &b, Location l) {
-                        vectorStore(b, l);
-                        scf::YieldOp::create(b, l);
-                      });
-    return;
-  }
-  scf::IfOp::create(
-      builder, loc, access.runEnabled(builder, loc, first),
-      [&](OpBuilder &b, Location l) {
-        vectorStore(b, l);
-        scf::YieldOp::create(b, l);
-      },
-      [&](OpBuilder &b, Location l) {
-        for (int64_t i = 0; i < access.width; ++i)
-          storeElement(b, l, access, first + i, values[first + i]);
-        scf::YieldOp::create(b, l);
-      });
+  auto storeWhole = [&](OpBuilder &b, Location l) {
+    vectorStore(b, l);
+    scf::YieldOp::create(b, l);
+  };
+  auto storeEach = [&](OpBuilder &b, Location l) {
+    for (int64_t i = 0; i < access.width; ++i)
+      storeElement(b, l, access, first + i, values[first + i]);
+    scf::YieldOp::create(b, l);
+  };
+  // A uniform run is all in or all out: no element-by-element path.
+  using BodyBuilder = function_ref<void(OpBuilder &, Location)>;
+  scf::IfOp::create(builder, loc, access.runEnabled(builder, loc, first),
+                    storeWhole,
+                    access.uniformRuns ? BodyBuilder() : BodyBuilder(storeEach));
 }
 
 struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
