@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   blk::SoftmaxShape shape{rows, cols, dtype == "f32" ? 4 : 2};
-  bool hasClusters = blk::getChipNumber(chip) >= blk::kMinClusterChip;
+  bool hasClusters = blk::chipHasClusters(chip);
   const blk::BuiltinProgram &chosen =
       blk::chooseSoftmaxProgram(shape.cols, shape.elementBytes, hasClusters);
 

@@ -25,6 +25,9 @@ unsigned getChipNumber(StringRef chip);
 /// Oldest chip with thread-block clusters.
 constexpr unsigned kMinClusterChip = 90;
 
+/// Whether the chip named `chip` has thread-block clusters.
+bool chipHasClusters(StringRef chip);
+
 #define GEN_PASS_REGISTRATION
 #include "blk/Conversion/Passes.h.inc"
 

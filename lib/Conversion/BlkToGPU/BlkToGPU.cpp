@@ -310,6 +310,10 @@ unsigned mlir::blk::getChipNumber(StringRef chip) {
   return number;
 }
 
+bool mlir::blk::chipHasClusters(StringRef chip) {
+  return getChipNumber(chip) >= kMinClusterChip;
+}
+
 unsigned mlir::blk::getMinimumPTXVersion(unsigned chip) {
   static const std::pair<unsigned, unsigned> table[] = {
       {70, 60}, {72, 61}, {75, 63}, {80, 70}, {86, 71},
