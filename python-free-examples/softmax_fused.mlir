@@ -12,12 +12,13 @@
 //   softmax-opt softmax_fused.mlir --blk-specialize="BLOCK=1024"
 // Launch: one program per row (grid = n_rows).
 
-func.func @softmax_fused(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                         %in: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                         %in_row_stride: i32 {blk.divisibility = 16 : i64},
-                         %out_row_stride: i32 {blk.divisibility = 16 : i64},
-                         %n_rows: i32, %n_cols: i32)
-    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+func.func @softmax_fused(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">, blk.divisibility = 16 : i64},
+                         %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">, blk.divisibility = 16 : i64},
+                         %in_row_stride: i32 {blk.arg = #blk.arg<row_stride "x">, blk.divisibility = 16 : i64},
+                         %out_row_stride: i32 {blk.arg = #blk.arg<row_stride "y">, blk.divisibility = 16 : i64},
+                         %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                         %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
   %row = blk.program_id x
   %in_start = arith.muli %row, %in_row_stride : i32
   %in_row = blk.addptr %in, %in_start : !blk.ptr<f32>, i32

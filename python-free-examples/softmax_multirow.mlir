@@ -11,12 +11,13 @@
 //   softmax-opt softmax_multirow.mlir --blk-specialize="ROWS=8 BLOCK=128"
 // Launch: ceil(n_rows / ROWS) programs.
 
-func.func @softmax_multirow(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                            %in: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                            %in_row_stride: i32 {blk.divisibility = 16 : i64},
-                            %out_row_stride: i32 {blk.divisibility = 16 : i64},
-                            %n_rows: i32, %n_cols: i32)
-    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+func.func @softmax_multirow(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">, blk.divisibility = 16 : i64},
+                            %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">, blk.divisibility = 16 : i64},
+                            %in_row_stride: i32 {blk.arg = #blk.arg<row_stride "x">, blk.divisibility = 16 : i64},
+                            %out_row_stride: i32 {blk.arg = #blk.arg<row_stride "y">, blk.divisibility = 16 : i64},
+                            %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                            %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK, rows_per_program = ROWS>} {
   %pid = blk.program_id x
   %rows_per_program = blk.constexpr ROWS : i32
   %first_row = arith.muli %pid, %rows_per_program : i32

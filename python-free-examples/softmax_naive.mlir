@@ -14,13 +14,16 @@
 // Launch: each kernel with one program per row (grid = n_rows).
 
 // maxes[row] = max_j x[row][j]
-func.func @row_max(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>,
-                   %in_row_stride: i32, %out_row_stride: i32,
-                   %n_rows: i32, %n_cols: i32,
-                   %maxes: !blk.ptr<f32> {blk.scratch = "rows"},
-                   %sums: !blk.ptr<f32> {blk.scratch = "rows"},
-                   %work: !blk.ptr<f32> {blk.scratch = "matrix"})
-    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+func.func @row_max(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                   %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                   %in_row_stride: i32 {blk.arg = #blk.arg<row_stride "x">},
+                   %out_row_stride: i32 {blk.arg = #blk.arg<row_stride "y">},
+                   %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                   %n_cols: i32 {blk.arg = #blk.arg<cols>},
+                   %maxes: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "maxes", per_row>},
+                   %sums: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "sums", per_row>},
+                   %work: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "work">})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
   %row = blk.program_id x
   %start = arith.muli %row, %in_row_stride : i32
   %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
@@ -38,13 +41,16 @@ func.func @row_max(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>,
 }
 
 // work[row][j] = x[row][j] - maxes[row]
-func.func @subtract_max(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>,
-                        %in_row_stride: i32, %out_row_stride: i32,
-                        %n_rows: i32, %n_cols: i32,
-                        %maxes: !blk.ptr<f32> {blk.scratch = "rows"},
-                        %sums: !blk.ptr<f32> {blk.scratch = "rows"},
-                        %work: !blk.ptr<f32> {blk.scratch = "matrix"})
-    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+func.func @subtract_max(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                        %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                        %in_row_stride: i32 {blk.arg = #blk.arg<row_stride "x">},
+                        %out_row_stride: i32 {blk.arg = #blk.arg<row_stride "y">},
+                        %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                        %n_cols: i32 {blk.arg = #blk.arg<cols>},
+                        %maxes: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "maxes", per_row>},
+                        %sums: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "sums", per_row>},
+                        %work: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "work">})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
   %row = blk.program_id x
   %start = arith.muli %row, %in_row_stride : i32
   %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
@@ -64,13 +70,16 @@ func.func @subtract_max(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>,
 }
 
 // work[row][j] = exp(work[row][j])
-func.func @exponentiate(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>,
-                        %in_row_stride: i32, %out_row_stride: i32,
-                        %n_rows: i32, %n_cols: i32,
-                        %maxes: !blk.ptr<f32> {blk.scratch = "rows"},
-                        %sums: !blk.ptr<f32> {blk.scratch = "rows"},
-                        %work: !blk.ptr<f32> {blk.scratch = "matrix"})
-    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+func.func @exponentiate(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                        %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                        %in_row_stride: i32 {blk.arg = #blk.arg<row_stride "x">},
+                        %out_row_stride: i32 {blk.arg = #blk.arg<row_stride "y">},
+                        %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                        %n_cols: i32 {blk.arg = #blk.arg<cols>},
+                        %maxes: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "maxes", per_row>},
+                        %sums: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "sums", per_row>},
+                        %work: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "work">})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
   %row = blk.program_id x
   %work_start = arith.muli %row, %n_cols : i32
   %work_row = blk.addptr %work, %work_start : !blk.ptr<f32>, i32
@@ -86,13 +95,16 @@ func.func @exponentiate(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>,
 }
 
 // sums[row] = sum_j work[row][j]
-func.func @row_sum(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>,
-                   %in_row_stride: i32, %out_row_stride: i32,
-                   %n_rows: i32, %n_cols: i32,
-                   %maxes: !blk.ptr<f32> {blk.scratch = "rows"},
-                   %sums: !blk.ptr<f32> {blk.scratch = "rows"},
-                   %work: !blk.ptr<f32> {blk.scratch = "matrix"})
-    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+func.func @row_sum(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                   %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                   %in_row_stride: i32 {blk.arg = #blk.arg<row_stride "x">},
+                   %out_row_stride: i32 {blk.arg = #blk.arg<row_stride "y">},
+                   %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                   %n_cols: i32 {blk.arg = #blk.arg<cols>},
+                   %maxes: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "maxes", per_row>},
+                   %sums: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "sums", per_row>},
+                   %work: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "work">})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
   %row = blk.program_id x
   %work_start = arith.muli %row, %n_cols : i32
   %work_row = blk.addptr %work, %work_start : !blk.ptr<f32>, i32
@@ -110,13 +122,16 @@ func.func @row_sum(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>,
 }
 
 // y[row][j] = work[row][j] / sums[row]
-func.func @divide(%out: !blk.ptr<f32>, %in: !blk.ptr<f32>,
-                  %in_row_stride: i32, %out_row_stride: i32,
-                  %n_rows: i32, %n_cols: i32,
-                  %maxes: !blk.ptr<f32> {blk.scratch = "rows"},
-                  %sums: !blk.ptr<f32> {blk.scratch = "rows"},
-                  %work: !blk.ptr<f32> {blk.scratch = "matrix"})
-    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+func.func @divide(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                  %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                  %in_row_stride: i32 {blk.arg = #blk.arg<row_stride "x">},
+                  %out_row_stride: i32 {blk.arg = #blk.arg<row_stride "y">},
+                  %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                  %n_cols: i32 {blk.arg = #blk.arg<cols>},
+                  %maxes: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "maxes", per_row>},
+                  %sums: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "sums", per_row>},
+                  %work: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "work">})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
   %row = blk.program_id x
   %work_start = arith.muli %row, %n_cols : i32
   %work_row = blk.addptr %work, %work_start : !blk.ptr<f32>, i32

@@ -10,14 +10,15 @@
 // The right choice for many rows of a length that fits in registers.
 //
 //   softmax-opt softmax_persistent.mlir --blk-specialize="BLOCK=1024"
-// Launch: grid = min(n_rows, SMs x programs per SM) (grid = "persistent").
+// Launch: grid = min(n_rows, SMs x programs per SM) (grid = persistent).
 
-func.func @softmax_persistent(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                              %in: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                              %in_row_stride: i32 {blk.divisibility = 16 : i64},
-                              %out_row_stride: i32 {blk.divisibility = 16 : i64},
-                              %n_rows: i32, %n_cols: i32)
-    attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = "persistent">} {
+func.func @softmax_persistent(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">, blk.divisibility = 16 : i64},
+                              %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">, blk.divisibility = 16 : i64},
+                              %in_row_stride: i32 {blk.arg = #blk.arg<row_stride "x">, blk.divisibility = 16 : i64},
+                              %out_row_stride: i32 {blk.arg = #blk.arg<row_stride "y">, blk.divisibility = 16 : i64},
+                              %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                              %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent, row_block = BLOCK>} {
   %first_row = blk.program_id x
   %row_step = blk.num_programs x
   %cols = blk.arange 0 to BLOCK : tensor<?xi32>

@@ -20,12 +20,15 @@
 // + part); softmax-run picks SPLITS and BLOCK from n_cols.
 
 // maxes[row][part], sums[row][part] = the part's (m, s)
-func.func @partials(%out: !blk.ptr<f32>, %in: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                    %in_row_stride: i32 {blk.divisibility = 16 : i64},
-                    %out_row_stride: i32, %n_rows: i32, %n_cols: i32,
-                    %maxes: !blk.ptr<f32> {blk.scratch = "matrix"},
-                    %sums: !blk.ptr<f32> {blk.scratch = "matrix"})
-    attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
+func.func @partials(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                    %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">, blk.divisibility = 16 : i64},
+                    %in_row_stride: i32 {blk.arg = #blk.arg<row_stride "x">, blk.divisibility = 16 : i64},
+                    %out_row_stride: i32 {blk.arg = #blk.arg<row_stride "y">},
+                    %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                    %n_cols: i32 {blk.arg = #blk.arg<cols>},
+                    %maxes: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "maxes">},
+                    %sums: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "sums">})
+    attributes {blk.kernel = #blk.kernel<num_warps = 8, row_block = BLOCK, row_splits = SPLITS>} {
   %pid = blk.program_id x
   %splits = blk.constexpr SPLITS : i32
   %block = blk.constexpr BLOCK : i32
@@ -66,14 +69,15 @@ func.func @partials(%out: !blk.ptr<f32>, %in: !blk.ptr<f32> {blk.divisibility = 
 }
 
 // y[row][part's columns] = exp(x - M) / S from the row's partials
-func.func @normalize(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                     %in: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                     %in_row_stride: i32 {blk.divisibility = 16 : i64},
-                     %out_row_stride: i32 {blk.divisibility = 16 : i64},
-                     %n_rows: i32, %n_cols: i32,
-                     %maxes: !blk.ptr<f32> {blk.scratch = "matrix"},
-                     %sums: !blk.ptr<f32> {blk.scratch = "matrix"})
-    attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
+func.func @normalize(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">, blk.divisibility = 16 : i64},
+                     %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">, blk.divisibility = 16 : i64},
+                     %in_row_stride: i32 {blk.arg = #blk.arg<row_stride "x">, blk.divisibility = 16 : i64},
+                     %out_row_stride: i32 {blk.arg = #blk.arg<row_stride "y">, blk.divisibility = 16 : i64},
+                     %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                     %n_cols: i32 {blk.arg = #blk.arg<cols>},
+                     %maxes: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "maxes">},
+                     %sums: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "sums">})
+    attributes {blk.kernel = #blk.kernel<num_warps = 8, row_block = BLOCK, row_splits = SPLITS>} {
   // Parts in the reverse order of kernel 1: CTAs start roughly in launch
   // order, so the parts kernel 1 read last, still in L2, are read first.
   %launched = blk.program_id x

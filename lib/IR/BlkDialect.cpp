@@ -1,9 +1,11 @@
 //===- BlkDialect.cpp - blk dialect, types and attributes -----------------===//
 #include "blk/IR/BlkDialect.h"
+#include "blk/Target/TargetInfo.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 #include <set>
@@ -17,45 +19,69 @@ using namespace mlir::blk;
 #define GET_TYPEDEF_CLASSES
 #include "blk/IR/BlkOpsTypes.cpp.inc"
 
-/// `(, grid = "...")? (, num_ctas = N)?` in either order, each at most once;
-/// the defaults ("rows", 1) are not printed.
-static ParseResult parseKernelOptions(AsmParser &parser,
-                                      std::string &grid, int64_t &numCtas) {
-  grid = "rows";
+/// `(, key = value)*` after num_warps, each key at most once, in any order:
+/// `grid = rows|persistent`, `num_ctas = N`, and the constants' roles
+/// `row_block = NAME`, `rows_per_program = NAME`, `row_splits = NAME`.
+/// Defaults are not printed.
+static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
+                                      int64_t &numCtas, std::string &rowBlock,
+                                      std::string &rowsPerProgram,
+                                      std::string &rowSplits) {
+  grid = GridKind::rows;
   numCtas = 1;
-  bool seenGrid = false, seenCtas = false;
+  llvm::StringMap<std::string *> constantRoles = {
+      {"row_block", &rowBlock},
+      {"rows_per_program", &rowsPerProgram},
+      {"row_splits", &rowSplits}};
+  llvm::StringSet<> seen;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
     SMLoc at = parser.getCurrentLocation();
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return failure();
-    if (key == "grid" && !seenGrid) {
-      std::string value;
-      if (parser.parseString(&value))
+    if (!seen.insert(key).second)
+      return parser.emitError(at) << "'" << key << "' is given twice";
+    if (key == "grid") {
+      StringRef value;
+      SMLoc valueAt = parser.getCurrentLocation();
+      if (parser.parseKeyword(&value))
         return failure();
-      grid = value;
-      seenGrid = true;
-    } else if (key == "num_ctas" && !seenCtas) {
-      int64_t value;
-      if (parser.parseInteger(value))
+      std::optional<GridKind> kind = symbolizeGridKind(value);
+      if (!kind)
+        return parser.emitError(valueAt)
+               << "expected grid = rows or persistent, got '" << value << "'";
+      grid = *kind;
+    } else if (key == "num_ctas") {
+      if (parser.parseInteger(numCtas))
         return failure();
-      numCtas = value;
-      seenCtas = true;
+    } else if (std::string *name = constantRoles.lookup(key)) {
+      StringRef value;
+      if (parser.parseKeyword(&value))
+        return failure();
+      *name = value.str();
     } else {
       return parser.emitError(at)
-             << "expected 'grid' or 'num_ctas' (each at most once), got '"
+             << "expected 'grid', 'num_ctas', 'row_block', "
+                "'rows_per_program' or 'row_splits', got '"
              << key << "'";
     }
   }
   return success();
 }
 
-static void printKernelOptions(AsmPrinter &printer, StringRef grid,
-                               int64_t numCtas) {
-  if (grid != "rows")
-    printer << ", grid = \"" << grid << "\"";
+static void printKernelOptions(AsmPrinter &printer, GridKind grid,
+                               int64_t numCtas, StringRef rowBlock,
+                               StringRef rowsPerProgram, StringRef rowSplits) {
+  if (grid != GridKind::rows)
+    printer << ", grid = " << stringifyGridKind(grid);
   if (numCtas != 1)
     printer << ", num_ctas = " << numCtas;
+  if (!rowBlock.empty())
+    printer << ", row_block = " << rowBlock;
+  if (!rowsPerProgram.empty())
+    printer << ", rows_per_program = " << rowsPerProgram;
+  if (!rowSplits.empty())
+    printer << ", row_splits = " << rowSplits;
 }
 
 #define GET_ATTRDEF_CLASSES
@@ -132,8 +158,9 @@ BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       !powersOfTwo(ctas))
     return emitError() << "elems, lanes, warps and ctas must be powers of two";
   int64_t laneCount = llvm::product_of(lanes);
-  if (laneCount != 32)
-    return emitError() << "lanes must multiply to 32 (a warp), but multiply to "
+  if (laneCount != kWarpSize)
+    return emitError() << "lanes must multiply to " << kWarpSize
+                       << " (a warp), but multiply to "
                        << laneCount;
   return success();
 }
@@ -161,22 +188,115 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 int64_t numWarps, StringRef grid,
-                                 int64_t numCtas) {
-  if (numWarps < 1 || numWarps > 32 || !llvm::isPowerOf2_64(numWarps))
-    return emitError()
-           << "num_warps must be a power of two from 1 to 32, but got "
-           << numWarps;
-  if (grid != "rows" && grid != "persistent")
-    return emitError() << "grid must be \"rows\" or \"persistent\", but got \""
-                       << grid << "\"";
+                                 int64_t numWarps, GridKind grid,
+                                 int64_t numCtas, StringRef rowBlock,
+                                 StringRef rowsPerProgram,
+                                 StringRef rowSplits) {
+  if (numWarps < 1 || numWarps > kMaxWarpsPerCta ||
+      !llvm::isPowerOf2_64(numWarps))
+    return emitError() << "num_warps must be a power of two from 1 to "
+                       << kMaxWarpsPerCta << ", but got " << numWarps;
   if (numCtas < 1 || numCtas > kMaxClusterCtas || !llvm::isPowerOf2_64(numCtas))
     return emitError() << "num_ctas must be a power of two from 1 to "
                        << kMaxClusterCtas << ", but got " << numCtas;
-  if (numCtas > 1 && grid != "rows")
+  if (numCtas > 1 && grid != GridKind::rows)
     return emitError() << "num_ctas = " << numCtas
-                       << " needs grid = \"rows\": a persistent grid of "
+                       << " needs grid = rows: a persistent grid of "
                           "clusters is not supported";
+  StringRef roles[] = {rowBlock, rowsPerProgram, rowSplits};
+  for (unsigned i = 0; i < 3; ++i)
+    for (unsigned j = i + 1; j < 3; ++j)
+      if (!roles[i].empty() && roles[i] == roles[j])
+        return emitError() << "compile-time constant '" << roles[i]
+                           << "' is given two roles (row_block, "
+                              "rows_per_program, row_splits)";
+  return success();
+}
+
+KernelAttr
+KernelAttr::withLaunchShape(function_ref<InFlightDiagnostic()> emitError,
+                            int64_t numWarps, int64_t numCtas) const {
+  return getChecked(emitError, getContext(), numWarps, getGrid(), numCtas,
+                    getRowBlock(), getRowsPerProgram(), getRowSplits());
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel ABI
+//===----------------------------------------------------------------------===//
+
+/// Roles that name a tensor or a parameter.
+static bool roleTakesName(ArgRole role) {
+  return role != ArgRole::rows && role != ArgRole::cols;
+}
+
+bool ArgAttr::isTensor() const {
+  ArgRole role = getRole();
+  return role == ArgRole::input || role == ArgRole::output ||
+         role == ArgRole::scratch;
+}
+
+/// `<role ("name")? (, extent)?>`
+Attribute ArgAttr::parse(AsmParser &parser, Type) {
+  StringRef roleName;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword(&roleName))
+    return {};
+  std::optional<ArgRole> role = symbolizeArgRole(roleName);
+  if (!role) {
+    parser.emitError(at) << "expected an argument role (input, output, "
+                            "scratch, row_stride, rows, cols, param), got '"
+                         << roleName << "'";
+    return {};
+  }
+  std::string name;
+  (void)parser.parseOptionalString(&name);
+  ArgExtent extent = ArgExtent::matrix;
+  if (succeeded(parser.parseOptionalComma())) {
+    StringRef extentName;
+    SMLoc extentAt = parser.getCurrentLocation();
+    if (parser.parseKeyword(&extentName))
+      return {};
+    std::optional<ArgExtent> parsed = symbolizeArgExtent(extentName);
+    if (!parsed) {
+      parser.emitError(extentAt) << "expected a tensor shape (matrix, "
+                                    "per_row, per_col), got '"
+                                 << extentName << "'";
+      return {};
+    }
+    extent = *parsed;
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(at); },
+                    parser.getContext(), *role, name, extent);
+}
+
+void ArgAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyArgRole(getRole());
+  if (!getName().empty())
+    printer << " \"" << getName() << "\"";
+  if (getExtent() != ArgExtent::matrix)
+    printer << ", " << stringifyArgExtent(getExtent());
+  printer << ">";
+}
+
+LogicalResult ArgAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              ArgRole role, StringRef name, ArgExtent extent) {
+  if (roleTakesName(role) && name.empty())
+    return emitError() << "a " << stringifyArgRole(role)
+                       << " argument needs a name, e.g. #blk.arg<"
+                       << stringifyArgRole(role) << " \"x\">";
+  if (!roleTakesName(role) && !name.empty())
+    return emitError() << "the " << stringifyArgRole(role)
+                       << " argument takes no name, but got \"" << name
+                       << "\"";
+  bool tensor = role == ArgRole::input || role == ArgRole::output ||
+                role == ArgRole::scratch;
+  if (!tensor && extent != ArgExtent::matrix)
+    return emitError() << "only tensors (input, output, scratch) have a "
+                          "shape, but the "
+                       << stringifyArgRole(role) << " argument has "
+                       << stringifyArgExtent(extent);
   return success();
 }
 
@@ -225,6 +345,51 @@ static bool isKernelArgumentType(Type type) {
   return isa<PtrType, IntegerType, FloatType, IndexType>(type);
 }
 
+/// The declared arguments (blk.arg) of a kernel fit together: all or none
+/// declared, one `rows` and one `cols`, names used once, and every
+/// row_stride naming a matrix of the kernel.
+static LogicalResult verifyKernelABI(func::FuncOp func) {
+  SmallVector<ArgAttr> args;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    args.push_back(func.getArgAttrOfType<ArgAttr>(i, BlkDialect::getArgAttrName()));
+  unsigned declared = llvm::count_if(args, [](ArgAttr arg) { return bool(arg); });
+  if (declared == 0)
+    return success();
+  llvm::StringMap<ArgAttr> byName;
+  unsigned rows = 0, cols = 0;
+  for (auto [index, arg] : llvm::enumerate(args)) {
+    if (!arg)
+      return func.emitError() << "kernel argument #" << index
+                              << " declares no role (blk.arg), but others of @"
+                              << func.getSymName()
+                              << " do: declare every argument or none";
+    rows += arg.getRole() == ArgRole::rows;
+    cols += arg.getRole() == ArgRole::cols;
+    if ((arg.isTensor() || arg.getRole() == ArgRole::param) &&
+        !byName.try_emplace(arg.getName(), arg).second)
+      return func.emitError() << "kernel argument #" << index << " declares \""
+                              << arg.getName()
+                              << "\", which another argument of @"
+                              << func.getSymName() << " already names";
+  }
+  if (rows > 1 || cols > 1)
+    return func.emitError() << "kernel @" << func.getSymName()
+                            << " declares " << rows << " rows and " << cols
+                            << " cols arguments; at most one of each";
+  for (auto [index, arg] : llvm::enumerate(args)) {
+    if (arg.getRole() != ArgRole::row_stride)
+      continue;
+    ArgAttr tensor = byName.lookup(arg.getName());
+    if (!tensor || !tensor.isTensor() ||
+        tensor.getExtent() != ArgExtent::matrix)
+      return func.emitError() << "kernel argument #" << index
+                              << " is the row stride of \"" << arg.getName()
+                              << "\", but @" << func.getSymName()
+                              << " has no matrix tensor of that name";
+  }
+  return success();
+}
+
 static LogicalResult verifyKernelAttr(Operation *op, Attribute value) {
   if (!isa<KernelAttr>(value))
     return op->emitError() << "'blk.kernel' must be a #blk.kernel<...> "
@@ -238,12 +403,25 @@ static LogicalResult verifyKernelAttr(Operation *op, Attribute value) {
     return op->emitError() << "a kernel returns nothing, but @"
                            << func.getSymName() << " returns "
                            << func.getNumResults() << " value(s)";
+  if (func.isDeclaration())
+    return op->emitError() << "kernel @" << func.getSymName()
+                           << " has no body: a kernel must be defined";
   for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
     if (!isKernelArgumentType(type))
       return op->emitError() << "kernel argument #" << index << " has type "
                              << type
                              << "; kernels take !blk.ptr pointers and scalars";
-  return success();
+  auto kernel = cast<KernelAttr>(value);
+  std::vector<std::string> used = getConstantNames(func);
+  for (auto [role, name] :
+       {std::pair<StringRef, StringRef>{"row_block", kernel.getRowBlock()},
+        {"rows_per_program", kernel.getRowsPerProgram()},
+        {"row_splits", kernel.getRowSplits()}})
+    if (!name.empty() && !llvm::is_contained(used, name))
+      return op->emitError() << role << " = " << name << ": kernel @"
+                             << func.getSymName()
+                             << " uses no compile-time constant of that name";
+  return verifyKernelABI(func);
 }
 
 static LogicalResult verifyLaunchAttr(Operation *op, Attribute value) {
@@ -295,18 +473,23 @@ static LogicalResult verifyDivisibilityAttr(Operation *op, unsigned argIndex,
   return success();
 }
 
-static LogicalResult verifyScratchAttr(Operation *op, unsigned argIndex,
-                                       Attribute value, Type argType) {
-  auto kind = dyn_cast<StringAttr>(value);
-  if (!kind || (kind.getValue() != "rows" && kind.getValue() != "matrix"))
-    return op->emitError() << "blk.scratch of argument #" << argIndex
-                           << " must be \"rows\" (one element per row) or "
-                              "\"matrix\" (n_rows x n_cols), but got "
-                           << value;
-  if (!isa<PtrType>(argType))
-    return op->emitError() << "blk.scratch applies to pointer arguments, but "
-                              "argument #"
-                           << argIndex << " has type " << argType;
+static LogicalResult verifyArgAttr(Operation *op, unsigned argIndex,
+                                   Attribute value, Type argType) {
+  auto arg = dyn_cast<ArgAttr>(value);
+  if (!arg)
+    return op->emitError() << "blk.arg of argument #" << argIndex
+                           << " must be a #blk.arg<...>, but got " << value;
+  bool fits = arg.isTensor()                      ? isa<PtrType>(argType)
+              : arg.getRole() == ArgRole::param   ? isa<IntegerType, FloatType>(argType)
+                                                  : isa<IntegerType>(argType);
+  if (!fits)
+    return op->emitError() << "argument #" << argIndex << " is declared "
+                           << value << ", which needs "
+                           << (arg.isTensor() ? "a !blk.ptr"
+                               : arg.getRole() == ArgRole::param
+                                   ? "an integer or float"
+                                   : "an integer")
+                           << ", but has type " << argType;
   return success();
 }
 
@@ -318,10 +501,10 @@ LogicalResult BlkDialect::verifyRegionArgAttribute(Operation *op,
   Type argType = cast<FunctionOpInterface>(op).getArgumentTypes()[argIndex];
   if (attr.getName() == getDivisibilityAttrName())
     return verifyDivisibilityAttr(op, argIndex, attr.getValue(), argType);
-  if (attr.getName() == getScratchAttrName())
-    return verifyScratchAttr(op, argIndex, attr.getValue(), argType);
+  if (attr.getName() == getArgAttrName())
+    return verifyArgAttr(op, argIndex, attr.getValue(), argType);
   return op->emitError() << "'" << attr.getName().getValue()
                          << "' is not an argument attribute of the blk "
                             "dialect (expected 'blk.divisibility' or "
-                            "'blk.scratch')";
+                            "'blk.arg')";
 }

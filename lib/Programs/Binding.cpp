@@ -1,8 +1,9 @@
-//===- Binding.cpp - binding rules for block programs ---------------------===//
+//===- Binding.cpp - binding rules for row-wise block programs ------------===//
 #include "blk/Programs/Binding.h"
 
 #include "blk/IR/BlkDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <set>
@@ -25,25 +26,53 @@ std::string Specialization::describe() const {
   return llvm::StringRef(text).rtrim().str();
 }
 
-/// The largest value of one setting (warps, CTAs) over the kernels.
-static int64_t
-largestOverKernels(ModuleOp program,
-                   llvm::function_ref<int64_t(KernelAttr)> setting) {
-  int64_t largest = 1;
-  for (auto func : program.getOps<func::FuncOp>())
-    if (auto kernel = getKernelAttr(func))
-      largest = std::max(largest, setting(kernel));
-  return largest;
+/// Whether `loop` runs up to the argument its kernel declares `cols`: a
+/// walk along the row (a persistent loop over rows does not count).
+static bool walksRow(scf::ForOp loop) {
+  auto bound = dyn_cast<BlockArgument>(loop.getUpperBound());
+  if (!bound)
+    return false;
+  auto func = dyn_cast<func::FuncOp>(bound.getOwner()->getParentOp());
+  if (!func)
+    return false;
+  auto arg = func.getArgAttrOfType<ArgAttr>(bound.getArgNumber(),
+                                            BlkDialect::getArgAttrName());
+  return arg && arg.getRole() == ArgRole::cols;
 }
 
-static int64_t kernelWarps(ModuleOp program) {
-  return largestOverKernels(
-      program, [](KernelAttr kernel) { return kernel.getNumWarps(); });
+/// Records `name` as the constant of `role`; fails on `kernel` if another
+/// kernel gave the role another constant.
+static LogicalResult mergeRole(func::FuncOp kernel, StringRef role,
+                               StringRef name, std::string &merged) {
+  if (name.empty())
+    return success();
+  if (!merged.empty() && merged != name)
+    return kernel.emitError()
+           << "kernel @" << kernel.getSymName() << " declares " << role
+           << " = " << name << ", but another kernel of the program declares "
+           << role << " = " << merged << "; a program has one of each";
+  merged = name.str();
+  return success();
 }
 
-static int64_t kernelCtas(ModuleOp program) {
-  return largestOverKernels(
-      program, [](KernelAttr kernel) { return kernel.getNumCtas(); });
+FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
+  ProgramTraits traits;
+  for (auto func : program.getOps<func::FuncOp>()) {
+    KernelAttr kernel = getKernelAttr(func);
+    if (!kernel)
+      continue;
+    if (failed(mergeRole(func, "row_block", kernel.getRowBlock(),
+                         traits.rowBlock)) ||
+        failed(mergeRole(func, "rows_per_program",
+                         kernel.getRowsPerProgram(), traits.rowsPerProgram)) ||
+        failed(mergeRole(func, "row_splits", kernel.getRowSplits(),
+                         traits.rowSplits)))
+      return failure();
+    traits.numWarps = std::max(traits.numWarps, kernel.getNumWarps());
+    traits.numCtas = std::max(traits.numCtas, kernel.getNumCtas());
+    func.walk([&](scf::ForOp loop) { traits.loopsOverRow |= walksRow(loop); });
+  }
+  return traits;
 }
 
 /// Clusters, by the rules: rows from kClusterRow elements on (too long for
@@ -56,130 +85,142 @@ constexpr int64_t kClusterRow = 65536;
 constexpr int64_t kRuleCtas = 16;
 constexpr int64_t kClusterElementsPerThread = 64;
 
-static int64_t clusterElementsPerCta(const SoftmaxShape &shape) {
+static int64_t clusterElementsPerCta(const RowShape &shape) {
   return shape.elementBytes >= 4 ? 16384 : 8192;
 }
 
-bool mlir::blk::chooseSpecialization(
-    ModuleOp program, const SoftmaxShape &shape,
-    const llvm::StringMap<int64_t> &overrides, int64_t maxTile,
-    int64_t forcedWarps, int64_t forcedCtas, int64_t maxCtas,
-    Specialization &result, std::string &error) {
-  // A program loops over the row when a loop runs up to n_cols (the last
-  // kernel argument); a persistent loop over rows does not count.
-  bool loopsOverRow = false;
-  program.walk([&](scf::ForOp loop) {
-    auto bound = dyn_cast<BlockArgument>(loop.getUpperBound());
-    if (bound && bound.getArgNumber() == 5 &&
-        isa<func::FuncOp>(bound.getOwner()->getParentOp()))
-      loopsOverRow = true;
-  });
+/// The values the rules give the constants with a role.
+struct RuleConstants {
+  int64_t rowBlock, rowsPerProgram, rowSplits;
+};
 
-  std::vector<std::string> names = getConstantNames(program);
-  bool splitsRows = llvm::is_contained(names, "SPLITS");
+static RuleConstants ruleConstants(const ProgramTraits &traits,
+                                   const RowShape &shape, int64_t maxTile) {
   int64_t cols = std::max<int64_t>(1, shape.cols);
-  int64_t splits =
-      splitsRows ? llvm::PowerOf2Ceil(llvm::divideCeil(cols, maxTile)) : 1;
+  int64_t splits = traits.rowSplits.empty()
+                       ? 1
+                       : llvm::PowerOf2Ceil(llvm::divideCeil(cols, maxTile));
   int64_t block = llvm::PowerOf2Ceil(llvm::divideCeil(cols, splits));
-  if (loopsOverRow)
+  if (traits.loopsOverRow)
     block = std::min(block, maxTile);
   // Measured on an H200 (docs/benchmarks.md): short rows want a few rows
   // per program and many programs, not big programs.
-  int64_t rowsPerProgram = std::max<int64_t>(2, 512 / block);
-  rowsPerProgram = std::min<int64_t>(
-      rowsPerProgram, llvm::PowerOf2Ceil(std::max<int64_t>(1, shape.rows)));
+  int64_t rows = std::max<int64_t>(2, 512 / block);
+  rows = std::min<int64_t>(
+      rows, llvm::PowerOf2Ceil(std::max<int64_t>(1, shape.rows)));
+  return {block, rows, splits};
+}
 
-  for (const std::string &name : names) {
-    if (overrides.count(name))
-      result.constants[name] = overrides.lookup(name);
-    else if (name == "BLOCK")
-      result.constants[name] = block;
-    else if (name == "SPLITS")
-      result.constants[name] = splits;
-    else if (name == "ROWS")
-      result.constants[name] = rowsPerProgram;
-    else {
-      error = "the program uses compile-time constant '" + name +
-              "', which softmax-run cannot derive from the shape; give it "
-              "with --const " + name + "=<value>";
-      return false;
-    }
+FailureOr<Specialization>
+mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
+                                const BindingOptions &options) {
+  FailureOr<ProgramTraits> traits = ProgramTraits::get(program);
+  if (failed(traits))
+    return failure();
+  RuleConstants rules = ruleConstants(*traits, shape, options.maxTile);
+  Specialization result;
+  for (const std::string &name : getConstantNames(program)) {
+    if (options.constants.count(name))
+      result.constants[name] = options.constants.lookup(name);
+    else if (name == traits->rowBlock)
+      result.constants[name] = rules.rowBlock;
+    else if (name == traits->rowSplits)
+      result.constants[name] = rules.rowSplits;
+    else if (name == traits->rowsPerProgram)
+      result.constants[name] = rules.rowsPerProgram;
+    else
+      return program.emitError()
+             << "the program uses compile-time constant '" << name
+             << "', which no kernel declares a role for (#blk.kernel's "
+                "row_block, rows_per_program or row_splits), so it cannot "
+                "be derived from the problem; bind it explicitly ("
+             << name << "=<value>)";
   }
 
-  int64_t rowsBound = result.constants.lookup("ROWS");
-  int64_t boundBlock = std::max<int64_t>(1, result.constants.lookup("BLOCK"));
+  auto bound = [&](const std::string &name) -> int64_t {
+    return name.empty() ? 0 : result.constants.lookup(name);
+  };
+  int64_t rowsBound = bound(traits->rowsPerProgram);
+  int64_t splitsBound = bound(traits->rowSplits);
+  int64_t boundBlock = std::max<int64_t>(1, bound(traits->rowBlock));
   // A cluster spreads one row held in registers over several SMs.
-  int64_t ownCtas = kernelCtas(program);
-  int64_t ctas = ownCtas;
-  if (!loopsOverRow && !splitsRows && rowsBound <= 1 &&
+  int64_t ctas = traits->numCtas;
+  if (!traits->loopsOverRow && splitsBound <= 1 && rowsBound <= 1 &&
       boundBlock >= kClusterRow)
-    ctas = std::max(ownCtas,
-                    std::min({boundBlock / clusterElementsPerCta(shape),
-                              kRuleCtas, maxCtas}));
-  if (forcedCtas > 0)
-    ctas = forcedCtas;
-  result.numCtas = ctas != ownCtas || forcedCtas > 0 ? ctas : 0;
-  int64_t blockElements = std::max<int64_t>(1, rowsBound) * boundBlock / ctas;
+    ctas = std::max(ctas, std::min({boundBlock / clusterElementsPerCta(shape),
+                                    kRuleCtas, options.maxCtas}));
+  if (options.numCtas > 0)
+    ctas = options.numCtas;
+  result.numCtas =
+      ctas != traits->numCtas || options.numCtas > 0 ? ctas : 0;
+  int64_t blockElements =
+      std::max<int64_t>(1, rowsBound) * boundBlock / std::max<int64_t>(1, ctas);
   // Measured on an H200 (docs/benchmarks.md): a warp per 1024 elements of a
   // row held in registers (up to 16; 2048 on a cluster), a warp per 512 of a
   // tile walked in a loop (up to 32); never fewer than the kernel asks for.
-  int64_t ownWarps = kernelWarps(program);
-  int64_t perWarp = loopsOverRow ? 512
-                    : ctas > 1   ? 32 * kClusterElementsPerThread
-                                 : 1024;
-  int64_t maxWarps = loopsOverRow ? 32 : 16;
+  int64_t perWarp = traits->loopsOverRow ? 512
+                    : ctas > 1           ? kWarpSize * kClusterElementsPerThread
+                                         : 1024;
+  int64_t maxWarps = traits->loopsOverRow ? kMaxWarpsPerCta : 16;
   int64_t warps = std::max(
-      ownWarps, std::min<int64_t>(maxWarps, blockElements / perWarp));
+      traits->numWarps, std::min<int64_t>(maxWarps, blockElements / perWarp));
   warps = llvm::PowerOf2Ceil(warps);
-  result.numWarps = forcedWarps > 0 ? forcedWarps : (warps != ownWarps ? warps : 0);
+  result.numWarps = options.numWarps > 0
+                        ? options.numWarps
+                        : (warps != traits->numWarps ? warps : 0);
   result.grid = rowsBound > 0 ? llvm::divideCeil(shape.rows, rowsBound)
                               : shape.rows;
-  if (int64_t splitsBound = result.constants.lookup("SPLITS"))
+  if (splitsBound > 0)
     result.grid *= splitsBound;
-  return true;
+  return result;
 }
 
-std::vector<Specialization> mlir::blk::candidateSpecializations(
-    ModuleOp program, const SoftmaxShape &shape,
-    const llvm::StringMap<int64_t> &overrides, int64_t maxTile,
-    int64_t maxCtas) {
-  std::vector<std::string> names = getConstantNames(program);
-  bool hasRows = llvm::is_contained(names, "ROWS") && !overrides.count("ROWS");
-  std::vector<int64_t> tiles = {maxTile};
-  bool tiled = false;
-  program.walk([&](scf::ForOp) { tiled = true; });
-  if (tiled || llvm::is_contained(names, "SPLITS"))
-    tiles = {maxTile / 2, maxTile, maxTile * 2};
+std::vector<Specialization>
+mlir::blk::candidateSpecializations(ModuleOp program, const RowShape &shape,
+                                    const BindingOptions &options) {
+  FailureOr<ProgramTraits> traits = ProgramTraits::get(program);
+  if (failed(traits))
+    return {};
+  bool hasRows = !traits->rowsPerProgram.empty() &&
+                 !options.constants.count(traits->rowsPerProgram);
+  std::vector<int64_t> tiles = {options.maxTile};
+  if (traits->loopsOverRow || !traits->rowSplits.empty())
+    tiles = {options.maxTile / 2, options.maxTile, options.maxTile * 2};
   std::vector<int64_t> rowChoices = {0};
   if (hasRows)
     rowChoices = {1, 2, 4, 8, 16};
 
+  // A candidate the rules cannot bind is left out, quietly.
+  ScopedDiagnosticHandler quiet(program.getContext(),
+                                [](Diagnostic &) { return success(); });
   std::vector<Specialization> candidates;
   std::set<std::string> seen;
   for (int64_t tile : tiles) {
     for (int64_t rows : rowChoices) {
-      llvm::StringMap<int64_t> bound = overrides;
+      BindingOptions fixed = options;
+      fixed.maxTile = tile;
+      fixed.numWarps = fixed.numCtas = 0;
       if (rows)
-        bound["ROWS"] = rows;
-      Specialization base;
-      std::string error;
-      if (!chooseSpecialization(program, shape, bound, tile, 0, 0, maxCtas,
-                                base, error))
+        fixed.constants[traits->rowsPerProgram] = rows;
+      FailureOr<Specialization> base =
+          chooseSpecialization(program, shape, fixed);
+      if (failed(base))
         continue;
-      int64_t ctas = base.numCtas ? base.numCtas : kernelCtas(program);
+      int64_t ctas = base->numCtas ? base->numCtas : traits->numCtas;
       for (int64_t c : {ctas / 2, ctas, ctas * 2}) {
-        if (c < 1 || c > maxCtas)
+        if (c < 1 || c > options.maxCtas)
           continue;
-        Specialization clustered;
-        if (!chooseSpecialization(program, shape, bound, tile, 0, c,
-                                  maxCtas, clustered, error))
+        fixed.numCtas = c;
+        FailureOr<Specialization> clustered =
+            chooseSpecialization(program, shape, fixed);
+        if (failed(clustered))
           continue;
         int64_t warps =
-            clustered.numWarps ? clustered.numWarps : kernelWarps(program);
+            clustered->numWarps ? clustered->numWarps : traits->numWarps;
         for (int64_t w : {warps / 2, warps, warps * 2}) {
-          if (w < 1 || w > 32)
+          if (w < 1 || w > kMaxWarpsPerCta)
             continue;
-          Specialization candidate = clustered;
+          Specialization candidate = *clustered;
           candidate.numWarps = w;
           if (seen.insert(candidate.describe()).second)
             candidates.push_back(candidate);

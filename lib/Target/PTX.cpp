@@ -1,5 +1,6 @@
 //===- PTX.cpp - the blk-to-ptx pipeline and the compiled kernels ---------===//
 #include "blk/Target/PTX.h"
+#include "blk/Target/TargetInfo.h"
 #include "blk/Target/ToLLVM.h"
 
 #include "blk/Conversion/Passes.h"
@@ -25,26 +26,24 @@
 using namespace mlir;
 using namespace mlir::blk;
 
-std::string mlir::blk::getDefaultFeatures(StringRef chip) {
-  unsigned number = getChipNumber(chip);
-  if (!number)
-    return "";
-  return "+ptx" + std::to_string(std::max(80u, getMinimumPTXVersion(number)));
-}
-
 void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
                                       const PTXTarget &options) {
+  // convert-blk-to-gpu checks the chip and features (TargetInfo::get); the
+  // attached target must get the same features.
+  std::string features = options.features.empty()
+                             ? TargetInfo::getDefaultFeatures(options.chip)
+                             : options.features;
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBlkDistribute(
       BlkDistributeOptions{options.numWarps, options.numCtas}));
   pm.addPass(createConvertBlkToGPU(
-      ConvertBlkToGPUOptions{options.chip, options.features}));
+      ConvertBlkToGPUOptions{options.chip, features}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  target.features = options.features;
+  target.features = features;
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 
@@ -109,7 +108,7 @@ mlir::blk::getCompiledKernels(ModuleOp module) {
     kernel.ctas = launch.getCtas();
     kernel.staticSharedBytes = launch.getStaticSharedBytes();
     kernel.dynamicSharedBytes = launch.getDynamicSharedBytes();
-    kernel.grid = launch.getGrid().str();
+    kernel.grid = launch.getGrid();
     for (Type type : launch.getArgs()) {
       std::string text;
       llvm::raw_string_ostream os(text);
@@ -119,17 +118,4 @@ mlir::blk::getCompiledKernels(ModuleOp module) {
     kernels.push_back(std::move(kernel));
   }
   return kernels;
-}
-
-FailureOr<std::vector<CompiledKernel>>
-mlir::blk::compileToPTX(ModuleOp program,
-                        const llvm::StringMap<int64_t> &constants,
-                        const PTXTarget &target) {
-  OwningOpRef<ModuleOp> module = program.clone();
-  PassManager pm(program.getContext());
-  pm.addPass(createBlkSpecializePass(constants));
-  buildBlkToPTXPipeline(pm, target);
-  if (failed(pm.run(*module)))
-    return failure();
-  return getCompiledKernels(*module);
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "blk/Analysis/AccessAnalysis.h"
 #include "blk/IR/Distribution.h"
+#include "blk/Target/TargetInfo.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -137,12 +138,13 @@ BlockedLayoutAttr chooseLayout(MLIRContext *context, RankedTensorType anchor,
     ctas.back() = numCtas;
   }
   if (anchor.getRank() == 1)
-    return BlockedLayoutAttr::get(context, {vectorWidth}, {32}, {numWarps},
-                                  ctas);
+    return BlockedLayoutAttr::get(context, {vectorWidth}, {kWarpSize},
+                                  {numWarps}, ctas);
   int64_t rows = anchor.getShape().front();
   int64_t cols = anchor.getShape().back();
-  int64_t lanesAlongRow = std::clamp<int64_t>(cols / vectorWidth, 1, 32);
-  int64_t lanesDownRows = 32 / lanesAlongRow;
+  int64_t lanesAlongRow =
+      std::clamp<int64_t>(cols / vectorWidth, 1, kWarpSize);
+  int64_t lanesDownRows = kWarpSize / lanesAlongRow;
   // Warps go down the rows first, as far as there are rows for them: a row
   // held by one warp reduces with shuffles alone, without a round through
   // shared memory and a barrier.
@@ -275,7 +277,8 @@ LogicalResult checkRegisterBudget(func::FuncOp func, int64_t numWarps) {
                         << " needs " << registers
                         << " registers per thread with " << numWarps
                         << " warps (at most " << kMaxRegistersPerBlock
-                        << "); use more warps (num_warps up to 32) or walk "
+                        << "); use more warps (num_warps up to "
+                        << kMaxWarpsPerCta << ") or walk "
                            "the row in tiles with scf.for, as "
                            "softmax_tiled.mlir does";
       return WalkResult::interrupt();
@@ -290,43 +293,34 @@ struct BlkDistributePass
   using BlkDistributeBase::BlkDistributeBase;
 
   void runOnOperation() override {
-    if (numWarps > 0 &&
-        failed(KernelAttr::verify(
-            [&] { return getOperation().emitError() << "num-warps: "; },
-            numWarps, "rows", 1)))
-      return signalPassFailure();
-    if (numCtas > 0 &&
-        failed(KernelAttr::verify(
-            [&] { return getOperation().emitError() << "num-ctas: "; }, 1,
-            "rows", numCtas)))
-      return signalPassFailure();
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (isKernel(func) && failed(distribute(func)))
         return signalPassFailure();
   }
 
   LogicalResult distribute(func::FuncOp func) {
-    if (failed(checkSpecialized(func)))
-      return failure();
     MLIRContext *context = func.getContext();
     KernelAttr kernel = getKernelAttr(func);
     int64_t warps = numWarps > 0 ? numWarps.getValue() : kernel.getNumWarps();
     int64_t ctas = numCtas > 0 ? numCtas.getValue() : kernel.getNumCtas();
     if (warps != kernel.getNumWarps() || ctas != kernel.getNumCtas()) {
-      auto emitError = [&] { return func.emitError(); };
-      if (failed(KernelAttr::verify(emitError, warps,
-                                              kernel.getGrid(), ctas)))
+      // The options are checked where every kernel's values are: by the
+      // attribute's verifier.
+      kernel = kernel.withLaunchShape([&] { return func.emitError(); }, warps,
+                                      ctas);
+      if (!kernel)
         return failure();
-      func->setAttr(BlkDialect::getKernelAttrName(),
-                    KernelAttr::get(context, warps, kernel.getGrid(), ctas));
+      func->setAttr(BlkDialect::getKernelAttrName(), kernel);
     }
+    if (failed(checkSpecialized(func)))
+      return failure();
     RankedTensorType anchor = findAnchor(func);
     if (!anchor)
       return success();
 
     AccessAnalysis analysis;
     int64_t vectorWidth =
-        chooseVectorWidth(func, anchor, 32 * warps * ctas, analysis);
+        chooseVectorWidth(func, anchor, kWarpSize * warps * ctas, analysis);
     BlockedLayoutAttr layout =
         chooseLayout(context, anchor, warps, ctas, vectorWidth);
 

@@ -253,7 +253,15 @@ struct BlkSpecializePass
           [&](Operation *op) { changed |= refineResultTypes(op); });
     }
     if (failed(checkAllShapesStatic(getOperation())))
-      signalPassFailure();
+      return signalPassFailure();
+    // Every constant is bound: the kernels' roles for them (row_block...)
+    // have nothing left to name.
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (KernelAttr kernel = getKernelAttr(func))
+        func->setAttr(BlkDialect::getKernelAttrName(),
+                      KernelAttr::get(kernel.getContext(), kernel.getNumWarps(),
+                                      kernel.getGrid(), kernel.getNumCtas(),
+                                      "", "", ""));
   }
 
   Constants constants;

@@ -16,13 +16,12 @@
 //
 // The kernel is built the way softmax_fused.mlir is written: generic in its
 // block size, with block shapes that name the compile-time constant BLOCK
-// (`tensor<?xf32>`), and compileToPTX binds BLOCK. So one built module can
+// (`tensor<?xf32>`), and the compile driver (compileProgram) binds BLOCK. So one built module can
 // be compiled for any block size, and `--print-ir` shows the same IR as
 // `softmax-opt softmax_fused.mlir`.
 //
 //===----------------------------------------------------------------------===//
-#include "blk/IR/BlkDialect.h"
-#include "blk/Target/PTX.h"
+#include "blk/Driver/Driver.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -64,8 +63,8 @@ static void buildSoftmaxFused(ModuleOp module) {
 
   FloatType f32 = builder.getF32Type();
   IntegerType i32 = builder.getI32Type();
-  auto f32Pointer = blk::PtrType::get(context, f32);
-  // Blocks of BLOCK elements: the dimension stays dynamic until compileToPTX
+  auto f32Pointer = mlir::blk::PtrType::get(context, f32);
+  // Blocks of BLOCK elements: the dimension stays dynamic until compileProgram
   // binds BLOCK, and every op that makes a block from scalars names BLOCK in
   // its shape list (`[BLOCK]` in the .mlir) so that the binding reaches it.
   auto offsetBlock = RankedTensorType::get({ShapedType::kDynamic}, i32);
@@ -75,18 +74,33 @@ static void buildSoftmaxFused(ModuleOp module) {
 
   // func.func @softmax_fused(%out, %in, %in_row_stride, %out_row_stride,
   //                          %n_rows, %n_cols)
-  //     attributes {blk.kernel = #blk.kernel<num_warps = 4>}
+  //     attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>}
   FunctionType signature = builder.getFunctionType(
       {f32Pointer, f32Pointer, i32, i32, i32, i32}, /*results=*/{});
   auto kernel = func::FuncOp::create(builder, loc, "softmax_fused", signature);
-  kernel->setAttr(blk::BlkDialect::getKernelAttrName(),
-                  blk::KernelAttr::get(context, /*numWarps=*/4));
+  kernel->setAttr(mlir::blk::BlkDialect::getKernelAttrName(),
+                  mlir::blk::KernelAttr::get(context, /*numWarps=*/4,
+                                       mlir::blk::GridKind::rows, /*numCtas=*/1,
+                                       /*rowBlock=*/"BLOCK",
+                                       /*rowsPerProgram=*/"",
+                                       /*rowSplits=*/""));
+  // The kernel ABI, declared: what each argument is ({blk.arg = ...}), from
+  // which a launcher builds the arguments.
+  using mlir::blk::ArgRole;
+  const std::pair<ArgRole, const char *> roles[] = {
+      {ArgRole::output, "y"},     {ArgRole::input, "x"},
+      {ArgRole::row_stride, "x"}, {ArgRole::row_stride, "y"},
+      {ArgRole::rows, ""},        {ArgRole::cols, ""}};
+  for (auto [argument, role] : llvm::enumerate(roles))
+    kernel.setArgAttr(argument, mlir::blk::BlkDialect::getArgAttrName(),
+                      mlir::blk::ArgAttr::get(context, role.first, role.second,
+                                        mlir::blk::ArgExtent::matrix));
   // {blk.divisibility = 16 : i64} on both pointers and both row strides:
   // with them the compiler can prove every row starts 16-byte aligned and
   // use 16-byte vector loads and stores (ld.global.v4).
   IntegerAttr sixteen = builder.getI64IntegerAttr(16);
   for (unsigned argument : {0u, 1u, 2u, 3u})
-    kernel.setArgAttr(argument, blk::BlkDialect::getDivisibilityAttrName(),
+    kernel.setArgAttr(argument, mlir::blk::BlkDialect::getDivisibilityAttrName(),
                       sixteen);
 
   Block *body = kernel.addEntryBlock();
@@ -98,18 +112,18 @@ static void buildSoftmaxFused(ModuleOp module) {
   Value nCols = body->getArgument(5); // %n_rows (4) sizes the grid only
 
   // %row = blk.program_id x
-  Value row = blk::ProgramIdOp::create(builder, loc, i32, blk::ProgramAxis::x);
+  Value row = mlir::blk::ProgramIdOp::create(builder, loc, i32, mlir::blk::ProgramAxis::x);
   // %in_start = arith.muli %row, %in_row_stride : i32
   Value inStart = arith::MulIOp::create(builder, loc, row, inRowStride);
   // %in_row = blk.addptr %in, %in_start : !blk.ptr<f32>, i32
-  Value inRow = blk::AddPtrOp::create(builder, loc, f32Pointer, in, inStart);
+  Value inRow = mlir::blk::AddPtrOp::create(builder, loc, f32Pointer, in, inStart);
 
   // %cols = blk.arange 0 to BLOCK : tensor<?xi32>
-  Value cols = blk::ArangeOp::create(builder, loc, offsetBlock, /*start=*/0,
+  Value cols = mlir::blk::ArangeOp::create(builder, loc, offsetBlock, /*start=*/0,
                                      /*end=*/blockName);
   // %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
   Value nColsBlock =
-      blk::SplatOp::create(builder, loc, offsetBlock, nCols, blockShape);
+      mlir::blk::SplatOp::create(builder, loc, offsetBlock, nCols, blockShape);
   // %in_bounds = arith.cmpi slt, %cols, %n : tensor<?xi32>
   Value inBounds = arith::CmpIOp::create(
       builder, loc, arith::CmpIPredicate::slt, cols, nColsBlock);
@@ -119,35 +133,35 @@ static void buildSoftmaxFused(ModuleOp module) {
       llvm::APFloat::getInf(f32.getFloatSemantics(), /*Negative=*/true));
   // %x = blk.load %in_row[%cols] mask %in_bounds other %ninf
   //     : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
-  Value x = blk::LoadOp::create(builder, loc, valueBlock, inRow, cols,
+  Value x = mlir::blk::LoadOp::create(builder, loc, valueBlock, inRow, cols,
                                 /*mask=*/inBounds, /*other=*/negativeInfinity);
 
   // %max = blk.reduce max %x axis 0 : tensor<?xf32> -> f32
-  Value max = blk::ReduceOp::create(builder, loc, f32, blk::ReduceKind::max, x,
+  Value max = mlir::blk::ReduceOp::create(builder, loc, f32, mlir::blk::ReduceKind::max, x,
                                     /*axis=*/0);
   // %max_block = blk.splat %max [BLOCK] : f32 -> tensor<?xf32>
   Value maxBlock =
-      blk::SplatOp::create(builder, loc, valueBlock, max, blockShape);
+      mlir::blk::SplatOp::create(builder, loc, valueBlock, max, blockShape);
   // %shifted = arith.subf %x, %max_block : tensor<?xf32>
   Value shifted = arith::SubFOp::create(builder, loc, x, maxBlock);
   // %num = math.exp %shifted : tensor<?xf32>
   Value numerator = math::ExpOp::create(builder, loc, shifted);
   // %den = blk.reduce sum %num axis 0 : tensor<?xf32> -> f32
-  Value denominator = blk::ReduceOp::create(
-      builder, loc, f32, blk::ReduceKind::sum, numerator, /*axis=*/0);
+  Value denominator = mlir::blk::ReduceOp::create(
+      builder, loc, f32, mlir::blk::ReduceKind::sum, numerator, /*axis=*/0);
   // %den_block = blk.splat %den [BLOCK] : f32 -> tensor<?xf32>
   Value denominatorBlock =
-      blk::SplatOp::create(builder, loc, valueBlock, denominator, blockShape);
+      mlir::blk::SplatOp::create(builder, loc, valueBlock, denominator, blockShape);
   // %y = arith.divf %num, %den_block : tensor<?xf32>
   Value y = arith::DivFOp::create(builder, loc, numerator, denominatorBlock);
 
   // %out_start = arith.muli %row, %out_row_stride : i32
   Value outStart = arith::MulIOp::create(builder, loc, row, outRowStride);
   // %out_row = blk.addptr %out, %out_start : !blk.ptr<f32>, i32
-  Value outRow = blk::AddPtrOp::create(builder, loc, f32Pointer, out, outStart);
+  Value outRow = mlir::blk::AddPtrOp::create(builder, loc, f32Pointer, out, outStart);
   // blk.store %out_row[%cols], %y mask %in_bounds
   //     : !blk.ptr<f32>, tensor<?xi32>, tensor<?xf32>
-  blk::StoreOp::create(builder, loc, outRow, cols, y, /*mask=*/inBounds);
+  mlir::blk::StoreOp::create(builder, loc, outRow, cols, y, /*mask=*/inBounds);
   // return
   func::ReturnOp::create(builder, loc);
 }
@@ -156,16 +170,16 @@ static void buildSoftmaxFused(ModuleOp module) {
 /// then the PTX. The kernels of one module share one PTX text, so it is
 /// written once.
 static void printKernels(llvm::raw_ostream &os,
-                         const std::vector<blk::CompiledKernel> &kernels,
-                         unsigned blockSize, const blk::PTXTarget &target) {
-  for (const blk::CompiledKernel &kernel : kernels) {
+                         const std::vector<mlir::blk::CompiledKernel> &kernels,
+                         unsigned blockSize, llvm::StringRef chip) {
+  for (const mlir::blk::CompiledKernel &kernel : kernels) {
     os << "// kernel " << kernel.name << ", BLOCK=" << blockSize << ", "
-       << target.chip << " " << target.features << "\n"
+       << chip << " " << mlir::blk::TargetInfo::getDefaultFeatures(chip) << "\n"
        << "//   threads per program: " << kernel.threads << "\n"
        << "//   shared memory: " << kernel.staticSharedBytes
        << " bytes static, " << kernel.dynamicSharedBytes
        << " bytes dynamic (passed at launch)\n"
-       << "//   grid: " << kernel.grid << "\n"
+       << "//   grid: " << mlir::blk::stringifyGridKind(kernel.grid) << "\n"
        << "//   arguments: ";
     llvm::interleaveComma(kernel.args, os);
     os << "\n";
@@ -194,28 +208,20 @@ int main(int argc, char **argv) {
                  << blockSizeArgument << "'\n";
     return 1;
   }
-  blk::PTXTarget target;
-  target.chip = chip;
-  // The PTX version: the oldest one that knows the chip (at least 7.8), so
-  // the PTX loads on as old a CUDA driver as possible.
-  target.features = blk::getDefaultFeatures(chip);
-  if (target.features.empty()) {
-    llvm::errs() << "blk-build-fused: --chip must be of the form sm_NN, not '"
-                 << chip << "'\n";
-    return 1;
-  }
+  // The chip, with the PTX features the compiler chooses for it by default
+  // (the oldest PTX version that knows it, at least 8.0).
+  mlir::blk::CompileOptions options;
+  options.chip = chip;
 
   // The registry names every dialect the context may load: those the kernel
-  // is written in, and (registerBlkToPTXDependencies) those the pipeline
-  // lowers through, with their translations to LLVM IR.
+  // is written in, and those the pipelines lower through, with their
+  // translations to LLVM IR.
   DialectRegistry registry;
-  registry.insert<blk::BlkDialect, arith::ArithDialect, func::FuncDialect,
-                  math::MathDialect, scf::SCFDialect>();
-  blk::registerBlkToPTXDependencies(registry);
+  mlir::blk::registerCompilerDialects(registry);
   MLIRContext context(registry);
   // Registered dialects are loaded on demand by the parser and the passes;
   // an OpBuilder needs the dialects of the ops it creates loaded up front.
-  context.loadDialect<blk::BlkDialect, arith::ArithDialect, func::FuncDialect,
+  context.loadDialect<mlir::blk::BlkDialect, arith::ArithDialect, func::FuncDialect,
                       math::MathDialect>();
   // Without a handler of our own, the context prints errors to stderr, which
   // is what a command-line tool wants.
@@ -233,17 +239,18 @@ int main(int argc, char **argv) {
     llvm::errs() << "\n";
   }
 
-  // compileToPTX works on a copy: --blk-specialize binds BLOCK, making every
-  // shape static, then the blk-to-ptx pipeline lowers to PTX. `*module` is
-  // left generic and could be compiled again for another block size.
-  llvm::StringMap<int64_t> constants;
-  constants["BLOCK"] = blockSize;
-  FailureOr<std::vector<blk::CompiledKernel>> kernels =
-      blk::compileToPTX(*module, constants, target);
-  if (failed(kernels)) {
+  // compileProgram works on a copy: it binds BLOCK (blk-specialize), making
+  // every shape static, then the blk-to-ptx pipeline lowers to PTX.
+  // `*module` is left generic and could be compiled again for another block
+  // size.
+  mlir::blk::Specialization binding;
+  binding.constants["BLOCK"] = blockSize;
+  FailureOr<mlir::blk::CompiledProgram> compiled =
+      mlir::blk::compileProgram(*module, binding, options);
+  if (failed(compiled)) {
     llvm::errs() << "blk-build-fused: compiling to PTX failed\n";
     return 1;
   }
-  printKernels(llvm::outs(), *kernels, blockSize, target);
+  printKernels(llvm::outs(), compiled->gpuKernels, blockSize, chip);
   return 0;
 }

@@ -1,28 +1,26 @@
 //===- choose_program.cpp - the program and binding for a shape, in C++ ---===//
 //
-// Using the library's automatic choice, as softmax-run does: for a softmax
-// of M x N elements of a dtype on a chip, pick the built-in program
-// (chooseSoftmaxProgram), bind it (chooseSpecialization: BLOCK, ROWS,
-// SPLITS, warps, CTAs per program, grid) and compile it to PTX, whose
-// accesses show the vector width blk-distribute chose.
+// Using the compile driver (blk/Driver/Driver.h) as softmax-run auto does:
+// for a softmax of M x N elements of a dtype on a chip, pick the built-in
+// program (chooseBuiltinSoftmax), fit it to the problem (fitProgram), bind
+// it (chooseBinding: constants, warps, CTAs per program, grid) and compile
+// it to PTX (compileProgram), whose accesses show the vector width
+// blk-distribute chose. --ptx writes the PTX, which is what
+// `softmax-run auto --emit-ptx` writes for the same problem (a test checks).
 //
 //   ninja -C build blk-choose-program
 //   build/bin/blk-choose-program 4096 100 f32
 //   build/bin/blk-choose-program 1024 65536 bf16 --chip=sm_90
 //
 //===----------------------------------------------------------------------===//
-#include "blk/Conversion/Passes.h"
-#include "blk/IR/BlkDialect.h"
-#include "blk/Programs/Binding.h"
-#include "blk/Programs/Programs.h"
-#include "blk/Target/PTX.h"
-#include "blk/Transforms/Passes.h"
+#include "blk/Driver/Driver.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -41,69 +39,68 @@ static llvm::cl::opt<std::string> dtype(llvm::cl::Positional,
 static llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("Target chip"),
                                        llvm::cl::init("sm_90"),
                                        llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string>
+    ptxPath("ptx", llvm::cl::desc("Write the PTX of the kernels to this file"),
+            llvm::cl::cat(toolOptions));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "the softmax program for a shape\n");
-  if (rows < 1 || cols < 1 || (dtype != "f32" && dtype != "f16" &&
-                               dtype != "bf16")) {
-    llvm::errs() << "blk-choose-program: M and N must be positive and the "
-                    "dtype f32, f16 or bf16\n";
+  mlir::blk::ProblemDesc problem;
+  problem.rows = rows;
+  problem.cols = cols;
+  if (dtype == "f16")
+    problem.elementType = ::blk::runtime::ElementType::F16;
+  else if (dtype == "bf16")
+    problem.elementType = ::blk::runtime::ElementType::BF16;
+  else if (dtype != "f32") {
+    llvm::errs() << "blk-choose-program: the dtype must be f32, f16 or bf16\n";
     return 1;
   }
-  blk::SoftmaxShape shape{rows, cols, dtype == "f32" ? 4 : 2};
-  bool hasClusters = blk::chipHasClusters(chip);
-  const blk::BuiltinProgram &chosen =
-      blk::chooseSoftmaxProgram(shape.cols, shape.elementBytes, hasClusters);
+  mlir::blk::CompileOptions options;
+  options.chip = chip;
+  const mlir::blk::BuiltinProgram &chosen = mlir::blk::chooseBuiltinSoftmax(problem, options);
 
   DialectRegistry registry;
-  registry.insert<blk::BlkDialect, arith::ArithDialect, func::FuncDialect,
-                  math::MathDialect, scf::SCFDialect>();
-  blk::registerBlkToPTXDependencies(registry);
+  mlir::blk::registerCompilerDialects(registry);
   MLIRContext context(registry);
   OwningOpRef<ModuleOp> program =
       parseSourceString<ModuleOp>(chosen.source, &context, chosen.name);
   if (!program)
     return 1;
-  // 16-bit data: the program's f32 accesses go through the narrow type.
-  if (dtype != "f32") {
-    PassManager pm(&context);
-    pm.addPass(blk::createBlkStorageType(
-        blk::BlkStorageTypeOptions{dtype.getValue()}));
-    if (failed(pm.run(*program)))
-      return 1;
-  }
-
-  blk::Specialization binding;
-  std::string error;
-  if (!blk::chooseSpecialization(*program, shape, {}, /*maxTile=*/8192,
-                                 /*forcedWarps=*/0, /*forcedCtas=*/0,
-                                 hasClusters ? blk::kMaxClusterCtas : 1,
-                                 binding, error)) {
-    llvm::errs() << "blk-choose-program: " << error << "\n";
+  FailureOr<OwningOpRef<ModuleOp>> fitted = mlir::blk::fitProgram(*program, problem);
+  if (failed(fitted))
     return 1;
-  }
+  FailureOr<mlir::blk::Specialization> binding =
+      mlir::blk::chooseBinding(**fitted, problem, options);
+  if (failed(binding))
+    return 1;
   llvm::outs() << chosen.name << " for " << rows << " x " << cols << " "
-               << dtype << " on " << chip << ": " << binding.describe()
-               << ", grid " << binding.grid << "\n";
+               << dtype << " on " << chip << ": " << binding->describe()
+               << ", grid " << binding->grid << "\n";
 
-  blk::PTXTarget target;
-  target.chip = chip;
-  target.features = blk::getDefaultFeatures(chip);
-  target.numWarps = binding.numWarps;
-  target.numCtas = binding.numCtas;
-  FailureOr<std::vector<blk::CompiledKernel>> kernels =
-      blk::compileToPTX(*program, binding.constants, target);
-  if (failed(kernels))
+  FailureOr<mlir::blk::CompiledProgram> compiled =
+      mlir::blk::compileProgram(**fitted, *binding, options);
+  if (failed(compiled))
     return 1;
-  for (const blk::CompiledKernel &kernel : *kernels) {
+  for (const mlir::blk::CompiledKernel &kernel : compiled->gpuKernels) {
     llvm::StringRef ptx = kernel.ptx;
     llvm::outs() << "  kernel " << kernel.name << ": " << kernel.threads
                  << " threads x " << kernel.ctas << " CTAs, "
                  << ptx.count("ld.global.v4") << " 16-byte loads, "
                  << ptx.count("st.global.v4") << " 16-byte stores\n";
   }
+  if (ptxPath.empty())
+    return 0;
+  std::string error;
+  auto output = openOutputFile(ptxPath, &error);
+  if (!output) {
+    llvm::errs() << "blk-choose-program: " << error << "\n";
+    return 1;
+  }
+  output->os() << compiled->gpuKernels.front().ptx;
+  output->keep();
   return 0;
 }

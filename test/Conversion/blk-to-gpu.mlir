@@ -4,7 +4,7 @@
 
 // The kernel becomes a gpu.func of 128 threads in a gpu.module, and the
 // module records its launch contract.
-// CHECK: module attributes {blk.launch = [#blk.launch<kernel = "row", threads = 128, ctas = 1, staticSharedBytes = 512, dynamicSharedBytes = 0, grid = "rows", args = !blk.ptr<f32>, i32>], gpu.container_module}
+// CHECK: module attributes {blk.launch = [#blk.launch<kernel = "row", threads = 128, ctas = 1, staticSharedBytes = 512, dynamicSharedBytes = 0, grid = rows, args = !blk.ptr<f32>, i32>], gpu.container_module}
 // CHECK: gpu.module @kernels
 // CHECK: gpu.func @row(%[[P:.*]]: !llvm.ptr<1>, %[[N:.*]]: i32) workgroup(%[[SMEM:.*]] : memref<128xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel attributes {known_block_size = array<i32: 128, 1, 1>}
 func.func @row(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {

@@ -45,4 +45,4 @@
 
 // NOT-NUMBER: blk-build-fused: the block size must be a power of two, not '12x'
 
-// BAD-CHIP: blk-build-fused: --chip must be of the form sm_NN, not 'volta'
+// BAD-CHIP: error: unsupported chip 'volta': expected sm_70 or newer

@@ -17,4 +17,4 @@
 // NOCLUSTER: softmax_split.mlir for 1024 x 65536 f32 on sm_80: BLOCK=8192 SPLITS=8, grid 8192
 // NOCLUSTER: kernel partials
 // NOCLUSTER: kernel normalize
-// BAD: blk-choose-program: M and N must be positive
+// BAD: error: the problem must have at least one row and one column, but is 0 x 10

@@ -39,7 +39,7 @@
 // BAD: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'blk.arange' op range [0, 1000) has 1000 elements, which is not a power of two
 
 // PERSISTENT-LABEL: func.func @softmax_persistent
-// PERSISTENT-SAME: grid = "persistent"
+// PERSISTENT-SAME: grid = persistent
 // PERSISTENT: blk.num_programs x
 // PERSISTENT: scf.for
 // PERSISTENT: blk.load {{.*}} -> tensor<1024xf32>

@@ -54,7 +54,7 @@ func.func @tensor_argument(%p: !blk.ptr<f32>, %t: tensor<4xf32>) attributes {blk
 
 // -----
 
-// expected-error @+1 {{'blk.align' is not an argument attribute of the blk dialect (expected 'blk.divisibility' or 'blk.scratch')}}
+// expected-error @+1 {{'blk.align' is not an argument attribute of the blk dialect (expected 'blk.divisibility' or 'blk.arg')}}
 func.func private @unknown_arg_attr(!blk.ptr<f32> {blk.align = 16})
 
 // -----
@@ -367,20 +367,99 @@ func.func @vector_not_power_of_two(%p: !blk.ptr<f32>, %o: tensor<4xi32>) {
 
 // -----
 
-// expected-error @+1 {{grid must be "rows" or "persistent", but got "waves"}}
-func.func @bad_grid() attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = "waves">} {
+// expected-error @+1 {{expected grid = rows or persistent, got 'waves'}}
+func.func @bad_grid() attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = waves>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{blk.scratch of argument #0 must be "rows" (one element per row) or "matrix" (n_rows x n_cols), but got "cols"}}
-func.func private @bad_scratch_kind(!blk.ptr<f32> {blk.scratch = "cols"})
+// expected-error @+1 {{'num_ctas' is given twice}}
+func.func @twice() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2, num_ctas = 4>} {
+  return
+}
 
 // -----
 
-// expected-error @+1 {{blk.scratch applies to pointer arguments, but argument #0 has type 'i32'}}
-func.func private @scratch_on_integer(i32 {blk.scratch = "rows"})
+// expected-error @+1 {{compile-time constant 'BLOCK' is given two roles (row_block, rows_per_program, row_splits)}}
+func.func @two_roles() attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK, row_splits = BLOCK>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{row_block = BLOCK: kernel @unused_role uses no compile-time constant of that name}}
+func.func @unused_role() attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel @declared has no body: a kernel must be defined}}
+func.func private @declared(!blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>}
+
+// -----
+
+// expected-error @+1 {{expected a tensor shape (matrix, per_row, per_col), got 'cols'}}
+func.func private @bad_extent(!blk.ptr<f32> {blk.arg = #blk.arg<scratch "s", cols>})
+
+// -----
+
+// expected-error @+1 {{expected an argument role (input, output, scratch, row_stride, rows, cols, param), got 'weight'}}
+func.func private @bad_role(!blk.ptr<f32> {blk.arg = #blk.arg<weight "w">})
+
+// -----
+
+// expected-error @+1 {{a input argument needs a name, e.g. #blk.arg<input "x">}}
+func.func private @unnamed(!blk.ptr<f32> {blk.arg = #blk.arg<input>})
+
+// -----
+
+// expected-error @+1 {{the rows argument takes no name, but got "m"}}
+func.func private @named_rows(i32 {blk.arg = #blk.arg<rows "m">})
+
+// -----
+
+// expected-error @+1 {{only tensors (input, output, scratch) have a shape, but the param argument has per_row}}
+func.func private @param_shape(f32 {blk.arg = #blk.arg<param "eps", per_row>})
+
+// -----
+
+// expected-error @+1 {{argument #0 is declared #blk.arg<scratch "s", per_row>, which needs a !blk.ptr, but has type 'i32'}}
+func.func private @scratch_on_integer(i32 {blk.arg = #blk.arg<scratch "s", per_row>})
+
+// -----
+
+// expected-error @+1 {{argument #0 is declared #blk.arg<cols>, which needs an integer, but has type 'f32'}}
+func.func private @float_cols(f32 {blk.arg = #blk.arg<cols>})
+
+// -----
+
+// expected-error @+1 {{kernel argument #1 declares no role (blk.arg), but others of @partly do: declare every argument or none}}
+func.func @partly(%x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">}, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument #1 declares "x", which another argument of @twice_named already names}}
+func.func @twice_named(%x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">}, %y: !blk.ptr<f32> {blk.arg = #blk.arg<output "x">}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument #1 is the row stride of "y", but @stray_stride has no matrix tensor of that name}}
+func.func @stray_stride(%x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">}, %s: i32 {blk.arg = #blk.arg<row_stride "y">}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel @two_cols declares 0 rows and 2 cols arguments; at most one of each}}
+func.func @two_cols(%a: i32 {blk.arg = #blk.arg<cols>}, %b: i32 {blk.arg = #blk.arg<cols>}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
 
 // -----
 
@@ -391,8 +470,8 @@ func.func @bad_ctas() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ct
 
 // -----
 
-// expected-error @+1 {{num_ctas = 2 needs grid = "rows": a persistent grid of clusters is not supported}}
-func.func @persistent_cluster() attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = "persistent", num_ctas = 2>} {
+// expected-error @+1 {{num_ctas = 2 needs grid = rows: a persistent grid of clusters is not supported}}
+func.func @persistent_cluster() attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent, num_ctas = 2>} {
   return
 }
 

@@ -27,8 +27,36 @@ func.func @on_a_cluster() attributes {blk.kernel = #blk.kernel<num_warps = 16, n
 func.func private @cluster_layout(tensor<65536xf32, #blk.blocked<elems = [4], lanes = [32], warps = [16], ctas = [4]>>)
 
 // CHECK-LABEL: func.func @kernel_options_in_any_order
-// CHECK-SAME: #blk.kernel<num_warps = 2, grid = "persistent">
-func.func @kernel_options_in_any_order() attributes {blk.kernel = #blk.kernel<num_warps = 2, num_ctas = 1, grid = "persistent">} {
+// CHECK-SAME: #blk.kernel<num_warps = 2, grid = persistent>
+func.func @kernel_options_in_any_order() attributes {blk.kernel = #blk.kernel<num_warps = 2, num_ctas = 1, grid = persistent>} {
+  return
+}
+
+// The kernel ABI, declared: every role and shape, and the constants' roles.
+// CHECK-LABEL: func.func @declared_abi
+// CHECK-SAME: {blk.arg = #blk.arg<output "y">}
+// CHECK-SAME: {blk.arg = #blk.arg<input "x">}
+// CHECK-SAME: {blk.arg = #blk.arg<row_stride "x">}
+// CHECK-SAME: {blk.arg = #blk.arg<rows>}
+// CHECK-SAME: {blk.arg = #blk.arg<cols>}
+// CHECK-SAME: {blk.arg = #blk.arg<input "weight", per_col>}
+// CHECK-SAME: {blk.arg = #blk.arg<output "loss", per_row>}
+// CHECK-SAME: {blk.arg = #blk.arg<scratch "partials">}
+// CHECK-SAME: {blk.arg = #blk.arg<param "eps">}
+// CHECK-SAME: #blk.kernel<num_warps = 4, row_block = BLOCK, rows_per_program = ROWS, row_splits = SPLITS>
+func.func @declared_abi(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                        %x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                        %x_stride: i64 {blk.arg = #blk.arg<row_stride "x">},
+                        %m: i32 {blk.arg = #blk.arg<rows>},
+                        %n: i32 {blk.arg = #blk.arg<cols>},
+                        %w: !blk.ptr<bf16> {blk.arg = #blk.arg<input "weight", per_col>},
+                        %loss: !blk.ptr<f32> {blk.arg = #blk.arg<output "loss", per_row>},
+                        %p: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "partials", matrix>},
+                        %eps: f32 {blk.arg = #blk.arg<param "eps">})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_splits = SPLITS, row_block = BLOCK, rows_per_program = ROWS>} {
+  %a = blk.constexpr BLOCK : i32
+  %b = blk.constexpr ROWS : i32
+  %c = blk.constexpr SPLITS : i32
   return
 }
 

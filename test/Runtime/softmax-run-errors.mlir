@@ -7,8 +7,8 @@
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --dtype f64 2>&1 | FileCheck %s --check-prefix=DTYPE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-warps 3 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-ctas 3 2>&1 | FileCheck %s --check-prefix=CTAS
-// WARPS: softmax-run: --num-warps must be a power of two from 1 to 32, not 3
-// CTAS: softmax-run: --num-ctas must be a power of two from 1 to 16, not 3
+// WARPS: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: num_warps must be a power of two from 1 to 32, but got 3
+// CTAS: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: num_ctas must be a power of two from 1 to 16, but got 3
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --in-stride 4 2>&1 | FileCheck %s --check-prefix=STRIDE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target tpu --rows 3 --cols 5 2>&1 | FileCheck %s --check-prefix=TARGET
@@ -20,7 +20,7 @@
 // BADNPY: softmax-run: {{.*}}.bad.npy: not a .npy file: bad magic
 // DTYPE: softmax-run: --dtype must be f32, f16 or bf16, not 'f64'
 // SHAPE: softmax-run: give the shape with --rows M --cols N (both >= 1) or --input
-// STRIDE: softmax-run: row strides must be at least N (5)
+// STRIDE: softmax_fused.mlir:0:0: error: the row stride of "x" (4) is less than the row length (5)
 // TARGET: softmax-run: --target must be gpu, cpu or auto
 // CONST: softmax-run: --const BLOCK: expected NAME=VALUE
 // PROGRAM: softmax-run: cannot read the program

@@ -14,7 +14,7 @@
 // CTAS4: #blk.blocked<elems = [1], lanes = [32], warps = [8], ctas = [4]>
 // CTAS4-LABEL: func.func @row
 // CTAS4-SAME: #blk.kernel<num_warps = 8, num_ctas = 4>
-// CTAS3: error: num-ctas: num_ctas must be a power of two from 1 to 16, but got 3
+// CTAS3: error: num_ctas must be a power of two from 1 to 16, but got 3
 func.func @row(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64},
                %stride: i32 {blk.divisibility = 16 : i64})
     attributes {blk.kernel = #blk.kernel<num_warps = 4>} {

@@ -5,18 +5,12 @@
 // the PTX of the compiled module instead of the IR.
 //
 //===----------------------------------------------------------------------===//
-#include "blk/Conversion/CPUPasses.h"
-#include "blk/Conversion/Passes.h"
-#include "blk/IR/BlkDialect.h"
-#include "blk/Target/CPU.h"
-#include "blk/Target/PTX.h"
-#include "blk/Transforms/Passes.h"
+#include "blk/Driver/Driver.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -50,8 +44,8 @@ static LogicalResult emitPTX(StringRef inputFilename,
       parseSourceString<ModuleOp>(compiled, &context);
   if (!module)
     return failure();
-  FailureOr<std::vector<blk::CompiledKernel>> kernels =
-      blk::getCompiledKernels(*module);
+  FailureOr<std::vector<mlir::blk::CompiledKernel>> kernels =
+      mlir::blk::getCompiledKernels(*module);
   if (failed(kernels))
     return failure();
   std::unique_ptr<llvm::ToolOutputFile> output =
@@ -61,23 +55,21 @@ static LogicalResult emitPTX(StringRef inputFilename,
     return failure();
   }
   output->os() << kernels->front().ptx;
+  output->os().close();
+  if (output->os().has_error()) {
+    llvm::errs() << "softmax-opt: cannot write " << outputFilename << ": "
+                 << output->os().error().message() << "\n";
+    output->os().clear_error();
+    return failure();
+  }
   output->keep();
   return success();
 }
 
 int main(int argc, char **argv) {
   DialectRegistry registry;
-  registry.insert<blk::BlkDialect, arith::ArithDialect, func::FuncDialect,
-                  math::MathDialect, scf::SCFDialect>();
-  blk::registerBlkToPTXDependencies(registry);
-  blk::registerBlkToCPUDependencies(registry);
-  registerCanonicalizerPass();
-  registerCSEPass();
-  blk::registerBlkPasses();
-  blk::registerBlkConversionPasses();
-  blk::registerBlkCPUPasses();
-  blk::registerBlkToPTXPipeline();
-  blk::registerBlkToCPUPipeline();
+  mlir::blk::registerCompilerDialects(registry);
+  mlir::blk::registerCompilerPasses();
 
   llvm::InitLLVM init(argc, argv);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(

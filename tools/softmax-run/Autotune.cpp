@@ -36,10 +36,10 @@ std::string AutotuneCache::key(const std::string &device,
   program.print(os);
   return device + "|" + programName + "|" +
          llvm::utohexstr(llvm::xxh3_64bits(text)) + "|" +
-         blk::runtime::elementTypeName(problem.type) + "|" +
-         std::to_string(problem.rows) + "x" + std::to_string(problem.cols) +
-         "|" + std::to_string(problem.inStride) + "," +
-         std::to_string(problem.outStride);
+         blk::runtime::elementTypeName(problem.type()) + "|" +
+         std::to_string(problem.rows()) + "x" + std::to_string(problem.cols()) +
+         "|" + std::to_string(problem.inStride()) + "," +
+         std::to_string(problem.outStride());
 }
 
 /// Lines are `key <TAB> NAME=V,NAME=V <TAB> warps <TAB> ctas` (lines

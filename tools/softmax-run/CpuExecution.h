@@ -3,32 +3,30 @@
 #define TOOLS_SOFTMAX_RUN_CPUEXECUTION_H
 
 #include "Problem.h"
-#include "blk/Target/CPU.h"
 
 namespace softmax_run {
 
-/// The kernels of a fitted, specialized program JIT-compiled for the host,
-/// run on buffers laid out as on the GPU (same strides, same element type).
+/// A program compiled for the host, run on buffers laid out as on the GPU
+/// (same strides, same element type). The host has no occupancy: every
+/// kernel runs the binding's grid, a persistent one too.
 class CpuExecution {
 public:
-  /// Compiles `specialized`; diagnostics go to its context.
-  mlir::LogicalResult compile(mlir::ModuleOp specialized);
+  explicit CpuExecution(mlir::blk::CompiledProgram compiled)
+      : compiled(std::move(compiled)) {}
 
-  /// Poisons the output, runs every kernel in order over `grid` programs
-  /// and returns the output (rows x outStride elements).
-  mlir::LogicalResult run(const Problem &problem, const KernelABI &abi,
-                          int64_t grid, std::vector<uint8_t> &output);
+  /// Poisons the output, runs every kernel in order and returns the output
+  /// (rows x outStride elements).
+  mlir::LogicalResult run(const Problem &problem, std::vector<uint8_t> &output);
 
   /// Median wall time of `runs` runs, in milliseconds.
-  mlir::LogicalResult time(const Problem &problem, int64_t grid, int runs,
+  mlir::LogicalResult time(const Problem &problem, int runs,
                            double &milliseconds);
 
 private:
-  mlir::LogicalResult launchAll(const Problem &problem, int64_t grid);
+  mlir::LogicalResult launchAll(const Problem &problem);
 
-  std::unique_ptr<mlir::blk::CPUKernels> kernels;
-  std::vector<uint8_t> input, output;
-  std::vector<std::vector<uint8_t>> scratch;
+  mlir::blk::CompiledProgram compiled;
+  llvm::StringMap<std::vector<uint8_t>> buffers;
 };
 
 } // namespace softmax_run

@@ -18,65 +18,67 @@ double median(std::vector<float> values) {
 
 } // namespace
 
-Status GpuExecution::load(std::vector<mlir::blk::CompiledKernel> compiled,
-                          LoadedProgram &program) {
-  if (Status status = driver.loadModule(compiled.front().ptx, program.module);
+Status GpuExecution::load(mlir::blk::CompiledProgram compiled,
+                          const Problem &problem, LoadedProgram &program) {
+  const std::vector<mlir::blk::CompiledKernel> &kernels = compiled.gpuKernels;
+  if (Status status = driver.loadModule(kernels.front().ptx, program.module);
       !status)
     return status;
-  for (const auto &kernel : compiled) {
+  program.grid = compiled.binding.grid;
+  for (const mlir::blk::CompiledKernel &kernel : kernels) {
     blk::runtime::Kernel handle;
     if (Status status = program.module.getKernel(kernel.name, handle); !status)
       return status;
-    // Clusters of up to 8 CTAs are portable; more need the kernel's opt-in.
-    if (kernel.ctas > 8)
+    if (kernel.ctas > target.getMaxPortableClusterCtas())
       if (Status status = handle.allowNonPortableClusterSize(); !status)
         return status;
+    if (kernel.grid == mlir::blk::GridKind::persistent) {
+      int blocksPerSM = 0;
+      if (Status status = handle.maxActiveBlocksPerMultiprocessor(
+              kernel.threads, kernel.dynamicSharedBytes, blocksPerSM);
+          !status)
+        return status;
+      int64_t resident = int64_t(driver.device().multiprocessorCount) *
+                         std::max(1, blocksPerSM);
+      program.grid = std::min<int64_t>(problem.rows(), resident);
+    }
     program.kernels.push_back(handle);
   }
   program.compiled = std::move(compiled);
   return Status::success();
 }
 
-Status GpuExecution::prepare(const Problem &problem, const KernelABI &abi) {
-  scratch.resize(abi.scratchKinds.size());
-  for (size_t i = 0; i < scratch.size(); ++i)
-    if (scratch[i].size() != abi.scratchBytes(i, problem)) {
-      scratch[i] = {};
-      if (Status status =
-              driver.allocate(abi.scratchBytes(i, problem), scratch[i]);
-          !status)
-        return status;
-    }
-  size_t elementBytes = blk::runtime::elementSize(problem.type);
-  size_t inBytes = problem.rows * problem.inStride * elementBytes;
-  size_t outBytes = problem.rows * problem.outStride * elementBytes;
-  if (input.size() != inBytes) {
-    input = {};
-    if (Status status = driver.allocate(inBytes, input); !status)
-      return status;
-  }
-  if (output.size() != outBytes) {
-    output = {};
-    if (Status status = driver.allocate(outBytes, output); !status)
+Status GpuExecution::prepare(const LoadedProgram &program,
+                             const Problem &problem) {
+  for (const Tensor &tensor :
+       getTensors(program.compiled.signatures, problem)) {
+    blk::runtime::DeviceBuffer &buffer = buffers[tensor.declaration.name];
+    if (buffer.size() == tensor.bytes)
+      continue;
+    buffer = {};
+    if (Status status = driver.allocate(tensor.bytes, buffer); !status)
       return status;
   }
   std::vector<uint8_t> staged = stageInput(problem);
-  return input.copyFromHost(staged.data(), inBytes);
+  return buffers[problem.input].copyFromHost(staged.data(), staged.size());
 }
 
 Status GpuExecution::launchAll(const LoadedProgram &program,
-                               const Specialization &specialization,
                                const Problem &problem) {
-  std::vector<uint64_t> scratchPointers;
-  for (const blk::runtime::DeviceBuffer &buffer : scratch)
-    scratchPointers.push_back(buffer.devicePointer());
-  KernelArguments arguments(output.devicePointer(), input.devicePointer(),
-                            problem, scratchPointers);
+  llvm::StringMap<uint64_t> addresses;
+  for (const auto &buffer : buffers)
+    addresses[buffer.getKey()] = buffer.getValue().devicePointer();
   for (size_t k = 0; k < program.kernels.size(); ++k) {
-    const mlir::blk::CompiledKernel &compiled = program.compiled[k];
+    const mlir::blk::CompiledKernel &compiled = program.compiled.gpuKernels[k];
+    KernelArguments arguments;
+    std::string error;
+    if (!KernelArguments::build(program.compiled.signatures[k], addresses,
+                                problem, arguments, error))
+      return Status::failure(error);
     blk::runtime::LaunchConfig config;
-    // A program is a cluster of `ctas` CTAs, numbered consecutively.
-    config.grid.x = static_cast<unsigned>(specialization.grid * compiled.ctas);
+    // A program is a cluster of `ctas` CTAs, numbered consecutively. The
+    // grid fits: the binding keeps it under the rows, an i32.
+    config.grid.x = static_cast<unsigned>(program.grid * compiled.ctas);
     config.block.x = static_cast<unsigned>(compiled.threads);
     config.dynamicSharedBytes =
         static_cast<unsigned>(compiled.dynamicSharedBytes);
@@ -88,20 +90,19 @@ Status GpuExecution::launchAll(const LoadedProgram &program,
   return Status::success();
 }
 
-Status GpuExecution::run(const LoadedProgram &program,
-                         const Specialization &specialization,
-                         const Problem &problem, const KernelABI &abi,
+Status GpuExecution::run(const LoadedProgram &program, const Problem &problem,
                          std::vector<uint8_t> &result) {
-  if (Status status = prepare(problem, abi); !status)
+  if (Status status = prepare(program, problem); !status)
     return status;
+  blk::runtime::DeviceBuffer &output = buffers[problem.output];
   Status poisoned =
-      problem.type == blk::runtime::ElementType::F32
-          ? output.fill32(blk::runtime::poisonBits(problem.type))
+      problem.type() == blk::runtime::ElementType::F32
+          ? output.fill32(blk::runtime::poisonBits(problem.type()))
           : output.fill16(static_cast<uint16_t>(
-                blk::runtime::poisonBits(problem.type)));
+                blk::runtime::poisonBits(problem.type())));
   if (!poisoned)
     return poisoned;
-  if (Status status = launchAll(program, specialization, problem); !status)
+  if (Status status = launchAll(program, problem); !status)
     return status;
   if (Status status = driver.synchronize(); !status)
     return status;
@@ -118,11 +119,9 @@ Status GpuExecution::flushL2() {
   return flush.fillBytes(0);
 }
 
-Status GpuExecution::bench(const LoadedProgram &program,
-                           const Specialization &specialization,
-                           const Problem &problem, const KernelABI &abi,
+Status GpuExecution::bench(const LoadedProgram &program, const Problem &problem,
                            int runs, BenchResult &result) {
-  if (Status status = prepare(problem, abi); !status)
+  if (Status status = prepare(program, problem); !status)
     return status;
   blk::runtime::EventTimer timer;
   if (Status status = driver.createTimer(timer); !status)
@@ -147,15 +146,18 @@ Status GpuExecution::bench(const LoadedProgram &program,
   };
 
   std::vector<float> kernelTimes, copyTimes;
-  if (Status status = timeRuns(
-          [&] { return launchAll(program, specialization, problem); },
-          kernelTimes);
+  if (Status status = timeRuns([&] { return launchAll(program, problem); },
+                               kernelTimes);
       !status)
     return status;
-  size_t bytes = problem.rows * problem.cols *
-                 blk::runtime::elementSize(problem.type);
+  size_t bytes = problem.rows() * problem.cols() *
+                 blk::runtime::elementSize(problem.type());
+  blk::runtime::DeviceBuffer &input = buffers[problem.input];
+  blk::runtime::DeviceBuffer &output = buffers[problem.output];
   if (Status status = timeRuns(
-          [&] { return output.copyFromDevice(input, std::min(bytes, output.size())); },
+          [&] {
+            return output.copyFromDevice(input, std::min(bytes, output.size()));
+          },
           copyTimes);
       !status)
     return status;
@@ -168,29 +170,10 @@ Status GpuExecution::bench(const LoadedProgram &program,
   return Status::success();
 }
 
-Status GpuExecution::fitGrid(const LoadedProgram &program,
-                             const Problem &problem,
-                             Specialization &specialization) {
-  for (size_t k = 0; k < program.kernels.size(); ++k) {
-    const mlir::blk::CompiledKernel &compiled = program.compiled[k];
-    if (compiled.grid != "persistent")
-      continue;
-    int blocksPerSM = 0;
-    if (Status status = program.kernels[k].maxActiveBlocksPerMultiprocessor(
-            compiled.threads, compiled.dynamicSharedBytes, blocksPerSM);
-        !status)
-      return status;
-    int64_t resident = int64_t(driver.device().multiprocessorCount) *
-                       std::max(1, blocksPerSM);
-    specialization.grid = std::min<int64_t>(problem.rows, resident);
-  }
-  return Status::success();
-}
-
 Status GpuExecution::describe(const LoadedProgram &program,
                               std::string &report) {
   for (size_t k = 0; k < program.kernels.size(); ++k) {
-    const mlir::blk::CompiledKernel &compiled = program.compiled[k];
+    const mlir::blk::CompiledKernel &compiled = program.compiled.gpuKernels[k];
     blk::runtime::KernelAttributes attributes;
     if (Status status = program.kernels[k].attributes(attributes); !status)
       return status;

@@ -4,7 +4,7 @@
 
 #include "Problem.h"
 #include "blk/Runtime/CudaDriver.h"
-#include "blk/Target/PTX.h"
+#include "blk/Target/TargetInfo.h"
 
 namespace softmax_run {
 
@@ -15,56 +15,56 @@ struct BenchResult {
   int runs = 0;
 };
 
-/// Kernels compiled for one specialization, loaded on the device.
+/// A compiled program's kernels loaded on the device, with the grid they
+/// are launched with.
 struct LoadedProgram {
-  std::vector<mlir::blk::CompiledKernel> compiled;
+  mlir::blk::CompiledProgram compiled;
   blk::runtime::KernelModule module;
   std::vector<blk::runtime::Kernel> kernels;
+  /// Programs per launch (clusters when a kernel has several CTAs).
+  int64_t grid = 0;
 };
 
 class GpuExecution {
 public:
-  explicit GpuExecution(blk::runtime::CudaDriver &driver) : driver(driver) {}
+  GpuExecution(blk::runtime::CudaDriver &driver,
+               const mlir::blk::TargetInfo &target)
+      : driver(driver), target(target) {}
 
-  /// Loads the PTX of the program's kernels.
-  blk::runtime::Status load(std::vector<mlir::blk::CompiledKernel> compiled,
-                            LoadedProgram &program);
+  /// Loads the PTX of the program's kernels and sets the grid: the
+  /// binding's, or for persistent kernels the programs the GPU keeps
+  /// resident at once (SMs x programs per SM, at most one per row).
+  blk::runtime::Status load(mlir::blk::CompiledProgram compiled,
+                            const Problem &problem, LoadedProgram &program);
 
   /// Copies the input in, poisons the output, runs every kernel in order,
   /// and copies the output (rows x outStride elements) back.
-  blk::runtime::Status run(const LoadedProgram &program,
-                           const Specialization &specialization,
-                           const Problem &problem, const KernelABI &abi,
+  blk::runtime::Status run(const LoadedProgram &program, const Problem &problem,
                            std::vector<uint8_t> &output);
 
   /// Median kernel time over `runs` launches with L2 flushed before each,
   /// and a device-to-device copy of the same bytes timed the same way.
   blk::runtime::Status bench(const LoadedProgram &program,
-                             const Specialization &specialization,
-                             const Problem &problem, const KernelABI &abi,
-                             int runs, BenchResult &result);
-
-  /// For persistent kernels, the grid the GPU keeps resident at once:
-  /// SMs x programs per SM, at most one program per row.
-  blk::runtime::Status fitGrid(const LoadedProgram &program,
-                               const Problem &problem,
-                               Specialization &specialization);
+                             const Problem &problem, int runs,
+                             BenchResult &result);
 
   /// Registers, spills, shared memory and occupancy of each kernel.
   blk::runtime::Status describe(const LoadedProgram &program,
                                 std::string &report);
 
 private:
-  /// Allocates and fills the input, output and scratch buffers.
-  blk::runtime::Status prepare(const Problem &problem, const KernelABI &abi);
+  /// Allocates the program's tensors (kept between calls while their sizes
+  /// hold) and copies the input in.
+  blk::runtime::Status prepare(const LoadedProgram &program,
+                               const Problem &problem);
   blk::runtime::Status launchAll(const LoadedProgram &program,
-                                 const Specialization &specialization,
                                  const Problem &problem);
   blk::runtime::Status flushL2();
 
   blk::runtime::CudaDriver &driver;
-  blk::runtime::DeviceBuffer input, output, flush;
-  std::vector<blk::runtime::DeviceBuffer> scratch;
+  const mlir::blk::TargetInfo &target;
+  llvm::StringMap<blk::runtime::DeviceBuffer> buffers;
+  blk::runtime::DeviceBuffer flush;
 };
 
 } // namespace softmax_run

@@ -1,67 +1,74 @@
-//===- Problem.cpp - the problem, its kernel ABI and its fitting ----------===//
+//===- Problem.cpp - the problem and the kernel arguments -----------------===//
 #include "Problem.h"
 
-#include "blk/IR/BlkDialect.h"
-#include "blk/Transforms/Passes.h"
-#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <cstring>
 
 using namespace softmax_run;
+using mlir::blk::ArgExtent;
+using mlir::blk::ArgRole;
 
-mlir::blk::SoftmaxShape softmax_run::shapeOf(const Problem &problem) {
-  return {problem.rows, problem.cols,
-          static_cast<int64_t>(blk::runtime::elementSize(problem.type))};
+static bool isTensor(const mlir::blk::KernelArgument &argument) {
+  return argument.role == ArgRole::input || argument.role == ArgRole::output ||
+         argument.role == ArgRole::scratch;
 }
 
-/// As Triton does for integer arguments: a value divisible by 16 is compiled
-/// as such, which lets masks on row ends cover whole vector runs.
-constexpr int64_t kSpecializedDivisibility = 16;
-
-static void specializeDivisibility(mlir::ModuleOp program,
-                                   const Problem &problem) {
-  // The softmax kernel ABI: (out, in, in_row_stride, out_row_stride,
-  // n_rows, n_cols).
-  const int64_t values[] = {problem.inStride, problem.outStride, problem.rows,
-                            problem.cols};
-  auto name = mlir::blk::BlkDialect::getDivisibilityAttrName();
-  for (auto func : program.getOps<mlir::func::FuncOp>()) {
-    if (!mlir::blk::isKernel(func) || func.getNumArguments() < 6)
-      continue;
-    for (unsigned i = 0; i < 4; ++i) {
-      auto divisibility = func.getArgAttrOfType<mlir::IntegerAttr>(2 + i, name);
-      if (divisibility && values[i] % divisibility.getInt() != 0)
-        func.removeArgAttr(2 + i, name);
-      else if (!divisibility && values[i] % kSpecializedDivisibility == 0)
-        func.setArgAttr(2 + i, name,
-                        mlir::IntegerAttr::get(
-                            mlir::IntegerType::get(func.getContext(), 64),
-                            kSpecializedDivisibility));
+bool softmax_run::findInputAndOutput(
+    const std::vector<mlir::blk::KernelSignature> &signatures,
+    Problem &problem, std::string &error) {
+  llvm::StringSet<> seen;
+  std::vector<std::string> inputs, outputs;
+  bool matrices = true;
+  for (const mlir::blk::KernelSignature &signature : signatures)
+    for (const mlir::blk::KernelArgument &argument : signature.arguments) {
+      if (!isTensor(argument) || argument.role == ArgRole::scratch ||
+          !seen.insert(argument.name).second)
+        continue;
+      (argument.role == ArgRole::input ? inputs : outputs)
+          .push_back(argument.name);
+      matrices &= argument.extent == ArgExtent::matrix;
     }
+  if (!matrices || inputs.size() != 1 || outputs.size() != 1) {
+    error = "softmax-run runs programs with one matrix input and one matrix "
+            "output, but this one declares inputs [" +
+            llvm::join(inputs, ", ") + "] and outputs [" +
+            llvm::join(outputs, ", ") + "]";
+    return false;
   }
+  problem.input = inputs[0];
+  problem.output = outputs[0];
+  return true;
 }
 
-mlir::OwningOpRef<mlir::ModuleOp>
-softmax_run::fitToProblem(mlir::ModuleOp program, const Problem &problem) {
-  mlir::OwningOpRef<mlir::ModuleOp> fitted = program.clone();
-  specializeDivisibility(*fitted, problem);
-  if (problem.type == blk::runtime::ElementType::F32)
-    return fitted;
-  mlir::PassManager pm(program.getContext());
-  pm.addPass(mlir::blk::createBlkStorageType(mlir::blk::BlkStorageTypeOptions{
-      blk::runtime::elementTypeName(problem.type)}));
-  if (mlir::failed(pm.run(*fitted)))
-    return nullptr;
-  return fitted;
+std::vector<Tensor>
+softmax_run::getTensors(const std::vector<mlir::blk::KernelSignature> &signatures,
+                        const Problem &problem) {
+  llvm::StringSet<> seen;
+  std::vector<Tensor> tensors;
+  for (const mlir::blk::KernelSignature &signature : signatures)
+    for (const mlir::blk::KernelArgument &argument : signature.arguments) {
+      if (!isTensor(argument) || !seen.insert(argument.name).second)
+        continue;
+      // The driver checked that a matrix's element count fits in int64_t.
+      int64_t elements =
+          argument.extent == ArgExtent::per_row   ? problem.rows()
+          : argument.extent == ArgExtent::per_col ? problem.cols()
+                                                  : *problem.desc.getMatrixElements(argument.name);
+      tensors.push_back({argument, static_cast<size_t>(elements) *
+                                       static_cast<size_t>(argument.bytes)});
+    }
+  return tensors;
 }
 
 std::vector<uint8_t> softmax_run::stageInput(const Problem &problem) {
-  size_t elementBytes = blk::runtime::elementSize(problem.type);
-  std::vector<uint8_t> staged(problem.input.size() * elementBytes);
-  for (size_t i = 0; i < problem.input.size(); ++i) {
-    float value = problem.input[i];
+  size_t elementBytes = blk::runtime::elementSize(problem.type());
+  std::vector<uint8_t> staged(problem.data.size() * elementBytes);
+  for (size_t i = 0; i < problem.data.size(); ++i) {
+    float value = problem.data[i];
     uint16_t bits = 0;
-    switch (problem.type) {
+    switch (problem.type()) {
     case blk::runtime::ElementType::F32:
       std::memcpy(&staged[i * 4], &value, 4);
       continue;
@@ -77,79 +84,80 @@ std::vector<uint8_t> softmax_run::stageInput(const Problem &problem) {
   return staged;
 }
 
-bool KernelABI::read(mlir::ModuleOp program, const Problem &problem,
-                     KernelABI &abi, std::string &error) {
-  mlir::MLIRContext *context = program.getContext();
-  mlir::Type pointer = mlir::blk::PtrType::get(
-      context, problem.type == blk::runtime::ElementType::F32
-                   ? mlir::Type(mlir::Float32Type::get(context))
-               : problem.type == blk::runtime::ElementType::F16
-                   ? mlir::Type(mlir::Float16Type::get(context))
-                   : mlir::Type(mlir::BFloat16Type::get(context)));
-  mlir::Type i32 = mlir::IntegerType::get(context, 32);
-  bool first = true;
-  for (auto func : program.getOps<mlir::func::FuncOp>()) {
-    if (!mlir::blk::isKernel(func))
-      continue;
-    auto types = func.getArgumentTypes();
-    bool fixedPart = types.size() >= 6 && types[0] == pointer &&
-                     types[1] == pointer &&
-                     llvm::all_of(types.slice(2, 4),
-                                  [&](mlir::Type t) { return t == i32; });
-    std::vector<std::string> kinds;
-    for (unsigned i = 6; fixedPart && i < types.size(); ++i) {
-      auto kind = func.getArgAttrOfType<mlir::StringAttr>(
-          i, mlir::blk::BlkDialect::getScratchAttrName());
-      if (types[i] != pointer || !kind) {
-        fixedPart = false;
-        break;
-      }
-      kinds.push_back(kind.str());
-    }
-    if (!fixedPart) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << "kernel @" << func.getSymName() << " takes " << func.getFunctionType()
-         << "; softmax-run runs kernels taking (out: " << pointer
-         << ", in: " << pointer
-         << ", in_row_stride: i32, out_row_stride: i32, n_rows: i32, "
-            "n_cols: i32) followed by scratch pointers marked blk.scratch";
-      error = text;
+/// Writes `value`, of the scalar type `type`, into the low bytes of `slot`.
+static bool packScalar(llvm::StringRef text, llvm::StringRef type,
+                       uint64_t &slot) {
+  slot = 0;
+  if (type.starts_with("i")) {
+    int64_t value;
+    unsigned bits = 0;
+    if (text.getAsInteger(0, value) || type.drop_front().getAsInteger(10, bits))
       return false;
-    }
-    if (first)
-      abi.scratchKinds = kinds;
-    else if (kinds != abi.scratchKinds) {
-      error = "kernel @" + func.getSymName().str() +
-              " declares other scratch buffers than the program's first "
-              "kernel; the k-th scratch argument of every kernel is the same "
-              "buffer";
+    if (bits < 64 && (value > (int64_t(1) << (bits - 1)) - 1 ||
+                      value < -(int64_t(1) << (bits - 1))))
       return false;
-    }
-    first = false;
+    std::memcpy(&slot, &value, bits / 8); // little-endian: the low bytes
+    return true;
   }
+  double value;
+  if (text.getAsDouble(value))
+    return false;
+  if (type == "f64") {
+    std::memcpy(&slot, &value, 8);
+    return true;
+  }
+  if (type != "f32")
+    return false;
+  float narrow = static_cast<float>(value);
+  std::memcpy(&slot, &narrow, 4);
   return true;
 }
 
-size_t KernelABI::scratchBytes(size_t index, const Problem &problem) const {
-  size_t elements = scratchKinds[index] == "rows"
-                        ? problem.rows
-                        : problem.rows * problem.cols;
-  return elements * blk::runtime::elementSize(problem.type);
-}
-
-KernelArguments::KernelArguments(uint64_t out, uint64_t in,
-                                 const Problem &problem,
-                                 const std::vector<uint64_t> &scratch)
-    : scalars{static_cast<int32_t>(problem.inStride),
-              static_cast<int32_t>(problem.outStride),
-              static_cast<int32_t>(problem.rows),
-              static_cast<int32_t>(problem.cols)} {
-  pointers = {out, in};
-  pointers.insert(pointers.end(), scratch.begin(), scratch.end());
-  slots = {&pointers[0], &pointers[1], &scalars[0],
-           &scalars[1],  &scalars[2],  &scalars[3]};
-  for (size_t i = 2; i < pointers.size(); ++i)
-    slots.push_back(&pointers[i]);
+bool KernelArguments::build(const mlir::blk::KernelSignature &signature,
+                            const llvm::StringMap<uint64_t> &addresses,
+                            const Problem &problem,
+                            KernelArguments &arguments, std::string &error) {
+  arguments.values.assign(signature.arguments.size(), 0);
+  for (auto [index, argument] : llvm::enumerate(signature.arguments)) {
+    uint64_t &slot = arguments.values[index];
+    std::string text;
+    switch (argument.role) {
+    case ArgRole::input:
+    case ArgRole::output:
+    case ArgRole::scratch:
+      slot = addresses.lookup(argument.name);
+      continue;
+    case ArgRole::row_stride:
+      text = std::to_string(problem.desc.getRowStride(argument.name));
+      break;
+    case ArgRole::rows:
+      text = std::to_string(problem.rows());
+      break;
+    case ArgRole::cols:
+      text = std::to_string(problem.cols());
+      break;
+    case ArgRole::param: {
+      auto it = problem.params.find(argument.name);
+      if (it == problem.params.end()) {
+        error = "kernel @" + signature.name + " takes parameter '" +
+                argument.name + "' (" + argument.type + "); give it with "
+                "--param " + argument.name + "=<value>";
+        return false;
+      }
+      text = it->second;
+      break;
+    }
+    }
+    if (!packScalar(text, argument.type, slot)) {
+      error = "kernel @" + signature.name + " argument #" +
+              std::to_string(index) + " (" + argument.name + ") is " +
+              argument.type + ", which cannot hold " + text;
+      return false;
+    }
+  }
+  arguments.slots.clear();
+  for (uint64_t &value : arguments.values)
+    arguments.slots.push_back(&value);
+  return true;
 }
 

@@ -12,14 +12,9 @@
 #include "GpuExecution.h"
 #include "Problem.h"
 
-#include "blk/IR/BlkDialect.h"
-#include "blk/Programs/Programs.h"
+#include "blk/Driver/Driver.h"
 #include "blk/Runtime/Npy.h"
-#include "blk/Target/PTX.h"
-#include "blk/Conversion/Passes.h"
-#include "blk/Transforms/Passes.h"
-
-#include "mlir/Pass/PassManager.h"
+#include "blk/Target/TargetInfo.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -37,6 +32,7 @@
 #include <functional>
 #include <cstdio>
 #include <random>
+#include <unistd.h>
 
 using namespace softmax_run;
 using blk::runtime::ElementType;
@@ -94,6 +90,10 @@ static cl::opt<unsigned> seedOption("seed", cl::desc("Random seed"),
 static cl::list<std::string>
     constOptions("const", cl::desc("Bind constants: NAME=VALUE[,NAME=VALUE]"),
                  cl::CommaSeparated, cl::cat(runCategory));
+static cl::list<std::string>
+    paramOptions("param",
+                 cl::desc("Scalar kernel parameters: NAME=VALUE[,NAME=VALUE]"),
+                 cl::CommaSeparated, cl::cat(runCategory));
 static cl::opt<int64_t> warpsOption("num-warps",
                                     cl::desc("Warps per program (override)"),
                                     cl::init(0), cl::cat(runCategory));
@@ -132,11 +132,6 @@ static cl::opt<bool>
 
 namespace {
 
-/// Largest cluster the rules may use on `chip`: clusters need sm_90.
-int64_t maxClusterCtas(llvm::StringRef chip) {
-  return mlir::blk::chipHasClusters(chip) ? mlir::blk::kMaxClusterCtas : 1;
-}
-
 int fail(const std::string &message) {
   llvm::errs() << "softmax-run: " << message << "\n";
   return 1;
@@ -144,14 +139,13 @@ int fail(const std::string &message) {
 
 /// Puts the program's text in `sourceMgr`: the file at the positional path,
 /// else the built-in program of that name, or for `auto` the built-in
-/// program chosen for the problem's rows.
+/// program the driver chooses for the problem and target.
 bool addProgramSource(llvm::SourceMgr &sourceMgr, const Problem &problem,
-                      bool hasClusters, std::string &programName,
-                      std::string &error) {
+                      const mlir::blk::CompileOptions &options,
+                      std::string &programName, std::string &error) {
   const mlir::blk::BuiltinProgram *builtin = nullptr;
   if (programPath == "auto")
-    builtin = &mlir::blk::chooseSoftmaxProgram(
-        problem.cols, blk::runtime::elementSize(problem.type), hasClusters);
+    builtin = &mlir::blk::chooseBuiltinSoftmax(problem.desc, options);
   else if (!llvm::sys::fs::exists(programPath))
     builtin = mlir::blk::lookupBuiltinProgram(programPath);
   if (builtin) {
@@ -188,8 +182,8 @@ bool parseElementType(llvm::StringRef name, ElementType &type) {
 /// Rows of special values, one kind per row, from row 0 on.
 void injectSpecialValues(Problem &problem) {
   const float inf = INFINITY, nan = NAN;
-  auto row = [&](int64_t r) { return &problem.input[r * problem.inStride]; };
-  int64_t n = problem.cols;
+  auto row = [&](int64_t r) { return &problem.data[r * problem.inStride()]; };
+  int64_t n = problem.cols();
   std::vector<std::function<void(float *)>> kinds = {
       [&](float *x) { x[0] = -inf; x[n / 2] = -inf; },     // some -inf
       [&](float *x) { std::fill(x, x + n, -inf); },        // all -inf: NaN
@@ -199,63 +193,73 @@ void injectSpecialValues(Problem &problem) {
       [&](float *x) { for (int64_t i = 0; i < n; ++i) x[i] *= 1e30f; },
       [&](float *x) { for (int64_t i = 0; i < n; ++i) x[i] *= 1e-38f; },
   };
-  for (int64_t r = 0; r < problem.rows && r < int64_t(kinds.size()); ++r)
+  for (int64_t r = 0; r < problem.rows() && r < int64_t(kinds.size()); ++r)
     kinds[r](row(r));
 }
 
-bool buildProblem(Problem &problem, std::string &error) {
-  if (!parseElementType(dtypeOption, problem.type)) {
+/// The shape and element type, from the options or the --input file (read
+/// into `array`).
+bool readShape(Problem &problem, blk::runtime::NpyArray &array,
+               std::string &error) {
+  if (!parseElementType(dtypeOption, problem.desc.elementType)) {
     error = "--dtype must be f32, f16 or bf16, not '" + dtypeOption + "'";
     return false;
   }
-  blk::runtime::NpyArray array;
   if (!inputPath.empty()) {
     if (Status status = blk::runtime::readNpy(inputPath, array); !status) {
       error = status.message();
       return false;
     }
-    problem.rows = array.rows;
-    problem.cols = array.cols;
+    problem.desc.rows = array.rows;
+    problem.desc.cols = array.cols;
   } else {
-    problem.rows = rowsOption;
-    problem.cols = colsOption;
+    problem.desc.rows = rowsOption;
+    problem.desc.cols = colsOption;
   }
-  if (problem.rows < 1 || problem.cols < 1) {
+  if (problem.rows() < 1 || problem.cols() < 1) {
     error = "give the shape with --rows M --cols N (both >= 1) or --input";
     return false;
   }
-  problem.inStride = inStrideOption ? inStrideOption.getValue() : problem.cols;
-  problem.outStride =
-      outStrideOption ? outStrideOption.getValue() : problem.cols;
-  if (problem.inStride < problem.cols || problem.outStride < problem.cols) {
-    error = "row strides must be at least N (" + std::to_string(problem.cols) +
-            ")";
+  return true;
+}
+
+/// Bytes of host memory: a problem that needs more is refused before it is
+/// allocated.
+uint64_t hostMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize)
+                                   : UINT64_MAX;
+}
+
+/// The input data: the --input file, else random values (plus special
+/// values with --special), rounded to the element type.
+bool fillInput(Problem &problem, const blk::runtime::NpyArray &array,
+               std::string &error) {
+  // The driver checked that rows x stride fits in int64_t.
+  uint64_t elements = uint64_t(problem.rows()) * uint64_t(problem.inStride());
+  if (elements > hostMemoryBytes() / sizeof(float)) {
+    error = "the input (" + std::to_string(elements) +
+            " elements) does not fit in this machine's memory";
     return false;
   }
-  if (problem.rows * std::max(problem.inStride, problem.outStride) >
-      (int64_t(1) << 31) - 1) {
-    error = "the tensor has more than 2^31 - 1 elements; kernels index with "
-            "32-bit offsets";
-    return false;
-  }
-  problem.input.assign(problem.rows * problem.inStride, 0.0f);
+  problem.data.assign(elements, 0.0f);
   if (!inputPath.empty()) {
-    for (int64_t r = 0; r < problem.rows; ++r)
-      std::copy_n(&array.values[r * problem.cols], problem.cols,
-                  &problem.input[r * problem.inStride]);
+    for (int64_t r = 0; r < problem.rows(); ++r)
+      std::copy_n(&array.values[r * problem.cols()], problem.cols(),
+                  &problem.data[r * problem.inStride()]);
   } else {
     std::mt19937 generator(seedOption);
     std::normal_distribution<float> normal(0.0f, 2.0f);
-    for (int64_t r = 0; r < problem.rows; ++r)
-      for (int64_t c = 0; c < problem.cols; ++c)
-        problem.input[r * problem.inStride + c] = normal(generator);
+    for (int64_t r = 0; r < problem.rows(); ++r)
+      for (int64_t c = 0; c < problem.cols(); ++c)
+        problem.data[r * problem.inStride() + c] = normal(generator);
   }
   if (specialOption)
     injectSpecialValues(problem);
   // What the kernel sees is the input rounded to its element type.
-  if (problem.type != ElementType::F32)
-    for (float &value : problem.input)
-      value = problem.type == ElementType::F16
+  if (problem.type() != ElementType::F32)
+    for (float &value : problem.data)
+      value = problem.type() == ElementType::F16
                   ? blk::runtime::halfBitsToFloat(
                         blk::runtime::floatToHalfBits(value))
                   : blk::runtime::bf16BitsToFloat(
@@ -263,29 +267,33 @@ bool buildProblem(Problem &problem, std::string &error) {
   return true;
 }
 
-bool parseConstants(llvm::StringMap<int64_t> &constants, std::string &error) {
-  for (const std::string &binding : constOptions) {
-    auto [name, value] = llvm::StringRef(binding).split('=');
-    int64_t number;
-    if (name.empty() || value.getAsInteger(10, number)) {
-      error = "--const " + binding + ": expected NAME=VALUE";
+/// NAME=VALUE bindings of a list option into `values`.
+template <typename T, typename Parse>
+bool parseBindings(const cl::list<std::string> &bindings, const char *flag,
+                   llvm::StringMap<T> &values, Parse parse,
+                   std::string &error) {
+  for (const std::string &binding : bindings) {
+    auto [name, text] = llvm::StringRef(binding).split('=');
+    T value;
+    if (name.empty() || !parse(text, value)) {
+      error = std::string(flag) + " " + binding + ": expected NAME=VALUE";
       return false;
     }
-    constants[name] = number;
+    values[name] = value;
   }
   return true;
 }
 
 /// Checks the output against the reference; prints the figures.
 bool checkOutput(const Problem &problem, const std::vector<uint8_t> &output) {
-  std::vector<double> reference(problem.rows * problem.cols);
-  blk::runtime::referenceSoftmax(problem.input.data(), problem.rows,
-                                 problem.cols, problem.inStride,
+  std::vector<double> reference(problem.rows() * problem.cols());
+  blk::runtime::referenceSoftmax(problem.data.data(), problem.rows(),
+                                 problem.cols(), problem.inStride(),
                                  reference.data());
   blk::runtime::ErrorStats stats = blk::runtime::compareToReference(
-      output.data(), problem.type, problem.rows, problem.cols,
-      problem.outStride, reference.data());
-  double tolerance = problem.type == ElementType::F32 ? 1e-5 : 1e-2;
+      output.data(), problem.type(), problem.rows(), problem.cols(),
+      problem.outStride(), reference.data());
+  double tolerance = problem.type() == ElementType::F32 ? 1e-5 : 1e-2;
   bool ok = stats.nanPatternAndCoverageMatch() && stats.relL2Error <= tolerance;
   llvm::outs() << "  check: " << stats.summary() << "  "
                << (ok ? "OK" : "FAILED") << " (relative L2 tolerance "
@@ -295,15 +303,15 @@ bool checkOutput(const Problem &problem, const std::vector<uint8_t> &output) {
 
 bool writeOutput(const Problem &problem, const std::vector<uint8_t> &output,
                  std::string &error) {
-  std::vector<float> values(problem.rows * problem.cols);
-  for (int64_t r = 0; r < problem.rows; ++r)
-    for (int64_t c = 0; c < problem.cols; ++c)
-      values[r * problem.cols + c] = blk::runtime::loadAsFloat(
-          output.data(), problem.type, r * problem.outStride + c);
+  std::vector<float> values(problem.rows() * problem.cols());
+  for (int64_t r = 0; r < problem.rows(); ++r)
+    for (int64_t c = 0; c < problem.cols(); ++c)
+      values[r * problem.cols() + c] = blk::runtime::loadAsFloat(
+          output.data(), problem.type(), r * problem.outStride() + c);
   Status status = blk::runtime::writeNpy(
-      outputPath, problem.rows, problem.cols, values.data(),
-      problem.type == ElementType::F16 ? blk::runtime::NpyDtype::Float16
-                                       : blk::runtime::NpyDtype::Float32);
+      outputPath, problem.rows(), problem.cols(), values.data(),
+      problem.type() == ElementType::F16 ? blk::runtime::NpyDtype::Float16
+                                         : blk::runtime::NpyDtype::Float32);
   if (!status)
     error = status.message();
   return status.ok();
@@ -320,8 +328,8 @@ void appendCsv(const Problem &problem, const std::string &provider,
   }
   if (fresh)
     csv << "dtype,M,N,provider,gbps\n";
-  csv << blk::runtime::elementTypeName(problem.type) << "," << problem.rows
-      << "," << problem.cols << "," << provider << ","
+  csv << blk::runtime::elementTypeName(problem.type()) << "," << problem.rows()
+      << "," << problem.cols() << "," << provider << ","
       << llvm::format("%.1f", gbps) << "\n";
 }
 
@@ -340,8 +348,8 @@ bool checkAndWrite(const Problem &problem, const std::vector<uint8_t> &output) {
 void reportBench(const Problem &problem, const std::string &kernel,
                  double milliseconds, double copyGBps, int runs,
                  const char *how) {
-  double bytes = 2.0 * problem.rows * problem.cols *
-                 blk::runtime::elementSize(problem.type);
+  double bytes = 2.0 * problem.rows() * problem.cols() *
+                 blk::runtime::elementSize(problem.type());
   double gbps = bytes / (milliseconds * 1e6);
   llvm::outs() << "  bench: " << llvm::format("%.4f", milliseconds)
                << " ms (median of " << runs << how << "), "
@@ -358,41 +366,34 @@ void reportBench(const Problem &problem, const std::string &kernel,
               gbps);
 }
 
-/// Compiles one specialization of the fitted program and loads it; sets
-/// the grid of persistent kernels.
+/// Compiles one binding of the fitted program and loads it.
 Status buildOnGPU(GpuExecution &gpu, mlir::ModuleOp fitted,
-                  const Problem &problem, mlir::blk::PTXTarget target,
-                  Specialization &specialization, LoadedProgram &loaded) {
-  target.numWarps = specialization.numWarps;
-  target.numCtas = specialization.numCtas;
-  auto compiled = mlir::blk::compileToPTX(fitted, specialization.constants,
-                                          target);
+                  const Problem &problem, const mlir::blk::CompileOptions &options,
+                  const Specialization &binding, LoadedProgram &loaded) {
+  auto compiled = mlir::blk::compileProgram(fitted, binding, options);
   if (mlir::failed(compiled))
     return Status::failure("compilation failed (see the errors above)");
-  if (Status status = gpu.load(std::move(*compiled), loaded); !status)
-    return status;
-  return gpu.fitGrid(loaded, problem, specialization);
+  return gpu.load(std::move(*compiled), problem, loaded);
 }
 
-/// Times every candidate specialization (20 runs each) and returns the
-/// fastest; candidates that do not compile (too many registers...) are
-/// skipped quietly.
-bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp program,
-               mlir::ModuleOp fitted, const Problem &problem,
-               const KernelABI &abi, const mlir::blk::PTXTarget &target,
-               const llvm::StringMap<int64_t> &overrides,
+/// Times every candidate binding (20 runs each) and returns the fastest;
+/// candidates that do not compile (too many registers...) are skipped
+/// quietly.
+bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp fitted,
+               const Problem &problem, const mlir::blk::CompileOptions &options,
                Specialization &best) {
+  auto candidates = mlir::blk::candidateBindings(fitted, problem.desc, options);
+  if (mlir::failed(candidates))
+    return false;
   double bestGBps = 0;
   int tried = 0;
-  for (Specialization candidate :
-       candidateSpecializations(program, shapeOf(problem), overrides, maxTileOption,
-                                maxClusterCtas(target.chip))) {
+  for (const Specialization &candidate : *candidates) {
     mlir::ScopedDiagnosticHandler quiet(
-        program.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
+        fitted.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
     LoadedProgram loaded;
     BenchResult bench;
-    if (!buildOnGPU(gpu, fitted, problem, target, candidate, loaded) ||
-        !gpu.bench(loaded, candidate, problem, abi, 20, bench))
+    if (!buildOnGPU(gpu, fitted, problem, options, candidate, loaded) ||
+        !gpu.bench(loaded, problem, 20, bench))
       continue;
     ++tried;
     if (bench.kernelGBps > bestGBps) {
@@ -406,61 +407,62 @@ bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp program,
   return tried > 0;
 }
 
-/// The chip to compile for: --chip, else the device's.
-std::string targetChip(const blk::runtime::CudaDriver &driver) {
-  return chipOption.empty() ? driver.device().smArch() : chipOption.getValue();
+/// The binding --autotune chooses: remembered for this device, program and
+/// problem, else the fastest candidate, then remembered.
+bool autotune(GpuExecution &gpu, const blk::runtime::DeviceInfo &device,
+              mlir::ModuleOp program, mlir::ModuleOp fitted,
+              llvm::StringRef programName, const Problem &problem,
+              const mlir::blk::CompileOptions &options,
+              Specialization &binding) {
+  AutotuneCache cache(autotuneCachePath);
+  std::string key = AutotuneCache::key(device.name + " " + options.chip,
+                                       program, programName.str(), problem);
+  if (auto remembered = cache.lookup(key)) {
+    mlir::blk::CompileOptions fixed = options;
+    fixed.constants = remembered->constants;
+    fixed.numWarps = remembered->numWarps;
+    fixed.numCtas = remembered->numCtas;
+    auto chosen = mlir::blk::chooseBinding(fitted, problem.desc, fixed);
+    if (mlir::failed(chosen))
+      return false;
+    binding = std::move(*chosen);
+    llvm::outs() << "  autotune: remembered in " << cache.getPath() << "\n";
+    return true;
+  }
+  if (!tuneOnGPU(gpu, fitted, problem, options, binding)) {
+    llvm::errs() << "softmax-run: autotune: no candidate compiled and ran\n";
+    return false;
+  }
+  std::string error;
+  if (!cache.store(key, binding, error))
+    llvm::errs() << "softmax-run: autotune cache: " << error << "\n";
+  return true;
 }
 
 int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
-             llvm::StringRef programName, const Problem &problem,
-             Specialization specialization,
-             const llvm::StringMap<int64_t> &overrides) {
+             mlir::ModuleOp fitted, llvm::StringRef programName,
+             const Problem &problem, Specialization binding,
+             const mlir::blk::CompileOptions &options) {
   const blk::runtime::DeviceInfo &device = driver.device();
-  mlir::blk::PTXTarget target;
-  target.chip = targetChip(driver);
-  target.features = mlir::blk::getDefaultFeatures(target.chip);
+  llvm::Expected<mlir::blk::TargetInfo> target =
+      mlir::blk::TargetInfo::get(options.chip, options.features);
+  if (!target)
+    return fail(llvm::toString(target.takeError()));
+  GpuExecution gpu(driver, *target);
+  if (autotuneOption && !autotune(gpu, device, program, fitted, programName,
+                                  problem, options, binding))
+    return 1;
 
-  std::string error;
-  mlir::OwningOpRef<mlir::ModuleOp> fitted = fitToProblem(program, problem);
-  if (!fitted)
-    return fail("the program cannot be fitted to the problem (see above)");
-  KernelABI abi;
-  if (!KernelABI::read(*fitted, problem, abi, error))
-    return fail(error);
-  GpuExecution gpu(driver);
-
-  if (autotuneOption) {
-    AutotuneCache cache(autotuneCachePath);
-    std::string key = AutotuneCache::key(device.name + " " + target.chip,
-                                         program, programName.str(), problem);
-    if (auto remembered = cache.lookup(key)) {
-      if (!chooseSpecialization(program, shapeOf(problem), remembered->constants,
-                                maxTileOption, remembered->numWarps,
-                                remembered->numCtas,
-                                maxClusterCtas(target.chip), specialization,
-                                error))
-        return fail(error);
-      llvm::outs() << "  autotune: remembered in " << cache.getPath() << "\n";
-    } else {
-      if (!tuneOnGPU(gpu, program, *fitted, problem, abi, target, overrides,
-                     specialization))
-        return fail("autotune: no candidate compiled and ran");
-      if (!cache.store(key, specialization, error))
-        llvm::errs() << "softmax-run: autotune cache: " << error << "\n";
-    }
-  }
-
-  llvm::outs() << "  target: GPU " << device.name << " (" << target.chip
-               << "), " << specialization.describe() << ", grid "
-               << specialization.grid << "\n";
+  llvm::outs() << "  target: GPU " << device.name << " (" << options.chip
+               << "), " << binding.describe() << ", grid " << binding.grid
+               << "\n";
   LoadedProgram loaded;
-  Specialization launched = specialization;
   if (Status status =
-          buildOnGPU(gpu, *fitted, problem, target, launched, loaded);
+          buildOnGPU(gpu, fitted, problem, options, binding, loaded);
       !status)
     return fail(status.message());
-  if (launched.grid != specialization.grid)
-    llvm::outs() << "  persistent grid: " << launched.grid << " programs\n";
+  if (loaded.grid != binding.grid)
+    llvm::outs() << "  persistent grid: " << loaded.grid << " programs\n";
   if (verboseOption) {
     std::string report;
     if (Status status = gpu.describe(loaded, report); !status)
@@ -471,59 +473,44 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   bool ok = true;
   if (checkOption || !outputPath.empty()) {
     std::vector<uint8_t> output;
-    if (Status status = gpu.run(loaded, launched, problem, abi, output);
-        !status)
+    if (Status status = gpu.run(loaded, problem, output); !status)
       return fail(status.message());
     ok = checkAndWrite(problem, output);
   }
   if (benchOption) {
     BenchResult bench;
-    if (Status status = gpu.bench(loaded, launched, problem, abi,
+    if (Status status = gpu.bench(loaded, problem,
                                   std::max(20, runsOption.getValue()), bench);
         !status)
       return fail(status.message());
-    reportBench(problem, loaded.compiled.front().name, bench.kernelMs,
-                bench.copyGBps, bench.runs, ", L2 flushed");
+    reportBench(problem, loaded.compiled.signatures.front().name,
+                bench.kernelMs, bench.copyGBps, bench.runs, ", L2 flushed");
   }
   return ok ? 0 : 1;
 }
 
-/// The host has no persistent-grid notion of occupancy: a persistent
-/// program runs with one program per row, like the others.
-int runOnCPU(mlir::ModuleOp program, const Problem &problem,
-             Specialization specialization) {
-  // The CPU runs a program as one loop nest: clusters mean nothing there.
-  specialization.numCtas = 0;
+int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
+             const Specialization &binding,
+             const mlir::blk::CompileOptions &options) {
   if (autotuneOption)
     llvm::outs() << "  autotune: times kernels on the GPU; not on the CPU\n";
-  llvm::outs() << "  target: CPU (JIT), " << specialization.describe()
-               << ", grid " << specialization.grid << "\n";
-  std::string error;
-  mlir::OwningOpRef<mlir::ModuleOp> fitted = fitToProblem(program, problem);
-  if (!fitted)
-    return fail("the program cannot be fitted to the problem (see above)");
-  KernelABI abi;
-  if (!KernelABI::read(*fitted, problem, abi, error))
-    return fail(error);
-  mlir::PassManager pm(program.getContext());
-  pm.addPass(mlir::blk::createBlkSpecializePass(specialization.constants));
-  CpuExecution cpu;
-  if (mlir::failed(pm.run(*fitted)) || mlir::failed(cpu.compile(*fitted)))
+  llvm::outs() << "  target: CPU (JIT), " << binding.describe() << ", grid "
+               << binding.grid << "\n";
+  auto compiled = mlir::blk::compileProgram(fitted, binding, options);
+  if (mlir::failed(compiled))
     return fail("compilation failed (see the errors above)");
+  std::string kernel = compiled->signatures.front().name;
+  CpuExecution cpu(std::move(*compiled));
   std::vector<uint8_t> output;
-  if (mlir::failed(cpu.run(problem, abi, specialization.grid, output)))
+  if (mlir::failed(cpu.run(problem, output)))
     return fail("the CPU run failed (see the errors above)");
   bool ok = checkAndWrite(problem, output);
   if (benchOption) {
     double milliseconds = 0;
     int runs = std::max(3, std::min(20, runsOption.getValue()));
-    if (mlir::failed(cpu.time(problem, specialization.grid, runs, milliseconds)))
+    if (mlir::failed(cpu.time(problem, runs, milliseconds)))
       return fail("the CPU run failed (see the errors above)");
-    std::string name;
-    for (auto func : program.getOps<mlir::func::FuncOp>())
-      if (mlir::blk::isKernel(func) && name.empty())
-        name = func.getSymName().str();
-    reportBench(problem, name, milliseconds, /*copyGBps=*/0, runs,
+    reportBench(problem, kernel, milliseconds, /*copyGBps=*/0, runs,
                 ", wall clock");
   }
   return ok ? 0 : 1;
@@ -545,38 +532,32 @@ int main(int argc, char **argv) {
   }
   if (programPath.empty())
     return fail("no program given (softmax-run PROGRAM.mlir --rows M --cols N)");
-
-  mlir::DialectRegistry registry;
-  registry.insert<mlir::blk::BlkDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::math::MathDialect,
-                  mlir::scf::SCFDialect>();
-  mlir::blk::registerBlkToPTXDependencies(registry);
-  mlir::blk::registerBlkToCPUDependencies(registry);
-  mlir::MLIRContext context(registry);
-
   if (targetOption != "gpu" && targetOption != "cpu" && targetOption != "auto")
     return fail("--target must be gpu, cpu or auto");
-  if (maxTileOption < 2 || !llvm::isPowerOf2_64(maxTileOption))
-    return fail("--max-tile must be a power of two of at least 2, not " +
+  // Autotune tries twice the tile: it must stay far from overflow.
+  if (maxTileOption < 2 || maxTileOption > (int64_t(1) << 30) ||
+      !llvm::isPowerOf2_64(maxTileOption))
+    return fail("--max-tile must be a power of two from 2 to 2^30, not " +
                 std::to_string(maxTileOption));
-  // 0 leaves the kernels' own values; checked here too, since the CPU
-  // target does not use them.
-  auto isPowerOfTwoUpTo = [](int64_t value, int64_t limit) {
-    return value == 0 ||
-           (value >= 1 && value <= limit && llvm::isPowerOf2_64(value));
-  };
-  if (!isPowerOfTwoUpTo(warpsOption, 32))
-    return fail("--num-warps must be a power of two from 1 to 32, not " +
-                std::to_string(warpsOption));
-  if (!isPowerOfTwoUpTo(ctasOption, mlir::blk::kMaxClusterCtas))
-    return fail("--num-ctas must be a power of two from 1 to " +
-                std::to_string(mlir::blk::kMaxClusterCtas) + ", not " +
-                std::to_string(ctasOption));
+
   Problem problem;
-  if (!buildProblem(problem, error))
+  blk::runtime::NpyArray array;
+  if (!readShape(problem, array, error))
     return fail(error);
-  llvm::StringMap<int64_t> overrides;
-  if (!parseConstants(overrides, error))
+  mlir::blk::CompileOptions options;
+  options.numWarps = warpsOption;
+  options.numCtas = ctasOption;
+  options.maxTile = maxTileOption;
+  auto parseInteger = [](llvm::StringRef text, int64_t &value) {
+    return !text.getAsInteger(10, value);
+  };
+  auto keepText = [](llvm::StringRef text, std::string &value) {
+    value = text.str();
+    return !text.empty();
+  };
+  if (!parseBindings(constOptions, "--const", options.constants, parseInteger,
+                     error) ||
+      !parseBindings(paramOptions, "--param", problem.params, keepText, error))
     return fail(error);
 
   // The target comes first: the program `auto` picks depends on it.
@@ -587,38 +568,51 @@ int main(int argc, char **argv) {
     if (!driver && targetOption == "gpu")
       return fail(noGpu);
   }
-  // The CPU ignores CTAs, so the rules may assume clusters there; a GPU
-  // without them gets one CTA per program (unless asked otherwise, which its
-  // compilation rejects).
-  int64_t maxCtas = driver ? maxClusterCtas(targetChip(*driver))
-                           : mlir::blk::kMaxClusterCtas;
-  // --num-ctas 1 rules clusters out as much as a chip without them does.
-  bool hasClusters = driver && maxCtas > 1 && ctasOption != 1;
+  options.target =
+      driver ? mlir::blk::TargetKind::GPU : mlir::blk::TargetKind::CPU;
+  if (driver)
+    options.chip =
+        chipOption.empty() ? driver->device().smArch() : chipOption.getValue();
+
+  mlir::DialectRegistry registry;
+  mlir::blk::registerCompilerDialects(registry);
+  mlir::MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string programName;
-  if (!addProgramSource(sourceMgr, problem, hasClusters, programName, error))
+  if (!addProgramSource(sourceMgr, problem, options, programName, error))
     return fail(error);
   mlir::OwningOpRef<mlir::ModuleOp> program =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!program)
     return fail("cannot parse the program " + programName);
 
-  Specialization specialization;
-  if (!chooseSpecialization(*program, shapeOf(problem), overrides, maxTileOption,
-                            warpsOption, ctasOption, maxCtas, specialization,
-                            error))
+  auto signatures = mlir::blk::getKernelSignatures(*program);
+  if (mlir::failed(signatures))
+    return fail("the program's kernels cannot be run (see above)");
+  if (!findInputAndOutput(*signatures, problem, error))
     return fail(error);
+  if (inStrideOption)
+    problem.desc.rowStrides[problem.input] = inStrideOption;
+  if (outStrideOption)
+    problem.desc.rowStrides[problem.output] = outStrideOption;
+  auto fitted = mlir::blk::fitProgram(*program, problem.desc);
+  if (mlir::failed(fitted))
+    return fail("the program cannot be fitted to the problem (see above)");
+  if (!fillInput(problem, array, error))
+    return fail(error);
+  auto binding = mlir::blk::chooseBinding(**fitted, problem.desc, options);
+  if (mlir::failed(binding))
+    return fail("the program cannot be bound to the problem (see above)");
 
-  llvm::outs() << programName << ": " << problem.rows << " x "
-               << problem.cols << " "
-               << blk::runtime::elementTypeName(problem.type)
+  llvm::outs() << programName << ": " << problem.rows() << " x "
+               << problem.cols() << " "
+               << blk::runtime::elementTypeName(problem.type())
                << (programPath == "auto" ? " (auto)" : "") << "\n";
-
   if (driver)
-    return runOnGPU(*driver, *program, programName, problem, specialization,
-                    overrides);
+    return runOnGPU(*driver, *program, **fitted, programName, problem,
+                    *binding, options);
   if (targetOption == "auto")
     llvm::outs() << "  no GPU (" << noGpu << "): running on the CPU\n";
-  return runOnCPU(*program, problem, specialization);
+  return runOnCPU(**fitted, problem, *binding, options);
 }

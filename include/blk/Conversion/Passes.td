@@ -32,8 +32,9 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90\"",
            "Target chip, checked to be one the generated code supports">,
-    Option<"features", "features", "std::string", "\"+ptx80\"",
-           "Target features, checked to name a PTX version the chip accepts">,
+    Option<"features", "features", "std::string", "\"\"",
+           "Target features, checked to name a PTX version the chip accepts "
+           "(empty: the chip's default, +ptx80 or the oldest that knows it)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -15,6 +15,11 @@ def Blk_ReduceKindAttr : I32EnumAttr<"ReduceKind", "combining function of a redu
   let cppNamespace = "::mlir::blk";
 }
 
+def Blk_GridKindAttr : I32EnumAttr<"GridKind", "how many programs a launch needs", [
+    I32EnumAttrCase<"rows", 0>, I32EnumAttrCase<"persistent", 1>]> {
+  let cppNamespace = "::mlir::blk";
+}
+
 def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
   let mnemonic = "kernel";
   let summary = "marks a func.func as a block program and says how to launch it";
@@ -22,10 +27,10 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
     Attached to a `func.func` as `blk.kernel`. `num_warps` is the number of
     warps of one program instance (its thread block has `32 * num_warps`
     threads); it must be a power of two from 1 to 32. `grid` says how many
-    programs a launch needs: `"rows"` (the default) one per row, or one per
-    `ROWS` rows when the program binds a `ROWS` constant; `"persistent"` as
-    many as the GPU keeps resident at once (SMs x occupancy, at most one per
-    row), each program walking the rows with a `blk.num_programs` stride.
+    programs a launch needs: `rows` (the default) one per row, or one per
+    `rows_per_program` rows, times `row_splits`; `persistent` as many as the
+    GPU keeps resident at once (SMs x occupancy, at most one per row), each
+    program walking the rows with a `blk.num_programs` stride.
 
     `num_ctas` (Triton's option of the same name) runs one program on a
     thread-block cluster of that many CTAs (a power of two up to 16, sm_90
@@ -34,24 +39,105 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
     distributed shared memory. A row too long for one SM is then still read
     once. `blk.program_id` numbers clusters, not CTAs.
 
+    Three optional entries say what the program's compile-time constants
+    are, so that a driver can bind them to a problem without knowing their
+    names:
+    * `row_block = NAME`: the block a program holds along a row: the whole
+      row, or the tile a loop over the row (up to the `cols` argument) walks;
+    * `rows_per_program = NAME`: rows one program computes;
+    * `row_splits = NAME`: programs one row is split over (each holds a
+      part of `row_block` columns).
+
     ```mlir
-    func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 4>}
-    func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 8, grid = "persistent">}
+    func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>}
+    func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 8, grid = persistent>}
     func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 16, num_ctas = 4>}
     ```
   }];
   let parameters = (ins "int64_t":$numWarps,
-                        StringRefParameter<"how many programs a launch needs", "\"rows\"">:$grid,
-                        DefaultValuedParameter<"int64_t", "1", "CTAs (a cluster) per program">:$numCtas);
+                        DefaultValuedParameter<"GridKind", "GridKind::rows",
+                                               "how many programs a launch needs">:$grid,
+                        DefaultValuedParameter<"int64_t", "1", "CTAs (a cluster) per program">:$numCtas,
+                        StringRefParameter<"constant: a program's block along a row", "\"\"">:$rowBlock,
+                        StringRefParameter<"constant: rows per program", "\"\"">:$rowsPerProgram,
+                        StringRefParameter<"constant: programs per row", "\"\"">:$rowSplits);
   let builders = [
     AttrBuilder<(ins "int64_t":$numWarps), [{
-      return $_get($_ctxt, numWarps, "rows", 1);
+      return $_get($_ctxt, numWarps, GridKind::rows, 1, "", "", "");
     }]>,
   ];
-  // grid and num_ctas may each be left out (custom<KernelOptions>).
+  // Everything after num_warps may be left out (custom<KernelOptions>).
   let assemblyFormat =
-      "`<` `num_warps` `=` $numWarps `` custom<KernelOptions>($grid, $numCtas) `>`";
+      "`<` `num_warps` `=` $numWarps `` custom<KernelOptions>($grid, $numCtas, "
+      "$rowBlock, $rowsPerProgram, $rowSplits) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The same kernel run with other warps and CTAs per program; null,
+    /// with the verifier's diagnostic, if they are out of range.
+    KernelAttr withLaunchShape(
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+        int64_t numWarps, int64_t numCtas) const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel ABI: what each argument of a kernel is
+//===----------------------------------------------------------------------===//
+
+def Blk_ArgRoleAttr : I32EnumAttr<"ArgRole", "what a kernel argument is", [
+    I32EnumAttrCase<"input", 0>, I32EnumAttrCase<"output", 1>,
+    I32EnumAttrCase<"scratch", 2>, I32EnumAttrCase<"row_stride", 3>,
+    I32EnumAttrCase<"rows", 4>, I32EnumAttrCase<"cols", 5>,
+    I32EnumAttrCase<"param", 6>]> {
+  let cppNamespace = "::mlir::blk";
+}
+
+def Blk_ArgExtentAttr : I32EnumAttr<"ArgExtent", "the shape of a tensor argument", [
+    I32EnumAttrCase<"matrix", 0>, I32EnumAttrCase<"per_row", 1>,
+    I32EnumAttrCase<"per_col", 2>]> {
+  let cppNamespace = "::mlir::blk";
+}
+
+def Blk_ArgAttr : AttrDef<Blk_Dialect, "Arg"> {
+  let mnemonic = "arg";
+  let summary = "what a kernel argument is: the kernel's ABI, declared";
+  let description = [{
+    Attached to a kernel argument as `blk.arg`, so that a launcher builds
+    the arguments from the declarations, not from positions. The problem is
+    `rows x cols`; tensors are named, and the same name in several kernels of
+    a program is the same buffer.
+
+    | role | argument | what the launcher passes |
+    |---|---|---|
+    | `input "x"`, `output "y"` | `!blk.ptr<T>` | a tensor it fills / reads back |
+    | `scratch "s"` | `!blk.ptr<T>` | a buffer it allocates, shared by the kernels |
+    | `row_stride "x"` | integer | elements between rows of matrix `x` |
+    | `rows`, `cols` | integer | the problem's rows and row length |
+    | `param "eps"` | integer or float | a scalar the user gives |
+
+    A tensor is a `matrix` (rows x cols, the default), `per_row` (one
+    element per row) or `per_col` (one per column, e.g. a weight).
+
+    ```mlir
+    func.func @softmax(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                       %x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                       %x_stride: i32 {blk.arg = #blk.arg<row_stride "x">},
+                       %y_stride: i32 {blk.arg = #blk.arg<row_stride "y">},
+                       %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                       %n_cols: i32 {blk.arg = #blk.arg<cols>},
+                       %maxes: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "maxes", per_row>})
+    ```
+  }];
+  let parameters = (ins "ArgRole":$role,
+                        StringRefParameter<"the tensor or parameter named", "\"\"">:$name,
+                        DefaultValuedParameter<"ArgExtent", "ArgExtent::matrix",
+                                               "the shape of a tensor">:$extent);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether the argument is a buffer (input, output or scratch).
+    bool isTensor() const;
+  }];
 }
 
 #endif // BLK_ATTRS_TD
@@ -147,7 +233,7 @@ def Blk_LaunchAttr : AttrDef<Blk_Dialect, "Launch"> {
                         "int64_t":$ctas,
                         "int64_t":$staticSharedBytes,
                         "int64_t":$dynamicSharedBytes,
-                        StringRefParameter<>:$grid,
+                        "GridKind":$grid,
                         ArrayRefParameter<"::mlir::Type">:$args);
   let assemblyFormat = [{
     `<` struct($kernel, $threads, $ctas, $staticSharedBytes, $dynamicSharedBytes,

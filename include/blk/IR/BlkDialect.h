@@ -23,10 +23,6 @@
 
 namespace mlir::blk {
 
-/// Largest thread-block cluster a program may run on (16 is over the
-/// portable 8 and needs the launcher's opt-in).
-constexpr int64_t kMaxClusterCtas = 16;
-
 /// The i1 block with the shape (and encoding) of `offsetsType`: the type a
 /// mask of a load or store through those offsets must have.
 Type getMaskType(Type offsetsType);

@@ -37,10 +37,9 @@ def Blk_Dialect : Dialect {
     /// Name of the argument attribute stating that a pointer (in bytes) or an
     /// integer argument is divisible by a power of two.
     static constexpr ::llvm::StringLiteral getDivisibilityAttrName() { return "blk.divisibility"; }
-    /// Name of the argument attribute marking a pointer as a scratch buffer
-    /// the launcher allocates ("rows": one element per row, "matrix":
-    /// n_rows x n_cols), shared by the kernels of a program in order.
-    static constexpr ::llvm::StringLiteral getScratchAttrName() { return "blk.scratch"; }
+    /// Name of the argument attribute declaring what a kernel argument is
+    /// (#blk.arg: the kernel ABI).
+    static constexpr ::llvm::StringLiteral getArgAttrName() { return "blk.arg"; }
     /// Name of the module attribute listing the #blk.launch of every kernel.
     static constexpr ::llvm::StringLiteral getLaunchAttrName() { return "blk.launch"; }
     /// Name of the attribute on loads and stores giving the number of

@@ -1,14 +1,17 @@
-//===- Binding.h - binding a block program to a softmax shape --*- C++ -*-===//
+//===- Binding.h - binding a block program to a row-wise problem -*- C++ -*-===//
 //
-// The rules that bind a softmax program to a shape: the values of its
-// compile-time constants (BLOCK, ROWS, SPLITS), its warps, its CTAs per
-// program and its grid. softmax-run applies them; so can any C++ caller
-// (with chooseSoftmaxProgram in Programs.h for the program itself).
+// The rules that bind a row-wise program to a problem's size: the values of
+// its compile-time constants, its warps, its CTAs per program and its grid.
+// What each constant is comes from the program itself (ProgramTraits: the
+// roles the kernels declare in #blk.kernel, and whether a loop walks the
+// row), never from the constants' names. The compile driver
+// (blk/Driver/Driver.h) applies these rules; so can any C++ caller.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLK_PROGRAMS_BINDING_H
 #define BLK_PROGRAMS_BINDING_H
 
+#include "blk/Target/TargetInfo.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -18,11 +21,28 @@
 
 namespace mlir::blk {
 
-/// What the rules look at: M x N elements of `elementBytes` bytes.
-struct SoftmaxShape {
+/// What the rules look at: M rows of N elements of `elementBytes` bytes.
+struct RowShape {
   int64_t rows = 0;
   int64_t cols = 0;
   int64_t elementBytes = 4;
+};
+
+/// What a program's kernels declare and do, as far as binding cares.
+struct ProgramTraits {
+  /// The constants that are a program's block along a row, its rows and
+  /// the programs a row is split over (#blk.kernel's row_block,
+  /// rows_per_program and row_splits); empty where no kernel declares one.
+  std::string rowBlock, rowsPerProgram, rowSplits;
+  /// Whether a kernel walks the row in a loop (an scf.for up to the
+  /// argument declared `cols`), so that row_block is a tile.
+  bool loopsOverRow = false;
+  /// The largest num_warps and num_ctas the kernels ask for.
+  int64_t numWarps = 1, numCtas = 1;
+
+  /// Reads the traits of `program`; fails, with a diagnostic, if its
+  /// kernels declare different constants for the same role.
+  static FailureOr<ProgramTraits> get(ModuleOp program);
 };
 
 /// How one program is bound to a shape.
@@ -31,45 +51,56 @@ struct Specialization {
   int64_t numWarps = 0; // 0: each kernel's own num_warps
   int64_t numCtas = 0;  // 0: each kernel's own num_ctas
   int64_t grid = 0;     // programs (clusters when numCtas > 1)
-  /// "BLOCK=1024 ROWS=4", for messages and cache keys.
+  /// "BLOCK=1024 ROWS=4 warps=8", for messages and cache keys.
   std::string describe() const;
 };
 
-/// The documented binding rules (README, "softmax-run"):
-///   BLOCK = next power of two >= cols; for a program that loops over the
-///           row (an scf.for up to n_cols), at most `maxTile`;
-///   SPLITS (a program splitting rows into parts) = next power of two
-///           >= cols / maxTile, and then BLOCK = the next power of two >=
-///           cols / SPLITS;
-///   ROWS  = max(2, 512 / BLOCK), at most the next power of two >= rows;
-///   ctas  = for a program that holds its row (no loop over it, no SPLITS,
-///           no ROWS) with BLOCK >= 65536, on a GPU with clusters
-///           (`maxCtas` > 1): one CTA per 16384 f32 or 8192 16-bit
-///           elements of BLOCK, at most 16 (and `maxCtas`);
-///   warps = one per 1024 elements of a ROWS x BLOCK block per CTA (at most
+/// What a caller fixes; the rules choose the rest.
+struct BindingOptions {
+  /// Constants bound by the caller; they win over the rules.
+  llvm::StringMap<int64_t> constants;
+  /// The largest row_block of a program that loops over the row or splits
+  /// it.
+  int64_t maxTile = 8192;
+  /// Warps and CTAs per program; 0 lets the rules choose.
+  int64_t numWarps = 0;
+  int64_t numCtas = 0;
+  /// The largest cluster the rules may use (TargetInfo::getMaxClusterCtas).
+  int64_t maxCtas = kMaxClusterCtas;
+};
+
+/// The binding rules (README, "softmax-run"):
+///   row_block = next power of two >= cols; for a program that loops over
+///           the row, at most `maxTile`;
+///   row_splits = next power of two >= cols / maxTile, and then row_block =
+///           the next power of two >= cols / row_splits;
+///   rows_per_program = max(2, 512 / row_block), at most the next power of
+///           two >= rows;
+///   ctas  = for a program that holds its row (no loop over it, no
+///           splits, one row per program) with row_block >= 65536, on a
+///           GPU with clusters (`maxCtas` > 1): one CTA per 16384 f32 or
+///           8192 16-bit elements, at most 16 (and `maxCtas`);
+///   warps = one per 1024 elements of a program's block per CTA (at most
 ///           16; one per 2048 on a cluster, 64 elements per thread), or per
 ///           512 for a program that loops over the row (at most 32), and
 ///           never fewer than the kernel's num_warps;
-///   grid  = ceil(rows / ROWS) (rows when the program has no ROWS), times
-///           SPLITS when the program has it; a persistent kernel's grid is
-///           set at launch (softmax-run: SMs x occupancy).
-/// `overrides` (softmax-run's --const) win; a constant of another name must be given
-/// there. Fails with a message naming the missing constant.
-bool chooseSpecialization(ModuleOp program, const SoftmaxShape &shape,
-                          const llvm::StringMap<int64_t> &overrides,
-                          int64_t maxTile, int64_t forcedWarps,
-                          int64_t forcedCtas, int64_t maxCtas,
-                          Specialization &result, std::string &error);
+///   grid  = ceil(rows / rows_per_program), times row_splits; a persistent
+///           kernel's grid is set at launch (SMs x occupancy).
+/// A constant without a role must be bound in `options`; fails, with a
+/// diagnostic naming it, otherwise. Warps and CTAs are not checked here:
+/// the kernel attribute's verifier checks them when they are applied.
+FailureOr<Specialization> chooseSpecialization(ModuleOp program,
+                                               const RowShape &shape,
+                                               const BindingOptions &options);
 
-/// The specializations --autotune tries: the rules' choice and its
+/// The specializations autotuning tries: the rules' choice and its
 /// neighbours (half and twice the warps; half and twice the CTAs of a
-/// cluster; ROWS from 1 to 16 for programs with ROWS; half and twice the
-/// tile for programs that loop over or split rows), without repetitions.
-/// `overrides` stay fixed.
+/// cluster; 1 to 16 rows per program; half and twice the tile for
+/// programs that loop over or split rows), without repetitions. Constants
+/// bound in `options` stay fixed; options' warps and CTAs are ignored.
 std::vector<Specialization>
-candidateSpecializations(ModuleOp program, const SoftmaxShape &shape,
-                         const llvm::StringMap<int64_t> &overrides,
-                         int64_t maxTile, int64_t maxCtas);
+candidateSpecializations(ModuleOp program, const RowShape &shape,
+                         const BindingOptions &options);
 
 } // namespace mlir::blk
 

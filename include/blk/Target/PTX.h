@@ -2,6 +2,7 @@
 #ifndef BLK_TARGET_PTX_H
 #define BLK_TARGET_PTX_H
 
+#include "blk/IR/BlkDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassOptions.h"
@@ -18,8 +19,9 @@ struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
                            llvm::cl::init("sm_90")};
   Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("Target features; must name a PTX version (+ptx80)"),
-      llvm::cl::init("+ptx80")};
+      llvm::cl::desc("Target features; must name a PTX version (default: "
+                     "+ptx80, or the oldest version that knows the chip)"),
+      llvm::cl::init("")};
   Option<int64_t> numWarps{
       *this, "num-warps",
       llvm::cl::desc("Warps per program, overriding the kernels' (0 keeps)"),
@@ -37,16 +39,12 @@ struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
 /// The same choices as a plain struct, for C++ callers.
 struct PTXTarget {
   std::string chip = "sm_90";
-  std::string features = "+ptx80";
+  /// Empty: TargetInfo::getDefaultFeatures(chip).
+  std::string features;
   int64_t numWarps = 0;
   int64_t numCtas = 0;
   unsigned optLevel = 3;
 };
-
-/// `+ptxNN` for the newer of PTX 8.0 (the pipeline's default) and the
-/// oldest version that knows `chip` (sm_NN); empty if `chip` is not of that
-/// form.
-std::string getDefaultFeatures(llvm::StringRef chip);
 
 /// blk (specialized) -> distribute -> gpu -> NVVM -> LLVM -> gpu.binary
 /// holding PTX, with `blk.launch` on the module describing each kernel.
@@ -67,7 +65,7 @@ struct CompiledKernel {
   int64_t ctas = 1;
   int64_t staticSharedBytes = 0;
   int64_t dynamicSharedBytes = 0;
-  std::string grid;
+  GridKind grid = GridKind::rows;
   /// Argument types as printed in the program (`!blk.ptr<f32>`, `i32`, ...).
   std::vector<std::string> args;
 };
@@ -75,12 +73,6 @@ struct CompiledKernel {
 /// The kernels of a module the pipeline has run on; emits a diagnostic and
 /// fails if it holds no PTX.
 FailureOr<std::vector<CompiledKernel>> getCompiledKernels(ModuleOp module);
-
-/// Binds `constants` in a copy of `program` (--blk-specialize) and compiles
-/// it to PTX. Diagnostics go to the context's handler.
-FailureOr<std::vector<CompiledKernel>>
-compileToPTX(ModuleOp program, const llvm::StringMap<int64_t> &constants,
-             const PTXTarget &target);
 
 } // namespace blk
 } // namespace mlir

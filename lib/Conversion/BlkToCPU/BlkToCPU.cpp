@@ -129,7 +129,7 @@ LogicalResult makeHostFunction(func::FuncOp kernel) {
   // The host function is no kernel; its pointers are no !blk.ptr any more.
   for (unsigned index = 0; index < programIdIndex; ++index) {
     kernel.removeArgAttr(index, BlkDialect::getDivisibilityAttrName());
-    kernel.removeArgAttr(index, BlkDialect::getScratchAttrName());
+    kernel.removeArgAttr(index, BlkDialect::getArgAttrName());
   }
   return success();
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 #include "blk/Conversion/Passes.h"
+#include "blk/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -24,11 +25,6 @@ using namespace mlir;
 using namespace mlir::blk;
 
 namespace {
-
-/// Static shared memory a program may use without opting in.
-constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
-/// Oldest chip the generated code targets (shfl.sync, bar.sync).
-constexpr int64_t kMinChip = 70;
 
 struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
   KernelToGPUFunc(const TypeConverter &converter, MLIRContext *context,
@@ -57,7 +53,7 @@ struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
                                           func.getSymName(), type, workgroup);
     gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                      rewriter.getUnitAttr());
-    int32_t threads = 32 * kernel.getNumWarps();
+    int32_t threads = kWarpSize * kernel.getNumWarps();
     gpuFunc.setKnownBlockSizeAttr(
         rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
     if (kernel.getNumCtas() > 1) {
@@ -115,30 +111,6 @@ struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
   const WorkgroupPlan &plan;
 };
 
-/// Checks `sm_NN` (with an optional suffix such as `a`) and that the
-/// features name a PTX version that knows it: NVPTX would abort otherwise.
-LogicalResult checkTarget(ModuleOp module, StringRef chip,
-                          StringRef features, unsigned &number) {
-  number = getChipNumber(chip);
-  if (number < kMinChip)
-    return module.emitError()
-           << "unsupported chip '" << chip << "': expected sm_" << kMinChip
-           << " or newer (e.g. sm_80, sm_90)";
-  size_t at = features.find("+ptx");
-  unsigned ptx = 0;
-  if (at == StringRef::npos ||
-      features.substr(at + 4).take_while(llvm::isDigit).getAsInteger(10, ptx))
-    return module.emitError() << "target features '" << features
-                              << "' name no PTX version; add one, e.g. +ptx"
-                              << getMinimumPTXVersion(number);
-  if (ptx < getMinimumPTXVersion(number))
-    return module.emitError()
-           << "PTX " << ptx / 10 << "." << ptx % 10 << " (+ptx" << ptx
-           << ") does not know " << chip << "; it needs +ptx"
-           << getMinimumPTXVersion(number) << " or newer";
-  return success();
-}
-
 /// Ops the conversion cannot turn into NVVM without libdevice or a layout
 /// change; reported before converting, with the reason.
 LogicalResult checkSupported(func::FuncOp func) {
@@ -184,9 +156,11 @@ struct ConvertBlkToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    unsigned chipNumber = 0;
-    if (failed(checkTarget(module, chip, features, chipNumber)))
+    llvm::Expected<TargetInfo> targetInfo = TargetInfo::get(chip, features);
+    if (!targetInfo) {
+      module.emitError() << llvm::toString(targetInfo.takeError());
       return signalPassFailure();
+    }
 
     SmallVector<func::FuncOp> kernels;
     for (auto func : module.getOps<func::FuncOp>())
@@ -202,11 +176,11 @@ struct ConvertBlkToGPUPass
       if (failed(checkSupported(func)))
         return signalPassFailure();
       int64_t ctas = getKernelAttr(func).getNumCtas();
-      if (ctas > 1 && chipNumber < kMinClusterChip) {
+      if (ctas > targetInfo->getMaxClusterCtas()) {
         func.emitError() << "kernel @" << func.getSymName() << " runs on "
                          << ctas << " CTAs (num_ctas), but " << chip
                          << " has no thread-block clusters; they need sm_"
-                         << kMinClusterChip << " or newer";
+                         << TargetInfo::kMinClusterChip << " or newer";
         return signalPassFailure();
       }
       SmallVector<MemRefType> &buffers = plan.buffers[func];
@@ -230,17 +204,18 @@ struct ConvertBlkToGPUPass
       if (lastClusterReduce && lastClusterReduce->getParentOp() == func)
         plan.exitArriveOf[func.getSymName()] = lastClusterReduce;
       int64_t sharedBytes = totalBytes(buffers) + clusterBytes;
-      if (sharedBytes > kMaxStaticSharedBytes) {
+      if (sharedBytes > targetInfo->getMaxStaticSharedBytes()) {
         func.emitError() << "kernel @" << func.getSymName() << " needs "
                          << sharedBytes
                          << " bytes of shared memory for its reductions, "
                             "over the "
-                         << kMaxStaticSharedBytes
+                         << targetInfo->getMaxStaticSharedBytes()
                          << "-byte static limit; use fewer warps or rows";
         return signalPassFailure();
       }
       launches.push_back(LaunchAttr::get(
-          context, func.getSymName(), 32 * getKernelAttr(func).getNumWarps(),
+          context, func.getSymName(),
+          kWarpSize * getKernelAttr(func).getNumWarps(),
           ctas, sharedBytes, /*dynamicSharedBytes=*/0,
           getKernelAttr(func).getGrid(), func.getArgumentTypes()));
     }
@@ -294,33 +269,3 @@ struct ConvertBlkToGPUPass
 };
 
 } // namespace
-
-unsigned mlir::blk::getChipNumber(StringRef chip) {
-  unsigned number = 0;
-  if (!chip.consume_front("sm_"))
-    return 0;
-  StringRef digits = chip.take_while(llvm::isDigit);
-  // Only the architecture-specific suffixes may follow (sm_90a, sm_100f):
-  // anything else (a mistyped option list, say) would reach NVPTX, which
-  // does not know the name.
-  StringRef suffix = chip.drop_front(digits.size());
-  if (digits.getAsInteger(10, number) ||
-      !(suffix.empty() || suffix == "a" || suffix == "f"))
-    return 0;
-  return number;
-}
-
-bool mlir::blk::chipHasClusters(StringRef chip) {
-  return getChipNumber(chip) >= kMinClusterChip;
-}
-
-unsigned mlir::blk::getMinimumPTXVersion(unsigned chip) {
-  static const std::pair<unsigned, unsigned> table[] = {
-      {70, 60}, {72, 61}, {75, 63}, {80, 70}, {86, 71},
-      {87, 74}, {89, 78}, {90, 78}, {100, 86}, {120, 87}};
-  unsigned version = 60;
-  for (auto [knownChip, minimum] : table)
-    if (chip >= knownChip)
-      version = minimum;
-  return version;
-}

@@ -8,6 +8,7 @@
 #define LIB_CONVERSION_BLKTOGPU_PATTERNS_H
 
 #include "blk/IR/Distribution.h"
+#include "blk/Target/TargetInfo.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -149,7 +149,7 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
         spread.resultsPerThread);
 
     int64_t laneStride = strideOf(layout.getLanes(), spread.layoutDim);
-    Value width = createI32Constant(rewriter, loc, 32);
+    Value width = createI32Constant(rewriter, loc, kWarpSize);
     for (int64_t step = 1; step < spread.lanes; step *= 2) {
       Value offset = createI32Constant(rewriter, loc, laneStride * step);
       for (Value &partial : partials) {
@@ -288,7 +288,8 @@ int64_t mlir::blk::getClusterReduceSlots(ReduceOp reduce) {
   ReduceSpread spread = getSpread(distribution, reduce);
   if (spread.ctas <= 1)
     return 0;
-  return 32 * distribution.getLayout().getNumWarps() * spread.resultsPerThread;
+  return kWarpSize * distribution.getLayout().getNumWarps() *
+         spread.resultsPerThread;
 }
 
 std::optional<MemRefType> mlir::blk::getReduceBuffer(ReduceOp reduce) {
@@ -296,7 +297,7 @@ std::optional<MemRefType> mlir::blk::getReduceBuffer(ReduceOp reduce) {
   ReduceSpread spread = getSpread(distribution, reduce);
   if (spread.warps <= 1)
     return std::nullopt;
-  int64_t threads = 32 * distribution.getLayout().getNumWarps();
+  int64_t threads = kWarpSize * distribution.getLayout().getNumWarps();
   auto workgroup = gpu::AddressSpaceAttr::get(reduce.getContext(),
                                               gpu::AddressSpace::Workgroup);
   return MemRefType::get({threads * spread.resultsPerThread},

@@ -1,0 +1,175 @@
+//===- Driver.h - the compile driver: a program, a problem, a target -*- C++ -*-===//
+//
+// The middle of the compiler, shared by softmax-opt, softmax-run, the C++
+// examples and outside users:
+//
+//   program (blk) --fitProgram(problem)--> fitted program
+//                 --chooseBinding(problem, options)--> Specialization
+//                 --compileProgram(options)--> CompiledProgram
+//                                    (PTX + launch records, or host code)
+//
+// `compileForProblem` does the three steps. A problem carries no data: the
+// shape, the element type and the row strides, which is all compilation
+// depends on. Every failure is an MLIR diagnostic on the program's context
+// (a tool installs the handler it wants) and a failed FailureOr.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_DRIVER_DRIVER_H
+#define BLK_DRIVER_DRIVER_H
+
+#include "blk/IR/BlkDialect.h"
+#include "blk/Programs/Binding.h"
+#include "blk/Programs/Programs.h"
+#include "blk/Runtime/Numerics.h"
+#include "blk/Target/CPU.h"
+#include "blk/Target/PTX.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::blk {
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+/// Every dialect, interface and translation a block program meets on its way
+/// to PTX or to the host.
+void registerCompilerDialects(DialectRegistry &registry);
+
+/// The project's passes and pipelines (blk-to-ptx, blk-to-cpu), and the
+/// upstream ones softmax-opt offers beside them, for textual pipelines.
+void registerCompilerPasses();
+
+//===----------------------------------------------------------------------===//
+// Problems, options, results
+//===----------------------------------------------------------------------===//
+
+/// A row-wise problem without data: `rows x cols` elements of `elementType`
+/// in every matrix tensor, each with its own row stride.
+struct ProblemDesc {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  ::blk::runtime::ElementType elementType = ::blk::runtime::ElementType::F32;
+  /// Row strides in elements of matrix tensors, by name; a tensor not named
+  /// has rows of exactly `cols` elements.
+  llvm::StringMap<int64_t> rowStrides;
+
+  int64_t getRowStride(llvm::StringRef tensor) const;
+  /// Elements a matrix tensor spans (rows x its stride), or nullopt if that
+  /// overflows int64_t.
+  std::optional<int64_t> getMatrixElements(llvm::StringRef tensor) const;
+  RowShape getShape() const;
+};
+
+enum class TargetKind { GPU, CPU };
+
+/// Everything a caller chooses about compilation, in one place.
+struct CompileOptions {
+  TargetKind target = TargetKind::GPU;
+  /// GPU: the chip (sm_70 or newer) and PTX features (empty: the chip's
+  /// default).
+  std::string chip = "sm_90";
+  std::string features;
+  unsigned optLevel = 3;
+  /// What the binding rules must not choose: constants, warps and CTAs per
+  /// program (0: the rules choose), the largest tile of a program that
+  /// loops over or splits its rows.
+  llvm::StringMap<int64_t> constants;
+  int64_t numWarps = 0;
+  int64_t numCtas = 0;
+  int64_t maxTile = 8192;
+};
+
+/// One kernel argument as its kernel declares it (#blk.arg), with the type
+/// a launcher passes.
+struct KernelArgument {
+  ArgRole role;
+  std::string name;
+  ArgExtent extent = ArgExtent::matrix;
+  /// Tensors: the element type in memory ("f32", "f16", "bf16", "i32").
+  /// Scalars: the value's type ("i32", "i64", "f32", ...).
+  std::string type;
+  /// Bytes of one element (tensors) or of the value (scalars).
+  int64_t bytes = 0;
+};
+
+/// A kernel's declared ABI, in argument order.
+struct KernelSignature {
+  std::string name;
+  std::vector<KernelArgument> arguments;
+};
+
+/// A program compiled for one problem and target.
+struct CompiledProgram {
+  TargetKind target = TargetKind::GPU;
+  Specialization binding;
+  /// The kernels in launch order, with their declared arguments.
+  std::vector<KernelSignature> signatures;
+  /// GPU: PTX and launch record of each kernel, in the same order.
+  std::vector<CompiledKernel> gpuKernels;
+  /// CPU: the JIT-compiled kernels.
+  std::unique_ptr<CPUKernels> cpuKernels;
+};
+
+//===----------------------------------------------------------------------===//
+// The steps
+//===----------------------------------------------------------------------===//
+
+/// The kernels of `program` with their declared arguments; fails if a
+/// kernel argument declares no role (blk.arg) or tensors of the same name
+/// differ between kernels.
+FailureOr<std::vector<KernelSignature>> getKernelSignatures(ModuleOp program);
+
+/// Checks the problem (sizes positive, strides at least `cols`, no
+/// overflow) against the program's declared tensors; a diagnostic on the
+/// program otherwise.
+LogicalResult verifyProblem(ModuleOp program, const ProblemDesc &problem);
+
+/// A copy of `program` fitted to the problem, before any constant is bound:
+/// `blk.divisibility` promises on integer arguments (row strides, rows,
+/// cols) kept only where the problem's values keep them, and arguments
+/// that are multiples of 16 promised so (Triton specializes integer
+/// arguments the same way); for f16/bf16 data, f32 memory accesses go
+/// through the narrow type (blk-storage-type).
+FailureOr<OwningOpRef<ModuleOp>> fitProgram(ModuleOp program,
+                                            const ProblemDesc &problem);
+
+/// The binding rules (blk/Programs/Binding.h) for a fitted program on the
+/// problem and target: clusters only where the chip has them.
+FailureOr<Specialization> chooseBinding(ModuleOp fitted,
+                                        const ProblemDesc &problem,
+                                        const CompileOptions &options);
+
+/// The specializations autotuning tries (candidateSpecializations).
+FailureOr<std::vector<Specialization>>
+candidateBindings(ModuleOp fitted, const ProblemDesc &problem,
+                  const CompileOptions &options);
+
+/// Binds the constants, warps and CTAs of `binding` in a copy of `fitted`
+/// (the kernel attribute's verifier checks warps and CTAs: their one
+/// check) and compiles it for the target.
+FailureOr<CompiledProgram> compileProgram(ModuleOp fitted,
+                                          const Specialization &binding,
+                                          const CompileOptions &options);
+
+/// fitProgram, chooseBinding and compileProgram.
+FailureOr<CompiledProgram> compileForProblem(ModuleOp program,
+                                             const ProblemDesc &problem,
+                                             const CompileOptions &options);
+
+/// The built-in program for a softmax of the problem's shape on the target
+/// (chooseSoftmaxProgram: clusters only on a GPU that has them, and not
+/// when the options ask for one CTA per program).
+const BuiltinProgram &chooseBuiltinSoftmax(const ProblemDesc &problem,
+                                           const CompileOptions &options);
+
+} // namespace mlir::blk
+
+#endif // BLK_DRIVER_DRIVER_H

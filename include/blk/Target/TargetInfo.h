@@ -1,0 +1,97 @@
+//===- TargetInfo.h - what the compiler and the launcher ask of a chip -*- C++ -*-===//
+//
+// The one place that knows NVIDIA chips (Triton's TargetInfoBase plays this
+// part). A chip name is parsed once, into a TargetInfo; every layer that
+// needs a chip fact (the verifier's limits, blk-distribute, the conversion
+// to gpu/NVVM, the PTX pipeline's defaults, the binding rules, the
+// launcher) asks it instead of comparing numbers of its own.
+//
+// A leaf library: it depends on LLVM's Support library alone, so layers at
+// every height may use it, the dialect's verifiers included.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_TARGET_TARGETINFO_H
+#define BLK_TARGET_TARGETINFO_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::blk {
+
+//===----------------------------------------------------------------------===//
+// Facts of every chip the compiler targets (sm_70 and newer)
+//===----------------------------------------------------------------------===//
+
+/// Threads of a warp.
+constexpr int64_t kWarpSize = 32;
+/// Threads of a CTA.
+constexpr int64_t kMaxThreadsPerCta = 1024;
+/// Warps of a CTA: a program's `num_warps` is at most this.
+constexpr int64_t kMaxWarpsPerCta = kMaxThreadsPerCta / kWarpSize;
+/// The largest thread-block cluster any chip runs (over the portable 8 it
+/// needs the kernel's opt-in at launch): a program's `num_ctas` is at most
+/// this.
+constexpr int64_t kMaxClusterCtas = 16;
+
+/// A chip the compiler can generate code for, with the PTX features to
+/// compile with.
+class TargetInfo {
+public:
+  /// Oldest chip the generated code targets (shfl.sync, bar.sync).
+  static constexpr unsigned kMinChip = 70;
+  /// Oldest chip with thread-block clusters.
+  static constexpr unsigned kMinClusterChip = 90;
+
+  /// Parses `sm_N` (N >= 70, at most an architecture-specific suffix: sm_90a,
+  /// sm_100f). `features` must name a PTX version that knows the chip
+  /// (`+ptx80`); empty takes getDefaultFeatures. The error says what was
+  /// expected and what was found.
+  static llvm::Expected<TargetInfo> get(llvm::StringRef chip,
+                                        llvm::StringRef features = "");
+
+  /// N of a chip named sm_N (with at most an a/f suffix); 0 for any other
+  /// name.
+  static unsigned parseChipNumber(llvm::StringRef chip);
+
+  /// The oldest PTX ISA version (times 10, e.g. 78 for PTX 7.8) that knows
+  /// sm_<chipNumber>.
+  static unsigned getMinimumPTXVersion(unsigned chipNumber);
+
+  /// `+ptxNN` for the newer of PTX 8.0 (what the pipeline was checked with)
+  /// and the oldest version that knows `chip`; empty if `chip` is not sm_N.
+  static std::string getDefaultFeatures(llvm::StringRef chip);
+
+  llvm::StringRef getChip() const { return chip; }
+  unsigned getChipNumber() const { return chipNumber; }
+  llvm::StringRef getFeatures() const { return features; }
+  /// The PTX version the features name (times 10).
+  unsigned getPTXVersion() const { return ptxVersion; }
+
+  int64_t getWarpSize() const { return kWarpSize; }
+  bool hasClusters() const { return chipNumber >= kMinClusterChip; }
+  /// The largest cluster a program may run on: 1 without clusters.
+  int64_t getMaxClusterCtas() const { return hasClusters() ? kMaxClusterCtas : 1; }
+  /// Clusters larger than this need the kernel's non-portable opt-in
+  /// (CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED).
+  int64_t getMaxPortableClusterCtas() const { return hasClusters() ? 8 : 1; }
+  /// Static shared memory a CTA may use without opting in to more.
+  int64_t getMaxStaticSharedBytes() const { return 48 * 1024; }
+
+private:
+  TargetInfo(std::string chip, unsigned chipNumber, std::string features,
+             unsigned ptxVersion)
+      : chip(std::move(chip)), chipNumber(chipNumber),
+        features(std::move(features)), ptxVersion(ptxVersion) {}
+
+  std::string chip;
+  unsigned chipNumber;
+  std::string features;
+  unsigned ptxVersion;
+};
+
+} // namespace mlir::blk
+
+#endif // BLK_TARGET_TARGETINFO_H

@@ -1,0 +1,387 @@
+//===- Driver.cpp - fit, bind and compile a program for a problem ---------===//
+#include "blk/Driver/Driver.h"
+
+#include "blk/Target/TargetInfo.h"
+#include "blk/Transforms/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+using namespace mlir;
+using namespace mlir::blk;
+
+//===----------------------------------------------------------------------===//
+// Problems
+//===----------------------------------------------------------------------===//
+
+int64_t ProblemDesc::getRowStride(llvm::StringRef tensor) const {
+  auto it = rowStrides.find(tensor);
+  return it == rowStrides.end() ? cols : it->second;
+}
+
+std::optional<int64_t>
+ProblemDesc::getMatrixElements(llvm::StringRef tensor) const {
+  return llvm::checkedMul(rows, getRowStride(tensor));
+}
+
+RowShape ProblemDesc::getShape() const {
+  return {rows, cols,
+          static_cast<int64_t>(::blk::runtime::elementSize(elementType))};
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel signatures
+//===----------------------------------------------------------------------===//
+
+/// The declared argument `index` of `kernel`, with its launcher type.
+static FailureOr<KernelArgument> getArgument(func::FuncOp kernel,
+                                             unsigned index) {
+  auto declared =
+      kernel.getArgAttrOfType<ArgAttr>(index, BlkDialect::getArgAttrName());
+  if (!declared)
+    return kernel.emitError()
+           << "kernel @" << kernel.getSymName() << " argument #" << index
+           << " declares no role: give every kernel argument a blk.arg "
+              "(e.g. {blk.arg = #blk.arg<input \"x\">}), from which the "
+              "launcher builds it";
+  KernelArgument argument{declared.getRole(), declared.getName().str(),
+                          declared.getExtent(), "", 0};
+  Type type = kernel.getArgumentTypes()[index];
+  if (auto pointer = dyn_cast<PtrType>(type))
+    type = pointer.getPointeeType();
+  llvm::raw_string_ostream(argument.type) << type;
+  argument.bytes = type.getIntOrFloatBitWidth() / 8;
+  return argument;
+}
+
+FailureOr<std::vector<KernelSignature>>
+mlir::blk::getKernelSignatures(ModuleOp program) {
+  std::vector<KernelSignature> signatures;
+  llvm::StringMap<KernelArgument> tensors;
+  for (auto kernel : program.getOps<func::FuncOp>()) {
+    if (!isKernel(kernel))
+      continue;
+    KernelSignature signature{kernel.getSymName().str(), {}};
+    for (unsigned i = 0; i < kernel.getNumArguments(); ++i) {
+      FailureOr<KernelArgument> argument = getArgument(kernel, i);
+      if (failed(argument))
+        return failure();
+      bool isTensor = argument->role == ArgRole::input ||
+                      argument->role == ArgRole::output ||
+                      argument->role == ArgRole::scratch;
+      if (isTensor) {
+        auto [seen, inserted] = tensors.try_emplace(argument->name, *argument);
+        const KernelArgument &first = seen->second;
+        if (!inserted &&
+            (first.role != argument->role ||
+             first.extent != argument->extent || first.type != argument->type))
+          return kernel.emitError()
+                 << "kernel @" << kernel.getSymName() << " declares tensor \""
+                 << argument->name
+                 << "\" otherwise than an earlier kernel (role, shape or "
+                    "element type); the same name is the same buffer";
+      }
+      signature.arguments.push_back(std::move(*argument));
+    }
+    signatures.push_back(std::move(signature));
+  }
+  if (signatures.empty())
+    return program.emitError()
+           << "the program has no kernel: no func.func carries blk.kernel";
+  return signatures;
+}
+
+LogicalResult mlir::blk::verifyProblem(ModuleOp program,
+                                       const ProblemDesc &problem) {
+  if (problem.rows < 1 || problem.cols < 1)
+    return program.emitError() << "the problem must have at least one row "
+                                  "and one column, but is "
+                               << problem.rows << " x " << problem.cols;
+  FailureOr<std::vector<KernelSignature>> signatures =
+      getKernelSignatures(program);
+  if (failed(signatures))
+    return failure();
+  llvm::StringSet<> matrices;
+  for (const KernelSignature &signature : *signatures)
+    for (const KernelArgument &argument : signature.arguments)
+      if (argument.role != ArgRole::row_stride &&
+          argument.role != ArgRole::rows && argument.role != ArgRole::cols &&
+          argument.role != ArgRole::param &&
+          argument.extent == ArgExtent::matrix)
+        matrices.insert(argument.name);
+  for (const auto &stride : problem.rowStrides) {
+    if (!matrices.contains(stride.getKey()))
+      return program.emitError()
+             << "the problem gives a row stride for \"" << stride.getKey()
+             << "\", which is no matrix tensor of the program";
+    if (stride.getValue() < problem.cols)
+      return program.emitError()
+             << "the row stride of \"" << stride.getKey() << "\" ("
+             << stride.getValue() << ") is less than the row length ("
+             << problem.cols << ")";
+  }
+  for (const auto &matrix : matrices)
+    if (!problem.getMatrixElements(matrix.getKey()))
+      return program.emitError()
+             << "tensor \"" << matrix.getKey() << "\" of " << problem.rows
+             << " rows with a stride of "
+             << problem.getRowStride(matrix.getKey())
+             << " elements overflows a 64-bit element count";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fitting
+//===----------------------------------------------------------------------===//
+
+/// As Triton does for integer arguments: a value divisible by 16 is compiled
+/// as such, which lets masks on row ends cover whole vector runs.
+constexpr int64_t kSpecializedDivisibility = 16;
+
+/// The largest power of two that divides `value` (> 0).
+static int64_t largestPowerOfTwoDividing(int64_t value) {
+  return value & -value;
+}
+
+/// The problem's value of an integer kernel argument, if its role has one.
+static std::optional<int64_t> getProblemValue(ArgAttr declared,
+                                              const ProblemDesc &problem) {
+  switch (declared.getRole()) {
+  case ArgRole::rows:
+    return problem.rows;
+  case ArgRole::cols:
+    return problem.cols;
+  case ArgRole::row_stride:
+    return problem.getRowStride(declared.getName());
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Promises, for each integer argument with a value in the problem, the
+/// largest power of two up to 16 that divides the value (and the program's
+/// own promise, if it made one): a row stride of 100 f32 still starts every
+/// row on a 16-byte boundary.
+static void specializeDivisibility(ModuleOp program,
+                                   const ProblemDesc &problem) {
+  StringRef name = BlkDialect::getDivisibilityAttrName();
+  for (auto func : program.getOps<func::FuncOp>()) {
+    if (!isKernel(func))
+      continue;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto declared =
+          func.getArgAttrOfType<ArgAttr>(i, BlkDialect::getArgAttrName());
+      std::optional<int64_t> value =
+          declared ? getProblemValue(declared, problem) : std::nullopt;
+      if (!value)
+        continue;
+      auto promised = func.getArgAttrOfType<IntegerAttr>(i, name);
+      int64_t divisibility =
+          std::min(promised ? promised.getInt() : kSpecializedDivisibility,
+                   largestPowerOfTwoDividing(*value));
+      if (divisibility > 1)
+        func.setArgAttr(i, name,
+                        IntegerAttr::get(IntegerType::get(func.getContext(), 64),
+                                         divisibility));
+      else
+        func.removeArgAttr(i, name);
+    }
+  }
+}
+
+/// The largest value an integer argument's type holds, by bit width.
+static int64_t maxValueOf(unsigned bits) {
+  return bits >= 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
+}
+
+/// Checks that the problem's sizes fit the integer arguments that carry
+/// them, and that every offset a kernel forms does: a row offset is
+/// row * stride, computed in the width of the stride argument.
+static LogicalResult checkIndexWidths(ModuleOp program,
+                                      const ProblemDesc &problem) {
+  for (auto func : program.getOps<func::FuncOp>()) {
+    if (!isKernel(func))
+      continue;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto declared =
+          func.getArgAttrOfType<ArgAttr>(i, BlkDialect::getArgAttrName());
+      std::optional<int64_t> value =
+          declared ? getProblemValue(declared, problem) : std::nullopt;
+      if (!value)
+        continue;
+      unsigned bits = func.getArgumentTypes()[i].getIntOrFloatBitWidth();
+      int64_t limit = maxValueOf(bits);
+      std::optional<int64_t> span =
+          declared.getRole() == ArgRole::row_stride
+              ? problem.getMatrixElements(declared.getName())
+              : value;
+      if (!span || *span > limit)
+        return func.emitError()
+               << "kernel @" << func.getSymName() << " argument #" << i
+               << " (" << declared << ") is i" << bits
+               << ", but the problem needs offsets up to "
+               << (span ? std::to_string(*span) : "over 2^63")
+               << " elements; kernels index with " << bits
+               << "-bit offsets";
+    }
+  }
+  return success();
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::blk::fitProgram(ModuleOp program, const ProblemDesc &problem) {
+  if (failed(verifyProblem(program, problem)) ||
+      failed(checkIndexWidths(program, problem)))
+    return failure();
+  OwningOpRef<ModuleOp> fitted = program.clone();
+  specializeDivisibility(*fitted, problem);
+  if (problem.elementType == ::blk::runtime::ElementType::F32)
+    return fitted;
+  PassManager pm(program.getContext());
+  pm.addPass(createBlkStorageType(BlkStorageTypeOptions{
+      ::blk::runtime::elementTypeName(problem.elementType)}));
+  if (failed(pm.run(*fitted)))
+    return failure();
+  return fitted;
+}
+
+//===----------------------------------------------------------------------===//
+// Binding
+//===----------------------------------------------------------------------===//
+
+/// The binding options for the target: clusters only where the chip has
+/// them, none on the CPU (a program runs as one loop nest there).
+static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
+                                                   const CompileOptions &options) {
+  BindingOptions binding;
+  binding.constants = options.constants;
+  binding.maxTile = options.maxTile;
+  binding.numWarps = options.numWarps;
+  binding.numCtas = options.numCtas;
+  if (options.target == TargetKind::CPU) {
+    binding.maxCtas = 1;
+    return binding;
+  }
+  llvm::Expected<TargetInfo> target =
+      TargetInfo::get(options.chip, options.features);
+  if (!target)
+    return program.emitError() << llvm::toString(target.takeError());
+  binding.maxCtas = target->getMaxClusterCtas();
+  return binding;
+}
+
+FailureOr<Specialization>
+mlir::blk::chooseBinding(ModuleOp fitted, const ProblemDesc &problem,
+                         const CompileOptions &options) {
+  FailureOr<BindingOptions> binding = getBindingOptions(fitted, options);
+  if (failed(binding))
+    return failure();
+  return chooseSpecialization(fitted, problem.getShape(), *binding);
+}
+
+FailureOr<std::vector<Specialization>>
+mlir::blk::candidateBindings(ModuleOp fitted, const ProblemDesc &problem,
+                             const CompileOptions &options) {
+  FailureOr<BindingOptions> binding = getBindingOptions(fitted, options);
+  if (failed(binding))
+    return failure();
+  return candidateSpecializations(fitted, problem.getShape(), *binding);
+}
+
+const BuiltinProgram &
+mlir::blk::chooseBuiltinSoftmax(const ProblemDesc &problem,
+                                const CompileOptions &options) {
+  bool hasClusters = false;
+  if (options.target == TargetKind::GPU && options.numCtas != 1) {
+    // A chip that does not parse has no clusters; compiling reports it.
+    llvm::Expected<TargetInfo> target =
+        TargetInfo::get(options.chip, options.features);
+    hasClusters = target && target->hasClusters();
+    if (!target)
+      llvm::consumeError(target.takeError());
+  }
+  return chooseSoftmaxProgram(problem.cols,
+                              ::blk::runtime::elementSize(problem.elementType),
+                              hasClusters);
+}
+
+//===----------------------------------------------------------------------===//
+// Compiling
+//===----------------------------------------------------------------------===//
+
+/// Gives every kernel the binding's warps and CTAs. The kernel attribute's
+/// verifier is the one check of both, for every target.
+static LogicalResult applyLaunchShape(ModuleOp program,
+                                      const Specialization &binding) {
+  for (auto func : program.getOps<func::FuncOp>()) {
+    KernelAttr kernel = getKernelAttr(func);
+    if (!kernel)
+      continue;
+    int64_t warps = binding.numWarps > 0 ? binding.numWarps
+                                         : kernel.getNumWarps();
+    int64_t ctas = binding.numCtas > 0 ? binding.numCtas : kernel.getNumCtas();
+    KernelAttr shaped =
+        kernel.withLaunchShape([&] { return func.emitError(); }, warps, ctas);
+    if (!shaped)
+      return failure();
+    func->setAttr(BlkDialect::getKernelAttrName(), shaped);
+  }
+  return success();
+}
+
+FailureOr<CompiledProgram>
+mlir::blk::compileProgram(ModuleOp fitted, const Specialization &binding,
+                          const CompileOptions &options) {
+  CompiledProgram compiled;
+  compiled.target = options.target;
+  compiled.binding = binding;
+  FailureOr<std::vector<KernelSignature>> signatures =
+      getKernelSignatures(fitted);
+  if (failed(signatures))
+    return failure();
+  compiled.signatures = std::move(*signatures);
+
+  OwningOpRef<ModuleOp> module = fitted.clone();
+  PassManager specialize(fitted.getContext());
+  specialize.addPass(createBlkSpecializePass(binding.constants));
+  if (failed(specialize.run(*module)) ||
+      failed(applyLaunchShape(*module, binding)))
+    return failure();
+
+  if (options.target == TargetKind::CPU) {
+    FailureOr<std::unique_ptr<CPUKernels>> kernels =
+        CPUKernels::compile(*module);
+    if (failed(kernels))
+      return failure();
+    compiled.cpuKernels = std::move(*kernels);
+    return compiled;
+  }
+  PTXTarget target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  PassManager pm(fitted.getContext());
+  buildBlkToPTXPipeline(pm, target);
+  if (failed(pm.run(*module)))
+    return failure();
+  FailureOr<std::vector<CompiledKernel>> kernels = getCompiledKernels(*module);
+  if (failed(kernels))
+    return failure();
+  compiled.gpuKernels = std::move(*kernels);
+  return compiled;
+}
+
+FailureOr<CompiledProgram>
+mlir::blk::compileForProblem(ModuleOp program, const ProblemDesc &problem,
+                             const CompileOptions &options) {
+  FailureOr<OwningOpRef<ModuleOp>> fitted = fitProgram(program, problem);
+  if (failed(fitted))
+    return failure();
+  FailureOr<Specialization> binding =
+      chooseBinding(**fitted, problem, options);
+  if (failed(binding))
+    return failure();
+  return compileProgram(**fitted, *binding, options);
+}

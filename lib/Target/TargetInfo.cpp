@@ -1,0 +1,78 @@
+//===- TargetInfo.cpp - chip names, PTX versions and limits ---------------===//
+#include "blk/Target/TargetInfo.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+
+using namespace mlir::blk;
+
+unsigned TargetInfo::parseChipNumber(llvm::StringRef chip) {
+  unsigned number = 0;
+  if (!chip.consume_front("sm_"))
+    return 0;
+  llvm::StringRef digits = chip.take_while(llvm::isDigit);
+  // Only the architecture-specific suffixes may follow (sm_90a, sm_100f):
+  // anything else (a mistyped option list, say) would reach NVPTX, which
+  // does not know the name.
+  llvm::StringRef suffix = chip.drop_front(digits.size());
+  if (digits.getAsInteger(10, number) ||
+      !(suffix.empty() || suffix == "a" || suffix == "f"))
+    return 0;
+  return number;
+}
+
+unsigned TargetInfo::getMinimumPTXVersion(unsigned chipNumber) {
+  static const std::pair<unsigned, unsigned> table[] = {
+      {70, 60}, {72, 61}, {75, 63}, {80, 70}, {86, 71},
+      {87, 74}, {89, 78}, {90, 78}, {100, 86}, {120, 87}};
+  unsigned version = 60;
+  for (auto [knownChip, minimum] : table)
+    if (chipNumber >= knownChip)
+      version = minimum;
+  return version;
+}
+
+std::string TargetInfo::getDefaultFeatures(llvm::StringRef chip) {
+  unsigned number = parseChipNumber(chip);
+  if (!number)
+    return "";
+  return "+ptx" + std::to_string(std::max(80u, getMinimumPTXVersion(number)));
+}
+
+/// The PTX version `+ptxNN` in a feature list names, or 0.
+static unsigned parsePTXVersion(llvm::StringRef features) {
+  size_t at = features.find("+ptx");
+  unsigned version = 0;
+  if (at == llvm::StringRef::npos ||
+      features.substr(at + 4).take_while(llvm::isDigit).getAsInteger(10,
+                                                                     version))
+    return 0;
+  return version;
+}
+
+llvm::Expected<TargetInfo> TargetInfo::get(llvm::StringRef chip,
+                                           llvm::StringRef features) {
+  auto error = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  unsigned number = parseChipNumber(chip);
+  if (number < kMinChip)
+    return error("unsupported chip '" + chip + "': expected sm_" +
+                 llvm::Twine(kMinChip) + " or newer (e.g. sm_80, sm_90)");
+  std::string chosen =
+      features.empty() ? getDefaultFeatures(chip) : features.str();
+  unsigned minimum = getMinimumPTXVersion(number);
+  // NVPTX would abort on a PTX version it does not know, or one too old for
+  // the chip: both are caught here with a message.
+  unsigned ptx = parsePTXVersion(chosen);
+  if (!ptx)
+    return error("target features '" + chosen +
+                 "' name no PTX version; add one, e.g. +ptx" +
+                 llvm::Twine(minimum));
+  if (ptx < minimum)
+    return error("PTX " + llvm::Twine(ptx / 10) + "." + llvm::Twine(ptx % 10) +
+                 " (+ptx" + llvm::Twine(ptx) + ") does not know " + chip +
+                 "; it needs +ptx" + llvm::Twine(minimum) + " or newer");
+  return TargetInfo(chip.str(), number, std::move(chosen), ptx);
+}
