@@ -21,6 +21,14 @@ func.func @softmax_multirow(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">,
   %pid = blk.program_id x
   %rows_per_program = blk.constexpr ROWS : i32
   %first_row = arith.muli %pid, %rows_per_program : i32
+  // The program's first row is reached with blk.addptr: first_row * stride
+  // grows with the tensor, and a scalar offset can be made 64-bit
+  // (blk-widen-offsets) where an element of an offsets block stays 32-bit.
+  // The offsets blocks then only span the program's ROWS rows.
+  %in_first = arith.muli %first_row, %in_row_stride : i32
+  %in_rows = blk.addptr %in, %in_first : !blk.ptr<f32>, i32
+  %out_first = arith.muli %first_row, %out_row_stride : i32
+  %out_rows = blk.addptr %out, %out_first : !blk.ptr<f32>, i32
 
   // Row indices (ROWS) and column indices (BLOCK), then their 2-D grids.
   %local_rows = blk.arange 0 to ROWS : tensor<?xi32>
@@ -28,7 +36,7 @@ func.func @softmax_multirow(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">,
   %rows = arith.addi %local_rows, %first : tensor<?xi32>
   %n_rows_b = blk.splat %n_rows [ROWS] : i32 -> tensor<?xi32>
   %row_ok = arith.cmpi slt, %rows, %n_rows_b : tensor<?xi32>
-  %rows_col = blk.expand_dims %rows axis 1 : tensor<?xi32> -> tensor<?x1xi32>
+  %local_rows_col = blk.expand_dims %local_rows axis 1 : tensor<?xi32> -> tensor<?x1xi32>
   %row_ok_col = blk.expand_dims %row_ok axis 1 : tensor<?xi1> -> tensor<?x1xi1>
   %cols = blk.arange 0 to BLOCK : tensor<?xi32>
   %cols_row = blk.expand_dims %cols axis 0 : tensor<?xi32> -> tensor<1x?xi32>
@@ -39,13 +47,13 @@ func.func @softmax_multirow(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">,
   %row_ok_2d = blk.broadcast %row_ok_col [ROWS, BLOCK] : tensor<?x1xi1> -> tensor<?x?xi1>
   %mask = arith.andi %row_ok_2d, %col_ok : tensor<?x?xi1>
 
-  // x[r][c] at in + r * in_row_stride + c.
+  // x[first_row + r][c] at in_rows + r * in_row_stride + c.
   %in_stride = blk.splat %in_row_stride [ROWS, 1] : i32 -> tensor<?x1xi32>
-  %in_starts = arith.muli %rows_col, %in_stride : tensor<?x1xi32>
+  %in_starts = arith.muli %local_rows_col, %in_stride : tensor<?x1xi32>
   %in_starts_2d = blk.broadcast %in_starts [ROWS, BLOCK] : tensor<?x1xi32> -> tensor<?x?xi32>
   %in_offsets = arith.addi %in_starts_2d, %cols_2d : tensor<?x?xi32>
   %ninf = arith.constant 0xFF800000 : f32
-  %x = blk.load %in[%in_offsets] mask %mask other %ninf
+  %x = blk.load %in_rows[%in_offsets] mask %mask other %ninf
       : !blk.ptr<f32>, tensor<?x?xi32> -> tensor<?x?xf32>
 
   %max = blk.reduce max %x axis 1 : tensor<?x?xf32> -> tensor<?xf32>
@@ -59,10 +67,10 @@ func.func @softmax_multirow(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">,
   %y = arith.divf %num, %den_2d : tensor<?x?xf32>
 
   %out_stride = blk.splat %out_row_stride [ROWS, 1] : i32 -> tensor<?x1xi32>
-  %out_starts = arith.muli %rows_col, %out_stride : tensor<?x1xi32>
+  %out_starts = arith.muli %local_rows_col, %out_stride : tensor<?x1xi32>
   %out_starts_2d = blk.broadcast %out_starts [ROWS, BLOCK] : tensor<?x1xi32> -> tensor<?x?xi32>
   %out_offsets = arith.addi %out_starts_2d, %cols_2d : tensor<?x?xi32>
-  blk.store %out[%out_offsets], %y mask %mask
+  blk.store %out_rows[%out_offsets], %y mask %mask
       : !blk.ptr<f32>, tensor<?x?xi32>, tensor<?x?xf32>
   return
 }

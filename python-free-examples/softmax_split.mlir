@@ -58,13 +58,18 @@ func.func @partials(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
   %e = math.exp %shifted : tensor<?xf32>
   %s = blk.reduce sum %e axis 0 : tensor<?xf32> -> f32
 
+  // The row's partials start its line of the scratch matrices. That line
+  // is reached with blk.addptr, like the rows of x: row * n_cols grows with
+  // the tensor, and a scalar offset can be made 64-bit (blk-widen-offsets)
+  // where an element of an offsets block stays 32-bit.
   %slot_start = arith.muli %row, %n_cols : i32
-  %slot = arith.addi %slot_start, %part : i32
-  %at_slot = blk.splat %slot : i32 -> tensor<1xi32>
+  %maxes_row = blk.addptr %maxes, %slot_start : !blk.ptr<f32>, i32
+  %sums_row = blk.addptr %sums, %slot_start : !blk.ptr<f32>, i32
+  %at_part = blk.splat %part : i32 -> tensor<1xi32>
   %m1 = blk.splat %m : f32 -> tensor<1xf32>
   %s1 = blk.splat %s : f32 -> tensor<1xf32>
-  blk.store %maxes[%at_slot], %m1 : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
-  blk.store %sums[%at_slot], %s1 : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  blk.store %maxes_row[%at_part], %m1 : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  blk.store %sums_row[%at_part], %s1 : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
   return
 }
 
@@ -92,11 +97,11 @@ func.func @normalize(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">, blk.di
 
   // The row's partials: M = max m, S = sum s * exp(m - M).
   %slot_start = arith.muli %row, %n_cols : i32
+  %maxes_row = blk.addptr %maxes, %slot_start : !blk.ptr<f32>, i32
+  %sums_row = blk.addptr %sums, %slot_start : !blk.ptr<f32>, i32
   %parts = blk.arange 0 to SPLITS : tensor<?xi32>
-  %slot_starts = blk.splat %slot_start [SPLITS] : i32 -> tensor<?xi32>
-  %slots = arith.addi %parts, %slot_starts : tensor<?xi32>
-  %m = blk.load %maxes[%slots] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
-  %s = blk.load %sums[%slots] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %m = blk.load %maxes_row[%parts] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %s = blk.load %sums_row[%parts] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
   %max = blk.reduce max %m axis 0 : tensor<?xf32> -> f32
   %max_parts = blk.splat %max [SPLITS] : f32 -> tensor<?xf32>
   %part_shift = arith.subf %m, %max_parts : tensor<?xf32>

@@ -167,3 +167,26 @@ func.func @running_max(%in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #bl
   %max = blk.reduce max %m axis 0 : tensor<16xf32> -> f32
   return
 }
+
+// -----
+
+// A 64-bit row offset (blk-widen-offsets) goes into the row's GEP as it is;
+// the elements are read from that row with their 32-bit offsets.
+// CHECK-LABEL: func.func @wide_row(
+// CHECK-SAME: %[[IN:[^:]*]]: !llvm.ptr, %[[STRIDE:[^:]*]]: i32, %[[PID:[^:]*]]: i32
+func.func @wide_row(%in: !blk.ptr<f32>, %stride: i32) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  // CHECK: %[[STRIDE64:.*]] = arith.extsi %[[STRIDE]] : i32 to i64
+  // CHECK: %[[PID64:.*]] = arith.extsi %[[PID]] : i32 to i64
+  // CHECK: %[[START:.*]] = arith.muli %[[PID64]], %[[STRIDE64]] : i64
+  // CHECK: %[[ROW:.*]] = llvm.getelementptr %[[IN]][%[[START]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK: tensor.generate
+  // CHECK:   llvm.getelementptr %[[ROW]][%{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+  %stride64 = arith.extsi %stride : i32 to i64
+  %row = blk.program_id x
+  %row64 = arith.extsi %row : i32 to i64
+  %start = arith.muli %row64, %stride64 : i64
+  %rowp = blk.addptr %in, %start : !blk.ptr<f32>, i64
+  %cols = blk.arange 0 to 16 : tensor<16xi32>
+  %x = blk.load %rowp[%cols] : !blk.ptr<f32>, tensor<16xi32> -> tensor<16xf32>
+  return
+}

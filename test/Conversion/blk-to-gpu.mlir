@@ -250,3 +250,28 @@ func.func @rows_of_sixteens(%p: !blk.ptr<f32>, %n_rows: i32, %n_cols: i32 {blk.d
   blk.store %p[%cols], %x mask %mask {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<16x32xi32, #rows>, tensor<16x32xf32, #rows>
   return
 }
+
+// -----
+
+// A 64-bit row offset (blk-widen-offsets) goes into the row's GEP as it is;
+// the accesses from that row keep their 32-bit offsets and 16-byte vectors.
+#wide = #blk.blocked<elems = [4], lanes = [32], warps = [1]>
+
+// CHECK-LABEL: gpu.func @wide_row
+// CHECK-SAME: (%[[P:.*]]: !llvm.ptr<1>, %[[STRIDE:.*]]: i32)
+func.func @wide_row(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  // CHECK: %[[STRIDE64:.*]] = arith.extsi %[[STRIDE]] : i32 to i64
+  // CHECK: %[[START:.*]] = arith.muli %{{.*}}, %[[STRIDE64]] : i64
+  // CHECK: %[[ROW:.*]] = llvm.getelementptr %[[P]][%[[START]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+  // CHECK: %[[ADDR:.*]] = llvm.getelementptr inbounds %[[ROW]][%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+  // CHECK: llvm.load %[[ADDR]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+  %stride64 = arith.extsi %stride : i32 to i64
+  %row = blk.program_id x
+  %row64 = arith.extsi %row : i32 to i64
+  %start = arith.muli %row64, %stride64 : i64
+  %rowp = blk.addptr %p, %start : !blk.ptr<f32>, i64
+  %cols = blk.arange 0 to 128 : tensor<128xi32, #wide>
+  %x = blk.load %rowp[%cols] {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<128xi32, #wide> -> tensor<128xf32, #wide>
+  blk.store %rowp[%cols], %x {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<128xi32, #wide>, tensor<128xf32, #wide>
+  return
+}

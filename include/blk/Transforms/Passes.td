@@ -78,4 +78,43 @@ def BlkStorageType : Pass<"blk-storage-type", "::mlir::ModuleOp"> {
   ];
 }
 
+def BlkWidenOffsets : Pass<"blk-widen-offsets", "::mlir::ModuleOp"> {
+  let summary = "Compute the scalar offsets of blk.addptr in 64 bits";
+  let description = [{
+    Programs compute a row's start in i32 (`arith.muli %row, %stride : i32`,
+    then `blk.addptr %p, %start : !blk.ptr<f32>, i32`), which wraps once a
+    tensor holds 2^31 elements or more. For every `blk.addptr` whose offset
+    is i32, this pass rebuilds the scalar integer chain that computes the
+    offset in i64, so that no intermediate product or sum wraps, and gives
+    the addptr the i64 offset:
+
+    * `arith.muli`, `arith.addi`, `arith.subi` are rebuilt in i64 over their
+      widened operands;
+    * function arguments (sizes, strides), `blk.program_id`,
+      `blk.num_programs`, `blk.constexpr`, `scf.for` induction variables
+      and integer constants are sign-extended: they are signed i32 values
+      (a stride may be negative), and for the non-negative ones sign and
+      zero extension agree;
+    * `arith.divui` and `arith.remui` are unsigned and below 2^32: their
+      32-bit result is zero-extended, which equals dividing the
+      zero-extended operands, and keeps the division 32-bit (a 64-bit
+      division is a long software routine on the GPU).
+
+    The offsets blocks of `blk.load` and `blk.store` stay i32: they index
+    inside a row or a program's few rows. A program should therefore reach
+    every large region (a row of the tensor, a row of a scratch matrix)
+    through a scalar `blk.addptr`.
+
+    An offset that depends on any other value (a loop-carried `scf.for`
+    argument, an `scf.if` result, a select, a shift, ...) is an error at
+    the addptr, with a note at that value: the pass runs when a problem
+    needs 64-bit offsets, where a 32-bit one would silently address the
+    wrong memory.
+
+    The 32-bit ops that no longer have users are erased. Small problems
+    should not run this pass: their kernels keep 32-bit arithmetic.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // BLK_TRANSFORMS_PASSES_TD
