@@ -197,10 +197,9 @@ static int64_t maxValueOf(unsigned bits) {
 }
 
 /// Checks that the problem's sizes fit the integer arguments that carry
-/// them, and that every offset a kernel forms does: a row offset is
-/// row * stride, computed in the width of the stride argument.
-static LogicalResult checkIndexWidths(ModuleOp program,
-                                      const ProblemDesc &problem) {
+/// them.
+static LogicalResult checkArgumentWidths(ModuleOp program,
+                                         const ProblemDesc &problem) {
   for (auto func : program.getOps<func::FuncOp>()) {
     if (!isKernel(func))
       continue;
@@ -212,36 +211,42 @@ static LogicalResult checkIndexWidths(ModuleOp program,
       if (!value)
         continue;
       unsigned bits = func.getArgumentTypes()[i].getIntOrFloatBitWidth();
-      int64_t limit = maxValueOf(bits);
-      std::optional<int64_t> span =
-          declared.getRole() == ArgRole::row_stride
-              ? problem.getMatrixElements(declared.getName())
-              : value;
-      if (!span || *span > limit)
+      if (*value > maxValueOf(bits))
         return func.emitError()
                << "kernel @" << func.getSymName() << " argument #" << i
                << " (" << declared << ") is i" << bits
-               << ", but the problem needs offsets up to "
-               << (span ? std::to_string(*span) : "over 2^63")
-               << " elements; kernels index with " << bits
-               << "-bit offsets";
+               << ", which cannot hold the problem's " << *value;
     }
   }
   return success();
 }
 
+/// Whether a row offset (row x stride) of some matrix of the problem, or
+/// of a scratch matrix (rows x cols), passes 2^31 - 1: then the program's
+/// row offsets must be computed in 64 bits.
+static bool needsWideOffsets(const ProblemDesc &problem) {
+  int64_t largest =
+      llvm::checkedMul(problem.rows, problem.cols).value_or(INT64_MAX);
+  for (const auto &stride : problem.rowStrides)
+    largest = std::max(largest, *problem.getMatrixElements(stride.getKey()));
+  return largest > maxValueOf(32);
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::blk::fitProgram(ModuleOp program, const ProblemDesc &problem) {
   if (failed(verifyProblem(program, problem)) ||
-      failed(checkIndexWidths(program, problem)))
+      failed(checkArgumentWidths(program, problem)))
     return failure();
   OwningOpRef<ModuleOp> fitted = program.clone();
   specializeDivisibility(*fitted, problem);
-  if (problem.elementType == ::blk::runtime::ElementType::F32)
-    return fitted;
   PassManager pm(program.getContext());
-  pm.addPass(createBlkStorageType(BlkStorageTypeOptions{
-      ::blk::runtime::elementTypeName(problem.elementType)}));
+  // Only where the problem needs it: small problems keep 32-bit row
+  // offsets, and the code they had.
+  if (needsWideOffsets(problem))
+    pm.addPass(createBlkWidenOffsets());
+  if (problem.elementType != ::blk::runtime::ElementType::F32)
+    pm.addPass(createBlkStorageType(BlkStorageTypeOptions{
+        ::blk::runtime::elementTypeName(problem.elementType)}));
   if (failed(pm.run(*fitted)))
     return failure();
   return fitted;

@@ -106,7 +106,7 @@ func.func @reversed(%in: !blk.ptr<f32>, %stride: i32)
 // CHECK-NEXT: %[[START:.*]] = arith.muli %[[ROW64]], %[[STRIDE64]] : i64
 // CHECK-NEXT: blk.addptr %[[IN]], %[[START]] : !blk.ptr<f32>, i64
 func.func @persistent(%in: !blk.ptr<f32>, %stride: i32, %n: i32)
-    attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = "persistent">} {
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent>} {
   %first = blk.program_id x
   %step = blk.num_programs x
   %cols = blk.arange 0 to 128 : tensor<128xi32>

@@ -136,8 +136,10 @@ LogicalResult verifyProblem(ModuleOp program, const ProblemDesc &problem);
 /// `blk.divisibility` promises on integer arguments (row strides, rows,
 /// cols) kept only where the problem's values keep them, and arguments
 /// that are multiples of 16 promised so (Triton specializes integer
-/// arguments the same way); for f16/bf16 data, f32 memory accesses go
-/// through the narrow type (blk-storage-type).
+/// arguments the same way); row offsets computed in 64 bits
+/// (blk-widen-offsets) where a matrix spans more than 2^31 - 1 elements,
+/// and only there; for f16/bf16 data, f32 memory accesses go through the
+/// narrow type (blk-storage-type).
 FailureOr<OwningOpRef<ModuleOp>> fitProgram(ModuleOp program,
                                             const ProblemDesc &problem);
 
