@@ -8,13 +8,14 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
-#include <set>
 
 using namespace mlir;
 using namespace mlir::blk;
 
 #include "blk/IR/BlkOpsDialect.cpp.inc"
 #include "blk/IR/BlkOpsEnums.cpp.inc"
+
+#include "blk/IR/BlkInterfaces.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "blk/IR/BlkOpsTypes.cpp.inc"
@@ -311,28 +312,6 @@ KernelAttr mlir::blk::getKernelAttr(func::FuncOp func) {
   return func->getAttrOfType<KernelAttr>(BlkDialect::getKernelAttrName());
 }
 
-std::vector<std::string> mlir::blk::getConstantNames(Operation *root) {
-  std::set<std::string> names;
-  auto addDims = [&](ArrayAttr shape) {
-    if (shape)
-      for (Attribute dim : shape)
-        if (auto name = dyn_cast<StringAttr>(dim))
-          names.insert(name.str());
-  };
-  root->walk([&](Operation *op) {
-    if (auto constexprOp = dyn_cast<ConstexprOp>(op))
-      names.insert(constexprOp.getName().str());
-    else if (auto arange = dyn_cast<ArangeOp>(op)) {
-      if (auto name = dyn_cast<StringAttr>(arange.getEnd()))
-        names.insert(name.str());
-    } else if (auto splat = dyn_cast<SplatOp>(op))
-      addDims(splat.getShapeAttr());
-    else if (auto broadcast = dyn_cast<BroadcastOp>(op))
-      addDims(broadcast.getShapeAttr());
-  });
-  return {names.begin(), names.end()};
-}
-
 bool mlir::blk::isKernel(func::FuncOp func) {
   return static_cast<bool>(getKernelAttr(func));
 }
@@ -435,7 +414,7 @@ static LogicalResult verifyLaunchAttr(Operation *op, Attribute value) {
 
 static LogicalResult verifyVectorAttr(Operation *op, Attribute value) {
   auto width = dyn_cast<IntegerAttr>(value);
-  if (!isa<LoadOp, StoreOp>(op) || !width || width.getInt() < 1 ||
+  if (!isa<MemoryAccessOpInterface>(op) || !width || width.getInt() < 1 ||
       !llvm::isPowerOf2_64(width.getInt()))
     return op->emitError() << "'blk.vector' must be a positive power of two "
                               "on a blk.load or blk.store, but got "

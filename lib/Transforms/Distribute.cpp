@@ -43,26 +43,30 @@ template <typename Fn> void forEachValue(func::FuncOp func, Fn fn) {
   });
 }
 
-/// Reports what keeps a kernel from being distributed: unbound constants
-/// and dynamic shapes.
+/// Reports an unbound constant or a dynamic shape, which keep a kernel from
+/// being distributed.
 LogicalResult checkSpecialized(func::FuncOp func) {
+  std::optional<Unspecialized> found = findUnspecialized(func);
+  if (!found)
+    return success();
+  InFlightDiagnostic diagnostic = found->emitError();
+  if (found->dynamicBlock)
+    diagnostic << "; bind its compile-time constants with --blk-specialize "
+                  "first";
+  else
+    diagnostic << "; run --blk-specialize=\"" << found->constantName
+               << "=<value>\" first";
+  return diagnostic;
+}
+
+/// Reports blocks the layouts cannot describe: of rank other than 1 or 2,
+/// or with a dimension that is not a power of two.
+LogicalResult checkBlockShapes(func::FuncOp func) {
   WalkResult result = func.walk([](Operation *op) {
-    if (auto constexprOp = dyn_cast<ConstexprOp>(op)) {
-      op->emitOpError() << "compile-time constant '" << constexprOp.getName()
-                        << "' is not bound; run --blk-specialize=\""
-                        << constexprOp.getName() << "=<value>\" first";
-      return WalkResult::interrupt();
-    }
     for (Value value : op->getResults()) {
       auto tensor = dyn_cast<RankedTensorType>(value.getType());
       if (!tensor)
         continue;
-      if (!tensor.hasStaticShape()) {
-        op->emitOpError() << "block " << tensor
-                          << " has a dynamic shape; bind its compile-time "
-                             "constants with --blk-specialize first";
-        return WalkResult::interrupt();
-      }
       if (tensor.getRank() == 0 || tensor.getRank() > 2) {
         op->emitOpError() << "blocks of rank " << tensor.getRank()
                           << " are not supported (1 or 2)";
@@ -105,22 +109,17 @@ int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
   // value) and blocks that read one address all along a row (a splat of a
   // row's partial) do not stream memory, and accessing them element by
   // element costs little.
-  auto consider = [&](Value base, Value offsets) {
-    auto offsetsType = cast<RankedTensorType>(offsets.getType());
-    if (offsetsType.getShape() != anchor.getShape() ||
+  func.walk([&](MemoryAccessOpInterface access) {
+    TypedValue<RankedTensorType> offsets = access.getOffsets();
+    if (offsets.getType().getShape() != anchor.getShape() ||
         analysis.getFacts(offsets).constancy >= anchor.getShape().back())
       return;
-    int64_t maxElements = 16 / cast<PtrType>(base.getType()).getElementBytes();
+    int64_t maxElements = 16 / access.getBase().getType().getElementBytes();
     if (!anyAccess)
       width = maxElements;
     anyAccess = true;
-    width = std::min(width, analysis.getVectorWidth(base, offsets, maxElements));
-  };
-  func.walk([&](Operation *op) {
-    if (auto load = dyn_cast<LoadOp>(op))
-      consider(load.getBase(), load.getOffsets());
-    else if (auto store = dyn_cast<StoreOp>(op))
-      consider(store.getBase(), store.getOffsets());
+    width = std::min(width, analysis.getVectorWidth(access.getBase(), offsets,
+                                                    maxElements));
   });
   int64_t lastDim = anchor.getShape().back();
   int64_t perThread = std::max<int64_t>(1, anchor.getNumElements() / threads);
@@ -199,14 +198,10 @@ LogicalResult SliceAssignment::build(func::FuncOp func) {
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       if (isBlock(reduce.getResult()))
         seeds.push_back({reduce.getResult(), reduce.getAxis(), op});
-    } else if (auto load = dyn_cast<LoadOp>(op)) {
-      join(load.getOffsets(), load.getResult());
-      if (load.getMask())
-        join(load.getOffsets(), load.getMask());
-    } else if (auto store = dyn_cast<StoreOp>(op)) {
-      join(store.getOffsets(), store.getValue());
-      if (store.getMask())
-        join(store.getOffsets(), store.getMask());
+    } else if (auto access = dyn_cast<MemoryAccessOpInterface>(op)) {
+      join(access.getOffsets(), access.getDataBlock());
+      if (access.getMask())
+        join(access.getOffsets(), access.getMask());
     } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
       for (auto [init, arg, result, yielded] :
            llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
@@ -312,7 +307,7 @@ struct BlkDistributePass
         return failure();
       func->setAttr(BlkDialect::getKernelAttrName(), kernel);
     }
-    if (failed(checkSpecialized(func)))
+    if (failed(checkSpecialized(func)) || failed(checkBlockShapes(func)))
       return failure();
     RankedTensorType anchor = findAnchor(func);
     if (!anchor)
@@ -352,27 +347,18 @@ struct BlkDistributePass
     if (!ok)
       return failure();
 
-    func.walk([&](Operation *op) {
-      Value base, offsets;
-      if (auto load = dyn_cast<LoadOp>(op)) {
-        base = load.getBase();
-        offsets = load.getOffsets();
-      } else if (auto store = dyn_cast<StoreOp>(op)) {
-        base = store.getBase();
-        offsets = store.getOffsets();
-      } else {
-        return;
-      }
+    func.walk([&](MemoryAccessOpInterface access) {
+      Value offsets = access.getOffsets();
       int64_t width = 1;
       FailureOr<Distribution> distribution =
           Distribution::get(offsets.getType());
       if (succeeded(distribution) && !distribution->getSlicedDim()) {
         int64_t run =
             distribution->getRunLength(distribution->getRank() - 1);
-        width = analysis.getVectorWidth(base, offsets, run);
+        width = analysis.getVectorWidth(access.getBase(), offsets, run);
       }
-      op->setAttr(BlkDialect::getVectorAttrName(),
-                  IntegerAttr::get(IntegerType::get(context, 64), width));
+      access->setAttr(BlkDialect::getVectorAttrName(),
+                      IntegerAttr::get(IntegerType::get(context, 64), width));
     });
     return checkRegisterBudget(func, warps);
   }

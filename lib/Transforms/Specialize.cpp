@@ -10,7 +10,7 @@
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::blk {
@@ -35,83 +35,8 @@ LogicalResult parseBinding(StringRef binding, Constants &constants) {
   return success();
 }
 
-/// The value of a compile-time constant, or failure (with a diagnostic on
-/// `op`) if it is unbound.
-FailureOr<int64_t> lookupConstant(Operation *op, StringRef name,
-                                  const Constants &constants) {
-  auto it = constants.find(name);
-  if (it == constants.end())
-    return op->emitOpError() << "compile-time constant '" << name
-                             << "' is not bound; bind it with "
-                                "--blk-specialize=\""
-                             << name << "=<value>\"";
-  return it->second;
-}
-
-/// The static dimension an entry of a shape list stands for, or failure
-/// (with a diagnostic on `op`) if it names an unbound constant or one bound
-/// to a size that is not positive.
-FailureOr<int64_t> bindDim(Operation *op, Attribute dim,
-                           const Constants &constants) {
-  if (auto size = dyn_cast<IntegerAttr>(dim))
-    return size.getInt();
-  StringRef name = cast<StringAttr>(dim).getValue();
-  FailureOr<int64_t> size = lookupConstant(op, name, constants);
-  if (succeeded(size) && *size < 1)
-    return op->emitOpError() << "compile-time constant '" << name << "' = "
-                             << *size
-                             << " is used as a block size, which must be "
-                                "positive";
-  return size;
-}
-
 RankedTensorType withShape(Type type, ArrayRef<int64_t> shape) {
   return cast<RankedTensorType>(type).clone(shape);
-}
-
-/// Replaces the constant names in `op` by numbers; the result type becomes
-/// static where the names fixed its dimensions.
-LogicalResult bindNamesIn(Operation *op, const Constants &constants) {
-  OpBuilder builder(op);
-  return TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<ConstexprOp>([&](ConstexprOp constexprOp) {
-        FailureOr<int64_t> value =
-            lookupConstant(op, constexprOp.getName(), constants);
-        if (failed(value))
-          return failure();
-        Value constant = arith::ConstantOp::create(
-            builder, op->getLoc(),
-            builder.getIntegerAttr(constexprOp.getType(), *value));
-        constexprOp.replaceAllUsesWith(constant);
-        constexprOp.erase();
-        return success();
-      })
-      .Case<ArangeOp>([&](ArangeOp arange) {
-        FailureOr<int64_t> end = bindDim(op, arange.getEnd(), constants);
-        if (failed(end))
-          return failure();
-        // The verifier then reports a range that is not a power of two.
-        arange.setEndAttr(builder.getI64IntegerAttr(*end));
-        arange.getResult().setType(
-            withShape(arange.getType(), {*end - arange.getStart()}));
-        return success();
-      })
-      .Case<SplatOp, BroadcastOp>([&](auto shaped) {
-        ArrayAttr shape = shaped.getShapeAttr();
-        if (!shape)
-          return success();
-        SmallVector<int64_t> dims;
-        for (Attribute dim : shape) {
-          FailureOr<int64_t> size = bindDim(op, dim, constants);
-          if (failed(size))
-            return failure();
-          dims.push_back(*size);
-        }
-        shaped.removeShapeAttr();
-        shaped.getResult().setType(withShape(shaped.getType(), dims));
-        return success();
-      })
-      .Default([](Operation *) { return success(); });
 }
 
 /// Sets `value`'s type to `type`; returns whether it changed. Every value
@@ -135,10 +60,14 @@ std::optional<ArrayRef<int64_t>> firstTensorShape(ValueRange values) {
 /// anything changed.
 bool refineResultTypes(Operation *op) {
   return TypeSwitch<Operation *, bool>(op)
-      .Case<LoadOp>([](LoadOp load) {
-        return refine(load.getResult(),
-                      withShape(load.getType(),
-                                load.getOffsets().getType().getShape()));
+      .Case<MemoryAccessOpInterface>([](MemoryAccessOpInterface access) {
+        // A read's block takes its offsets' shape; a write has no result.
+        if (!access.isRead())
+          return false;
+        Value data = access.getDataBlock();
+        return refine(data,
+                      withShape(data.getType(),
+                                access.getOffsets().getType().getShape()));
       })
       .Case<ExpandDimsOp>([](ExpandDimsOp expand) {
         SmallVector<int64_t> shape(expand.getSrc().getType().getShape());
@@ -186,21 +115,19 @@ bool refineResultTypes(Operation *op) {
       });
 }
 
-/// Reports the first value whose block shape is still dynamic.
+/// Reports the first block whose shape is still dynamic. Binding left no
+/// names, so a block is all findUnspecialized can find.
 LogicalResult checkAllShapesStatic(Operation *root) {
-  WalkResult result = root->walk([](Operation *op) {
-    for (Value value : op->getResults()) {
-      auto tensor = dyn_cast<RankedTensorType>(value.getType());
-      if (tensor && !tensor.hasStaticShape()) {
-        op->emitOpError() << "result type " << tensor
-                          << " is still dynamic after specialization; its "
-                             "shape must follow from bound constants";
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
+  std::optional<Unspecialized> found = findUnspecialized(root);
+  if (!found)
+    return success();
+  Value block = found->dynamicBlock;
+  found->op->emitOpError()
+      << (isa<BlockArgument>(block) ? "argument type " : "result type ")
+      << block.getType()
+      << " is still dynamic after specialization; its shape must follow "
+         "from bound constants";
+  return failure();
 }
 
 struct BlkSpecializePass
@@ -235,14 +162,14 @@ struct BlkSpecializePass
       }
     }
 
-    SmallVector<Operation *> named;
-    getOperation().walk([&](Operation *op) {
-      if (isa<ConstexprOp, ArangeOp, SplatOp, BroadcastOp>(op))
-        named.push_back(op);
-    });
+    // Collected first: binding a blk.constexpr replaces it.
+    SmallVector<ConstantNamesOpInterface> named;
+    getOperation().walk(
+        [&](ConstantNamesOpInterface op) { named.push_back(op); });
+    IRRewriter rewriter(&getContext());
     bool bound = true;
-    for (Operation *op : named)
-      bound &= succeeded(bindNamesIn(op, all));
+    for (ConstantNamesOpInterface op : named)
+      bound &= succeeded(op.bindConstants(rewriter, all));
     if (!bound)
       return signalPassFailure();
 

@@ -24,6 +24,29 @@ bool isF32Pointer(Type type) {
   return pointer && pointer.getPointeeType().isF32();
 }
 
+/// Makes an access through a narrowed pointer move `storage` elements: the
+/// values it writes or fills in are truncated before it, and what it reads
+/// is extended after it, so the program around it keeps computing in f32.
+void narrowAccess(MemoryAccessOpInterface access, FloatType storage) {
+  OpBuilder builder(access);
+  Location loc = access.getLoc();
+  for (Value wide : {access.getFillValue(), access.getStoredValue()}) {
+    if (!wide)
+      continue;
+    Value narrowed = arith::TruncFOp::create(
+        builder, loc, narrow(wide.getType(), storage), wide);
+    access->replaceUsesOfWith(wide, narrowed);
+  }
+  if (!access.isRead())
+    return;
+  Value read = access.getDataBlock();
+  Type wideType = read.getType();
+  read.setType(narrow(wideType, storage));
+  builder.setInsertionPointAfter(access);
+  auto extended = arith::ExtFOp::create(builder, loc, wideType, read);
+  read.replaceAllUsesExcept(extended, extended);
+}
+
 void retypeKernel(func::FuncOp func, FloatType storage) {
   auto pointer = PtrType::get(func.getContext(), storage);
   // Every f32 pointer of the kernel (arguments, addptr results, pointers
@@ -37,30 +60,9 @@ void retypeKernel(func::FuncOp func, FloatType storage) {
   func.setType(FunctionType::get(func.getContext(),
                                  func.getBody().getArgumentTypes(), {}));
 
-  func.walk([&](Operation *op) {
-    OpBuilder builder(op);
-    if (auto load = dyn_cast<LoadOp>(op)) {
-      if (load.getBase().getType() != pointer)
-        return;
-      Value other = load.getOther();
-      if (other)
-        other = arith::TruncFOp::create(builder, load.getLoc(), storage, other);
-      auto narrowLoad = LoadOp::create(
-          builder, load.getLoc(), narrow(load.getType(), storage),
-          load.getBase(), load.getOffsets(), load.getMask(), other);
-      narrowLoad->setDiscardableAttrs(load->getDiscardableAttrDictionary());
-      Value wide = arith::ExtFOp::create(builder, load.getLoc(),
-                                         load.getType(), narrowLoad.getResult());
-      load.replaceAllUsesWith(wide);
-      load.erase();
-    } else if (auto store = dyn_cast<StoreOp>(op)) {
-      if (store.getBase().getType() != pointer)
-        return;
-      Value value = store.getValue();
-      Value narrowValue = arith::TruncFOp::create(
-          builder, store.getLoc(), narrow(value.getType(), storage), value);
-      store.getValueMutable().assign(narrowValue);
-    }
+  func.walk([&](MemoryAccessOpInterface access) {
+    if (access.getBase().getType() == pointer)
+      narrowAccess(access, storage);
   });
 }
 

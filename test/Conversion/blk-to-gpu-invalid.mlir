@@ -56,3 +56,19 @@ func.func @shared_over_limit() attributes {blk.kernel = #blk.kernel<num_warps = 
 func.func @on_sm80(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2>} {
   return
 }
+
+// -----
+
+func.func @unspecialized(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{'blk.arange' op block 'tensor<?xi32>' has a dynamic shape; run --blk-specialize first}}
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @unbound(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{'blk.constexpr' op compile-time constant 'BLOCK' is not bound; run --blk-specialize first}}
+  %b = blk.constexpr BLOCK : i32
+  return
+}

@@ -41,3 +41,12 @@ func.func @negative_size(%x: f32) {
   %0 = blk.splat %x [NEG] : f32 -> tensor<?xf32>
   return
 }
+
+// -----
+
+// Block arguments count as blocks too: a function over dynamic blocks is
+// not specialized by binding names.
+// expected-error @+1 {{'func.func' op argument type 'tensor<?xf32>' is still dynamic after specialization; its shape must follow from bound constants}}
+func.func @dynamic_argument(%x: tensor<?xf32>) {
+  return
+}

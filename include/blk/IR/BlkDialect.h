@@ -10,7 +10,9 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringMap.h"
 
 #include "blk/IR/BlkOpsDialect.h.inc"
 #include "blk/IR/BlkOpsEnums.h.inc"
@@ -33,11 +35,35 @@ bool isKernel(func::FuncOp func);
 /// The `blk.kernel` attribute of a kernel function, or null.
 KernelAttr getKernelAttr(func::FuncOp func);
 
-/// The compile-time constants `root` names (in blk.constexpr and in block
-/// shapes), sorted and without repetitions.
+/// The compile-time constants the ops under `root` name (through
+/// ConstantNamesOpInterface), sorted and without repetitions.
 std::vector<std::string> getConstantNames(Operation *root);
 
+/// What keeps a program from being fully specialized, at the op that shows
+/// it.
+struct Unspecialized {
+  Operation *op;
+  /// A block of `op` (a result, or an argument of one of its regions) whose
+  /// shape is still dynamic; null when `op` has none but names a constant.
+  Value dynamicBlock;
+  /// The first compile-time constant `op` names, when `dynamicBlock` is null.
+  StringRef constantName;
+
+  /// "block T has a dynamic shape" or "compile-time constant 'N' is not
+  /// bound", at `op`; the caller adds what to do about it.
+  InFlightDiagnostic emitError() const;
+};
+
+/// The one test of "fully specialized": no block under `root` has a dynamic
+/// shape and no op names a compile-time constant. Returns the first op (in
+/// post-order, as `walk` visits them) that is not, or std::nullopt. Blocks
+/// are checked before names, so an op whose shape names a constant is
+/// reported by its dynamic block.
+std::optional<Unspecialized> findUnspecialized(Operation *root);
+
 } // namespace mlir::blk
+
+#include "blk/IR/BlkInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "blk/IR/BlkOps.h.inc"

@@ -4,6 +4,7 @@
 include "blk/IR/BlkDialect.td"
 include "blk/IR/BlkTypes.td"
 include "blk/IR/BlkAttrs.td"
+include "blk/IR/BlkInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 
@@ -44,7 +45,8 @@ def Blk_NumProgramsOp : Blk_Op<"num_programs", [Pure]> {
 // Compile-time constants
 //===----------------------------------------------------------------------===//
 
-def Blk_ConstexprOp : Blk_Op<"constexpr", [Pure]> {
+def Blk_ConstexprOp : Blk_Op<"constexpr", [Pure,
+    DeclareOpInterfaceMethods<Blk_ConstantNamesOpInterface>]> {
   let summary = "value of a named compile-time constant";
   let description = [{
     The value of a compile-time constant such as `BLOCK` (Triton's
@@ -66,7 +68,8 @@ def Blk_ConstexprOp : Blk_Op<"constexpr", [Pure]> {
 // Making blocks
 //===----------------------------------------------------------------------===//
 
-def Blk_ArangeOp : Blk_Op<"arange", [Pure]> {
+def Blk_ArangeOp : Blk_Op<"arange", [Pure,
+    DeclareOpInterfaceMethods<Blk_ConstantNamesOpInterface>]> {
   let summary = "the integers start, start+1, ..., end-1 as a 1-D block";
   let description = [{
     Like Triton's `tl.arange(start, end)`: a 1-D block of `i32` holding
@@ -86,7 +89,8 @@ def Blk_ArangeOp : Blk_Op<"arange", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Blk_SplatOp : Blk_Op<"splat", [Pure]> {
+def Blk_SplatOp : Blk_Op<"splat", [Pure,
+    DeclareOpInterfaceMethods<Blk_ConstantNamesOpInterface>]> {
   let summary = "a block with every element equal to a scalar";
   let description = [{
     Fills a block of the result type with `src`. Where the result shape has
@@ -127,7 +131,8 @@ def Blk_ExpandDimsOp : Blk_Op<"expand_dims", [Pure]> {
   let hasCanonicalizer = 1;
 }
 
-def Blk_BroadcastOp : Blk_Op<"broadcast", [Pure]> {
+def Blk_BroadcastOp : Blk_Op<"broadcast", [Pure,
+    DeclareOpInterfaceMethods<Blk_ConstantNamesOpInterface>]> {
   let summary = "repeat a block along its dimensions of size 1";
   let description = [{
     Every dimension of the source is either equal to the result's or 1; the
@@ -171,6 +176,7 @@ def Blk_AddPtrOp : Blk_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
 def Blk_LoadOp : Blk_Op<"load", [
     AttrSizedOperandSegments,
     MemoryEffects<[MemRead]>,
+    Blk_MemoryAccessOpInterface,
     TypesMatchWith<"mask is an i1 block of the offsets' shape",
                    "offsets", "mask", "::mlir::blk::getMaskType($_self)",
                    "!::llvm::cast<::mlir::blk::LoadOp>($_op).getMask() || std::equal_to<>()">,
@@ -198,10 +204,20 @@ def Blk_LoadOp : Blk_Op<"load", [
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    // MemoryAccessOpInterface (getBase, getOffsets and getMask are the
+    // operand accessors).
+    ::mlir::TypedValue<::mlir::RankedTensorType> getDataBlock() {
+      return getResult();
+    }
+    bool isRead() { return true; }
+    ::mlir::Value getFillValue() { return getOther(); }
+  }];
 }
 
 def Blk_StoreOp : Blk_Op<"store", [
     MemoryEffects<[MemWrite]>,
+    Blk_MemoryAccessOpInterface,
     TypesMatchWith<"mask is an i1 block of the offsets' shape",
                    "offsets", "mask", "::mlir::blk::getMaskType($_self)",
                    "!::llvm::cast<::mlir::blk::StoreOp>($_op).getMask() || std::equal_to<>()">]> {
@@ -223,6 +239,15 @@ def Blk_StoreOp : Blk_Op<"store", [
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    // MemoryAccessOpInterface (getBase, getOffsets and getMask are the
+    // operand accessors).
+    ::mlir::TypedValue<::mlir::RankedTensorType> getDataBlock() {
+      return getValue();
+    }
+    bool isRead() { return false; }
+    ::mlir::Value getFillValue() { return {}; }
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -40,32 +40,32 @@ bool isElementwiseOnTensors(Operation *op) {
          llvm::any_of(op->getOperandTypes(), llvm::IsaPred<RankedTensorType>);
 }
 
-/// Reports, at the op that shows it, anything the CPU path cannot take: an
-/// unspecialized or distributed program, or blk ops outside a kernel (only
-/// a kernel knows its program id).
+/// Reports an unbound constant or a dynamic shape: the CPU path needs a
+/// specialized program.
+LogicalResult checkSpecialized(ModuleOp module) {
+  std::optional<Unspecialized> found = findUnspecialized(module);
+  if (!found)
+    return success();
+  if (found->dynamicBlock)
+    return found->emitError() << "; the CPU path needs a specialized program "
+                                 "(run --blk-specialize first)";
+  return found->emitError() << "; run --blk-specialize first";
+}
+
+/// Reports, at the op that shows it, anything else the CPU path cannot
+/// take: a distributed program, or blk ops outside a kernel (only a kernel
+/// knows its program id).
 LogicalResult checkSupported(ModuleOp module) {
   auto checkBlockType = [](Operation *op, Type type) -> LogicalResult {
     auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor)
+    if (!tensor || !tensor.getEncoding())
       return success();
-    if (!tensor.hasStaticShape())
-      return op->emitOpError()
-             << "block " << tensor
-             << " has a dynamic shape; the CPU path needs a specialized "
-                "program (run --blk-specialize first)";
-    if (tensor.getEncoding())
-      return op->emitOpError()
-             << "block " << tensor
-             << " carries a layout; the CPU path takes the specialized "
-                "program before blk-distribute";
-    return success();
+    return op->emitOpError()
+           << "block " << tensor
+           << " carries a layout; the CPU path takes the specialized "
+              "program before blk-distribute";
   };
   WalkResult result = module.walk([&](Operation *op) {
-    if (auto constant = dyn_cast<ConstexprOp>(op)) {
-      constant.emitOpError() << "compile-time constant '" << constant.getName()
-                             << "' is not bound; run --blk-specialize first";
-      return WalkResult::interrupt();
-    }
     if (isa<BlkDialect>(op->getDialect())) {
       auto func = op->getParentOfType<func::FuncOp>();
       if (!func || !isKernel(func)) {
@@ -141,7 +141,7 @@ struct ConvertBlkToCPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (failed(checkSupported(module)))
+    if (failed(checkSpecialized(module)) || failed(checkSupported(module)))
       return signalPassFailure();
 
     SmallVector<func::FuncOp> kernels;

@@ -114,6 +114,8 @@ struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
 /// Ops the conversion cannot turn into NVVM without libdevice or a layout
 /// change; reported before converting, with the reason.
 LogicalResult checkSupported(func::FuncOp func) {
+  if (std::optional<Unspecialized> found = findUnspecialized(func))
+    return found->emitError() << "; run --blk-specialize first";
   WalkResult result = func.walk([](Operation *op) {
     if (auto exp = dyn_cast<math::ExpOp>(op)) {
       if (!getElementTypeOrSelf(exp.getType()).isF32()) {
@@ -142,11 +144,54 @@ LogicalResult checkSupported(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
-int64_t totalBytes(ArrayRef<MemRefType> buffers) {
-  int64_t bytes = 0;
-  for (MemRefType buffer : buffers)
-    bytes += buffer.getNumElements() * buffer.getElementTypeBitWidth() / 8;
-  return bytes;
+/// What keeps `kernel` from being converted for the target: ops without a
+/// lowering, or clusters on a chip without them.
+LogicalResult checkKernel(func::FuncOp kernel, const TargetInfo &target) {
+  if (failed(checkSupported(kernel)))
+    return failure();
+  int64_t ctas = getKernelAttr(kernel).getNumCtas();
+  if (ctas > target.getMaxClusterCtas())
+    return kernel.emitError()
+           << "kernel @" << kernel.getSymName() << " runs on " << ctas
+           << " CTAs (num_ctas), but " << target.getChip()
+           << " has no thread-block clusters; they need sm_"
+           << TargetInfo::kMinClusterChip << " or newer";
+  return success();
+}
+
+/// The gpu.module the kernels move into, with the plan's cluster buffers;
+/// the module gets the launch records.
+gpu::GPUModuleOp createGPUModule(ModuleOp module,
+                                 ArrayRef<func::FuncOp> kernels,
+                                 WorkgroupPlan &plan) {
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  auto gpuModule =
+      gpu::GPUModuleOp::create(builder, module.getLoc(), "kernels");
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  builder.getUnitAttr());
+  module->setAttr(BlkDialect::getLaunchAttrName(),
+                  buildLaunchRecords(module.getContext(), kernels, plan));
+  createClusterBuffers(gpuModule, plan);
+  return gpuModule;
+}
+
+/// What the conversion produces (gpu, LLVM, NVVM, vector, memref) and what
+/// it must remove: blk, kernels as func.func, math.exp, and arith/math on
+/// blocks.
+void addLegality(ConversionTarget &target, const TypeConverter &converter) {
+  target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect,
+                         memref::MemRefDialect, NVVM::NVVMDialect,
+                         vector::VectorDialect>();
+  target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
+  target.addIllegalDialect<BlkDialect>();
+  target.addDynamicallyLegalOp<func::FuncOp>(
+      [](func::FuncOp func) { return !isKernel(func); });
+  target.addDynamicallyLegalOp<func::ReturnOp>([](func::ReturnOp op) {
+    return !op->getParentOfType<gpu::GPUFuncOp>();
+  });
+  target.addIllegalOp<math::ExpOp>();
+  target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+      [&converter](Operation *op) { return converter.isLegal(op); });
 }
 
 struct ConvertBlkToGPUPass
@@ -170,96 +215,22 @@ struct ConvertBlkToGPUPass
       return;
 
     WorkgroupPlan plan;
-    SmallVector<Attribute> launches;
-    SmallVector<std::pair<Operation *, Type>> pendingGlobals;
-    for (func::FuncOp func : kernels) {
-      if (failed(checkSupported(func)))
+    for (func::FuncOp kernel : kernels)
+      if (failed(checkKernel(kernel, *targetInfo)) ||
+          failed(planSharedMemory(kernel,
+                                  targetInfo->getMaxStaticSharedBytes(), plan)))
         return signalPassFailure();
-      int64_t ctas = getKernelAttr(func).getNumCtas();
-      if (ctas > targetInfo->getMaxClusterCtas()) {
-        func.emitError() << "kernel @" << func.getSymName() << " runs on "
-                         << ctas << " CTAs (num_ctas), but " << chip
-                         << " has no thread-block clusters; they need sm_"
-                         << TargetInfo::kMinClusterChip << " or newer";
-        return signalPassFailure();
-      }
-      SmallVector<MemRefType> &buffers = plan.buffers[func];
-      int64_t clusterBytes = 0;
-      Operation *lastClusterReduce = nullptr;
-      func.walk([&](ReduceOp reduce) {
-        if (std::optional<MemRefType> buffer = getReduceBuffer(reduce)) {
-          plan.bufferOf[reduce] = buffers.size();
-          buffers.push_back(*buffer);
-        }
-        if (int64_t slots = getClusterReduceSlots(reduce)) {
-          Type element = reduce.getSrc().getType().getElementType();
-          clusterBytes += slots * element.getIntOrFloatBitWidth() / 8;
-          pendingGlobals.push_back(
-              {reduce, LLVM::LLVMArrayType::get(element, slots)});
-          plan.readsAcrossCtas.insert(func.getSymName());
-          lastClusterReduce = reduce;
-        }
-      });
-      // The walk visits reductions in program order.
-      if (lastClusterReduce && lastClusterReduce->getParentOp() == func)
-        plan.exitArriveOf[func.getSymName()] = lastClusterReduce;
-      int64_t sharedBytes = totalBytes(buffers) + clusterBytes;
-      if (sharedBytes > targetInfo->getMaxStaticSharedBytes()) {
-        func.emitError() << "kernel @" << func.getSymName() << " needs "
-                         << sharedBytes
-                         << " bytes of shared memory for its reductions, "
-                            "over the "
-                         << targetInfo->getMaxStaticSharedBytes()
-                         << "-byte static limit; use fewer warps or rows";
-        return signalPassFailure();
-      }
-      launches.push_back(LaunchAttr::get(
-          context, func.getSymName(),
-          kWarpSize * getKernelAttr(func).getNumWarps(),
-          ctas, sharedBytes, /*dynamicSharedBytes=*/0,
-          getKernelAttr(func).getGrid(), func.getArgumentTypes()));
-    }
-
-    OpBuilder builder(context);
-    builder.setInsertionPointToEnd(module.getBody());
-    auto gpuModule =
-        gpu::GPUModuleOp::create(builder, module.getLoc(), "kernels");
-    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                    builder.getUnitAttr());
-    module->setAttr(BlkDialect::getLaunchAttrName(),
-                    builder.getArrayAttr(launches));
-    builder.setInsertionPointToStart(gpuModule.getBody());
-    for (auto [index, pending] : llvm::enumerate(pendingGlobals)) {
-      auto [reduce, type] = pending;
-      plan.clusterBufferOf[reduce] = LLVM::GlobalOp::create(
-          builder, reduce->getLoc(), type, /*isConstant=*/false,
-          LLVM::Linkage::Internal, "blk_cluster_partials_" + std::to_string(index),
-          Attribute(), /*alignment=*/16,
-          static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-    }
+    AccessPlans accessPlans = planAccesses(module);
+    gpu::GPUModuleOp gpuModule = createGPUModule(module, kernels, plan);
 
     BlkToGPUTypeConverter converter(context);
     ConversionTarget target(*context);
-    target.addLegalDialect<gpu::GPUDialect, LLVM::LLVMDialect,
-                           memref::MemRefDialect, NVVM::NVVMDialect,
-                           vector::VectorDialect>();
-    target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
-    target.addIllegalDialect<BlkDialect>();
-    target.addDynamicallyLegalOp<func::FuncOp>(
-        [](func::FuncOp func) { return !isKernel(func); });
-    target.addDynamicallyLegalOp<func::ReturnOp>([](func::ReturnOp op) {
-      return !op->getParentOfType<gpu::GPUFuncOp>();
-    });
-    target.addIllegalOp<math::ExpOp>();
-    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
-        [&](Operation *op) { return converter.isLegal(op); });
-
+    addLegality(target, converter);
     RewritePatternSet patterns(context);
     patterns.add<KernelToGPUFunc>(converter, context, gpuModule, plan);
     patterns.add<ReturnToGPUReturn>(converter, context, plan);
     populateBlockOpPatterns(converter, patterns);
-    llvm::DenseSet<Operation *> uniformMaskRuns = findUniformMaskRuns(module);
-    populateMemoryOpPatterns(converter, patterns, uniformMaskRuns);
+    populateMemoryOpPatterns(converter, patterns, accessPlans);
     populateReduceOpPatterns(converter, patterns, plan);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

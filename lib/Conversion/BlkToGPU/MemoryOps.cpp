@@ -7,7 +7,8 @@
 // analysis proves a mask the same over each run (a row length that is a
 // multiple of the run), a run moves whole or not at all, and the
 // element-by-element path, whose addresses would stay live in registers,
-// is not generated.
+// is not generated. Width, alignment and uniformity are decided once per
+// access, before conversion, as its AccessPlan; the patterns only read it.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -16,7 +17,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -25,13 +25,25 @@ namespace {
 
 /// The `blk.vector` width, but never more than the run of consecutive
 /// elements a thread holds (a hand-written width could exceed it).
-int64_t getVectorWidth(Operation *op, Value offsets) {
+int64_t getVectorWidth(Operation *op, const Distribution &distribution) {
   auto width = op->getAttrOfType<IntegerAttr>(BlkDialect::getVectorAttrName());
-  Distribution distribution = *Distribution::get(offsets.getType());
   if (!width || distribution.getSlicedDim())
     return 1;
   int64_t run = distribution.getRunLength(distribution.getRank() - 1);
   return std::min(width.getInt(), run);
+}
+
+AccessPlan planAccess(MemoryAccessOpInterface access,
+                      const Distribution &distribution,
+                      AccessAnalysis &analysis) {
+  AccessPlan plan;
+  plan.width = getVectorWidth(access, distribution);
+  plan.alignment =
+      plan.width * access.getAccessedElementType().getIntOrFloatBitWidth() / 8;
+  Value mask = access.getMask();
+  plan.uniformMaskRuns = mask && plan.width > 1 &&
+                         analysis.getFacts(mask).constancy % plan.width == 0;
+  return plan;
 }
 
 /// A thread's offsets as a sum of scalars plus a constant per element, the
@@ -104,16 +116,16 @@ std::optional<BoundMask> matchBoundMask(OpBuilder &builder, Location loc,
                    bound.getSource()};
 }
 
-/// The per-element view of one access: addresses, mask bits, values.
+/// The per-element view of one access: its plan, addresses, mask bits.
+/// A bound mask is matched here, on the thread's values, because the bound
+/// and the offsets' split exist only once the mask has been converted.
 struct ThreadAccess {
+  AccessPlan plan;
   Value base;
   Type elementType;
   SmallVector<Value> offsets;
   SmallVector<Value> mask; // empty (and no boundMask): every element
   std::optional<BoundMask> boundMask;
-  int64_t width;
-  /// Each run's mask bits are all equal.
-  bool uniformRuns = false;
 
   bool masked() const { return !mask.empty() || boundMask.has_value(); }
 
@@ -121,9 +133,6 @@ struct ThreadAccess {
     return LLVM::GEPOp::create(builder, loc, base.getType(), elementType, base,
                                ValueRange{offsets[k]},
                                LLVM::GEPNoWrapFlags::inbounds);
-  }
-  int64_t alignment() const {
-    return width * elementType.getIntOrFloatBitWidth() / 8;
   }
   /// The mask bit of element `k`.
   Value enabled(OpBuilder &builder, Location loc, int64_t k) const {
@@ -133,13 +142,13 @@ struct ThreadAccess {
   }
   /// Whether the whole run starting at element `first` is enabled.
   Value runEnabled(OpBuilder &builder, Location loc, int64_t first) const {
-    if (uniformRuns)
+    if (plan.uniformMaskRuns)
       return enabled(builder, loc, first);
     if (boundMask && isAscendingRun(first))
       return compareWithBound(
-          builder, loc, boundMask->constants[first + width - 1]);
+          builder, loc, boundMask->constants[first + plan.width - 1]);
     Value all = enabled(builder, loc, first);
-    for (int64_t i = 1; i < width; ++i)
+    for (int64_t i = 1; i < plan.width; ++i)
       all = arith::AndIOp::create(builder, loc, all,
                                   enabled(builder, loc, first + i));
     return all;
@@ -159,24 +168,22 @@ private:
   /// Consecutive increasing offsets: the last one decides the run.
   bool isAscendingRun(int64_t first) const {
     ArrayRef<int64_t> constants = boundMask->constants;
-    for (int64_t i = 1; i < width; ++i)
+    for (int64_t i = 1; i < plan.width; ++i)
       if (constants[first + i] != constants[first] + i)
         return false;
     return true;
   }
 };
 
-ThreadAccess getThreadAccess(OpBuilder &builder, Location loc, Operation *op,
-                             Value originalOffsets, Value base, Value offsets,
-                             Value mask, Type elementType, bool uniformRuns) {
+ThreadAccess getThreadAccess(OpBuilder &builder, Location loc,
+                             const AccessPlan &plan, Value base, Value offsets,
+                             Value mask, Type elementType) {
   // Addresses stay one index per element: measured on an H200, a common
   // base with constant offsets (fewer registers) ran up to 10% slower.
-  ThreadAccess access{base, elementType,
-                      extractElements(builder, loc, offsets), {}, std::nullopt,
-                      getVectorWidth(op, originalOffsets)};
+  ThreadAccess access{plan, base, elementType,
+                      extractElements(builder, loc, offsets), {}, std::nullopt};
   if (!mask)
     return access;
-  access.uniformRuns = uniformRuns;
   access.boundMask = matchBoundMask(builder, loc, mask);
   if (!access.boundMask)
     access.mask = extractElements(builder, loc, mask);
@@ -204,10 +211,10 @@ Value loadElement(OpBuilder &builder, Location loc, const ThreadAccess &access,
 SmallVector<Value> loadRun(OpBuilder &builder, Location loc,
                            const ThreadAccess &access, int64_t first,
                            Value other) {
-  auto runType = VectorType::get({access.width}, access.elementType);
+  auto runType = VectorType::get({access.plan.width}, access.elementType);
   auto vectorLoad = [&](OpBuilder &b, Location l) {
     return LLVM::LoadOp::create(b, l, runType, access.address(b, l, first),
-                                access.alignment())
+                                access.plan.alignment)
         .getResult();
   };
   Value run;
@@ -220,13 +227,13 @@ SmallVector<Value> loadRun(OpBuilder &builder, Location loc,
           scf::YieldOp::create(b, l, vectorLoad(b, l));
         },
         [&](OpBuilder &b, Location l) {
-          if (access.uniformRuns) {
+          if (access.plan.uniformMaskRuns) {
             scf::YieldOp::create(
                 b, l, vector::BroadcastOp::create(b, l, runType, other).getResult());
             return;
           }
           SmallVector<Value> elements;
-          for (int64_t i = 0; i < access.width; ++i)
+          for (int64_t i = 0; i < access.plan.width; ++i)
             elements.push_back(loadElement(b, l, access, first + i, other));
           Value run = vector::FromElementsOp::create(b, l, runType, elements);
           scf::YieldOp::create(b, l, run);
@@ -238,26 +245,27 @@ SmallVector<Value> loadRun(OpBuilder &builder, Location loc,
 
 struct LoadToGlobalLoads : public OpConversionPattern<LoadOp> {
   LoadToGlobalLoads(const TypeConverter &converter, MLIRContext *context,
-                    const llvm::DenseSet<Operation *> &uniformMaskRuns)
-      : OpConversionPattern(converter, context),
-        uniformMaskRuns(uniformMaskRuns) {}
+                    const AccessPlans &plans)
+      : OpConversionPattern(converter, context), plans(plans) {}
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    auto plan = plans.find(op);
+    if (plan == plans.end())
+      return rewriter.notifyMatchFailure(op, "no plan: the load has no layout");
     Location loc = op.getLoc();
     Type elementType = op.getType().getElementType();
-    ThreadAccess access = getThreadAccess(
-        rewriter, loc, op, op.getOffsets(), adaptor.getBase(),
-        adaptor.getOffsets(), adaptor.getMask(), elementType,
-        uniformMaskRuns.contains(op));
+    ThreadAccess access =
+        getThreadAccess(rewriter, loc, plan->second, adaptor.getBase(),
+                        adaptor.getOffsets(), adaptor.getMask(), elementType);
     Value other = adaptor.getOther();
     if (!other)
       other = arith::ConstantOp::create(rewriter, loc, elementType,
                                         rewriter.getZeroAttr(elementType));
     SmallVector<Value> elements;
     int64_t count = access.offsets.size();
-    for (int64_t first = 0; first < count; first += access.width) {
-      if (access.width == 1) {
+    for (int64_t first = 0; first < count; first += access.plan.width) {
+      if (access.plan.width == 1) {
         elements.push_back(loadElement(rewriter, loc, access, first, other));
         continue;
       }
@@ -269,7 +277,7 @@ struct LoadToGlobalLoads : public OpConversionPattern<LoadOp> {
     return success();
   }
 
-  const llvm::DenseSet<Operation *> &uniformMaskRuns;
+  const AccessPlans &plans;
 };
 
 /// Stores element `k` (under its mask bit, if any).
@@ -289,12 +297,12 @@ void storeElement(OpBuilder &builder, Location loc, const ThreadAccess &access,
 
 void storeRun(OpBuilder &builder, Location loc, const ThreadAccess &access,
               int64_t first, ArrayRef<Value> values) {
-  auto runType = VectorType::get({access.width}, access.elementType);
+  auto runType = VectorType::get({access.plan.width}, access.elementType);
   auto vectorStore = [&](OpBuilder &b, Location l) {
     Value run = vector::FromElementsOp::create(
-        b, l, runType, values.slice(first, access.width));
+        b, l, runType, values.slice(first, access.plan.width));
     LLVM::StoreOp::create(b, l, run, access.address(b, l, first),
-                          access.alignment());
+                          access.plan.alignment);
   };
   if (!access.masked())
     return vectorStore(builder, loc);
@@ -303,7 +311,7 @@ void storeRun(OpBuilder &builder, Location loc, const ThreadAccess &access,
     scf::YieldOp::create(b, l);
   };
   auto storeEach = [&](OpBuilder &b, Location l) {
-    for (int64_t i = 0; i < access.width; ++i)
+    for (int64_t i = 0; i < access.plan.width; ++i)
       storeElement(b, l, access, first + i, values[first + i]);
     scf::YieldOp::create(b, l);
   };
@@ -311,28 +319,29 @@ void storeRun(OpBuilder &builder, Location loc, const ThreadAccess &access,
   using BodyBuilder = function_ref<void(OpBuilder &, Location)>;
   scf::IfOp::create(builder, loc, access.runEnabled(builder, loc, first),
                     storeWhole,
-                    access.uniformRuns ? BodyBuilder() : BodyBuilder(storeEach));
+                    access.plan.uniformMaskRuns ? BodyBuilder() : BodyBuilder(storeEach));
 }
 
 struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
   StoreToGlobalStores(const TypeConverter &converter, MLIRContext *context,
-                      const llvm::DenseSet<Operation *> &uniformMaskRuns)
-      : OpConversionPattern(converter, context),
-        uniformMaskRuns(uniformMaskRuns) {}
+                      const AccessPlans &plans)
+      : OpConversionPattern(converter, context), plans(plans) {}
   LogicalResult
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    auto plan = plans.find(op);
+    if (plan == plans.end())
+      return rewriter.notifyMatchFailure(op,
+                                         "no plan: the store has no layout");
     Location loc = op.getLoc();
     ThreadAccess access = getThreadAccess(
-        rewriter, loc, op, op.getOffsets(), adaptor.getBase(),
-        adaptor.getOffsets(), adaptor.getMask(),
-        op.getValue().getType().getElementType(),
-        uniformMaskRuns.contains(op));
+        rewriter, loc, plan->second, adaptor.getBase(), adaptor.getOffsets(),
+        adaptor.getMask(), op.getValue().getType().getElementType());
     SmallVector<Value> values =
         extractElements(rewriter, loc, adaptor.getValue());
     for (int64_t first = 0; first < static_cast<int64_t>(values.size());
-         first += access.width) {
-      if (access.width == 1)
+         first += access.plan.width) {
+      if (access.plan.width == 1)
         storeElement(rewriter, loc, access, first, values[first]);
       else
         storeRun(rewriter, loc, access, first, values);
@@ -341,38 +350,27 @@ struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
     return success();
   }
 
-  const llvm::DenseSet<Operation *> &uniformMaskRuns;
+  const AccessPlans &plans;
 };
-
-template <typename AccessOp>
-bool hasUniformMaskRuns(AccessOp op, AccessAnalysis &analysis) {
-  // Accesses outside kernels have no layout; the conversion reports them.
-  if (!op.getMask() || failed(Distribution::get(op.getOffsets().getType())))
-    return false;
-  int64_t width = getVectorWidth(op, op.getOffsets());
-  return width > 1 && analysis.getFacts(op.getMask()).constancy % width == 0;
-}
 
 } // namespace
 
-llvm::DenseSet<Operation *> mlir::blk::findUniformMaskRuns(Operation *root) {
+AccessPlans mlir::blk::planAccesses(Operation *root) {
   AccessAnalysis analysis;
-  llvm::DenseSet<Operation *> found;
-  root->walk([&](Operation *op) {
-    bool uniform = llvm::TypeSwitch<Operation *, bool>(op)
-                       .Case<LoadOp, StoreOp>([&](auto access) {
-                         return hasUniformMaskRuns(access, analysis);
-                       })
-                       .Default([](Operation *) { return false; });
-    if (uniform)
-      found.insert(op);
+  AccessPlans plans;
+  root->walk([&](MemoryAccessOpInterface access) {
+    // Accesses outside kernels have no layout; the conversion reports them.
+    FailureOr<Distribution> distribution =
+        Distribution::get(access.getOffsets().getType());
+    if (succeeded(distribution))
+      plans[access] = planAccess(access, *distribution, analysis);
   });
-  return found;
+  return plans;
 }
 
-void mlir::blk::populateMemoryOpPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns,
-    const llvm::DenseSet<Operation *> &uniformMaskRuns) {
+void mlir::blk::populateMemoryOpPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         const AccessPlans &plans) {
   patterns.add<LoadToGlobalLoads, StoreToGlobalStores>(
-      converter, patterns.getContext(), uniformMaskRuns);
+      converter, patterns.getContext(), plans);
 }

@@ -7,6 +7,7 @@
 #ifndef LIB_CONVERSION_BLKTOGPU_PATTERNS_H
 #define LIB_CONVERSION_BLKTOGPU_PATTERNS_H
 
+#include "SharedMemoryPlan.h"
 #include "blk/IR/Distribution.h"
 #include "blk/Target/TargetInfo.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -14,7 +15,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/ADT/StringSet.h"
 
 namespace mlir::blk {
 
@@ -23,25 +23,6 @@ namespace mlir::blk {
 class BlkToGPUTypeConverter : public TypeConverter {
 public:
   explicit BlkToGPUTypeConverter(MLIRContext *context);
-};
-
-/// Workgroup memory: a buffer per reduction that crosses warps, and a
-/// shared-memory global per reduction that crosses the CTAs of a cluster
-/// (read by the other CTAs through distributed shared memory).
-struct WorkgroupPlan {
-  /// The buffers of each kernel (keyed by its func.func).
-  llvm::DenseMap<Operation *, SmallVector<MemRefType>> buffers;
-  /// Index of each such reduction's buffer among its kernel's buffers.
-  llvm::DenseMap<Operation *, unsigned> bufferOf;
-  /// The global (in the gpu.module) of each reduction across CTAs.
-  llvm::DenseMap<Operation *, LLVM::GlobalOp> clusterBufferOf;
-  /// Kernels whose CTAs read each other's shared memory.
-  llvm::StringSet<> readsAcrossCtas;
-  /// The last reduction across CTAs of each kernel, when it is not in a loop:
-  /// it arrives at the kernel's exit barrier as soon as its reads are done,
-  /// and the kernel only waits there before it returns, so the wait is hidden
-  /// behind the stores.
-  llvm::StringMap<Operation *> exitArriveOf;
 };
 
 /// The workgroup buffer a reduction needs when it combines several warps.
@@ -81,14 +62,27 @@ SmallVector<Value> extractElements(OpBuilder &builder, Location loc,
 
 void populateBlockOpPatterns(const TypeConverter &converter,
                              RewritePatternSet &patterns);
-/// The loads and stores under `root` whose mask is provably the same for all
-/// elements of each vector run (`x < n` with n a multiple of the run): those
-/// move whole runs or nothing and need no element-by-element path.
-llvm::DenseSet<Operation *> findUniformMaskRuns(Operation *root);
+/// How one blk.load or blk.store moves a thread's elements, decided once
+/// from the blk program (its layout, `blk.vector` and the access analysis of
+/// its mask) before any op is converted.
+struct AccessPlan {
+  /// Consecutive elements moved as one vector (1: element by element).
+  int64_t width = 1;
+  /// Bytes each vector is aligned to (the vector's size).
+  int64_t alignment = 0;
+  /// The mask is provably the same for all elements of each vector run
+  /// (`x < n` with n a multiple of the run): runs move whole or not at all,
+  /// with no element-by-element path.
+  bool uniformMaskRuns = false;
+};
+using AccessPlans = llvm::DenseMap<Operation *, AccessPlan>;
+
+/// The plan of every load and store under `root` that has a layout.
+AccessPlans planAccesses(Operation *root);
 
 void populateMemoryOpPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
-                              const llvm::DenseSet<Operation *> &uniformMaskRuns);
+                              const AccessPlans &plans);
 void populateReduceOpPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
                               const WorkgroupPlan &plan);

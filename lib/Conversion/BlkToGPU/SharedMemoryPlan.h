@@ -1,0 +1,61 @@
+//===- SharedMemoryPlan.h - shared memory of convert-blk-to-gpu -*- C++ -*-===//
+//
+// Decided for every kernel before its ops are converted, as Triton's
+// AllocateSharedMemory pass does: which reductions get a workgroup buffer
+// (across warps) or a shared-memory global (across the CTAs of a cluster),
+// where the last cluster reduction arrives at the exit barrier, and how many
+// bytes the kernel needs, which the launch records carry.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LIB_CONVERSION_BLKTOGPU_SHAREDMEMORYPLAN_H
+#define LIB_CONVERSION_BLKTOGPU_SHAREDMEMORYPLAN_H
+
+#include "blk/IR/BlkDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::blk {
+
+/// Workgroup memory: a buffer per reduction that crosses warps, and a
+/// shared-memory global per reduction that crosses the CTAs of a cluster
+/// (read by the other CTAs through distributed shared memory).
+struct WorkgroupPlan {
+  /// The buffers of each kernel (keyed by its func.func).
+  llvm::DenseMap<Operation *, SmallVector<MemRefType>> buffers;
+  /// Index of each such reduction's buffer among its kernel's buffers.
+  llvm::DenseMap<Operation *, unsigned> bufferOf;
+  /// Each reduction across CTAs with the type of its global, in the order
+  /// the globals are created (and numbered).
+  SmallVector<std::pair<Operation *, Type>> clusterPartials;
+  /// The global (in the gpu.module) of each reduction across CTAs, once
+  /// createClusterBuffers has made them.
+  llvm::DenseMap<Operation *, LLVM::GlobalOp> clusterBufferOf;
+  /// Kernels whose CTAs read each other's shared memory.
+  llvm::StringSet<> readsAcrossCtas;
+  /// The last reduction across CTAs of each kernel, when it is not in a loop:
+  /// it arrives at the kernel's exit barrier as soon as its reads are done,
+  /// and the kernel only waits there before it returns, so the wait is hidden
+  /// behind the stores.
+  llvm::StringMap<Operation *> exitArriveOf;
+  /// Static shared memory of each kernel in bytes (keyed by its func.func).
+  llvm::DenseMap<Operation *, int64_t> sharedBytes;
+};
+
+/// Adds the shared memory of `kernel` to `plan`. Fails, with a diagnostic at
+/// the kernel, when it needs more than `maxSharedBytes`.
+LogicalResult planSharedMemory(func::FuncOp kernel, int64_t maxSharedBytes,
+                               WorkgroupPlan &plan);
+
+/// Creates the shared-memory global of every reduction across CTAs at the
+/// start of `gpuModule` and records it in `plan.clusterBufferOf`.
+void createClusterBuffers(gpu::GPUModuleOp gpuModule, WorkgroupPlan &plan);
+
+/// The #blk.launch record of each kernel, with its planned shared memory.
+ArrayAttr buildLaunchRecords(MLIRContext *context,
+                             ArrayRef<func::FuncOp> kernels,
+                             const WorkgroupPlan &plan);
+
+} // namespace mlir::blk
+
+#endif // LIB_CONVERSION_BLKTOGPU_SHAREDMEMORYPLAN_H
