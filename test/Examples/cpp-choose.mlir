@@ -18,3 +18,21 @@
 // NOCLUSTER: kernel partials
 // NOCLUSTER: kernel normalize
 // BAD: error: the problem must have at least one row and one column, but is 0 x 10
+
+// blk-choose-program compiles exactly what softmax-run auto compiles for the
+// same problem and chip: the same program, binding and PTX (both go through
+// the compile driver: chooseBuiltinSoftmax, fitProgram, chooseBinding,
+// compileProgram).
+// RUN: blk-choose-program 4096 100 f32 --ptx %t.short.choose.ptx > /dev/null
+// RUN: softmax-run auto --rows 4096 --cols 100 --chip sm_90 --emit-ptx %t.short.run.ptx | FileCheck %s --check-prefix=RUN-SHORT
+// RUN: diff %t.short.choose.ptx %t.short.run.ptx
+// RUN: blk-choose-program 1024 65536 bf16 --ptx %t.cluster.choose.ptx > /dev/null
+// RUN: softmax-run auto --rows 1024 --cols 65536 --dtype bf16 --chip sm_90 --emit-ptx %t.cluster.run.ptx | FileCheck %s --check-prefix=RUN-CLUSTER
+// RUN: diff %t.cluster.choose.ptx %t.cluster.run.ptx
+// RUN: blk-choose-program 1024 65536 f32 --chip=sm_80 --ptx %t.split.choose.ptx > /dev/null
+// RUN: softmax-run auto --rows 1024 --cols 65536 --chip sm_80 --emit-ptx %t.split.run.ptx > /dev/null
+// RUN: diff %t.split.choose.ptx %t.split.run.ptx
+// RUN-SHORT: softmax_multirow.mlir: 4096 x 100 f32 (auto)
+// RUN-SHORT: PTX for sm_90, BLOCK=128 ROWS=4, grid 1024
+// RUN-CLUSTER: softmax_fused.mlir: 1024 x 65536 bf16 (auto)
+// RUN-CLUSTER: PTX for sm_90, BLOCK=65536 ctas=8, grid 1024

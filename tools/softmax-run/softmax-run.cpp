@@ -19,6 +19,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -124,6 +126,11 @@ static cl::opt<bool> autotuneOption(
 static cl::opt<std::string> autotuneCachePath(
     "autotune-cache",
     cl::desc("Autotune cache file (default ~/.cache/blk-softmax/autotune.tsv)"),
+    cl::cat(runCategory));
+static cl::opt<std::string> emitPtxPath(
+    "emit-ptx",
+    cl::desc("Write the PTX compiled for the problem to this file (for --chip, "
+             "else the device's, else sm_90); without a GPU, only compile"),
     cl::cat(runCategory));
 static cl::opt<bool>
     verboseOption("verbose",
@@ -489,6 +496,34 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   return ok ? 0 : 1;
 }
 
+/// Compiles the binding for the GPU and writes the PTX to --emit-ptx.
+bool emitPTX(mlir::ModuleOp fitted, const Specialization &binding,
+             const mlir::blk::CompileOptions &options) {
+  auto compiled = mlir::blk::compileProgram(fitted, binding, options);
+  if (mlir::failed(compiled)) {
+    fail("compilation failed (see the errors above)");
+    return false;
+  }
+  llvm::outs() << "  PTX for " << options.chip << ", " << binding.describe()
+               << ", grid " << binding.grid << ": " << emitPtxPath << "\n";
+  std::string error;
+  auto output = mlir::openOutputFile(emitPtxPath, &error);
+  if (!output) {
+    fail(error);
+    return false;
+  }
+  output->os() << compiled->gpuKernels.front().ptx;
+  output->os().close();
+  if (output->os().has_error()) {
+    fail("cannot write " + emitPtxPath + ": " +
+         output->os().error().message());
+    output->os().clear_error();
+    return false;
+  }
+  output->keep();
+  return true;
+}
+
 int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
              const Specialization &binding,
              const mlir::blk::CompileOptions &options) {
@@ -568,11 +603,14 @@ int main(int argc, char **argv) {
     if (!driver && targetOption == "gpu")
       return fail(noGpu);
   }
+  // --emit-ptx compiles for a GPU, present or not.
+  bool forGPU = driver || !emitPtxPath.empty();
   options.target =
-      driver ? mlir::blk::TargetKind::GPU : mlir::blk::TargetKind::CPU;
-  if (driver)
-    options.chip =
-        chipOption.empty() ? driver->device().smArch() : chipOption.getValue();
+      forGPU ? mlir::blk::TargetKind::GPU : mlir::blk::TargetKind::CPU;
+  if (!chipOption.empty())
+    options.chip = chipOption;
+  else if (driver)
+    options.chip = driver->device().smArch();
 
   mlir::DialectRegistry registry;
   mlir::blk::registerCompilerDialects(registry);
@@ -609,6 +647,12 @@ int main(int argc, char **argv) {
                << problem.cols() << " "
                << blk::runtime::elementTypeName(problem.type())
                << (programPath == "auto" ? " (auto)" : "") << "\n";
+  if (!emitPtxPath.empty()) {
+    if (!emitPTX(**fitted, *binding, options))
+      return 1;
+    if (!driver)
+      return 0;
+  }
   if (driver)
     return runOnGPU(*driver, *program, **fitted, programName, problem,
                     *binding, options);
