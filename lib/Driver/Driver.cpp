@@ -68,10 +68,7 @@ mlir::blk::getKernelSignatures(ModuleOp program) {
       FailureOr<KernelArgument> argument = getArgument(kernel, i);
       if (failed(argument))
         return failure();
-      bool isTensor = argument->role == ArgRole::input ||
-                      argument->role == ArgRole::output ||
-                      argument->role == ArgRole::scratch;
-      if (isTensor) {
+      if (isTensorRole(argument->role)) {
         auto [seen, inserted] = tensors.try_emplace(argument->name, *argument);
         const KernelArgument &first = seen->second;
         if (!inserted &&
@@ -106,10 +103,7 @@ LogicalResult mlir::blk::verifyProblem(ModuleOp program,
   llvm::StringSet<> matrices;
   for (const KernelSignature &signature : *signatures)
     for (const KernelArgument &argument : signature.arguments)
-      if (argument.role != ArgRole::row_stride &&
-          argument.role != ArgRole::rows && argument.role != ArgRole::cols &&
-          argument.role != ArgRole::param &&
-          argument.extent == ArgExtent::matrix)
+      if (isTensorRole(argument.role) && argument.extent == ArgExtent::matrix)
         matrices.insert(argument.name);
   for (const auto &stride : problem.rowStrides) {
     if (!matrices.contains(stride.getKey()))
@@ -160,13 +154,13 @@ static std::optional<int64_t> getProblemValue(ArgAttr declared,
   }
 }
 
-/// Promises, for each integer argument with a value in the problem, the
-/// largest power of two up to 16 that divides the value (and the program's
-/// own promise, if it made one): a row stride of 100 f32 still starts every
-/// row on a 16-byte boundary.
-static void specializeDivisibility(ModuleOp program,
-                                   const ProblemDesc &problem) {
-  StringRef name = BlkDialect::getDivisibilityAttrName();
+/// Calls `fn(kernel, index, declaration, value)` for every kernel argument
+/// whose declared role has a value in the problem (rows, cols, row
+/// strides), in program order; stops at the first failure.
+static LogicalResult forEachProblemValue(
+    ModuleOp program, const ProblemDesc &problem,
+    llvm::function_ref<LogicalResult(func::FuncOp, unsigned, ArgAttr, int64_t)>
+        fn) {
   for (auto func : program.getOps<func::FuncOp>()) {
     if (!isKernel(func))
       continue;
@@ -175,20 +169,36 @@ static void specializeDivisibility(ModuleOp program,
           func.getArgAttrOfType<ArgAttr>(i, BlkDialect::getArgAttrName());
       std::optional<int64_t> value =
           declared ? getProblemValue(declared, problem) : std::nullopt;
-      if (!value)
-        continue;
-      auto promised = func.getArgAttrOfType<IntegerAttr>(i, name);
-      int64_t divisibility =
-          std::min(promised ? promised.getInt() : kSpecializedDivisibility,
-                   largestPowerOfTwoDividing(*value));
-      if (divisibility > 1)
-        func.setArgAttr(i, name,
-                        IntegerAttr::get(IntegerType::get(func.getContext(), 64),
-                                         divisibility));
-      else
-        func.removeArgAttr(i, name);
+      if (value && failed(fn(func, i, declared, *value)))
+        return failure();
     }
   }
+  return success();
+}
+
+/// Promises, for each integer argument with a value in the problem, the
+/// largest power of two up to 16 that divides the value (and the program's
+/// own promise, if it made one): a row stride of 100 f32 still starts every
+/// row on a 16-byte boundary.
+static void specializeDivisibility(ModuleOp program,
+                                   const ProblemDesc &problem) {
+  StringRef name = BlkDialect::getDivisibilityAttrName();
+  (void)forEachProblemValue(
+      program, problem,
+      [&](func::FuncOp func, unsigned i, ArgAttr, int64_t value) {
+        auto promised = func.getArgAttrOfType<IntegerAttr>(i, name);
+        int64_t divisibility =
+            std::min(promised ? promised.getInt() : kSpecializedDivisibility,
+                     largestPowerOfTwoDividing(value));
+        if (divisibility > 1)
+          func.setArgAttr(
+              i, name,
+              IntegerAttr::get(IntegerType::get(func.getContext(), 64),
+                               divisibility));
+        else
+          func.removeArgAttr(i, name);
+        return success();
+      });
 }
 
 /// The largest value an integer argument's type holds, by bit width.
@@ -200,25 +210,18 @@ static int64_t maxValueOf(unsigned bits) {
 /// them.
 static LogicalResult checkArgumentWidths(ModuleOp program,
                                          const ProblemDesc &problem) {
-  for (auto func : program.getOps<func::FuncOp>()) {
-    if (!isKernel(func))
-      continue;
-    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-      auto declared =
-          func.getArgAttrOfType<ArgAttr>(i, BlkDialect::getArgAttrName());
-      std::optional<int64_t> value =
-          declared ? getProblemValue(declared, problem) : std::nullopt;
-      if (!value)
-        continue;
-      unsigned bits = func.getArgumentTypes()[i].getIntOrFloatBitWidth();
-      if (*value > maxValueOf(bits))
+  return forEachProblemValue(
+      program, problem,
+      [&](func::FuncOp func, unsigned i, ArgAttr declared,
+          int64_t value) -> LogicalResult {
+        unsigned bits = func.getArgumentTypes()[i].getIntOrFloatBitWidth();
+        if (value <= maxValueOf(bits))
+          return success();
         return func.emitError()
                << "kernel @" << func.getSymName() << " argument #" << i
                << " (" << declared << ") is i" << bits
-               << ", which cannot hold the problem's " << *value;
-    }
-  }
-  return success();
+               << ", which cannot hold the problem's " << value;
+      });
 }
 
 /// Whether a row offset (row x stride) of some matrix of the problem, or

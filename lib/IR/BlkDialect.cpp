@@ -230,11 +230,12 @@ static bool roleTakesName(ArgRole role) {
   return role != ArgRole::rows && role != ArgRole::cols;
 }
 
-bool ArgAttr::isTensor() const {
-  ArgRole role = getRole();
+bool mlir::blk::isTensorRole(ArgRole role) {
   return role == ArgRole::input || role == ArgRole::output ||
          role == ArgRole::scratch;
 }
+
+bool ArgAttr::isTensor() const { return isTensorRole(getRole()); }
 
 /// `<role ("name")? (, extent)?>`
 Attribute ArgAttr::parse(AsmParser &parser, Type) {
@@ -291,9 +292,7 @@ LogicalResult ArgAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "the " << stringifyArgRole(role)
                        << " argument takes no name, but got \"" << name
                        << "\"";
-  bool tensor = role == ArgRole::input || role == ArgRole::output ||
-                role == ArgRole::scratch;
-  if (!tensor && extent != ArgExtent::matrix)
+  if (!isTensorRole(role) && extent != ArgExtent::matrix)
     return emitError() << "only tensors (input, output, scratch) have a "
                           "shape, but the "
                        << stringifyArgRole(role) << " argument has "

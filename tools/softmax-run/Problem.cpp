@@ -11,8 +11,7 @@ using mlir::blk::ArgExtent;
 using mlir::blk::ArgRole;
 
 static bool isTensor(const mlir::blk::KernelArgument &argument) {
-  return argument.role == ArgRole::input || argument.role == ArgRole::output ||
-         argument.role == ArgRole::scratch;
+  return mlir::blk::isTensorRole(argument.role);
 }
 
 bool softmax_run::findInputAndOutput(

@@ -29,6 +29,9 @@ namespace mlir::blk {
 /// mask of a load or store through those offsets must have.
 Type getMaskType(Type offsetsType);
 
+/// Whether an argument of this role is a buffer (input, output, scratch).
+bool isTensorRole(ArgRole role);
+
 /// Whether `func` is a block program (carries `blk.kernel`).
 bool isKernel(func::FuncOp func);
 
