@@ -33,6 +33,9 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   std::string features = options.features.empty()
                              ? TargetInfo::getDefaultFeatures(options.chip)
                              : options.features;
+  // Row offsets left in 32 bits (the problem did not need
+  // blk-widen-offsets) are cheaper inside the offsets blocks.
+  pm.addPass(createBlkFoldOffsets());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBlkDistribute(
       BlkDistributeOptions{options.numWarps, options.numCtas}));

@@ -17,6 +17,10 @@ def Blk_MemoryAccessOpInterface : OpInterface<"MemoryAccessOpInterface"> {
       "::mlir::TypedValue<::mlir::blk::PtrType>", "getBase">,
     InterfaceMethod<"The block of element offsets, one per element accessed.",
       "::mlir::TypedValue<::mlir::RankedTensorType>", "getOffsets">,
+    InterfaceMethod<"The operand holding the base pointer.",
+      "::mlir::OpOperand &", "getBaseMutable">,
+    InterfaceMethod<"The operand holding the offsets block.",
+      "::mlir::OpOperand &", "getOffsetsMutable">,
     InterfaceMethod<[{The i1 block (of the offsets' shape) selecting the
       elements accessed, or null when every element is.}],
       "::mlir::Value", "getMask">,

@@ -117,4 +117,29 @@ def BlkWidenOffsets : Pass<"blk-widen-offsets", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def BlkFoldOffsets : Pass<"blk-fold-offsets", "::mlir::ModuleOp"> {
+  let summary = "Fold 32-bit blk.addptr offsets into the offsets blocks of "
+                "the loads and stores they address";
+  let description = [{
+    Rewrites `blk.addptr %p, %start : i32` whose every use is the base of a
+    `blk.load` or `blk.store` with a static 2-D i32 offsets block (rows x
+    columns) into those accesses, `%p[%offsets + splat(%start)]`, and
+    erases the addptr (innermost last, so chains of addptrs fold too). An
+    addptr that also feeds anything else (a loop-carried pointer, another
+    op) or a 1-D access (one row's columns, whose accesses share the
+    addptr's base more cheaply) is kept.
+
+    The sum is computed in i32, so the pass is valid where every element
+    accessed lies within 2^31 - 1 elements of the pointer the chain starts
+    from. The blk-to-ptx pipeline runs it first: it folds only i32
+    addptrs, and the compile driver leaves a row offset in i32 only where
+    every matrix of the problem has fewer than 2^31 elements (otherwise
+    blk-widen-offsets made it i64). The gain is in the address
+    arithmetic: the start merges into the offsets' row index instead of a
+    64-bit pointer sum per thread before the first load (see
+    FoldOffsets.cpp for the measurements).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // BLK_TRANSFORMS_PASSES_TD
