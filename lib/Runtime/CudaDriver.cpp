@@ -122,25 +122,22 @@ std::string DeviceInfo::summary() const {
 // CudaDriver
 //===----------------------------------------------------------------------===//
 
-std::unique_ptr<CudaDriver> CudaDriver::load(std::string &error,
-                                             int deviceOrdinal) {
+Status CudaDriver::load(std::unique_ptr<CudaDriver> &driver,
+                        int deviceOrdinal) {
+  driver.reset();
   // libcuda is never dlclose'd: it installs process-exit handlers, and
   // unloading it early is a known source of crashes at exit.
   void *library = dlopen(kDriverLibrary, RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    error = std::string("no NVIDIA driver: ") + kDriverLibrary +
-            " not found (dlopen: " + dlerror() + ")";
-    return nullptr;
-  }
-  std::unique_ptr<CudaDriver> driver(new CudaDriver());
-  Status status = resolveEntryPoints(library, driver->entryPoints);
+  if (!library)
+    return Status::failure(std::string("no NVIDIA driver: ") + kDriverLibrary +
+                           " not found (dlopen: " + dlerror() + ")");
+  std::unique_ptr<CudaDriver> loaded(new CudaDriver());
+  Status status = resolveEntryPoints(library, loaded->entryPoints);
   if (status)
-    status = driver->initialize(deviceOrdinal);
-  if (!status) {
-    error = status.message();
-    return nullptr;
-  }
-  return driver;
+    status = loaded->initialize(deviceOrdinal);
+  if (status)
+    driver = std::move(loaded);
+  return status;
 }
 
 Status CudaDriver::initialize(int deviceOrdinal) {

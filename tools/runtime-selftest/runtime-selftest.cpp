@@ -755,9 +755,10 @@ void checkCudaErrors(const CudaDriver &cuda) {
 }
 
 void checkCudaDriver() {
-  std::string error;
-  std::unique_ptr<CudaDriver> cuda = CudaDriver::load(error);
-  if (!cuda) {
+  std::unique_ptr<CudaDriver> cuda;
+  Status loaded = CudaDriver::load(cuda);
+  if (!loaded) {
+    const std::string &error = loaded.message();
     bool oneLine = !error.empty() && error.find('\n') == std::string::npos;
     std::printf("SKIP cuda: driver not available: %s\n", error.c_str());
     check(oneLine, "cuda: load failure is reported in one line");

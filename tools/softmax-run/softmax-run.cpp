@@ -561,9 +561,11 @@ int main(int argc, char **argv) {
       argc, argv, "softmax-run: compile a block program, run, check, time\n");
   std::string error;
   if (probeOption) {
-    auto driver = blk::runtime::CudaDriver::load(error);
-    llvm::outs() << (driver ? driver->device().summary() : error) << "\n";
-    return driver ? 0 : 1;
+    std::unique_ptr<blk::runtime::CudaDriver> driver;
+    blk::runtime::Status loaded = blk::runtime::CudaDriver::load(driver);
+    llvm::outs() << (loaded ? driver->device().summary() : loaded.message())
+                 << "\n";
+    return loaded ? 0 : 1;
   }
   if (programPath.empty())
     return fail("no program given (softmax-run PROGRAM.mlir --rows M --cols N)");
@@ -597,11 +599,11 @@ int main(int argc, char **argv) {
 
   // The target comes first: the program `auto` picks depends on it.
   std::unique_ptr<blk::runtime::CudaDriver> driver;
-  std::string noGpu;
+  blk::runtime::Status gpuLoad = blk::runtime::Status::success();
   if (targetOption != "cpu") {
-    driver = blk::runtime::CudaDriver::load(noGpu);
-    if (!driver && targetOption == "gpu")
-      return fail(noGpu);
+    gpuLoad = blk::runtime::CudaDriver::load(driver);
+    if (!gpuLoad && targetOption == "gpu")
+      return fail(gpuLoad.message());
   }
   // --emit-ptx compiles for a GPU, present or not.
   bool forGPU = driver || !emitPtxPath.empty();
@@ -657,6 +659,7 @@ int main(int argc, char **argv) {
     return runOnGPU(*driver, *program, **fitted, programName, problem,
                     *binding, options);
   if (targetOption == "auto")
-    llvm::outs() << "  no GPU (" << noGpu << "): running on the CPU\n";
+    llvm::outs() << "  no GPU (" << gpuLoad.message()
+                 << "): running on the CPU\n";
   return runOnCPU(**fitted, problem, *binding, options);
 }

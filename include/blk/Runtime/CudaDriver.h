@@ -6,9 +6,8 @@
 // including cuda.h. Enum values are the driver API's own.
 //
 // Usage:
-//   std::string error;
-//   std::unique_ptr<CudaDriver> cuda = CudaDriver::load(error);
-//   if (!cuda) { print error; ... }          // one line, says why
+//   std::unique_ptr<CudaDriver> cuda;
+//   if (Status s = CudaDriver::load(cuda); !s) { print s.message(); ... }
 //   DeviceBuffer input;
 //   if (Status s = cuda->allocate(bytes, input); !s) { print s.message(); }
 //   KernelModule module;  cuda->loadModule(ptxText, module);
@@ -289,11 +288,12 @@ private:
 class CudaDriver {
 public:
   /// Opens libcuda.so.1, initializes the driver and makes the primary
-  /// context of device `deviceOrdinal` current on this thread. On failure
-  /// returns null and sets `error` to one line saying which step failed,
-  /// e.g. "no NVIDIA driver: libcuda.so.1 not found (dlopen: ...)".
-  static std::unique_ptr<CudaDriver> load(std::string &error,
-                                          int deviceOrdinal = 0);
+  /// context of device `deviceOrdinal` current on this thread, into
+  /// `driver`. A failure says in one line which step failed, e.g. "no
+  /// NVIDIA driver: libcuda.so.1 not found (dlopen: ...)", and leaves
+  /// `driver` null.
+  static Status load(std::unique_ptr<CudaDriver> &driver,
+                     int deviceOrdinal = 0);
   ~CudaDriver();
   CudaDriver(const CudaDriver &) = delete;
   CudaDriver &operator=(const CudaDriver &) = delete;
