@@ -85,7 +85,7 @@ mlir::blk::getKernelSignatures(ModuleOp program) {
     signatures.push_back(std::move(signature));
   }
   if (signatures.empty())
-    return program.emitError()
+    return getProgramDiagnosticAnchor(program)->emitError()
            << "the program has no kernel: no func.func carries blk.kernel";
   return signatures;
 }
@@ -93,7 +93,7 @@ mlir::blk::getKernelSignatures(ModuleOp program) {
 LogicalResult mlir::blk::verifyProblem(ModuleOp program,
                                        const ProblemDesc &problem) {
   if (problem.rows < 1 || problem.cols < 1)
-    return program.emitError() << "the problem must have at least one row "
+    return getProgramDiagnosticAnchor(program)->emitError() << "the problem must have at least one row "
                                   "and one column, but is "
                                << problem.rows << " x " << problem.cols;
   FailureOr<std::vector<KernelSignature>> signatures =
@@ -107,18 +107,18 @@ LogicalResult mlir::blk::verifyProblem(ModuleOp program,
         matrices.insert(argument.name);
   for (const auto &stride : problem.rowStrides) {
     if (!matrices.contains(stride.getKey()))
-      return program.emitError()
+      return getProgramDiagnosticAnchor(program)->emitError()
              << "the problem gives a row stride for \"" << stride.getKey()
              << "\", which is no matrix tensor of the program";
     if (stride.getValue() < problem.cols)
-      return program.emitError()
+      return getProgramDiagnosticAnchor(program)->emitError()
              << "the row stride of \"" << stride.getKey() << "\" ("
              << stride.getValue() << ") is less than the row length ("
              << problem.cols << ")";
   }
   for (const auto &matrix : matrices)
     if (!problem.getMatrixElements(matrix.getKey()))
-      return program.emitError()
+      return getProgramDiagnosticAnchor(program)->emitError()
              << "tensor \"" << matrix.getKey() << "\" of " << problem.rows
              << " rows with a stride of "
              << problem.getRowStride(matrix.getKey())
@@ -275,7 +275,7 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
   llvm::Expected<TargetInfo> target =
       TargetInfo::get(options.chip, options.features);
   if (!target)
-    return program.emitError() << llvm::toString(target.takeError());
+    return getProgramDiagnosticAnchor(program)->emitError() << llvm::toString(target.takeError());
   binding.maxCtas = target->getMaxClusterCtas();
   return binding;
 }

@@ -315,6 +315,13 @@ bool mlir::blk::isKernel(func::FuncOp func) {
   return static_cast<bool>(getKernelAttr(func));
 }
 
+Operation *mlir::blk::getProgramDiagnosticAnchor(ModuleOp program) {
+  for (auto func : program.getOps<func::FuncOp>())
+    if (isKernel(func))
+      return func;
+  return program;
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes on other dialects' operations
 //===----------------------------------------------------------------------===//

@@ -90,6 +90,12 @@ LogicalResult ConstexprOp::bindConstants(RewriterBase &rewriter,
   FailureOr<int64_t> value = lookupConstant(*this, getName(), constants);
   if (failed(value))
     return failure();
+  // A value that its type cannot hold would be truncated without a word.
+  Type type = getType();
+  if (!type.isIndex() && type.getIntOrFloatBitWidth() < 64 &&
+      !llvm::isIntN(type.getIntOrFloatBitWidth(), *value))
+    return emitOpError() << "constant " << getName() << " = " << *value
+                         << " does not fit its type " << type;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(*this);
   rewriter.replaceOpWithNewOp<arith::ConstantOp>(

@@ -95,11 +95,16 @@ struct RuleConstants {
 };
 
 static RuleConstants ruleConstants(const ProgramTraits &traits,
-                                   const RowShape &shape, int64_t maxTile) {
+                                   const RowShape &shape,
+                                   const BindingOptions &options) {
   int64_t cols = std::max<int64_t>(1, shape.cols);
-  int64_t splits = traits.rowSplits.empty()
-                       ? 1
-                       : llvm::PowerOf2Ceil(llvm::divideCeil(cols, maxTile));
+  int64_t maxTile = options.maxTile;
+  // Splits the caller fixed decide the block; else the largest tile does.
+  int64_t splits =
+      traits.rowSplits.empty() ? 1
+      : options.constants.count(traits.rowSplits)
+          ? std::max<int64_t>(1, options.constants.lookup(traits.rowSplits))
+          : llvm::PowerOf2Ceil(llvm::divideCeil(cols, maxTile));
   int64_t block = llvm::PowerOf2Ceil(llvm::divideCeil(cols, splits));
   if (traits.loopsOverRow)
     block = std::min(block, maxTile);
@@ -111,13 +116,95 @@ static RuleConstants ruleConstants(const ProgramTraits &traits,
   return {block, rows, splits};
 }
 
+/// Every constant a caller binds is one the program names: a misspelled
+/// name would otherwise be ignored while the rules choose the value.
+static LogicalResult verifyCallerConstants(ModuleOp program,
+                                           const BindingOptions &options) {
+  std::vector<std::string> named = getConstantNames(program);
+  for (const auto &entry : options.constants) {
+    if (llvm::is_contained(named, entry.getKey().str()))
+      continue;
+    InFlightDiagnostic error = getProgramDiagnosticAnchor(program)->emitError()
+                               << "constant '" << entry.getKey()
+                               << "' is bound, but the program names no such "
+                                  "constant (it names:";
+    for (const std::string &name : named)
+      error << " " << name;
+    return error << (named.empty() ? " none)" : ")");
+  }
+  return success();
+}
+
+/// The role constants describe a way to cover the problem that the program
+/// can run: a binding outside these bounds read or wrote past the buffers
+/// or left columns unwritten (SPLITS=64 or BLOCK=4 on rows of 8 columns).
+static LogicalResult verifyRoleConstants(ModuleOp program,
+                                         const ProgramTraits &traits,
+                                         const RowShape &shape,
+                                         int64_t maxTile,
+                                         const Specialization &binding) {
+  auto valueOf = [&](const std::string &name) -> std::optional<int64_t> {
+    if (name.empty())
+      return std::nullopt;
+    return binding.constants.lookup(name);
+  };
+  auto outOfRange = [&](const std::string &name, StringRef role,
+                        int64_t value) {
+    return getProgramDiagnosticAnchor(program)->emitError() << role << " " << name << " = " << value;
+  };
+  int64_t cols = std::max<int64_t>(1, shape.cols);
+  int64_t rows = std::max<int64_t>(1, shape.rows);
+  std::optional<int64_t> block = valueOf(traits.rowBlock);
+  std::optional<int64_t> splits = valueOf(traits.rowSplits);
+  std::optional<int64_t> rowsPerProgram = valueOf(traits.rowsPerProgram);
+  // A tile may be longer than a short row (the loop runs once), up to the
+  // largest tile allowed; a block that holds the row needs no more than the
+  // row's next power of two.
+  int64_t largestBlock = llvm::PowerOf2Ceil(cols);
+  if (traits.loopsOverRow)
+    largestBlock = std::max(largestBlock, maxTile);
+  if (block && (*block < 1 || *block > largestBlock))
+    return outOfRange(traits.rowBlock, "row_block", *block)
+           << " is outside [1, " << largestBlock << "]: the row has " << cols
+           << " elements"
+           << (traits.loopsOverRow ? " and the largest tile is " +
+                                         std::to_string(maxTile)
+                                   : "");
+  if (splits) {
+    int64_t needed =
+        llvm::PowerOf2Ceil(llvm::divideCeil(cols, block.value_or(1)));
+    int64_t most = std::min(cols, needed);
+    if (*splits < 1 || *splits > most)
+      return outOfRange(traits.rowSplits, "row_splits", *splits)
+             << " is outside [1, " << most << "]: a row of " << cols
+             << " elements in parts of " << block.value_or(1)
+             << " needs no more parts, and never more than its columns";
+  }
+  if (block && !traits.loopsOverRow && *block * splits.value_or(1) < cols)
+    return outOfRange(traits.rowBlock, "row_block", *block)
+           << (splits ? " x row_splits " + std::to_string(*splits) : "")
+           << " covers " << *block * splits.value_or(1) << " of the row's "
+           << cols << " columns; a program that does not loop over its row "
+              "must cover it";
+  if (rowsPerProgram &&
+      (*rowsPerProgram < 1 ||
+       *rowsPerProgram > int64_t(llvm::PowerOf2Ceil(rows))))
+    return outOfRange(traits.rowsPerProgram, "rows_per_program",
+                      *rowsPerProgram)
+           << " is outside [1, " << llvm::PowerOf2Ceil(rows)
+           << "]: the problem has " << rows << " rows";
+  return success();
+}
+
 FailureOr<Specialization>
 mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
                                 const BindingOptions &options) {
+  if (failed(verifyCallerConstants(program, options)))
+    return failure();
   FailureOr<ProgramTraits> traits = ProgramTraits::get(program);
   if (failed(traits))
     return failure();
-  RuleConstants rules = ruleConstants(*traits, shape, options.maxTile);
+  RuleConstants rules = ruleConstants(*traits, shape, options);
   Specialization result;
   for (const std::string &name : getConstantNames(program)) {
     if (options.constants.count(name))
@@ -129,13 +216,17 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
     else if (name == traits->rowsPerProgram)
       result.constants[name] = rules.rowsPerProgram;
     else
-      return program.emitError()
+      return getProgramDiagnosticAnchor(program)->emitError()
              << "the program uses compile-time constant '" << name
              << "', which no kernel declares a role for (#blk.kernel's "
                 "row_block, rows_per_program or row_splits), so it cannot "
                 "be derived from the problem; bind it explicitly ("
              << name << "=<value>)";
   }
+
+  if (failed(verifyRoleConstants(program, *traits, shape, options.maxTile,
+                                 result)))
+    return failure();
 
   auto bound = [&](const std::string &name) -> int64_t {
     return name.empty() ? 0 : result.constants.lookup(name);

@@ -44,7 +44,7 @@
 
 // Multirow: ROWS rows per program, ceil(M / ROWS) programs; the last
 // program's rows past M are masked off.
-// RUN: softmax-run %examples/softmax_multirow.mlir --target cpu --check --const ROWS=4,BLOCK=1 --rows 1 --cols 1
+// RUN: softmax-run %examples/softmax_multirow.mlir --target cpu --check --const ROWS=4,BLOCK=1 --rows 3 --cols 1
 // RUN: softmax-run %examples/softmax_multirow.mlir --target cpu --check --const ROWS=4,BLOCK=4 --rows 5 --cols 3
 // RUN: softmax-run %examples/softmax_multirow.mlir --target cpu --check --const ROWS=4,BLOCK=128 --rows 9 --cols 100
 // RUN: softmax-run %examples/softmax_multirow.mlir --target cpu --check --const ROWS=8,BLOCK=256 --rows 17 --cols 200
@@ -71,9 +71,9 @@
 // Persistent: any grid covers the rows.
 // RUN: softmax-run %examples/softmax_persistent.mlir --target cpu --check --rows 13 --cols 100 --special
 
-// The check fails where it should: columns past a block too small for the
-// row are unwritten; a constant softmax-run cannot derive must be given.
-// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --check --const BLOCK=512 --rows 2 --cols 1000 | FileCheck %s --check-prefix=BLOCK
+// A block too small for the row is refused before anything runs (it left
+// columns unwritten); a constant softmax-run cannot derive must be given.
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --check --const BLOCK=512 --rows 2 --cols 1000 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not softmax-run %s.program --target cpu --check --rows 2 --cols 10 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// BLOCK: unwritten=976{{ +}}FAILED
+// BLOCK: softmax_fused.mlir:{{[1-9][0-9]*}}:{{[0-9]+}}: error: row_block BLOCK = 512 covers 512 of the row's 1000 columns; a program that does not loop over its row must cover it
 // UNKNOWN: error: the program uses compile-time constant 'WIDTH', which no kernel declares a role for (#blk.kernel's row_block, rows_per_program or row_splits), so it cannot be derived from the problem; bind it explicitly (WIDTH=<value>)

@@ -20,7 +20,7 @@
 // BADNPY: softmax-run: {{.*}}.bad.npy: not a .npy file: bad magic
 // DTYPE: softmax-run: --dtype must be f32, f16 or bf16, not 'f64'
 // SHAPE: softmax-run: give the shape with --rows M --cols N (both >= 1) or --input
-// STRIDE: softmax_fused.mlir:0:0: error: the row stride of "x" (4) is less than the row length (5)
+// STRIDE: softmax_fused.mlir:15:1: error: the row stride of "x" (4) is less than the row length (5)
 // TARGET: softmax-run: --target must be gpu, cpu or auto
 // CONST: softmax-run: --const BLOCK: expected NAME=VALUE
 // PROGRAM: softmax-run: cannot read the program

@@ -1,4 +1,4 @@
-// RUN: softmax-opt %s -split-input-file -verify-diagnostics --blk-specialize="BLOCK=256 N=100 NEG=-4" --allow-unregistered-dialect
+// RUN: softmax-opt %s -split-input-file -verify-diagnostics --blk-specialize="BLOCK=256 N=100 NEG=-4 HUGE=4294967297" --allow-unregistered-dialect
 // RUN: not softmax-opt %s --allow-unregistered-dialect --blk-specialize="BLOCK=two" 2>&1 | FileCheck %s --check-prefix=MALFORMED
 
 // MALFORMED: malformed binding 'BLOCK=two' for --blk-specialize: expected NAME=VALUE with an integer VALUE
@@ -14,6 +14,16 @@ func.func @unbound_shape(%x: f32) {
 func.func @unbound_constexpr() {
   // expected-error @+1 {{compile-time constant 'WARPS' is not bound}}
   %0 = blk.constexpr WARPS : i32
+  return
+}
+
+// -----
+
+// A value its type cannot hold is an error, not a truncation (it was
+// silently 1 : i32).
+func.func @constexpr_too_wide() {
+  // expected-error @+1 {{constant HUGE = 4294967297 does not fit its type 'i32'}}
+  %0 = blk.constexpr HUGE : i32
   return
 }
 

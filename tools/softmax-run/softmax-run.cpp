@@ -617,6 +617,9 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::blk::registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
+  // An error points at a line of the program; the whole module printed
+  // after it would bury it.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string programName;

@@ -38,6 +38,10 @@ bool isKernel(func::FuncOp func);
 /// The `blk.kernel` attribute of a kernel function, or null.
 KernelAttr getKernelAttr(func::FuncOp func);
 
+/// Where a diagnostic about a whole program (its problem, its binding)
+/// points: the first kernel, else the module.
+Operation *getProgramDiagnosticAnchor(ModuleOp program);
+
 /// The compile-time constants the ops under `root` name (through
 /// ConstantNamesOpInterface), sorted and without repetitions.
 std::vector<std::string> getConstantNames(Operation *root);

@@ -87,7 +87,13 @@ struct BindingOptions {
 ///   grid  = ceil(rows / rows_per_program), times row_splits; a persistent
 ///           kernel's grid is set at launch (SMs x occupancy).
 /// A constant without a role must be bound in `options`; fails, with a
-/// diagnostic naming it, otherwise. Warps and CTAs are not checked here:
+/// diagnostic naming it, otherwise. Also fails where `options` binds a
+/// constant the program does not name, or where the role constants do not
+/// fit the shape: row_block in [1, next power of two >= cols] (or up to
+/// `maxTile` for a program that loops over its row); row_splits
+/// in [1, min(cols, next power of two >= cols / row_block)]; row_block x
+/// row_splits >= cols unless the program loops over its row;
+/// rows_per_program in [1, next power of two >= rows]. Warps and CTAs are not checked here:
 /// the kernel attribute's verifier checks them when they are applied.
 FailureOr<Specialization> chooseSpecialization(ModuleOp program,
                                                const RowShape &shape,
