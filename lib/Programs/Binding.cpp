@@ -152,6 +152,16 @@ static LogicalResult verifyRoleConstants(ModuleOp program,
                         int64_t value) {
     return getProgramDiagnosticAnchor(program)->emitError() << role << " " << name << " = " << value;
   };
+  // Each role sizes a block (a blk.arange), which has a power-of-two size.
+  for (const std::string *name :
+       {&traits.rowBlock, &traits.rowSplits, &traits.rowsPerProgram}) {
+    std::optional<int64_t> value = valueOf(*name);
+    if (value && (*value < 1 || !llvm::isPowerOf2_64(*value)))
+      return getProgramDiagnosticAnchor(program)->emitError()
+             << "constant " << *name << " = " << *value
+             << " sizes a block along the rows or the row, so it must be a "
+                "power of two";
+  }
   int64_t cols = std::max<int64_t>(1, shape.cols);
   int64_t rows = std::max<int64_t>(1, shape.rows);
   std::optional<int64_t> block = valueOf(traits.rowBlock);

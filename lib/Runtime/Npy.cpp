@@ -13,7 +13,10 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace blk::runtime {
 
@@ -280,27 +283,74 @@ std::string ioError(const char *action, const std::string &path) {
          "': " + std::strerror(errno);
 }
 
+bool writeAll(std::FILE *file, const std::string &header, const void *data,
+              size_t dataSize) {
+  return std::fwrite(header.data(), 1, header.size(), file) == header.size() &&
+         std::fwrite(data, 1, dataSize, file) == dataSize;
+}
+
+/// Writes to a file as it is (standard output, a device, a pipe).
+Status writeInPlace(std::FILE *file, const std::string &name,
+                    const std::string &header, const void *data,
+                    size_t dataSize) {
+  bool written = writeAll(file, header, data, dataSize);
+  written = (file == stdout ? std::fflush(file) : std::fclose(file)) == 0 &&
+            written;
+  return written ? Status::success() : Status::failure(ioError("write", name));
+}
+
+/// Writes `path` whole or not at all: into a temporary file beside it,
+/// renamed over it once complete, so that a full disk, a size limit or a
+/// kill leaves the previous file (which may be the input) as it was. "-"
+/// is standard output; a path that exists and is no regular file (a
+/// device, a pipe) is written as it is, since renaming would replace it.
 Status writeFile(const std::string &path, const std::string &header,
                  const void *data, size_t dataSize) {
-  std::FILE *file = std::fopen(path.c_str(), "wb");
-  if (!file)
+  if (path == "-")
+    return writeInPlace(stdout, "<stdout>", header, data, dataSize);
+  struct stat existing;
+  if (stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
+    std::FILE *file = std::fopen(path.c_str(), "wb");
+    if (!file)
+      return Status::failure(ioError("open", path));
+    return writeInPlace(file, path, header, data, dataSize);
+  }
+  std::string temporary = path + ".tmp-XXXXXX";
+  int descriptor = mkstemp(temporary.data());
+  if (descriptor < 0)
     return Status::failure(ioError("create", path));
-  bool written =
-      std::fwrite(header.data(), 1, header.size(), file) == header.size() &&
-      std::fwrite(data, 1, dataSize, file) == dataSize;
+  // mkstemp makes the file private (0600); give it the mode a plain
+  // create would have.
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(descriptor, 0666 & ~mask);
+  std::FILE *file = fdopen(descriptor, "wb");
+  if (!file) {
+    Status failure = Status::failure(ioError("create", path));
+    close(descriptor);
+    unlink(temporary.c_str());
+    return failure;
+  }
+  bool written = writeAll(file, header, data, dataSize);
   // fclose flushes, so its failure is a write failure too.
-  if (std::fclose(file) != 0 || !written)
-    return Status::failure(ioError("write", path));
+  written = std::fclose(file) == 0 && written;
+  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    Status failure = Status::failure(ioError("write", path));
+    unlink(temporary.c_str());
+    return failure;
+  }
   return Status::success();
 }
 
 /// The preamble and header of a version 1.0 file, padded so that the data
 /// starts on a kDataAlignment boundary.
-std::string encodeHeader(NpyDtype dtype, size_t rows, size_t cols) {
+std::string encodeHeader(NpyDtype dtype, size_t rows, size_t cols,
+                         unsigned dimensions = 2) {
+  std::string shape = dimensions == 1 ? std::to_string(cols) + ","
+                                      : std::to_string(rows) + ", " +
+                                            std::to_string(cols);
   std::string dict = std::string("{'descr': '") + npyDescr(dtype) +
-                     "', 'fortran_order': False, 'shape': (" +
-                     std::to_string(rows) + ", " + std::to_string(cols) +
-                     "), }";
+                     "', 'fortran_order': False, 'shape': (" + shape + "), }";
   size_t unpadded = kPreambleSizeV1 + dict.size() + 1; // +1 for '\n'
   size_t padding =
       (kDataAlignment - unpadded % kDataAlignment) % kDataAlignment;
@@ -319,23 +369,55 @@ const char *npyDescr(NpyDtype dtype) {
   return dtype == NpyDtype::Float32 ? "<f4" : "<f2";
 }
 
-Status parseNpy(const unsigned char *bytes, size_t size, NpyArray &array) {
+namespace {
+
+/// The header of a file and where its data starts and ends, from the
+/// file's first `size` bytes.
+Status parseHeader(const unsigned char *bytes, size_t size, NpyArray &array,
+                   NpyHeader &header, size_t &dataOffset,
+                   size_t &expectedBytes) {
   std::string headerText;
-  size_t dataOffset;
   if (Status status = splitFile(bytes, size, headerText, dataOffset); !status)
     return status;
-  NpyHeader header;
   if (Status status = HeaderParser(headerText).parse(header); !status)
     return status;
   if (Status status = interpretHeader(header, array); !status)
     return status;
-
   size_t elementSize = storedElementSize(array.storedDtype);
-  size_t expectedBytes;
   if (__builtin_mul_overflow(array.rows, array.cols, &expectedBytes) ||
       __builtin_mul_overflow(expectedBytes, elementSize, &expectedBytes))
     return Status::failure("shape " + shapeToString(header.shape) +
                            " is too large to address");
+  return Status::success();
+}
+
+/// Whether the first `size` bytes of a file are all parseNpy needs: the
+/// header and the data it announces, or enough to know the file is bad. A
+/// reader stops there, so that /dev/zero or a file growing without end is
+/// not read to its end.
+bool holdsWholeArray(const unsigned char *bytes, size_t size) {
+  if (size >= kMagicSize && std::memcmp(bytes, kMagic, kMagicSize) != 0)
+    return true;
+  NpyArray array;
+  NpyHeader header;
+  size_t dataOffset, expectedBytes;
+  std::string headerText;
+  if (!splitFile(bytes, size, headerText, dataOffset))
+    return false; // the header is not all there yet
+  if (!parseHeader(bytes, size, array, header, dataOffset, expectedBytes))
+    return true; // parseNpy reports the bad header
+  return size - dataOffset >= expectedBytes;
+}
+
+} // namespace
+
+Status parseNpy(const unsigned char *bytes, size_t size, NpyArray &array) {
+  NpyHeader header;
+  size_t dataOffset, expectedBytes;
+  if (Status status =
+          parseHeader(bytes, size, array, header, dataOffset, expectedBytes);
+      !status)
+    return status;
   size_t actualBytes = size - dataOffset;
   if (actualBytes < expectedBytes)
     return Status::failure("data is shorter than the header says: shape " +
@@ -354,7 +436,8 @@ Status readNpy(const std::string &path, NpyArray &array) {
   std::vector<unsigned char> bytes;
   unsigned char chunk[1 << 16];
   size_t count;
-  while ((count = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
+  while (!holdsWholeArray(bytes.data(), bytes.size()) &&
+         (count = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
     bytes.insert(bytes.end(), chunk, chunk + count);
   bool readFailed = std::ferror(file) != 0;
   std::fclose(file);
@@ -367,15 +450,19 @@ Status readNpy(const std::string &path, NpyArray &array) {
 }
 
 Status writeNpy(const std::string &path, size_t rows, size_t cols,
-                const float *values, NpyDtype storedDtype) {
+                const float *values, NpyDtype storedDtype,
+                unsigned dimensions) {
+  if (dimensions == 1 && rows != 1)
+    return Status::failure("cannot write " + std::to_string(rows) +
+                           " rows as a 1-D array to '" + path + "'");
   size_t count = rows * cols;
+  std::string header = encodeHeader(storedDtype, rows, cols, dimensions);
   if (storedDtype == NpyDtype::Float32)
-    return writeFile(path, encodeHeader(storedDtype, rows, cols), values,
-                     count * sizeof(float));
+    return writeFile(path, header, values, count * sizeof(float));
   std::vector<uint16_t> bits(count);
   for (size_t i = 0; i < count; ++i)
     bits[i] = floatToHalfBits(values[i]);
-  return writeNpyFloat16Bits(path, rows, cols, bits.data());
+  return writeFile(path, header, bits.data(), count * sizeof(uint16_t));
 }
 
 Status writeNpyFloat16Bits(const std::string &path, size_t rows, size_t cols,

@@ -146,6 +146,10 @@ CPUKernels::compile(ModuleOp specializedProgram) {
                                             /*targetMachine=*/nullptr);
   options.transformer = optimize;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
+  // On by default in MLIR: each run would leave a perf jitdump in the
+  // temporary directory and register its code with GDB.
+  options.enablePerfNotificationListener = false;
+  options.enableGDBNotificationListener = false;
   llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(*lowered, options);
   if (!engine)

@@ -1,7 +1,10 @@
 //===- Autotune.cpp - remembered best specializations ---------------------===//
 #include "Autotune.h"
 
+#include "blk/Target/TargetInfo.h"
+
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -42,58 +45,87 @@ std::string AutotuneCache::key(const std::string &device,
          std::to_string(problem.outStride());
 }
 
-/// Lines are `key <TAB> NAME=V,NAME=V <TAB> warps <TAB> ctas` (lines
-/// written before clusters have no ctas field).
+/// 0 (the kernel's own) or a power of two up to `most`.
+static bool isLaunchCount(int64_t value, int64_t most) {
+  return value == 0 || (value > 0 && value <= most && llvm::isPowerOf2_64(value));
+}
+
+/// The entry of one line, `key <TAB> NAME=V,NAME=V <TAB> warps <TAB> ctas`
+/// (lines written before clusters have no ctas field), if it is well
+/// formed. The constants are checked against the program when bound.
+static std::optional<AutotuneCache::Entry> parseLine(llvm::StringRef line) {
+  llvm::SmallVector<llvm::StringRef> fields;
+  line.split(fields, '\t');
+  AutotuneCache::Entry entry;
+  if ((fields.size() != 3 && fields.size() != 4) ||
+      fields[2].getAsInteger(10, entry.numWarps) ||
+      (fields.size() == 4 && fields[3].getAsInteger(10, entry.numCtas)) ||
+      !isLaunchCount(entry.numWarps, mlir::blk::kMaxWarpsPerCta) ||
+      !isLaunchCount(entry.numCtas, mlir::blk::kMaxClusterCtas))
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef> bindings;
+  fields[1].split(bindings, ',', -1, false);
+  for (llvm::StringRef binding : bindings) {
+    auto [name, value] = binding.split('=');
+    int64_t number = 0;
+    if (name.empty() || value.getAsInteger(10, number) || number < 1)
+      return std::nullopt;
+    entry.constants[name] = number;
+  }
+  return entry;
+}
+
 std::optional<AutotuneCache::Entry>
 AutotuneCache::lookup(const std::string &key) const {
-  auto file = llvm::MemoryBuffer::getFile(path);
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
   if (!file)
     return std::nullopt;
+  // Only whole lines count: a last line without its newline was cut short.
+  llvm::StringRef text = (*file)->getBuffer();
+  text = text.take_front(text.rfind('\n') + 1);
   std::optional<Entry> found;
   llvm::SmallVector<llvm::StringRef> lines;
-  (*file)->getBuffer().split(lines, '\n', -1, false);
-  for (llvm::StringRef line : lines) {
-    llvm::SmallVector<llvm::StringRef> fields;
-    line.split(fields, '\t');
-    Entry entry;
-    if ((fields.size() != 3 && fields.size() != 4) || fields[0] != key ||
-        fields[2].getAsInteger(10, entry.numWarps) ||
-        (fields.size() == 4 && fields[3].getAsInteger(10, entry.numCtas)))
-      continue;
-    llvm::StringMap<int64_t> &constants = entry.constants;
-    llvm::SmallVector<llvm::StringRef> bindings;
-    fields[1].split(bindings, ',', -1, false);
-    bool valid = true;
-    for (llvm::StringRef binding : bindings) {
-      auto [name, value] = binding.split('=');
-      int64_t number = 0;
-      valid &= !value.getAsInteger(10, number);
-      constants[name] = number;
-    }
-    if (valid)
-      found = std::move(entry);
-  }
+  text.split(lines, '\n', -1, false);
+  for (llvm::StringRef line : lines)
+    if (line.starts_with(key + "\t"))
+      if (std::optional<Entry> entry = parseLine(line))
+        found = std::move(entry);
   return found;
 }
 
+/// The file is rewritten through a temporary file renamed over it: a
+/// failed write (or two processes storing at once) leaves whole lines.
 bool AutotuneCache::store(const std::string &key, const Specialization &best,
                           std::string &error) const {
-  if (std::error_code ec = llvm::sys::fs::create_directories(
-          llvm::sys::path::parent_path(path))) {
+  llvm::StringRef directory = llvm::sys::path::parent_path(path);
+  if (std::error_code ec = directory.empty()
+                               ? std::error_code()
+                               : llvm::sys::fs::create_directories(directory)) {
     error = path + ": " + ec.message();
     return false;
   }
-  std::error_code ec;
-  llvm::raw_fd_ostream file(path, ec, llvm::sys::fs::OF_Append);
-  if (ec) {
-    error = path + ": " + ec.message();
-    return false;
+  std::string previous;
+  if (llvm::sys::fs::exists(path)) {
+    auto file = llvm::MemoryBuffer::getFile(path);
+    if (!llvm::sys::fs::is_regular_file(path) || !file) {
+      error = path + ": not a readable regular file";
+      return false;
+    }
+    previous = (*file)->getBuffer().str();
+    previous = previous.substr(0, previous.rfind('\n') + 1);
   }
   std::string bindings;
   for (const auto &entry : best.constants)
     bindings += (bindings.empty() ? "" : ",") + entry.getKey().str() + "=" +
                 std::to_string(entry.getValue());
-  file << key << "\t" << bindings << "\t" << best.numWarps << "\t"
-       << best.numCtas << "\n";
-  return true;
+  llvm::Error written = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    os << previous << key << "\t" << bindings << "\t" << best.numWarps
+       << "\t" << best.numCtas << "\n";
+    return llvm::Error::success();
+  });
+  if (!written)
+    return true;
+  error = llvm::toString(std::move(written));
+  return false;
 }

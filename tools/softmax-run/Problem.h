@@ -37,6 +37,8 @@ struct Problem {
   llvm::StringMap<std::string> params;
   /// rows x inStride values of the input (padding included), as float.
   std::vector<float> data;
+  /// 1 where the input was a 1-D .npy array: the output is written as one.
+  unsigned inputDimensions = 2;
 
   int64_t rows() const { return desc.rows; }
   int64_t cols() const { return desc.cols; }

@@ -52,13 +52,19 @@ static cl::opt<int64_t> rowsOption("rows", cl::desc("Rows (M)"), cl::init(0),
                                    cl::cat(runCategory));
 static cl::opt<int64_t> colsOption("cols", cl::desc("Columns (N)"), cl::init(0),
                                    cl::cat(runCategory));
-static cl::opt<std::string> dtypeOption("dtype", cl::desc("f32, f16 or bf16"),
-                                        cl::init("f32"), cl::cat(runCategory));
+static cl::opt<std::string>
+    dtypeOption("dtype",
+                cl::desc("f32, f16 or bf16 (or float32, float16, bfloat16); "
+                         "default f32, or the --input file's"),
+                cl::init("f32"), cl::cat(runCategory));
 static cl::opt<std::string> inputPath("input",
                                       cl::desc("Input .npy (float32/float16)"),
                                       cl::cat(runCategory));
-static cl::opt<std::string> outputPath("output", cl::desc("Output .npy"),
-                                       cl::cat(runCategory));
+static cl::opt<std::string>
+    outputPath("output",
+               cl::desc("Output .npy ('-': standard output); not written "
+                        "when --check fails"),
+               cl::cat(runCategory));
 static cl::opt<int64_t>
     inStrideOption("in-stride",
                    cl::desc("Input row stride in elements (default N)"),
@@ -72,10 +78,14 @@ static cl::opt<bool>
                 cl::cat(runCategory));
 static cl::opt<bool> benchOption("bench", cl::desc("Time the kernel"),
                                  cl::cat(runCategory));
-static cl::opt<int> runsOption("runs", cl::desc("Timed runs (at least 20)"),
-                               cl::init(50), cl::cat(runCategory));
+static cl::opt<int>
+    runsOption("runs",
+               cl::desc("Timed runs (GPU: at least 20; CPU: 3 to 20)"),
+               cl::init(50), cl::cat(runCategory));
 static cl::opt<std::string>
-    csvPath("csv", cl::desc("Append dtype,M,N,provider,gbps rows to this file"),
+    csvPath("csv",
+            cl::desc("With --bench: append a dtype,M,N,provider,gbps row to "
+                     "this file"),
             cl::cat(runCategory));
 static cl::opt<std::string>
     providerOption("provider",
@@ -174,12 +184,13 @@ bool addProgramSource(llvm::SourceMgr &sourceMgr, const Problem &problem,
   return true;
 }
 
+/// Our names and torch's/numpy's.
 bool parseElementType(llvm::StringRef name, ElementType &type) {
-  if (name == "f32")
+  if (name == "f32" || name == "float32")
     type = ElementType::F32;
-  else if (name == "f16")
+  else if (name == "f16" || name == "float16")
     type = ElementType::F16;
-  else if (name == "bf16")
+  else if (name == "bf16" || name == "bfloat16")
     type = ElementType::BF16;
   else
     return false;
@@ -213,12 +224,27 @@ bool readShape(Problem &problem, blk::runtime::NpyArray &array,
     return false;
   }
   if (!inputPath.empty()) {
+    if (rowsOption.getNumOccurrences() || colsOption.getNumOccurrences()) {
+      error = "--rows and --cols cannot be given with --input: the shape is "
+              "the file's";
+      return false;
+    }
     if (Status status = blk::runtime::readNpy(inputPath, array); !status) {
       error = status.message();
       return false;
     }
+    // float16 data runs as f16 unless --dtype says otherwise (bf16 is
+    // stored as float32: numpy has no bfloat16).
+    bool halfFile = array.storedDtype == blk::runtime::NpyDtype::Float16;
+    if (!dtypeOption.getNumOccurrences() && halfFile)
+      problem.desc.elementType = ElementType::F16;
+    if (halfFile && problem.type() == ElementType::F32) {
+      error = inputPath + " holds float16 data, but --dtype is f32";
+      return false;
+    }
     problem.desc.rows = array.rows;
     problem.desc.cols = array.cols;
+    problem.inputDimensions = array.fileDimensions;
   } else {
     problem.desc.rows = rowsOption;
     problem.desc.cols = colsOption;
@@ -238,15 +264,30 @@ uint64_t hostMemoryBytes() {
                                    : UINT64_MAX;
 }
 
+/// Host bytes a run holds at once: the input as float and as the kernel
+/// reads it, the output as the kernel writes it, and with --check the
+/// double-precision reference, with --output the float copy written.
+double hostBytesNeeded(const Problem &problem) {
+  double in = double(problem.rows()) * double(problem.inStride());
+  double out = double(problem.rows()) * double(problem.outStride());
+  double matrix = double(problem.rows()) * double(problem.cols());
+  double elementBytes = blk::runtime::elementSize(problem.type());
+  return in * (sizeof(float) + elementBytes) + out * elementBytes +
+         (checkOption ? matrix * sizeof(double) : 0) +
+         (outputPath.empty() ? 0 : matrix * sizeof(float));
+}
+
 /// The input data: the --input file, else random values (plus special
 /// values with --special), rounded to the element type.
 bool fillInput(Problem &problem, const blk::runtime::NpyArray &array,
                std::string &error) {
   // The driver checked that rows x stride fits in int64_t.
   uint64_t elements = uint64_t(problem.rows()) * uint64_t(problem.inStride());
-  if (elements > hostMemoryBytes() / sizeof(float)) {
-    error = "the input (" + std::to_string(elements) +
-            " elements) does not fit in this machine's memory";
+  double needed = hostBytesNeeded(problem);
+  if (needed > double(hostMemoryBytes())) {
+    error = "the problem needs " + std::to_string(uint64_t(needed / 1e6)) +
+            " MB of host memory (input, output and reference), more than "
+            "this machine has";
     return false;
   }
   problem.data.assign(elements, 0.0f);
@@ -318,41 +359,89 @@ bool writeOutput(const Problem &problem, const std::vector<uint8_t> &output,
   Status status = blk::runtime::writeNpy(
       outputPath, problem.rows(), problem.cols(), values.data(),
       problem.type() == ElementType::F16 ? blk::runtime::NpyDtype::Float16
-                                         : blk::runtime::NpyDtype::Float32);
+                                         : blk::runtime::NpyDtype::Float32,
+      problem.inputDimensions);
   if (!status)
     error = status.message();
   return status.ok();
 }
 
-void appendCsv(const Problem &problem, const std::string &provider,
-               double gbps) {
-  bool fresh = !llvm::sys::fs::exists(csvPath);
-  std::error_code ec;
-  llvm::raw_fd_ostream csv(csvPath, ec, llvm::sys::fs::OF_Append);
-  if (ec) {
-    llvm::errs() << "softmax-run: " << csvPath << ": " << ec.message() << "\n";
-    return;
+/// Writes `path` through a temporary file renamed over it, so that a failed
+/// write leaves the previous file whole; a path that exists and is not a
+/// regular file (/dev/null, /dev/full, a pipe) is written directly, as
+/// renaming over it would replace it. "-" is standard output.
+bool writeOutputFile(
+    const std::string &path,
+    llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  llvm::sys::fs::file_status status;
+  bool special = path != "-" && !llvm::sys::fs::status(path, status) &&
+                 llvm::sys::fs::exists(status) &&
+                 !llvm::sys::fs::is_regular_file(status);
+  if (special) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Append);
+    if (!ec) {
+      write(os);
+      os.close();
+      ec = os.error();
+      os.clear_error();
+    }
+    if (ec)
+      fail("cannot write " + path + ": " + ec.message());
+    return !ec;
   }
-  if (fresh)
-    csv << "dtype,M,N,provider,gbps\n";
-  csv << blk::runtime::elementTypeName(problem.type()) << "," << problem.rows()
-      << "," << problem.cols() << "," << provider << ","
-      << llvm::format("%.1f", gbps) << "\n";
+  llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    write(os);
+    return llvm::Error::success();
+  });
+  if (!error)
+    return true;
+  fail("cannot write " + llvm::toString(std::move(error)));
+  return false;
 }
 
-/// --check and --output on a run's output; false if the check failed or the
-/// output could not be written.
+/// Adds a row to the CSV: the file is rewritten through a temporary file
+/// renamed over it, so a failed write leaves the rows it had.
+bool appendCsv(const Problem &problem, const std::string &provider,
+               double gbps) {
+  std::string previous = "dtype,M,N,provider,gbps\n";
+  if (llvm::sys::fs::is_regular_file(csvPath)) {
+    auto file = llvm::MemoryBuffer::getFile(csvPath);
+    if (!file) {
+      fail("cannot read " + csvPath + ": " + file.getError().message());
+      return false;
+    }
+    previous = (*file)->getBuffer().str();
+    if (!previous.empty() && previous.back() != '\n')
+      previous += '\n';
+  }
+  return writeOutputFile(csvPath, [&](llvm::raw_ostream &csv) {
+    csv << previous << blk::runtime::elementTypeName(problem.type()) << ","
+        << problem.rows() << "," << problem.cols() << "," << provider << ","
+        << llvm::format("%.1f", gbps) << "\n";
+  });
+}
+
+/// --check and --output on a run's output; false if the check failed (the
+/// output is then not written) or the output could not be written.
 bool checkAndWrite(const Problem &problem, const std::vector<uint8_t> &output) {
-  bool ok = !checkOption || checkOutput(problem, output);
+  if (checkOption && !checkOutput(problem, output)) {
+    if (!outputPath.empty())
+      llvm::errs() << "softmax-run: the check failed; " << outputPath
+                   << " is not written\n";
+    return false;
+  }
   std::string error;
   if (!outputPath.empty() && !writeOutput(problem, output, error)) {
     llvm::errs() << "softmax-run: " << error << "\n";
     return false;
   }
-  return ok;
+  return true;
 }
 
-void reportBench(const Problem &problem, const std::string &kernel,
+/// Prints the timing (and appends it to --csv); false if the CSV could not
+/// be written.
+bool reportBench(const Problem &problem, const std::string &kernel,
                  double milliseconds, double copyGBps, int runs,
                  const char *how) {
   double bytes = 2.0 * problem.rows() * problem.cols() *
@@ -366,11 +455,12 @@ void reportBench(const Problem &problem, const std::string &kernel,
                  << "% of a device copy (" << llvm::format("%.1f", copyGBps)
                  << " GB/s)";
   llvm::outs() << "\n";
-  if (!csvPath.empty())
-    appendCsv(problem,
-              providerOption.empty() ? "blk-" + kernel
-                                     : providerOption.getValue(),
-              gbps);
+  if (csvPath.empty())
+    return true;
+  return appendCsv(problem,
+                   providerOption.empty() ? "blk-" + kernel
+                                          : providerOption.getValue(),
+                   gbps);
 }
 
 /// Compiles one binding of the fitted program and loads it.
@@ -430,11 +520,14 @@ bool autotune(GpuExecution &gpu, const blk::runtime::DeviceInfo &device,
     fixed.numWarps = remembered->numWarps;
     fixed.numCtas = remembered->numCtas;
     auto chosen = mlir::blk::chooseBinding(fitted, problem.desc, fixed);
-    if (mlir::failed(chosen))
-      return false;
-    binding = std::move(*chosen);
-    llvm::outs() << "  autotune: remembered in " << cache.getPath() << "\n";
-    return true;
+    if (mlir::succeeded(chosen)) {
+      binding = std::move(*chosen);
+      llvm::outs() << "  autotune: remembered in " << cache.getPath() << "\n";
+      return true;
+    }
+    llvm::errs() << "softmax-run: autotune: the binding remembered in "
+                 << cache.getPath()
+                 << " does not fit (see above); tuning again\n";
   }
   if (!tuneOnGPU(gpu, fitted, problem, options, binding)) {
     llvm::errs() << "softmax-run: autotune: no candidate compiled and ran\n";
@@ -490,8 +583,10 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
                                   std::max(20, runsOption.getValue()), bench);
         !status)
       return fail(status.message());
-    reportBench(problem, loaded.compiled.signatures.front().name,
-                bench.kernelMs, bench.copyGBps, bench.runs, ", L2 flushed");
+    ok = reportBench(problem, loaded.compiled.signatures.front().name,
+                     bench.kernelMs, bench.copyGBps, bench.runs,
+                     ", L2 flushed") &&
+         ok;
   }
   return ok ? 0 : 1;
 }
@@ -506,22 +601,9 @@ bool emitPTX(mlir::ModuleOp fitted, const Specialization &binding,
   }
   llvm::outs() << "  PTX for " << options.chip << ", " << binding.describe()
                << ", grid " << binding.grid << ": " << emitPtxPath << "\n";
-  std::string error;
-  auto output = mlir::openOutputFile(emitPtxPath, &error);
-  if (!output) {
-    fail(error);
-    return false;
-  }
-  output->os() << compiled->gpuKernels.front().ptx;
-  output->os().close();
-  if (output->os().has_error()) {
-    fail("cannot write " + emitPtxPath + ": " +
-         output->os().error().message());
-    output->os().clear_error();
-    return false;
-  }
-  output->keep();
-  return true;
+  return writeOutputFile(emitPtxPath, [&](llvm::raw_ostream &os) {
+    os << compiled->gpuKernels.front().ptx;
+  });
 }
 
 int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
@@ -545,8 +627,9 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
     int runs = std::max(3, std::min(20, runsOption.getValue()));
     if (mlir::failed(cpu.time(problem, runs, milliseconds)))
       return fail("the CPU run failed (see the errors above)");
-    reportBench(problem, kernel, milliseconds, /*copyGBps=*/0, runs,
-                ", wall clock");
+    ok = reportBench(problem, kernel, milliseconds, /*copyGBps=*/0, runs,
+                     ", wall clock") &&
+         ok;
   }
   return ok ? 0 : 1;
 }
@@ -571,6 +654,13 @@ int main(int argc, char **argv) {
     return fail("no program given (softmax-run PROGRAM.mlir --rows M --cols N)");
   if (targetOption != "gpu" && targetOption != "cpu" && targetOption != "auto")
     return fail("--target must be gpu, cpu or auto");
+  if (warpsOption < 0 || ctasOption < 0)
+    return fail("--num-warps and --num-ctas must be positive (or 0: the "
+                "program's own)");
+  if (runsOption < 1)
+    return fail("--runs must be at least 1");
+  if (!csvPath.empty() && !benchOption)
+    return fail("--csv records timings: give --bench too");
   // Autotune tries twice the tile: it must stay far from overflow.
   if (maxTileOption < 2 || maxTileOption > (int64_t(1) << 30) ||
       !llvm::isPowerOf2_64(maxTileOption))

@@ -42,9 +42,13 @@ Status readNpy(const std::string &path, NpyArray &array);
 
 /// Writes a 2-D rows x cols array, C order, stored as `storedDtype`
 /// (float32 values are rounded to nearest even for float16). Uses format
-/// 1.0 and pads the header so the data starts on a 64-byte boundary.
+/// 1.0 and pads the header so the data starts on a 64-byte boundary. The
+/// file is replaced whole or not at all (a temporary file is renamed over
+/// it); "-" writes to standard output. `dimensions` = 1 writes one row as
+/// a 1-D array of `cols` values (as it was read, NpyArray::fileDimensions).
 Status writeNpy(const std::string &path, size_t rows, size_t cols,
-                const float *values, NpyDtype storedDtype);
+                const float *values, NpyDtype storedDtype,
+                unsigned dimensions = 2);
 /// Writes float16 data given as raw bits (e.g. a kernel's f16 output).
 Status writeNpyFloat16Bits(const std::string &path, size_t rows, size_t cols,
                            const uint16_t *bits);
