@@ -149,6 +149,12 @@ static cl::opt<bool>
 
 namespace {
 
+/// Where the run is reported: standard output, unless the output array
+/// goes there (`--output -`).
+llvm::raw_ostream &report() {
+  return outputPath == "-" ? llvm::errs() : llvm::outs();
+}
+
 int fail(const std::string &message) {
   llvm::errs() << "softmax-run: " << message << "\n";
   return 1;
@@ -343,7 +349,7 @@ bool checkOutput(const Problem &problem, const std::vector<uint8_t> &output) {
       problem.outStride(), reference.data());
   double tolerance = problem.type() == ElementType::F32 ? 1e-5 : 1e-2;
   bool ok = stats.nanPatternAndCoverageMatch() && stats.relL2Error <= tolerance;
-  llvm::outs() << "  check: " << stats.summary() << "  "
+  report() << "  check: " << stats.summary() << "  "
                << (ok ? "OK" : "FAILED") << " (relative L2 tolerance "
                << llvm::format("%.0e", tolerance) << ")\n";
   return ok;
@@ -447,14 +453,14 @@ bool reportBench(const Problem &problem, const std::string &kernel,
   double bytes = 2.0 * problem.rows() * problem.cols() *
                  blk::runtime::elementSize(problem.type());
   double gbps = bytes / (milliseconds * 1e6);
-  llvm::outs() << "  bench: " << llvm::format("%.4f", milliseconds)
+  report() << "  bench: " << llvm::format("%.4f", milliseconds)
                << " ms (median of " << runs << how << "), "
                << llvm::format("%.1f", gbps) << " GB/s";
   if (copyGBps > 0)
-    llvm::outs() << " = " << llvm::format("%.1f", 100 * gbps / copyGBps)
+    report() << " = " << llvm::format("%.1f", 100 * gbps / copyGBps)
                  << "% of a device copy (" << llvm::format("%.1f", copyGBps)
                  << " GB/s)";
-  llvm::outs() << "\n";
+  report() << "\n";
   if (csvPath.empty())
     return true;
   return appendCsv(problem,
@@ -498,7 +504,7 @@ bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp fitted,
       best = candidate;
     }
   }
-  llvm::outs() << "  autotune: " << tried << " candidates timed, best "
+  report() << "  autotune: " << tried << " candidates timed, best "
                << best.describe() << " ("
                << llvm::format("%.1f", bestGBps) << " GB/s)\n";
   return tried > 0;
@@ -522,7 +528,7 @@ bool autotune(GpuExecution &gpu, const blk::runtime::DeviceInfo &device,
     auto chosen = mlir::blk::chooseBinding(fitted, problem.desc, fixed);
     if (mlir::succeeded(chosen)) {
       binding = std::move(*chosen);
-      llvm::outs() << "  autotune: remembered in " << cache.getPath() << "\n";
+      report() << "  autotune: remembered in " << cache.getPath() << "\n";
       return true;
     }
     llvm::errs() << "softmax-run: autotune: the binding remembered in "
@@ -553,7 +559,7 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
                                   problem, options, binding))
     return 1;
 
-  llvm::outs() << "  target: GPU " << device.name << " (" << options.chip
+  report() << "  target: GPU " << device.name << " (" << options.chip
                << "), " << binding.describe() << ", grid " << binding.grid
                << "\n";
   LoadedProgram loaded;
@@ -562,12 +568,12 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
       !status)
     return fail(status.message());
   if (loaded.grid != binding.grid)
-    llvm::outs() << "  persistent grid: " << loaded.grid << " programs\n";
+    report() << "  persistent grid: " << loaded.grid << " programs\n";
   if (verboseOption) {
-    std::string report;
-    if (Status status = gpu.describe(loaded, report); !status)
+    std::string description;
+    if (Status status = gpu.describe(loaded, description); !status)
       return fail(status.message());
-    llvm::outs() << report;
+    report() << description;
   }
 
   bool ok = true;
@@ -599,7 +605,7 @@ bool emitPTX(mlir::ModuleOp fitted, const Specialization &binding,
     fail("compilation failed (see the errors above)");
     return false;
   }
-  llvm::outs() << "  PTX for " << options.chip << ", " << binding.describe()
+  report() << "  PTX for " << options.chip << ", " << binding.describe()
                << ", grid " << binding.grid << ": " << emitPtxPath << "\n";
   return writeOutputFile(emitPtxPath, [&](llvm::raw_ostream &os) {
     os << compiled->gpuKernels.front().ptx;
@@ -610,8 +616,8 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
              const Specialization &binding,
              const mlir::blk::CompileOptions &options) {
   if (autotuneOption)
-    llvm::outs() << "  autotune: times kernels on the GPU; not on the CPU\n";
-  llvm::outs() << "  target: CPU (JIT), " << binding.describe() << ", grid "
+    report() << "  autotune: times kernels on the GPU; not on the CPU\n";
+  report() << "  target: CPU (JIT), " << binding.describe() << ", grid "
                << binding.grid << "\n";
   auto compiled = mlir::blk::compileProgram(fitted, binding, options);
   if (mlir::failed(compiled))
@@ -646,7 +652,7 @@ int main(int argc, char **argv) {
   if (probeOption) {
     std::unique_ptr<blk::runtime::CudaDriver> driver;
     blk::runtime::Status loaded = blk::runtime::CudaDriver::load(driver);
-    llvm::outs() << (loaded ? driver->device().summary() : loaded.message())
+    report() << (loaded ? driver->device().summary() : loaded.message())
                  << "\n";
     return loaded ? 0 : 1;
   }
@@ -738,7 +744,7 @@ int main(int argc, char **argv) {
   if (mlir::failed(binding))
     return fail("the program cannot be bound to the problem (see above)");
 
-  llvm::outs() << programName << ": " << problem.rows() << " x "
+  report() << programName << ": " << problem.rows() << " x "
                << problem.cols() << " "
                << blk::runtime::elementTypeName(problem.type())
                << (programPath == "auto" ? " (auto)" : "") << "\n";
@@ -752,7 +758,7 @@ int main(int argc, char **argv) {
     return runOnGPU(*driver, *program, **fitted, programName, problem,
                     *binding, options);
   if (targetOption == "auto")
-    llvm::outs() << "  no GPU (" << gpuLoad.message()
+    report() << "  no GPU (" << gpuLoad.message()
                  << "): running on the CPU\n";
   return runOnCPU(**fitted, problem, *binding, options);
 }
