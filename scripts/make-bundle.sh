@@ -19,8 +19,7 @@ find "$stage/lit" -name __pycache__ -prune -exec rm -rf {} +
 cp -r python-free-examples "$stage/examples"
 cp test/GPU/*.mlir "$stage/gpu-tests/"
 cp scripts/bundle-lit.cfg.py "$stage/gpu-tests/lit.cfg.py"
-cp bench/*.sh "$stage/bench/" 2>/dev/null || true
-[ -f ../shared/bench/peers.py ] && cp ../shared/bench/peers.py "$stage/bench/"
+cp bench/*.sh bench/*.py "$stage/bench/"
 cat > "$stage/run-gpu-tests.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs the GPU tests with the bundle's tools; extra arguments go to lit.

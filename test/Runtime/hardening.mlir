@@ -41,7 +41,7 @@
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --output /dev/full 2>&1 | FileCheck %s --check-prefix=FULLNPY
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --emit-ptx /dev/full 2>&1 | FileCheck %s --check-prefix=FULL
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --csv %t.csv 2>&1 | FileCheck %s --check-prefix=NOBENCH
-// FULL: softmax-run: cannot write /dev/full: No space left on device
+// FULL: softmax-run: cannot write '/dev/full': No space left on device
 // NODIR: softmax-run: cannot write '{{.*}}missing/x.csv': No such file or directory
 // FULLNPY: softmax-run: cannot write '/dev/full': No space left on device
 // NOBENCH: softmax-run: --csv records timings: give --bench too

@@ -1,5 +1,6 @@
 //===- Autotune.cpp - remembered best specializations ---------------------===//
 #include "Autotune.h"
+#include "OutputFile.h"
 
 #include "blk/Target/TargetInfo.h"
 
@@ -119,13 +120,11 @@ bool AutotuneCache::store(const std::string &key, const Specialization &best,
   for (const auto &entry : best.constants)
     bindings += (bindings.empty() ? "" : ",") + entry.getKey().str() + "=" +
                 std::to_string(entry.getValue());
-  llvm::Error written = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os << previous << key << "\t" << bindings << "\t" << best.numWarps
-       << "\t" << best.numCtas << "\n";
-    return llvm::Error::success();
-  });
-  if (!written)
-    return true;
-  error = llvm::toString(std::move(written));
-  return false;
+  return writeFileAtomically(
+      path,
+      [&](llvm::raw_ostream &os) {
+        os << previous << key << "\t" << bindings << "\t" << best.numWarps
+           << "\t" << best.numCtas << "\n";
+      },
+      error);
 }

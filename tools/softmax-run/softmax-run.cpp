@@ -10,6 +10,7 @@
 #include "Autotune.h"
 #include "CpuExecution.h"
 #include "GpuExecution.h"
+#include "OutputFile.h"
 #include "Problem.h"
 
 #include "blk/Driver/Driver.h"
@@ -31,9 +32,11 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <csignal>
 #include <functional>
 #include <cstdio>
 #include <random>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace softmax_run;
@@ -266,8 +269,16 @@ bool readShape(Problem &problem, blk::runtime::NpyArray &array,
 /// allocated.
 uint64_t hostMemoryBytes() {
   long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize)
-                                   : UINT64_MAX;
+  uint64_t bytes = pages > 0 && pageSize > 0
+                       ? uint64_t(pages) * uint64_t(pageSize)
+                       : UINT64_MAX;
+  // A process limit (ulimit -v, -d) is as hard a bound as the RAM.
+  for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    struct rlimit limit;
+    if (getrlimit(resource, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      bytes = std::min<uint64_t>(bytes, limit.rlim_cur);
+  }
+  return bytes;
 }
 
 /// Host bytes a run holds at once: the input as float and as the kernel
@@ -372,37 +383,13 @@ bool writeOutput(const Problem &problem, const std::vector<uint8_t> &output,
   return status.ok();
 }
 
-/// Writes `path` through a temporary file renamed over it, so that a failed
-/// write leaves the previous file whole; a path that exists and is not a
-/// regular file (/dev/null, /dev/full, a pipe) is written directly, as
-/// renaming over it would replace it. "-" is standard output.
-bool writeOutputFile(
-    const std::string &path,
-    llvm::function_ref<void(llvm::raw_ostream &)> write) {
-  llvm::sys::fs::file_status status;
-  bool special = path != "-" && !llvm::sys::fs::status(path, status) &&
-                 llvm::sys::fs::exists(status) &&
-                 !llvm::sys::fs::is_regular_file(status);
-  if (special) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Append);
-    if (!ec) {
-      write(os);
-      os.close();
-      ec = os.error();
-      os.clear_error();
-    }
-    if (ec)
-      fail("cannot write " + path + ": " + ec.message());
-    return !ec;
-  }
-  llvm::Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    write(os);
-    return llvm::Error::success();
-  });
-  if (!error)
+/// writeFileAtomically, with its error printed.
+bool writeOutputFile(const std::string &path,
+                     llvm::function_ref<void(llvm::raw_ostream &)> write) {
+  std::string error;
+  if (writeFileAtomically(path, write, error))
     return true;
-  fail("cannot write " + llvm::toString(std::move(error)));
+  fail(error);
   return false;
 }
 
@@ -644,6 +631,10 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Past a file-size limit a write fails with EFBIG, which is reported like
+  // any failed write, instead of the signal (whose LLVM handler prints a
+  // crash report).
+  std::signal(SIGXFSZ, SIG_IGN);
   // LLVM's own options would bury softmax-run's in --help.
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
