@@ -360,7 +360,7 @@ mlir::blk::compileProgram(ModuleOp fitted, const Specialization &binding,
 
   if (options.target == TargetKind::CPU) {
     FailureOr<std::unique_ptr<CPUKernels>> kernels =
-        CPUKernels::compile(*module);
+        CPUKernels::compile(*module, options.checkBounds);
     if (failed(kernels))
       return failure();
     compiled.cpuKernels = std::move(*kernels);

@@ -437,10 +437,17 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
     return verifyLaunchAttr(op, attr.getValue());
   if (name == getVectorAttrName())
     return verifyVectorAttr(op, attr.getValue());
+  if (name == getAccessAttrName() && isa<MemoryAccessOpInterface>(op) &&
+      isa<IntegerAttr>(attr.getValue()))
+    return success();
+  if (name == getAccessesAttrName() && isa<ModuleOp>(op) &&
+      isa<ArrayAttr>(attr.getValue()))
+    return success();
   return op->emitError() << "'" << name
                          << "' is not an operation attribute of the blk "
-                            "dialect (expected 'blk.kernel', 'blk.launch' or "
-                            "'blk.vector')";
+                            "dialect (expected 'blk.kernel', 'blk.launch', "
+                            "'blk.vector', or 'blk.access' on a load or store "
+                            "and 'blk.accesses' on a module)";
 }
 
 static LogicalResult verifyDivisibilityAttr(Operation *op, unsigned argIndex,

@@ -40,8 +40,8 @@ using namespace mlir::blk;
 /// generation alike.
 static constexpr unsigned kJitOptLevel = 2;
 
-void mlir::blk::buildBlkToCPUPipeline(OpPassManager &pm) {
-  pm.addPass(createConvertBlkToCPU());
+void mlir::blk::buildBlkToCPUPipeline(OpPassManager &pm, bool checkBounds) {
+  pm.addPass(createConvertBlkToCPU(ConvertBlkToCPUOptions{checkBounds}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Fusion merges generics only: fills and reductions join as generics.
@@ -77,12 +77,24 @@ void mlir::blk::buildBlkToCPUPipeline(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+namespace {
+struct BlkToCPUPipelineOptions
+    : public PassPipelineOptions<BlkToCPUPipelineOptions> {
+  Option<bool> checkBounds{
+      *this, "check-bounds",
+      llvm::cl::desc("Check every element access with @blk_access_in_bounds"),
+      llvm::cl::init(false)};
+};
+} // namespace
+
 void mlir::blk::registerBlkToCPUPipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<BlkToCPUPipelineOptions>(
       "blk-to-cpu",
       "Lower specialized block programs to host functions in the LLVM "
       "dialect (one call per program; blocks become loops)",
-      buildBlkToCPUPipeline);
+      [](OpPassManager &pm, const BlkToCPUPipelineOptions &options) {
+        buildBlkToCPUPipeline(pm, options.checkBounds);
+      });
 }
 
 void mlir::blk::registerBlkToCPUDependencies(DialectRegistry &registry) {
@@ -101,19 +113,88 @@ void mlir::blk::registerBlkToCPUDependencies(DialectRegistry &registry) {
 }
 
 //===----------------------------------------------------------------------===//
+// Bounds checks
+//===----------------------------------------------------------------------===//
+
+/// The state of the run in progress on this thread: the JIT-compiled code
+/// reaches it through the plain function below.
+static thread_local CPUKernels::BoundsState *activeBounds = nullptr;
+
+/// What bounds-checked code calls before each access (kAccessCheckFunction):
+/// whether [address, address + bytes) lies in one buffer; the first access
+/// that does not is recorded.
+extern "C" bool blkAccessInBounds(void *address, int64_t bytes,
+                                  int32_t access) {
+  CPUKernels::BoundsState *state = activeBounds;
+  if (!state)
+    return false;
+  uintptr_t start = reinterpret_cast<uintptr_t>(address);
+  for (const CPUKernels::Buffer &buffer : state->buffers) {
+    uintptr_t bufferStart = reinterpret_cast<uintptr_t>(buffer.start);
+    if (start >= bufferStart && bytes >= 0 &&
+        start - bufferStart + uint64_t(bytes) <= buffer.bytes)
+      return true;
+  }
+  if (!state->violated) {
+    state->violated = true;
+    state->access = access;
+    state->violatingProgram = state->program;
+    state->address = start;
+    state->bytes = bytes;
+  }
+  return false;
+}
+
+LogicalResult CPUKernels::reportViolation(const Kernel &kernel) {
+  const BoundsState &state = bounds;
+  std::string what =
+      state.access >= 0 && size_t(state.access) < state.accesses.size()
+          ? state.accesses[state.access]
+          : "access #" + std::to_string(state.access);
+  InFlightDiagnostic error = emitError(kernel.loc)
+                             << "out-of-bounds " << what << " in program "
+                             << state.violatingProgram << " of @"
+                             << kernel.name << ": " << state.bytes
+                             << " bytes at 0x"
+                             << llvm::utohexstr(state.address);
+  // The nearest buffer, to tell a row too far from a wild pointer.
+  const Buffer *nearest = nullptr;
+  int64_t distance = 0;
+  for (const Buffer &buffer : state.buffers) {
+    auto start = reinterpret_cast<uintptr_t>(buffer.start);
+    int64_t from = state.address >= start
+                       ? int64_t(state.address - start - buffer.bytes)
+                       : -int64_t(start - state.address);
+    if (!nearest || std::llabs(from) < std::llabs(distance)) {
+      nearest = &buffer;
+      distance = from;
+    }
+  }
+  if (nearest)
+    error << " (" << std::llabs(distance) << " bytes "
+          << (distance >= 0 ? "past the end of" : "before") << " \""
+          << nearest->name << "\")";
+  return error;
+}
+
+//===----------------------------------------------------------------------===//
 // CPUKernels
 //===----------------------------------------------------------------------===//
 
 CPUKernels::CPUKernels(Location programLoc,
                        std::unique_ptr<ExecutionEngine> engine,
-                       std::vector<Kernel> kernels)
+                       std::vector<Kernel> kernels, BoundsState bounds)
     : programLoc(programLoc), engine(std::move(engine)),
-      kernels(std::move(kernels)) {}
+      kernels(std::move(kernels)), bounds(std::move(bounds)) {}
+
+void CPUKernels::setBuffers(std::vector<Buffer> buffers) {
+  bounds.buffers = std::move(buffers);
+}
 
 CPUKernels::~CPUKernels() = default;
 
 FailureOr<std::unique_ptr<CPUKernels>>
-CPUKernels::compile(ModuleOp specializedProgram) {
+CPUKernels::compile(ModuleOp specializedProgram, bool checkBounds) {
   MLIRContext *context = specializedProgram.getContext();
   DialectRegistry registry;
   registerBlkToCPUDependencies(registry);
@@ -133,9 +214,14 @@ CPUKernels::compile(ModuleOp specializedProgram) {
 
   OwningOpRef<ModuleOp> lowered = specializedProgram.clone();
   PassManager pm = PassManager::on<ModuleOp>(context);
-  buildBlkToCPUPipeline(pm);
+  buildBlkToCPUPipeline(pm, checkBounds);
   if (failed(pm.run(*lowered)))
     return failure();
+  BoundsState bounds;
+  if (auto accesses = (*lowered)->getAttrOfType<ArrayAttr>(
+          BlkDialect::getAccessesAttrName()))
+    for (auto access : accesses.getAsValueRange<StringAttr>())
+      bounds.accesses.push_back(access.str());
 
   if (llvm::InitializeNativeTarget() ||
       llvm::InitializeNativeTargetAsmPrinter())
@@ -156,6 +242,14 @@ CPUKernels::compile(ModuleOp specializedProgram) {
     return specializedProgram.emitError()
            << "JIT compilation for the CPU failed: "
            << llvm::toString(engine.takeError());
+  if (checkBounds)
+    (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap symbols;
+      symbols[interner(kAccessCheckFunction)] = {
+          llvm::orc::ExecutorAddr::fromPtr(&blkAccessInBounds),
+          llvm::JITSymbolFlags::Exported};
+      return symbols;
+    });
   (*engine)->initialize();
 
   // Looking the kernels up compiles them, so that compile() reports every
@@ -169,8 +263,9 @@ CPUKernels::compile(ModuleOp specializedProgram) {
              << " failed: " << llvm::toString(entry.takeError());
     kernel.entry = *entry;
   }
-  return std::unique_ptr<CPUKernels>(new CPUKernels(
-      specializedProgram.getLoc(), std::move(*engine), std::move(kernels)));
+  return std::unique_ptr<CPUKernels>(
+      new CPUKernels(specializedProgram.getLoc(), std::move(*engine),
+                     std::move(kernels), std::move(bounds)));
 }
 
 LogicalResult CPUKernels::run(StringRef name,
@@ -194,9 +289,14 @@ LogicalResult CPUKernels::run(StringRef name,
   SmallVector<void *> packed(argumentPointers);
   packed.push_back(&programId);
   packed.push_back(&programCount);
-  for (; programId < programCount; ++programId)
+  bounds.violated = false;
+  activeBounds = &bounds;
+  for (; programId < programCount && !bounds.violated; ++programId) {
+    bounds.program = programId;
     kernel->entry(packed.data());
-  return success();
+  }
+  activeBounds = nullptr;
+  return bounds.violated ? reportViolation(*kernel) : success();
 }
 
 std::vector<std::string> CPUKernels::kernelNames() const {

@@ -27,7 +27,7 @@ func.func @kernel_not_attr() attributes {blk.kernel = 4} {
 
 // -----
 
-// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch' or 'blk.vector')}}
+// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch', 'blk.vector', or 'blk.access' on a load or store and 'blk.accesses' on a module)}}
 func.func @unknown_op_attr() attributes {blk.warps = 4} {
   return
 }

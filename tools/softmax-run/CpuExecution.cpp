@@ -11,9 +11,15 @@ using namespace softmax_run;
 
 mlir::LogicalResult CpuExecution::launchAll(const Problem &problem) {
   llvm::StringMap<uint64_t> addresses;
-  for (auto &buffer : buffers)
+  std::vector<mlir::blk::CPUKernels::Buffer> extents;
+  for (auto &buffer : buffers) {
     addresses[buffer.getKey()] =
         reinterpret_cast<uint64_t>(buffer.getValue().data());
+    extents.push_back({buffer.getValue().data(), buffer.getValue().size(),
+                       buffer.getKey().str()});
+  }
+  // What bounds-checked code may touch (ignored by unchecked code).
+  compiled.cpuKernels->setBuffers(std::move(extents));
   for (const mlir::blk::KernelSignature &signature : compiled.signatures) {
     KernelArguments arguments;
     std::string error;

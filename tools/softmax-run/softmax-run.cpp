@@ -145,6 +145,12 @@ static cl::opt<std::string> emitPtxPath(
     cl::desc("Write the PTX compiled for the problem to this file (for --chip, "
              "else the device's, else sm_90); without a GPU, only compile"),
     cl::cat(runCategory));
+static cl::opt<bool> checkBoundsOption(
+    "check-bounds",
+    cl::desc("CPU target: check every access of the kernels against the "
+             "buffers of the run; an access outside them is an error naming "
+             "the op (on by default; =false for timing)"),
+    cl::init(true), cl::cat(runCategory));
 static cl::opt<bool>
     verboseOption("verbose",
                   cl::desc("Print registers, spills, shared memory, occupancy"),
@@ -621,7 +627,8 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
     if (mlir::failed(cpu.time(problem, runs, milliseconds)))
       return fail("the CPU run failed (see the errors above)");
     ok = reportBench(problem, kernel, milliseconds, /*copyGBps=*/0, runs,
-                     ", wall clock") &&
+                     checkBoundsOption ? ", wall clock, bounds-checked"
+                                       : ", wall clock") &&
          ok;
   }
   return ok ? 0 : 1;
@@ -672,6 +679,7 @@ int main(int argc, char **argv) {
   options.numWarps = warpsOption;
   options.numCtas = ctasOption;
   options.maxTile = maxTileOption;
+  options.checkBounds = checkBoundsOption;
   auto parseInteger = [](llvm::StringRef text, int64_t &value) {
     return !text.getAsInteger(10, value);
   };

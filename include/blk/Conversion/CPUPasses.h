@@ -16,6 +16,13 @@ namespace mlir::blk {
 #define GEN_PASS_REGISTRATION
 #include "blk/Conversion/CPUPasses.h.inc"
 
+/// The function bounds-checked host code (convert-blk-to-cpu
+/// check-bounds) calls before each element access:
+///   bool blk_access_in_bounds(void *address, int64_t bytes, int32_t access)
+/// where `access` indexes the module's `blk.accesses`.
+inline constexpr llvm::StringLiteral kAccessCheckFunction =
+    "blk_access_in_bounds";
+
 } // namespace mlir::blk
 
 #endif // BLK_CONVERSION_CPUPASSES_H

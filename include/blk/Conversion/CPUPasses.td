@@ -36,7 +36,18 @@ def ConvertBlkToCPU : Pass<"convert-blk-to-cpu", "::mlir::ModuleOp"> {
     The program must be specialized (`blk-specialize`: static shapes, no
     `blk.constexpr`) and not distributed (no layouts on blocks); anything
     else is an error at the op that shows it.
+
+    With `check-bounds`, every element access that the mask enables first
+    calls `i1 @blk_access_in_bounds(!llvm.ptr address, i64 bytes, i32
+    access)`, provided by whoever runs the code (CPUKernels), and is skipped
+    (a load yields `other`) where it returns false. `access` indexes the
+    module's `blk.accesses` array, which names each load and store with its
+    location, so that the runner can say which op went out of bounds.
   }];
+  let options = [
+    Option<"checkBounds", "check-bounds", "bool", "false",
+           "Check every element access with @blk_access_in_bounds">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",

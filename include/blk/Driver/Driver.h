@@ -85,6 +85,10 @@ struct CompileOptions {
   int64_t numWarps = 0;
   int64_t numCtas = 0;
   int64_t maxTile = 8192;
+  /// CPU: check every element access against the buffers the caller gives
+  /// CPUKernels::setBuffers (an out-of-bounds access is an error naming
+  /// the op, and is not done).
+  bool checkBounds = false;
 };
 
 /// One kernel argument as its kernel declares it (#blk.arg), with the type

@@ -45,6 +45,11 @@ def Blk_Dialect : Dialect {
     /// Name of the attribute on loads and stores giving the number of
     /// consecutive elements a thread accesses as one vector.
     static constexpr ::llvm::StringLiteral getVectorAttrName() { return "blk.vector"; }
+    /// Names of the attributes of bounds-checked CPU code
+    /// (convert-blk-to-cpu's check-bounds): the i32 number of a load or
+    /// store, and the module's array describing each numbered access.
+    static constexpr ::llvm::StringLiteral getAccessAttrName() { return "blk.access"; }
+    static constexpr ::llvm::StringLiteral getAccessesAttrName() { return "blk.accesses"; }
   }];
 }
 

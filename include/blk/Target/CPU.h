@@ -24,8 +24,10 @@ namespace blk {
 
 /// blk (specialized) -> tensors and linalg (convert-blk-to-cpu) ->
 /// elementwise fusion -> one-shot bufferization and ownership-based buffer
-/// deallocation -> loops -> LLVM dialect, ready for the JIT.
-void buildBlkToCPUPipeline(OpPassManager &pm);
+/// deallocation -> loops -> LLVM dialect, ready for the JIT. With
+/// `checkBounds`, every element access asks @blk_access_in_bounds first
+/// (convert-blk-to-cpu's check-bounds).
+void buildBlkToCPUPipeline(OpPassManager &pm, bool checkBounds = false);
 
 /// Registers the pipeline as `blk-to-cpu` for textual pipelines and tools.
 void registerBlkToCPUPipeline();
@@ -41,16 +43,30 @@ class CPUKernels {
 public:
   /// Lowers a clone of `specializedProgram` (left unchanged) with the
   /// blk-to-cpu pipeline and JIT-compiles it at -O2. Fails, with a
-  /// diagnostic, if the program has no kernel or any step fails.
+  /// diagnostic, if the program has no kernel or any step fails. With
+  /// `checkBounds`, every access is checked against the buffers given to
+  /// setBuffers (one call per element: for checking, not for speed).
   static FailureOr<std::unique_ptr<CPUKernels>>
-  compile(ModuleOp specializedProgram);
+  compile(ModuleOp specializedProgram, bool checkBounds = false);
+
+  /// The memory a bounds-checked run may access: [start, start + bytes)
+  /// for each buffer.
+  struct Buffer {
+    const void *start;
+    size_t bytes;
+    /// What the buffer holds (a tensor's name), for messages.
+    std::string name;
+  };
+  void setBuffers(std::vector<Buffer> buffers);
 
   /// Runs `kernel` for program ids 0 .. numPrograms-1, in order, on this
   /// thread. `argumentPointers` holds one pointer per kernel argument,
   /// pointing at its value: a `void *` for a `!blk.ptr`, an `int32_t` for
   /// an i32 (the C type of each scalar). Fails, with a diagnostic, on an
   /// unknown kernel, a wrong number of arguments, or a grid that does not
-  /// fit in i32.
+  /// fit in i32; with bounds checks, also on an access outside the buffers,
+  /// naming the op, the program and the address (the access is skipped, so
+  /// the host's memory stays intact).
   LogicalResult run(StringRef kernel, ArrayRef<void *> argumentPointers,
                     int64_t numPrograms);
 
@@ -69,12 +85,31 @@ private:
     void (*entry)(void **);
   };
 
+public:
+  /// What bounds-checked code reports to (see CPU.cpp).
+  struct BoundsState {
+    std::vector<Buffer> buffers;
+    /// "load at f.mlir:3:5", by access number (the module's blk.accesses).
+    std::vector<std::string> accesses;
+    int32_t program = 0;
+    /// The first access outside every buffer.
+    bool violated = false;
+    int32_t access = 0, violatingProgram = 0;
+    uintptr_t address = 0;
+    int64_t bytes = 0;
+  };
+
+private:
   CPUKernels(Location programLoc, std::unique_ptr<ExecutionEngine> engine,
-             std::vector<Kernel> kernels);
+             std::vector<Kernel> kernels, BoundsState bounds);
+
+  /// The error for a recorded violation.
+  LogicalResult reportViolation(const Kernel &kernel);
 
   Location programLoc;
   std::unique_ptr<ExecutionEngine> engine;
   std::vector<Kernel> kernels;
+  BoundsState bounds;
 };
 
 } // namespace blk

@@ -134,6 +134,41 @@ LogicalResult makeHostFunction(func::FuncOp kernel) {
   return success();
 }
 
+/// "file:line:col" of a location, or MLIR's own print of it.
+std::string describeLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc))
+    os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+       << fileLoc.getColumn();
+  else
+    loc.print(os);
+  return text;
+}
+
+/// Numbers every load and store for the bounds checks and records, in the
+/// module's `blk.accesses`, what and where each is ("store at f.mlir:3:5");
+/// declares the checker the accesses call.
+void prepareBoundsChecks(ModuleOp module) {
+  OpBuilder builder(module.getBodyRegion());
+  SmallVector<Attribute> accesses;
+  module.walk([&](MemoryAccessOpInterface access) {
+    access->setAttr(BlkDialect::getAccessAttrName(),
+                    builder.getI32IntegerAttr(accesses.size()));
+    accesses.push_back(builder.getStringAttr(
+        std::string(access.isRead() ? "load" : "store") + " at " +
+        describeLocation(access.getLoc())));
+  });
+  module->setAttr(BlkDialect::getAccessesAttrName(), builder.getArrayAttr(accesses));
+  MLIRContext *context = module.getContext();
+  auto type = LLVM::LLVMFunctionType::get(
+      IntegerType::get(context, 1),
+      {LLVM::LLVMPointerType::get(context), IntegerType::get(context, 64),
+       IntegerType::get(context, 32)});
+  LLVM::LLVMFuncOp::create(builder, module.getLoc(), kAccessCheckFunction,
+                           type);
+}
+
 struct ConvertBlkToCPUPass
     : public blk::impl::ConvertBlkToCPUBase<ConvertBlkToCPUPass> {
   using ConvertBlkToCPUBase::ConvertBlkToCPUBase;
@@ -151,6 +186,8 @@ struct ConvertBlkToCPUPass
     for (func::FuncOp kernel : kernels)
       if (failed(makeHostFunction(kernel)))
         return signalPassFailure();
+    if (checkBounds)
+      prepareBoundsChecks(module);
 
     BlkToCPUTypeConverter converter(context);
     ConversionTarget target(*context);

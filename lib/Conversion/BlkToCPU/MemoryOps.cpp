@@ -5,6 +5,10 @@
 // holds: the masked-off lanes of a row's tail point past the row and may
 // point past the allocation.
 //
+// With bounds checks, an access the mask enables is done only where
+// @blk_access_in_bounds says the address lies in a buffer of the run; the
+// access is identified by its `blk.access` number (set by the pass).
+//
 // A load is a `tensor.generate` rather than a `linalg.generic`: linalg's
 // elementwise fusion moves a generic's body into its consumer, which may
 // come after a store to the same elements, and the read would then see the
@@ -12,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
-#include "blk/IR/BlkDialect.h"
+#include "blk/Conversion/CPUPasses.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -27,6 +31,41 @@ Value getElementAddress(OpBuilder &builder, Location loc, Value base,
                         Type elementType, Value offset) {
   return LLVM::GEPOp::create(builder, loc, base.getType(), elementType, base,
                              ValueRange{offset});
+}
+
+/// Whether the access at `address` may be done: the mask bit (or true), and
+/// with bounds checks the checker's answer, asked only where the mask
+/// holds (masked-off lanes may point anywhere). Null where nothing is to
+/// check.
+Value accessEnabled(OpBuilder &builder, Location loc, Operation *access,
+                    Value maskBit, Value address, Type elementType) {
+  auto number =
+      access->getAttrOfType<IntegerAttr>(BlkDialect::getAccessAttrName());
+  if (!number)
+    return maskBit;
+  auto askChecker = [&](OpBuilder &b, Location l) -> Value {
+    Value bytes = LLVM::ConstantOp::create(
+        b, l, b.getI64Type(),
+        b.getI64IntegerAttr(elementType.getIntOrFloatBitWidth() / 8));
+    Value id = LLVM::ConstantOp::create(b, l, b.getI32Type(), number);
+    return LLVM::CallOp::create(
+               b, l, TypeRange{b.getI1Type()},
+               SymbolRefAttr::get(b.getContext(), kAccessCheckFunction),
+               ValueRange{address, bytes, id})
+        .getResult();
+  };
+  if (!maskBit)
+    return askChecker(builder, loc);
+  return scf::IfOp::create(
+             builder, loc, maskBit,
+             [&](OpBuilder &b, Location l) {
+               scf::YieldOp::create(b, l, askChecker(b, l));
+             },
+             [&](OpBuilder &b, Location l) {
+               Value no = arith::ConstantOp::create(b, l, b.getBoolAttr(false));
+               scf::YieldOp::create(b, l, no);
+             })
+      .getResult(0);
 }
 
 struct AddPtrToGEP : public OpConversionPattern<AddPtrOp> {
@@ -55,30 +94,42 @@ struct LoadToGenerate : public OpConversionPattern<LoadOp> {
     Value offsets = adaptor.getOffsets();
     Value mask = adaptor.getMask();
     Value other = adaptor.getOther();
-    // Without `other` the masked-off elements are undefined; zero keeps the
-    // results reproducible.
-    if (mask && !other)
+    // Without `other` the masked-off (or, checked, out-of-bounds) elements
+    // are undefined; zero keeps the results reproducible.
+    bool checked = op->hasAttr(BlkDialect::getAccessAttrName());
+    if ((mask || checked) && !other)
       other = arith::ConstantOp::create(rewriter, loc,
                                         rewriter.getZeroAttr(elementType));
 
     auto generate = tensor::GenerateOp::create(
         rewriter, loc, type, /*dynamicExtents=*/ValueRange{},
         [&](OpBuilder &b, Location bodyLoc, ValueRange indices) {
+          // Unchecked, the address is computed only where the mask holds;
+          // checked, before, for the checker.
+          Value checkedAddress;
+          auto addressAt = [&](OpBuilder &ab, Location al) -> Value {
+            if (checkedAddress)
+              return checkedAddress;
+            Value offset = tensor::ExtractOp::create(ab, al, offsets, indices);
+            return getElementAddress(ab, al, base, elementType, offset);
+          };
           auto readElement = [&](OpBuilder &readBuilder, Location readLoc) {
-            Value offset =
-                tensor::ExtractOp::create(readBuilder, readLoc, offsets, indices);
-            Value address = getElementAddress(readBuilder, readLoc, base,
-                                              elementType, offset);
             return LLVM::LoadOp::create(readBuilder, readLoc, elementType,
-                                        address)
+                                        addressAt(readBuilder, readLoc))
                 .getResult();
           };
+          Value maskBit =
+              mask ? tensor::ExtractOp::create(b, bodyLoc, mask, indices)
+                         .getResult()
+                   : Value();
+          if (checked)
+            checkedAddress = addressAt(b, bodyLoc);
+          Value enabled = accessEnabled(b, bodyLoc, op, maskBit,
+                                        checkedAddress, elementType);
           Value element;
-          if (!mask) {
+          if (!enabled) {
             element = readElement(b, bodyLoc);
           } else {
-            Value enabled =
-                tensor::ExtractOp::create(b, bodyLoc, mask, indices);
             element =
                 scf::IfOp::create(
                     b, bodyLoc, enabled,
@@ -124,20 +175,39 @@ struct StoreToLoops : public OpConversionPattern<StoreOp> {
     scf::buildLoopNest(
         rewriter, loc, lowerBounds, upperBounds, steps,
         [&](OpBuilder &b, Location bodyLoc, ValueRange indices) {
+          // As for loads: unchecked, the address where the mask holds only.
+          Value checkedAddress;
           auto writeElement = [&](OpBuilder &writeBuilder, Location writeLoc) {
             Value offset =
-                tensor::ExtractOp::create(writeBuilder, writeLoc, offsets, indices);
+                checkedAddress
+                    ? Value()
+                    : tensor::ExtractOp::create(writeBuilder, writeLoc,
+                                                offsets, indices)
+                          .getResult();
             Value value =
                 tensor::ExtractOp::create(writeBuilder, writeLoc, values, indices);
-            Value address = getElementAddress(writeBuilder, writeLoc, base,
-                                              elementType, offset);
+            Value address =
+                checkedAddress ? checkedAddress
+                               : getElementAddress(writeBuilder, writeLoc,
+                                                   base, elementType, offset);
             LLVM::StoreOp::create(writeBuilder, writeLoc, value, address);
           };
-          if (!mask) {
+          Value maskBit =
+              mask ? tensor::ExtractOp::create(b, bodyLoc, mask, indices)
+                         .getResult()
+                   : Value();
+          if (op->hasAttr(BlkDialect::getAccessAttrName())) {
+            Value offset =
+                tensor::ExtractOp::create(b, bodyLoc, offsets, indices);
+            checkedAddress =
+                getElementAddress(b, bodyLoc, base, elementType, offset);
+          }
+          Value enabled = accessEnabled(b, bodyLoc, op, maskBit,
+                                        checkedAddress, elementType);
+          if (!enabled) {
             writeElement(b, bodyLoc);
             return;
           }
-          Value enabled = tensor::ExtractOp::create(b, bodyLoc, mask, indices);
           scf::IfOp::create(b, bodyLoc, enabled,
                             [&](OpBuilder &thenBuilder, Location thenLoc) {
                               writeElement(thenBuilder, thenLoc);
