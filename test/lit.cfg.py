@@ -13,6 +13,8 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%examples", os.path.join(config.blk_src_root, "python-free-examples")))
+config.substitutions.append(("%blk_src_root", config.blk_src_root))
+config.substitutions.append(("%blk_obj_root", config.blk_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -19,6 +19,9 @@ constexpr int64_t kMultirowCols = 512;
 constexpr int64_t kFusedCols = 32768;
 constexpr int64_t kClusterFusedCols = 262144;
 constexpr int64_t kClusterFused16BitCols = 65536;
+// softmax_split holds a row's SPLITS partials in one block of registers:
+// at most 32768 (8 warps, 128 registers per thread) of 8192-column parts.
+constexpr int64_t kSplitCols = int64_t(1) << 28;
 
 } // namespace
 
@@ -41,7 +44,8 @@ const BuiltinProgram &mlir::blk::chooseSoftmaxProgram(int64_t cols,
     fusedCols = elementBytes >= 4 ? kClusterFusedCols : kClusterFused16BitCols;
   llvm::StringRef name = cols <= kMultirowCols ? "softmax_multirow"
                          : cols <= fusedCols   ? "softmax_fused"
-                                               : "softmax_split";
+                         : cols <= kSplitCols  ? "softmax_split"
+                                               : "softmax_online";
   const BuiltinProgram *program = lookupBuiltinProgram(name);
   if (!program)
     llvm::report_fatal_error(llvm::Twine("the built-in programs lack ") + name);

@@ -74,5 +74,10 @@ llvm::Expected<TargetInfo> TargetInfo::get(llvm::StringRef chip,
     return error("PTX " + llvm::Twine(ptx / 10) + "." + llvm::Twine(ptx % 10) +
                  " (+ptx" + llvm::Twine(ptx) + ") does not know " + chip +
                  "; it needs +ptx" + llvm::Twine(minimum) + " or newer");
+  if (ptx > kMaxPTXVersion)
+    return error("PTX " + llvm::Twine(ptx / 10) + "." + llvm::Twine(ptx % 10) +
+                 " (+ptx" + llvm::Twine(ptx) +
+                 ") is newer than LLVM's NVPTX back end writes (at most +ptx" +
+                 llvm::Twine(kMaxPTXVersion) + ")");
   return TargetInfo(chip.str(), number, std::move(chosen), ptx);
 }

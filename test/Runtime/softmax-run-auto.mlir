@@ -7,6 +7,10 @@
 // RUN: softmax-run auto --target cpu --check --rows 5 --cols 5000 --dtype bf16 | FileCheck %s --check-prefix=MEDIUM
 // RUN: softmax-run auto --target cpu --check --rows 2 --cols 40000 | FileCheck %s --check-prefix=LONG
 // RUN: softmax-run softmax_online --target cpu --check --rows 3 --cols 1000 | FileCheck %s --check-prefix=NAMED
+// Past 2^28 columns softmax_split's partials no longer fit a block of
+// registers: auto takes softmax_online (compiled only: 1.2 GB a row).
+// RUN: softmax-run auto --rows 1 --cols 300000000 --emit-ptx %t.ptx | FileCheck %s --check-prefix=HUGE
+// HUGE: softmax_online.mlir: 1 x 300000000 f32 (auto)
 // RUN: not softmax-run softmax_nothing --target cpu --rows 3 --cols 10 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // SHORT: softmax_multirow.mlir: 9 x 300 f32 (auto)

@@ -737,8 +737,6 @@ int main(int argc, char **argv) {
   auto fitted = mlir::blk::fitProgram(*program, problem.desc);
   if (mlir::failed(fitted))
     return fail("the program cannot be fitted to the problem (see above)");
-  if (!fillInput(problem, array, error))
-    return fail(error);
   auto binding = mlir::blk::chooseBinding(**fitted, problem.desc, options);
   if (mlir::failed(binding))
     return fail("the program cannot be bound to the problem (see above)");
@@ -753,6 +751,9 @@ int main(int argc, char **argv) {
     if (!driver)
       return 0;
   }
+  // Only a run needs the data (--emit-ptx alone compiles).
+  if (!fillInput(problem, array, error))
+    return fail(error);
   if (driver)
     return runOnGPU(*driver, *program, **fitted, programName, problem,
                     *binding, options);

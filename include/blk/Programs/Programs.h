@@ -32,7 +32,10 @@ const BuiltinProgram *lookupBuiltinProgram(llvm::StringRef name);
 ///   - rows that one program holds in registers, softmax_fused: up to 32768
 ///     columns, and with thread-block clusters (`hasClusters`, sm_90+) up
 ///     to 262144 f32 or 65536 16-bit columns;
-///   - longer rows, softmax_split (a row over many programs, two kernels).
+///   - longer rows, softmax_split (a row over many programs, two kernels),
+///     up to 2^28 columns (its SPLITS partials fill one block of
+///     registers);
+///   - beyond, softmax_online (one program walks its row in tiles).
 const BuiltinProgram &chooseSoftmaxProgram(int64_t cols, int64_t elementBytes,
                                            bool hasClusters);
 

@@ -42,6 +42,10 @@ class TargetInfo {
 public:
   /// Oldest chip the generated code targets (shfl.sync, bar.sync).
   static constexpr unsigned kMinChip = 70;
+  /// The newest PTX ISA LLVM 22's NVPTX back end writes (`llc
+  /// -march=nvptx64 -mattr=help`: ptx90); a newer +ptxNN would be
+  /// silently ignored.
+  static constexpr unsigned kMaxPTXVersion = 90;
   /// Oldest chip with thread-block clusters.
   static constexpr unsigned kMinClusterChip = 90;
 
