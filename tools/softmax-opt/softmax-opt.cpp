@@ -17,10 +17,16 @@
 
 using namespace mlir;
 
+// --help lists categories by name: this one comes before LLVM's and MLIR's
+// hundreds of "General options", so the project's own flag is not buried.
+static llvm::cl::OptionCategory blkCategory(
+    "Blk options",
+    "Passes and pipelines: --blk-specialize, --blk-to-ptx, --blk-to-cpu "
+    "(see `Passes:` under General options)");
 static llvm::cl::opt<std::string>
     emit("emit", llvm::cl::desc("What to write: mlir (the IR, default) or ptx "
                                 "(the PTX of a module compiled by blk-to-ptx)"),
-         llvm::cl::init("mlir"));
+         llvm::cl::init("mlir"), llvm::cl::cat(blkCategory));
 
 /// Runs the passes as mlir-opt would, then writes the PTX of the result.
 static LogicalResult emitPTX(StringRef inputFilename,

@@ -203,7 +203,8 @@ struct ConvertBlkToGPUPass
     MLIRContext *context = &getContext();
     llvm::Expected<TargetInfo> targetInfo = TargetInfo::get(chip, features);
     if (!targetInfo) {
-      module.emitError() << llvm::toString(targetInfo.takeError());
+      getProgramDiagnosticAnchor(module)->emitError()
+          << llvm::toString(targetInfo.takeError());
       return signalPassFailure();
     }
 
