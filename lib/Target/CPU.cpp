@@ -151,6 +151,11 @@ LogicalResult CPUKernels::reportViolation(const Kernel &kernel) {
       state.access >= 0 && size_t(state.access) < state.accesses.size()
           ? state.accesses[state.access]
           : "access #" + std::to_string(state.access);
+  // A loop's report (convert-blk-to-cpu) is an access of 0 bytes at null.
+  if (state.address == 0 && state.bytes == 0)
+    return emitError(kernel.loc) << what << ", in program "
+                                 << state.violatingProgram << " of @"
+                                 << kernel.name;
   InFlightDiagnostic error = emitError(kernel.loc)
                              << "out-of-bounds " << what << " in program "
                              << state.violatingProgram << " of @"

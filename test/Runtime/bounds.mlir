@@ -7,6 +7,7 @@
 // RUN: not softmax-run %t/unmasked.mlir --target cpu --rows 4 --cols 6 2>&1 | FileCheck %s --check-prefix=UNMASKED
 // RUN: not softmax-run %t/row-too-far.mlir --target cpu --rows 4 --cols 8 2>&1 | FileCheck %s --check-prefix=FAR
 // RUN: not softmax-run %t/negative-row.mlir --target cpu --rows 4 --cols 8 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not softmax-run %t/zero-step.mlir --target cpu --rows 4 --cols 8 2>&1 | FileCheck %s --check-prefix=STEP
 // Without the checks the kernel runs as compiled.
 // RUN: softmax-run %t/unmasked.mlir --target cpu --rows 4 --cols 8 --check-bounds=false | FileCheck %s --check-prefix=UNCHECKED
 //
@@ -14,7 +15,32 @@
 // UNMASKED: softmax-run: the CPU run failed (see the errors above)
 // FAR: error: out-of-bounds load at {{.*}}row-too-far.mlir:{{[0-9]+}}:8 in program 3 of @one_row_too_far: 4 bytes at 0x{{[0-9A-F]+}} (0 bytes past the end of "x")
 // NEGATIVE: error: out-of-bounds store at {{.*}}negative-row.mlir:{{[0-9]+}}:3 in program 0 of @row_minus_one: 4 bytes at 0x{{[0-9A-F]+}} (32 bytes before "y")
+// STEP: error: scf.for at {{.*}}zero-step.mlir:{{[0-9]+}}:{{[0-9]+}} with a step that is not positive (it would never end), in program 0 of @step_is_program_id
 // UNCHECKED: target: CPU (JIT), BLOCK=8, grid 4
+
+//--- zero-step.mlir
+// Rows program_id, 2 program_id, ...: program 0's step is 0, a loop that
+// never ends (it hung softmax-run).
+func.func @step_is_program_id(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                              %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                              %in_stride: i32 {blk.arg = #blk.arg<row_stride "x">},
+                              %out_stride: i32 {blk.arg = #blk.arg<row_stride "y">},
+                              %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                              %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 1, row_block = BLOCK>} {
+  %pid = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %mask = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %zero = arith.constant 0.0 : f32
+  %zeros = blk.splat %zero [BLOCK] : f32 -> tensor<?xf32>
+  scf.for %row = %pid to %n_rows step %pid : i32 {
+    %start = arith.muli %row, %out_stride : i32
+    %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+    blk.store %out_row[%cols], %zeros mask %mask : !blk.ptr<f32>, tensor<?xi32>, tensor<?xf32>
+  }
+  return
+}
 
 //--- unmasked.mlir
 // A block of BLOCK = 8 stored without a mask: past a row of 6 columns.

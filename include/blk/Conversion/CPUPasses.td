@@ -42,7 +42,10 @@ def ConvertBlkToCPU : Pass<"convert-blk-to-cpu", "::mlir::ModuleOp"> {
     access)`, provided by whoever runs the code (CPUKernels), and is skipped
     (a load yields `other`) where it returns false. `access` indexes the
     module's `blk.accesses` array, which names each load and store with its
-    location, so that the runner can say which op went out of bounds.
+    location, so that the runner can say which op went out of bounds. Every
+    `scf.for` whose step is not positive at run time (it would never end)
+    is reported the same way (0 bytes at null, its own entry in
+    `blk.accesses`) and runs zero times.
   }];
   let options = [
     Option<"checkBounds", "check-bounds", "bool", "false",

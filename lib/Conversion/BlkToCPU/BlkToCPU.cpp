@@ -146,9 +146,47 @@ std::string describeLocation(Location loc) {
   return text;
 }
 
+/// A loop whose step is not positive at run time would never end (scf.for
+/// needs a positive step): checked code reports it to the checker as an
+/// access of 0 bytes at null, which no buffer holds, and runs it zero
+/// times.
+void guardLoopStep(scf::ForOp loop, int32_t number) {
+  OpBuilder builder(loop);
+  Location loc = loop.getLoc();
+  Value step = loop.getStep();
+  Value zero = arith::ConstantOp::create(builder, loc,
+                                         builder.getZeroAttr(step.getType()));
+  Value positive = arith::CmpIOp::create(builder, loc,
+                                         arith::CmpIPredicate::sgt, step, zero);
+  scf::IfOp::create(
+      builder, loc, positive,
+      [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l); },
+                    [&](OpBuilder &b, Location l) {
+                      Value null = LLVM::ZeroOp::create(
+                          b, l, LLVM::LLVMPointerType::get(b.getContext()));
+                      Value bytes = LLVM::ConstantOp::create(
+                          b, l, b.getI64Type(), b.getI64IntegerAttr(0));
+                      Value id = LLVM::ConstantOp::create(
+                          b, l, b.getI32Type(), b.getI32IntegerAttr(number));
+                      LLVM::CallOp::create(
+                          b, l, TypeRange{b.getI1Type()},
+                          SymbolRefAttr::get(b.getContext(),
+                                             kAccessCheckFunction),
+                          ValueRange{null, bytes, id});
+                      scf::YieldOp::create(b, l);
+                    });
+  Value one = arith::ConstantOp::create(builder, loc,
+                                        builder.getOneAttr(step.getType()));
+  loop.getUpperBoundMutable().assign(arith::SelectOp::create(
+      builder, loc, positive, loop.getUpperBound(), loop.getLowerBound()));
+  loop.getStepMutable().assign(
+      arith::SelectOp::create(builder, loc, positive, step, one));
+}
+
 /// Numbers every load and store for the bounds checks and records, in the
 /// module's `blk.accesses`, what and where each is ("store at f.mlir:3:5");
-/// declares the checker the accesses call.
+/// guards every loop against a step that is not positive; declares the
+/// checker the accesses call.
 void prepareBoundsChecks(ModuleOp module) {
   OpBuilder builder(module.getBodyRegion());
   SmallVector<Attribute> accesses;
@@ -159,7 +197,14 @@ void prepareBoundsChecks(ModuleOp module) {
         std::string(access.isRead() ? "load" : "store") + " at " +
         describeLocation(access.getLoc())));
   });
-  module->setAttr(BlkDialect::getAccessesAttrName(), builder.getArrayAttr(accesses));
+  module.walk([&](scf::ForOp loop) {
+    guardLoopStep(loop, accesses.size());
+    accesses.push_back(builder.getStringAttr(
+        "scf.for at " + describeLocation(loop.getLoc()) +
+        " with a step that is not positive (it would never end)"));
+  });
+  module->setAttr(BlkDialect::getAccessesAttrName(),
+                  builder.getArrayAttr(accesses));
   MLIRContext *context = module.getContext();
   auto type = LLVM::LLVMFunctionType::get(
       IntegerType::get(context, 1),
