@@ -3,7 +3,8 @@
 # docs/benchmarks.md with the binding rules (`auto`), the builds interleaved
 # shape by shape so that clock and temperature drift hits them alike.
 #   bench/ab.sh OUT_DIR LABEL=SOFTMAX_RUN LABEL=SOFTMAX_RUN ...
-# writes OUT_DIR/ab.csv (dtype,M,N,provider,gbps with provider = LABEL).
+# writes OUT_DIR/ab-LABEL.csv per build (dtype,M,N,provider,gbps[,target]
+# with provider = LABEL: builds of different ages write different columns).
 # REPEATS=N (default 1) runs the whole sweep N times; DTYPES and SHAPES
 # ("MxN ...") narrow it.
 set -u
@@ -18,7 +19,7 @@ for ((r = 0; r < ${REPEATS:-1}; r++)); do
       for build in "$@"; do
         label=${build%%=*}; bin=${build#*=}
         "$bin" auto --target gpu --rows "$m" --cols "$n" --dtype "$dtype" --bench --runs 50 \
-            --csv "$out/ab.csv" --provider "$label" 2>&1 |
+            --csv "$out/ab-$label.csv" --provider "$label" 2>&1 |
           grep -E "bench|error" | sed "s/^/$label $dtype $shape /"
       done
     done

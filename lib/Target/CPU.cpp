@@ -135,14 +135,14 @@ extern "C" bool blkAccessInBounds(void *address, int64_t bytes,
         start - bufferStart + uint64_t(bytes) <= buffer.bytes)
       return true;
   }
-  if (!state->violated) {
-    state->violated = true;
-    state->access = access;
-    state->violatingProgram = state->program;
-    state->address = start;
-    state->bytes = bytes;
-  }
-  return false;
+  state->violated = true;
+  state->access = access;
+  state->violatingProgram = state->program;
+  state->address = start;
+  state->bytes = bytes;
+  // Back to CPUKernels::run: the frames in between are JIT-compiled code,
+  // which holds nothing that needs unwinding (its blocks leak, once).
+  std::longjmp(*state->stop, 1);
 }
 
 LogicalResult CPUKernels::reportViolation(const Kernel &kernel) {
@@ -295,12 +295,16 @@ LogicalResult CPUKernels::run(StringRef name,
   packed.push_back(&programId);
   packed.push_back(&programCount);
   bounds.violated = false;
+  std::jmp_buf stop;
+  bounds.stop = &stop;
   activeBounds = &bounds;
-  for (; programId < programCount && !bounds.violated; ++programId) {
-    bounds.program = programId;
-    kernel->entry(packed.data());
-  }
+  if (setjmp(stop) == 0)
+    for (; programId < programCount; ++programId) {
+      bounds.program = programId;
+      kernel->entry(packed.data());
+    }
   activeBounds = nullptr;
+  bounds.stop = nullptr;
   return bounds.violated ? reportViolation(*kernel) : success();
 }
 

@@ -46,6 +46,15 @@
 // FULLNPY: softmax-run: cannot write '/dev/full': No space left on device
 // NOBENCH: softmax-run: --csv records timings: give --bench too
 //
+// The CSV says where each row was measured, and keeps its earlier rows.
+// RUN: rm -f %t.rows.csv
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --bench --runs 3 --csv %t.rows.csv
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 5 --bench --runs 3 --csv %t.rows.csv --provider second
+// RUN: FileCheck %s --check-prefix=CSV --input-file %t.rows.csv
+// CSV: dtype,M,N,provider,gbps,target
+// CSV-NEXT: f32,2,3,blk-softmax_fused,{{[0-9.]+}},cpu
+// CSV-NEXT: f32,2,5,second,{{[0-9.]+}},cpu
+//
 // No perf jitdump per CPU run.
 // RUN: rm -rf %t.jit && mkdir %t.jit
 // RUN: env JITDUMPDIR=%t.jit softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3

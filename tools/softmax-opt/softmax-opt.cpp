@@ -78,6 +78,14 @@ int main(int argc, char **argv) {
   mlir::blk::registerCompilerPasses();
 
   llvm::InitLLVM init(argc, argv);
+  // An error points at a line of the program; MLIR's default would also
+  // print the op it is attached to, which for an error about the whole
+  // program is the whole module. --mlir-print-op-on-diagnostic brings it
+  // back.
+  registerMLIRContextCLOptions();
+  if (auto *printOp = llvm::cl::getRegisteredOptions().lookup(
+          "mlir-print-op-on-diagnostic"))
+    static_cast<llvm::cl::opt<bool> *>(printOp)->setInitialValue(false);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "softmax-opt: block programs to PTX\n", registry);
   if (emit == "ptx")

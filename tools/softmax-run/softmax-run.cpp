@@ -87,8 +87,8 @@ static cl::opt<int>
                cl::init(50), cl::cat(runCategory));
 static cl::opt<std::string>
     csvPath("csv",
-            cl::desc("With --bench: append a dtype,M,N,provider,gbps row to "
-                     "this file"),
+            cl::desc("With --bench: append a dtype,M,N,provider,gbps,target "
+                     "row to this file"),
             cl::cat(runCategory));
 static cl::opt<std::string>
     providerOption("provider",
@@ -401,9 +401,12 @@ bool writeOutputFile(const std::string &path,
 
 /// Adds a row to the CSV: the file is rewritten through a temporary file
 /// renamed over it, so a failed write leaves the rows it had.
+/// `target` says where the row was measured ("cpu", "gpu NVIDIA H200
+/// sm_90"); rows are only added to a file with the same columns.
 bool appendCsv(const Problem &problem, const std::string &provider,
-               double gbps) {
-  std::string previous = "dtype,M,N,provider,gbps\n";
+               double gbps, std::string target) {
+  const llvm::StringRef header = "dtype,M,N,provider,gbps,target\n";
+  std::string previous = header.str();
   if (llvm::sys::fs::is_regular_file(csvPath)) {
     auto file = llvm::MemoryBuffer::getFile(csvPath);
     if (!file) {
@@ -411,13 +414,21 @@ bool appendCsv(const Problem &problem, const std::string &provider,
       return false;
     }
     previous = (*file)->getBuffer().str();
+    if (!previous.empty() && !llvm::StringRef(previous).starts_with(header)) {
+      fail(csvPath + " has other columns than " + header.rtrim().str() +
+           " (written by an older softmax-run?); give a new file");
+      return false;
+    }
     if (!previous.empty() && previous.back() != '\n')
       previous += '\n';
+    if (previous.empty())
+      previous = header.str();
   }
+  std::replace(target.begin(), target.end(), ',', ' ');
   return writeOutputFile(csvPath, [&](llvm::raw_ostream &csv) {
     csv << previous << blk::runtime::elementTypeName(problem.type()) << ","
         << problem.rows() << "," << problem.cols() << "," << provider << ","
-        << llvm::format("%.1f", gbps) << "\n";
+        << llvm::format("%.1f", gbps) << "," << target << "\n";
   });
 }
 
@@ -441,8 +452,8 @@ bool checkAndWrite(const Problem &problem, const std::vector<uint8_t> &output) {
 /// Prints the timing (and appends it to --csv); false if the CSV could not
 /// be written.
 bool reportBench(const Problem &problem, const std::string &kernel,
-                 double milliseconds, double copyGBps, int runs,
-                 const char *how) {
+                 const std::string &target, double milliseconds,
+                 double copyGBps, int runs, const char *how) {
   double bytes = 2.0 * problem.rows() * problem.cols() *
                  blk::runtime::elementSize(problem.type());
   double gbps = bytes / (milliseconds * 1e6);
@@ -459,7 +470,7 @@ bool reportBench(const Problem &problem, const std::string &kernel,
   return appendCsv(problem,
                    providerOption.empty() ? "blk-" + kernel
                                           : providerOption.getValue(),
-                   gbps);
+                   gbps, target);
 }
 
 /// Compiles one binding of the fitted program and loads it.
@@ -583,6 +594,7 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
         !status)
       return fail(status.message());
     ok = reportBench(problem, loaded.compiled.signatures.front().name,
+                     "gpu " + device.name + " " + options.chip,
                      bench.kernelMs, bench.copyGBps, bench.runs,
                      ", L2 flushed") &&
          ok;
@@ -626,7 +638,8 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
     int runs = std::max(3, std::min(20, runsOption.getValue()));
     if (mlir::failed(cpu.time(problem, runs, milliseconds)))
       return fail("the CPU run failed (see the errors above)");
-    ok = reportBench(problem, kernel, milliseconds, /*copyGBps=*/0, runs,
+    ok = reportBench(problem, kernel, "cpu", milliseconds, /*copyGBps=*/0,
+                     runs,
                      checkBoundsOption ? ", wall clock, bounds-checked"
                                        : ", wall clock") &&
          ok;

@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
+#include <csetjmp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -92,8 +93,11 @@ public:
     /// "load at f.mlir:3:5", by access number (the module's blk.accesses).
     std::vector<std::string> accesses;
     int32_t program = 0;
-    /// The first access outside every buffer.
+    /// The first access outside every buffer; the run stops there (the
+    /// checker jumps back to run(), leaving the program: code that went
+    /// wrong once, e.g. a loop from -2^31, may go on for a long time).
     bool violated = false;
+    std::jmp_buf *stop = nullptr;
     int32_t access = 0, violatingProgram = 0;
     uintptr_t address = 0;
     int64_t bytes = 0;
