@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
+#include "blk/Driver/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Parser/Parser.h"
@@ -82,6 +83,7 @@ int main(int argc, char **argv) {
   // print the op it is attached to, which for an error about the whole
   // program is the whole module. --mlir-print-op-on-diagnostic brings it
   // back.
+  mlir::blk::addVersionPrinter("softmax-opt");
   registerMLIRContextCLOptions();
   if (auto *printOp = llvm::cl::getRegisteredOptions().lookup(
           "mlir-print-op-on-diagnostic"))

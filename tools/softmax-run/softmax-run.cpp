@@ -14,6 +14,7 @@
 #include "Problem.h"
 
 #include "blk/Driver/Driver.h"
+#include "blk/Driver/Version.h"
 #include "blk/Runtime/Npy.h"
 #include "blk/Target/TargetInfo.h"
 
@@ -657,6 +658,7 @@ int main(int argc, char **argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   // LLVM's own options would bury softmax-run's in --help.
   cl::HideUnrelatedOptions(runCategory);
+  mlir::blk::addVersionPrinter("softmax-run");
   cl::ParseCommandLineOptions(
       argc, argv, "softmax-run: compile a block program, run, check, time\n");
   std::string error;

@@ -1,0 +1,20 @@
+# Writes OUTPUT, a header defining BLK_GIT_REVISION (the source tree's
+# commit, with "-dirty" for uncommitted changes, or "unknown" outside git),
+# only when it changes, so that a build that changes nothing rebuilds
+# nothing. Run at every build: cmake -DSOURCE_DIR=... -DOUTPUT=... -P this.
+execute_process(
+  COMMAND git -C "${SOURCE_DIR}" describe --always --dirty --abbrev=12
+  OUTPUT_VARIABLE revision
+  OUTPUT_STRIP_TRAILING_WHITESPACE
+  ERROR_QUIET
+  RESULT_VARIABLE failed)
+if(failed OR revision STREQUAL "")
+  set(revision "unknown")
+endif()
+set(text "#define BLK_GIT_REVISION \"${revision}\"\n")
+if(EXISTS "${OUTPUT}")
+  file(READ "${OUTPUT}" previous)
+endif()
+if(NOT "${previous}" STREQUAL "${text}")
+  file(WRITE "${OUTPUT}" "${text}")
+endif()
