@@ -18,7 +18,8 @@ public:
   /// (rows x outStride elements).
   mlir::LogicalResult run(const Problem &problem, std::vector<uint8_t> &output);
 
-  /// Median wall time of `runs` runs, in milliseconds.
+  /// Median wall time of `runs` runs, in milliseconds, on the buffers of
+  /// the last run() (which must come first).
   mlir::LogicalResult time(const Problem &problem, int runs,
                            double &milliseconds);
 

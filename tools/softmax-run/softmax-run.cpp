@@ -150,7 +150,7 @@ static cl::opt<bool> checkBoundsOption(
     "check-bounds",
     cl::desc("CPU target: check every access of the kernels against the "
              "buffers of the run; an access outside them is an error naming "
-             "the op (on by default; =false for timing)"),
+             "the op (on by default; --bench times code without them)"),
     cl::init(true), cl::cat(runCategory));
 static cl::opt<bool>
     verboseOption("verbose",
@@ -635,14 +635,23 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
     return fail("the CPU run failed (see the errors above)");
   bool ok = checkAndWrite(problem, output);
   if (benchOption) {
+    // The checked run above showed that this binding stays in the buffers
+    // of this problem; the timing is of the code without checks (a call
+    // per element access: 0.8 instead of 1.1 GB/s at 4096 x 1024).
+    mlir::blk::CompileOptions unchecked = options;
+    unchecked.checkBounds = false;
+    auto timed = mlir::blk::compileProgram(fitted, binding, unchecked);
+    if (mlir::failed(timed))
+      return fail("compilation failed (see the errors above)");
+    CpuExecution timedCpu(std::move(*timed));
     double milliseconds = 0;
     int runs = std::max(3, std::min(20, runsOption.getValue()));
-    if (mlir::failed(cpu.time(problem, runs, milliseconds)))
+    // run() sets up its buffers (and warms up) before time() repeats it.
+    if (mlir::failed(timedCpu.run(problem, output)) ||
+        mlir::failed(timedCpu.time(problem, runs, milliseconds)))
       return fail("the CPU run failed (see the errors above)");
     ok = reportBench(problem, kernel, "cpu", milliseconds, /*copyGBps=*/0,
-                     runs,
-                     checkBoundsOption ? ", wall clock, bounds-checked"
-                                       : ", wall clock") &&
+                     runs, ", wall clock") &&
          ok;
   }
   return ok ? 0 : 1;
