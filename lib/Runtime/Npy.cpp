@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Runtime/Npy.h"
+#include "blk/Runtime/Files.h"
 
 #include "blk/Runtime/Numerics.h"
 
@@ -15,8 +16,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace blk::runtime {
 
@@ -278,70 +277,6 @@ void decodeValues(const unsigned char *data, NpyArray &array) {
     array.values[i] = loadAsFloat(data, type, i);
 }
 
-std::string ioError(const char *action, const std::string &path) {
-  return std::string("cannot ") + action + " '" + path +
-         "': " + std::strerror(errno);
-}
-
-bool writeAll(std::FILE *file, const std::string &header, const void *data,
-              size_t dataSize) {
-  return std::fwrite(header.data(), 1, header.size(), file) == header.size() &&
-         std::fwrite(data, 1, dataSize, file) == dataSize;
-}
-
-/// Writes to a file as it is (standard output, a device, a pipe).
-Status writeInPlace(std::FILE *file, const std::string &name,
-                    const std::string &header, const void *data,
-                    size_t dataSize) {
-  bool written = writeAll(file, header, data, dataSize);
-  written = (file == stdout ? std::fflush(file) : std::fclose(file)) == 0 &&
-            written;
-  return written ? Status::success() : Status::failure(ioError("write", name));
-}
-
-/// Writes `path` whole or not at all: into a temporary file beside it,
-/// renamed over it once complete, so that a full disk, a size limit or a
-/// kill leaves the previous file (which may be the input) as it was. "-"
-/// is standard output; a path that exists and is no regular file (a
-/// device, a pipe) is written as it is, since renaming would replace it.
-Status writeFile(const std::string &path, const std::string &header,
-                 const void *data, size_t dataSize) {
-  if (path == "-")
-    return writeInPlace(stdout, "<stdout>", header, data, dataSize);
-  struct stat existing;
-  if (stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
-    std::FILE *file = std::fopen(path.c_str(), "wb");
-    if (!file)
-      return Status::failure(ioError("open", path));
-    return writeInPlace(file, path, header, data, dataSize);
-  }
-  std::string temporary = path + ".tmp-XXXXXX";
-  int descriptor = mkstemp(temporary.data());
-  if (descriptor < 0)
-    return Status::failure(ioError("create", path));
-  // mkstemp makes the file private (0600); give it the mode a plain
-  // create would have.
-  mode_t mask = umask(0);
-  umask(mask);
-  fchmod(descriptor, 0666 & ~mask);
-  std::FILE *file = fdopen(descriptor, "wb");
-  if (!file) {
-    Status failure = Status::failure(ioError("create", path));
-    close(descriptor);
-    unlink(temporary.c_str());
-    return failure;
-  }
-  bool written = writeAll(file, header, data, dataSize);
-  // fclose flushes, so its failure is a write failure too.
-  written = std::fclose(file) == 0 && written;
-  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
-    Status failure = Status::failure(ioError("write", path));
-    unlink(temporary.c_str());
-    return failure;
-  }
-  return Status::success();
-}
-
 /// The preamble and header of a version 1.0 file, padded so that the data
 /// starts on a kDataAlignment boundary.
 std::string encodeHeader(NpyDtype dtype, size_t rows, size_t cols,
@@ -432,7 +367,7 @@ Status parseNpy(const unsigned char *bytes, size_t size, NpyArray &array) {
 Status readNpy(const std::string &path, NpyArray &array) {
   std::FILE *file = std::fopen(path.c_str(), "rb");
   if (!file)
-    return Status::failure(ioError("open", path));
+    return Status::failure(describeIOError("open", path));
   std::vector<unsigned char> bytes;
   unsigned char chunk[1 << 16];
   size_t count;
@@ -442,7 +377,7 @@ Status readNpy(const std::string &path, NpyArray &array) {
   bool readFailed = std::ferror(file) != 0;
   std::fclose(file);
   if (readFailed)
-    return Status::failure(ioError("read", path));
+    return Status::failure(describeIOError("read", path));
   Status status = parseNpy(bytes.data(), bytes.size(), array);
   if (!status)
     return Status::failure(path + ": " + status.message());
@@ -458,16 +393,16 @@ Status writeNpy(const std::string &path, size_t rows, size_t cols,
   size_t count = rows * cols;
   std::string header = encodeHeader(storedDtype, rows, cols, dimensions);
   if (storedDtype == NpyDtype::Float32)
-    return writeFile(path, header, values, count * sizeof(float));
+    return writeFileWhole(path, header, values, count * sizeof(float));
   std::vector<uint16_t> bits(count);
   for (size_t i = 0; i < count; ++i)
     bits[i] = floatToHalfBits(values[i]);
-  return writeFile(path, header, bits.data(), count * sizeof(uint16_t));
+  return writeFileWhole(path, header, bits.data(), count * sizeof(uint16_t));
 }
 
 Status writeNpyFloat16Bits(const std::string &path, size_t rows, size_t cols,
                            const uint16_t *bits) {
-  return writeFile(path, encodeHeader(NpyDtype::Float16, rows, cols), bits,
+  return writeFileWhole(path, encodeHeader(NpyDtype::Float16, rows, cols), bits,
                    rows * cols * sizeof(uint16_t));
 }
 

@@ -1,7 +1,7 @@
 //===- Autotune.cpp - remembered best specializations ---------------------===//
 #include "Autotune.h"
-#include "OutputFile.h"
 
+#include "blk/Runtime/Files.h"
 #include "blk/Target/TargetInfo.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -120,11 +120,11 @@ bool AutotuneCache::store(const std::string &key, const Specialization &best,
   for (const auto &entry : best.constants)
     bindings += (bindings.empty() ? "" : ",") + entry.getKey().str() + "=" +
                 std::to_string(entry.getValue());
-  return writeFileAtomically(
-      path,
-      [&](llvm::raw_ostream &os) {
-        os << previous << key << "\t" << bindings << "\t" << best.numWarps
-           << "\t" << best.numCtas << "\n";
-      },
-      error);
+  std::string line = key + "\t" + bindings + "\t" +
+                     std::to_string(best.numWarps) + "\t" +
+                     std::to_string(best.numCtas) + "\n";
+  blk::runtime::Status written =
+      blk::runtime::writeFileWhole(path, previous + line);
+  error = written.message();
+  return written.ok();
 }

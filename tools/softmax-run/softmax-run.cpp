@@ -10,11 +10,11 @@
 #include "Autotune.h"
 #include "CpuExecution.h"
 #include "GpuExecution.h"
-#include "OutputFile.h"
 #include "Problem.h"
 
 #include "blk/Driver/Driver.h"
 #include "blk/Driver/Version.h"
+#include "blk/Runtime/Files.h"
 #include "blk/Runtime/Npy.h"
 #include "blk/Target/TargetInfo.h"
 
@@ -390,14 +390,18 @@ bool writeOutput(const Problem &problem, const std::vector<uint8_t> &output,
   return status.ok();
 }
 
-/// writeFileAtomically, with its error printed.
+/// What `write` prints, written whole or not at all
+/// (blk::runtime::writeFileWhole); a failure is printed.
 bool writeOutputFile(const std::string &path,
                      llvm::function_ref<void(llvm::raw_ostream &)> write) {
-  std::string error;
-  if (writeFileAtomically(path, write, error))
-    return true;
-  fail(error);
-  return false;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  write(os);
+  if (Status status = blk::runtime::writeFileWhole(path, text); !status) {
+    fail(status.message());
+    return false;
+  }
+  return true;
 }
 
 /// Adds a row to the CSV: the file is rewritten through a temporary file
