@@ -1,5 +1,7 @@
 # Writes OUTPUT, a header defining BLK_GIT_REVISION (the source tree's
-# commit, with "-dirty" for uncommitted changes, or "unknown" outside git),
+# commit; with uncommitted changes "-dirty-" and a hash of them, so that
+# the kernel cache tells two edits of one commit apart; "unknown" outside
+# git),
 # only when it changes, so that a build that changes nothing rebuilds
 # nothing. Run at every build: cmake -DSOURCE_DIR=... -DOUTPUT=... -P this.
 execute_process(
@@ -10,6 +12,14 @@ execute_process(
   RESULT_VARIABLE failed)
 if(failed OR revision STREQUAL "")
   set(revision "unknown")
+elseif(revision MATCHES "-dirty$")
+  execute_process(
+    COMMAND git -C "${SOURCE_DIR}" diff HEAD
+    OUTPUT_VARIABLE changes
+    ERROR_QUIET)
+  string(SHA256 changesHash "${changes}")
+  string(SUBSTRING "${changesHash}" 0 12 changesHash)
+  set(revision "${revision}-${changesHash}")
 endif()
 set(text "#define BLK_GIT_REVISION \"${revision}\"\n")
 if(EXISTS "${OUTPUT}")

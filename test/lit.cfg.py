@@ -17,6 +17,10 @@ config.substitutions.append(("%blk_src_root", config.blk_src_root))
 config.substitutions.append(("%blk_obj_root", config.blk_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# Every test compiles: the kernel cache is off unless a test turns it on
+# (test/Runtime/kernel-cache.mlir), so no test reads what an older build
+# left in ~/.cache.
+config.environment["BLK_CACHE_DIR"] = ""
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.blk_tools_dir, config.llvm_tools_dir]
@@ -36,3 +40,9 @@ softmax_run = os.path.join(config.blk_tools_dir, "softmax-run")
 if os.path.exists(softmax_run) and subprocess.run(
         [softmax_run, "--probe-gpu"], capture_output=True).returncode == 0:
     config.available_features.add("cuda-gpu")
+
+# The kernel cache is off in a build outside git (its key could not tell
+# compilers apart): the cache tests need a known commit.
+if os.path.exists(softmax_run) and "git unknown" not in subprocess.run(
+        [softmax_run, "--version"], capture_output=True, text=True).stdout:
+    config.available_features.add("git-revision")

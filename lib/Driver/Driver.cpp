@@ -1,13 +1,19 @@
 //===- Driver.cpp - fit, bind and compile a program for a problem ---------===//
 #include "blk/Driver/Driver.h"
 
+#include "blk/Driver/Version.h"
+#include "blk/Runtime/KernelCache.h"
 #include "blk/Target/TargetInfo.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/SHA256.h"
+
+#include <chrono>
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -35,6 +41,20 @@ RowShape ProblemDesc::getShape() const {
 // Kernel signatures
 //===----------------------------------------------------------------------===//
 
+// The runtime's enums mirror the IR's (blk/Runtime/Program.h).
+static_assert(int(ArgRole::param) == int(::blk::runtime::ArgRole::param) &&
+                  int(ArgExtent::per_col) ==
+                      int(::blk::runtime::ArgExtent::per_col) &&
+                  int(GridKind::persistent) ==
+                      int(::blk::runtime::GridKind::persistent),
+              "the runtime's enums must list the IR's cases in order");
+static ::blk::runtime::ArgRole toRuntime(ArgRole role) {
+  return static_cast<::blk::runtime::ArgRole>(role);
+}
+static ::blk::runtime::ArgExtent toRuntime(ArgExtent extent) {
+  return static_cast<::blk::runtime::ArgExtent>(extent);
+}
+
 /// The declared argument `index` of `kernel`, with its launcher type.
 static FailureOr<KernelArgument> getArgument(func::FuncOp kernel,
                                              unsigned index) {
@@ -46,8 +66,9 @@ static FailureOr<KernelArgument> getArgument(func::FuncOp kernel,
            << " declares no role: give every kernel argument a blk.arg "
               "(e.g. {blk.arg = #blk.arg<input \"x\">}), from which the "
               "launcher builds it";
-  KernelArgument argument{declared.getRole(), declared.getName().str(),
-                          declared.getExtent(), "", 0};
+  KernelArgument argument{toRuntime(declared.getRole()),
+                          declared.getName().str(),
+                          toRuntime(declared.getExtent()), "", 0};
   Type type = kernel.getArgumentTypes()[index];
   if (auto pointer = dyn_cast<PtrType>(type))
     type = pointer.getPointeeType();
@@ -68,7 +89,7 @@ mlir::blk::getKernelSignatures(ModuleOp program) {
       FailureOr<KernelArgument> argument = getArgument(kernel, i);
       if (failed(argument))
         return failure();
-      if (isTensorRole(argument->role)) {
+      if (::blk::runtime::isTensorRole(argument->role)) {
         auto [seen, inserted] = tensors.try_emplace(argument->name, *argument);
         const KernelArgument &first = seen->second;
         if (!inserted &&
@@ -103,7 +124,8 @@ LogicalResult mlir::blk::verifyProblem(ModuleOp program,
   llvm::StringSet<> matrices;
   for (const KernelSignature &signature : *signatures)
     for (const KernelArgument &argument : signature.arguments)
-      if (isTensorRole(argument.role) && argument.extent == ArgExtent::matrix)
+      if (::blk::runtime::isTensorRole(argument.role) &&
+          argument.extent == ::blk::runtime::ArgExtent::matrix)
         matrices.insert(argument.name);
   for (const auto &stride : problem.rowStrides) {
     if (!matrices.contains(stride.getKey()))
@@ -339,17 +361,119 @@ static LogicalResult applyLaunchShape(ModuleOp program,
   return success();
 }
 
+/// The shape part of an image: what the code was compiled for.
+static ::blk::runtime::ProgramShape getProgramShape(const ProblemDesc &problem) {
+  ::blk::runtime::ProgramShape shape{problem.rows, problem.cols,
+                                     problem.elementType, {}};
+  for (const auto &stride : problem.rowStrides)
+    shape.rowStrides.emplace_back(stride.getKey().str(), stride.getValue());
+  llvm::sort(shape.rowStrides);
+  return shape;
+}
+
+/// "gpu sm_90" or "gpu sm_90 +ptx80", or "cpu".
+static std::string getTargetName(const CompileOptions &options) {
+  if (options.target == TargetKind::CPU)
+    return "cpu";
+  return "gpu " + options.chip +
+         (options.features.empty() ? "" : " " + options.features);
+}
+
+/// The cache key of a bound program: a SHA-256 of everything compiling it
+/// depends on. Locations only matter to bounds-checked host code, whose
+/// messages name them.
+static std::string getCacheKey(ModuleOp bound,
+                               const ::blk::runtime::ProgramImage &image,
+                               const CompileOptions &options) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "blk-cache-key 1\n"
+     << "compiler " << getVersion() << " " << getGitRevision() << "\n"
+     << "target " << image.target << " O" << options.optLevel
+     << " check-bounds " << options.checkBounds << "\n"
+     << "shape " << image.shape.rows << " " << image.shape.cols << " "
+     << ::blk::runtime::elementTypeName(image.shape.elementType);
+  for (const auto &[name, stride] : image.shape.rowStrides)
+    os << " " << name.size() << ":" << name << "=" << stride;
+  os << "\nbinding " << image.binding << " grid " << image.grid << "\n";
+  OpPrintingFlags flags;
+  flags.enableDebugInfo(options.target == TargetKind::CPU &&
+                        options.checkBounds);
+  bound->print(os, flags);
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)),
+                     /*LowerCase=*/true);
+}
+
+static double millisecondsSince(
+    std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+/// Lowers the bound program to PTX and fills the image's code and launch
+/// records.
+static LogicalResult compileForGPU(ModuleOp bound,
+                                   const CompileOptions &options,
+                                   ::blk::runtime::ProgramImage &image) {
+  llvm::Expected<TargetInfo> target =
+      TargetInfo::get(options.chip, options.features);
+  if (!target)
+    return getProgramDiagnosticAnchor(bound)->emitError()
+           << llvm::toString(target.takeError());
+  PTXTarget ptxTarget;
+  ptxTarget.chip = options.chip;
+  ptxTarget.features = options.features;
+  ptxTarget.optLevel = options.optLevel;
+  PassManager pm(bound.getContext());
+  buildBlkToPTXPipeline(pm, ptxTarget);
+  if (failed(pm.run(bound)))
+    return failure();
+  FailureOr<std::vector<CompiledKernel>> kernels = getCompiledKernels(bound);
+  if (failed(kernels))
+    return failure();
+  image.ptx = kernels->front().ptx;
+  for (const CompiledKernel &kernel : *kernels)
+    image.launches.push_back(
+        {kernel.threads, kernel.ctas, kernel.staticSharedBytes,
+         kernel.dynamicSharedBytes,
+         static_cast<::blk::runtime::GridKind>(kernel.grid),
+         kernel.ctas > target->getMaxPortableClusterCtas()});
+  return success();
+}
+
+/// Whether a cached image is one this compilation could have produced.
+static bool matchesCompilation(const ::blk::runtime::ProgramImage &cached,
+                               const ::blk::runtime::ProgramImage &expected) {
+  if (cached.target != expected.target || cached.grid != expected.grid ||
+      cached.binding != expected.binding ||
+      cached.signatures.size() != expected.signatures.size())
+    return false;
+  for (size_t k = 0; k < cached.signatures.size(); ++k)
+    if (cached.signatures[k].name != expected.signatures[k].name ||
+        cached.signatures[k].arguments.size() !=
+            expected.signatures[k].arguments.size())
+      return false;
+  return cached.isGPU() ? !cached.ptx.empty() : !cached.object.empty();
+}
+
 FailureOr<CompiledProgram>
-mlir::blk::compileProgram(ModuleOp fitted, const Specialization &binding,
+mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
+                          const Specialization &binding,
                           const CompileOptions &options) {
   CompiledProgram compiled;
   compiled.target = options.target;
   compiled.binding = binding;
+  ::blk::runtime::ProgramImage &image = compiled.image;
   FailureOr<std::vector<KernelSignature>> signatures =
       getKernelSignatures(fitted);
   if (failed(signatures))
     return failure();
-  compiled.signatures = std::move(*signatures);
+  image.signatures = std::move(*signatures);
+  image.target = getTargetName(options);
+  image.shape = getProgramShape(problem);
+  image.binding = binding.describe();
+  image.grid = binding.grid;
 
   OwningOpRef<ModuleOp> module = fitted.clone();
   PassManager specialize(fitted.getContext());
@@ -358,26 +482,57 @@ mlir::blk::compileProgram(ModuleOp fitted, const Specialization &binding,
       failed(applyLaunchShape(*module, binding)))
     return failure();
 
+  // A build outside git cannot tell compilers apart: it does not cache.
+  ::blk::runtime::KernelCache cache(
+      StringRef(getGitRevision()) == "unknown" ? "" : options.cacheDirectory);
+  auto start = std::chrono::steady_clock::now();
+  std::string key, entry, problemWithEntry;
+  if (cache.isEnabled()) {
+    key = getCacheKey(*module, image, options);
+    ::blk::runtime::ProgramImage cached;
+    compiled.times.cacheHit =
+        cache.lookup(key, entry, problemWithEntry) &&
+        ::blk::runtime::ProgramImage::deserialize(entry, cached) &&
+        matchesCompilation(cached, image);
+    if (compiled.times.cacheHit)
+      image = std::move(cached);
+    else if (!problemWithEntry.empty())
+      emitWarning(module->getLoc())
+          << "kernel cache: " << problemWithEntry << "; compiling again";
+  }
+  compiled.times.lookup = millisecondsSince(start);
+
+  start = std::chrono::steady_clock::now();
+  if (!compiled.times.cacheHit) {
+    if (options.target == TargetKind::GPU) {
+      if (failed(compileForGPU(*module, options, image)))
+        return failure();
+    } else {
+      FailureOr<CPUKernels::ObjectCode> code =
+          CPUKernels::compileToObject(*module, options.checkBounds);
+      if (failed(code))
+        return failure();
+      image.object = std::move(code->object);
+      image.accessNames = std::move(code->accessNames);
+    }
+    if (cache.isEnabled())
+      if (::blk::runtime::Status stored = cache.store(key, image.serialize());
+          !stored)
+        emitWarning(fitted.getLoc())
+            << "kernel cache: " << stored.message() << " (not cached)";
+  }
+  compiled.times.compile = millisecondsSince(start);
+
   if (options.target == TargetKind::CPU) {
-    FailureOr<std::unique_ptr<CPUKernels>> kernels =
-        CPUKernels::compile(*module, options.checkBounds);
+    start = std::chrono::steady_clock::now();
+    FailureOr<std::unique_ptr<CPUKernels>> kernels = CPUKernels::load(
+        *module, {std::move(image.object), image.accessNames});
+    image.object.clear();
     if (failed(kernels))
       return failure();
     compiled.cpuKernels = std::move(*kernels);
-    return compiled;
+    compiled.times.load = millisecondsSince(start);
   }
-  PTXTarget target;
-  target.chip = options.chip;
-  target.features = options.features;
-  target.optLevel = options.optLevel;
-  PassManager pm(fitted.getContext());
-  buildBlkToPTXPipeline(pm, target);
-  if (failed(pm.run(*module)))
-    return failure();
-  FailureOr<std::vector<CompiledKernel>> kernels = getCompiledKernels(*module);
-  if (failed(kernels))
-    return failure();
-  compiled.gpuKernels = std::move(*kernels);
   return compiled;
 }
 
@@ -391,5 +546,5 @@ mlir::blk::compileForProblem(ModuleOp program, const ProblemDesc &problem,
       chooseBinding(**fitted, problem, options);
   if (failed(binding))
     return failure();
-  return compileProgram(**fitted, *binding, options);
+  return compileProgram(**fitted, problem, *binding, options);
 }

@@ -75,7 +75,11 @@ Status resolveEntryPoints(void *library, CudaDriverApi &api) {
               missing) &&
       resolve(library, {"cuEventElapsedTime_v2", "cuEventElapsedTime"},
               api.cuEventElapsedTime, missing) &&
-      resolve(library, {"cuEventDestroy_v2"}, api.cuEventDestroy, missing);
+      resolve(library, {"cuEventDestroy_v2"}, api.cuEventDestroy, missing) &&
+      resolve(library, {"cuStreamCreate"}, api.cuStreamCreate, missing) &&
+      resolve(library, {"cuStreamSynchronize"}, api.cuStreamSynchronize,
+              missing) &&
+      resolve(library, {"cuStreamDestroy_v2"}, api.cuStreamDestroy, missing);
   if (!resolved)
     return Status::failure(std::string(kDriverLibrary) + " lacks " + missing +
                            " (NVIDIA driver too old?)");
@@ -285,6 +289,14 @@ Status CudaDriver::createTimer(EventTimer &timer) const {
                "cuEventCreate");
 }
 
+Status CudaDriver::createStream(Stream &stream) const {
+  stream.destroy();
+  stream.driver = this;
+  // CU_STREAM_NON_BLOCKING: no implicit synchronization with stream 0.
+  return check(entryPoints.cuStreamCreate(&stream.stream, 0x1),
+               "cuStreamCreate");
+}
+
 Status CudaDriver::synchronize() const {
   return check(entryPoints.cuCtxSynchronize(), "cuCtxSynchronize");
 }
@@ -481,14 +493,15 @@ Status Kernel::maxActiveBlocksPerMultiprocessor(int blockThreads,
       "kernel '" + kernelName + "'");
 }
 
-Status Kernel::launch(const LaunchConfig &config, void **arguments) const {
+Status Kernel::launch(const LaunchConfig &config, void **arguments,
+                      CUstream stream) const {
   if (!function)
     return Status::failure("cuLaunchKernel of a kernel that was never looked "
                            "up (KernelModule::getKernel)");
   const Dim3 &grid = config.grid, &block = config.block;
   CUresult result = driver->api().cuLaunchKernel(
       function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-      config.dynamicSharedBytes, /*stream=*/nullptr, arguments,
+      config.dynamicSharedBytes, stream, arguments,
       /*extra=*/nullptr);
   // Launches are timed in loops: build the context string only on failure.
   if (result == CUDA_SUCCESS)
@@ -558,6 +571,36 @@ Status EventTimer::stop(float &milliseconds) {
   return driver->check(
       api.cuEventElapsedTime(&milliseconds, startEvent, endEvent),
       "cuEventElapsedTime");
+}
+
+Stream::Stream(Stream &&other) noexcept
+    : driver(other.driver), stream(other.stream) {
+  other.driver = nullptr;
+  other.stream = nullptr;
+}
+
+Stream &Stream::operator=(Stream &&other) noexcept {
+  if (this != &other) {
+    destroy();
+    std::swap(driver, other.driver);
+    std::swap(stream, other.stream);
+  }
+  return *this;
+}
+
+Stream::~Stream() { destroy(); }
+
+void Stream::destroy() {
+  if (stream)
+    (void)driver->api().cuStreamDestroy(stream);
+  stream = nullptr;
+}
+
+Status Stream::synchronize() const {
+  if (!stream)
+    return Status::failure("cuStreamSynchronize of a stream never created");
+  return driver->check(driver->api().cuStreamSynchronize(stream),
+                       "cuStreamSynchronize");
 }
 
 } // namespace blk::runtime

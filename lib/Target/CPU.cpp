@@ -24,13 +24,20 @@
 #include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -145,6 +152,36 @@ extern "C" bool blkAccessInBounds(void *address, int64_t bytes,
   std::longjmp(*state->stop, 1);
 }
 
+/// On a host without native bf16 (no AVX512-BF16), LLVM keeps bf16 values
+/// in f32 registers and rounds them back with a call to __truncsfbf2 when
+/// they are stored; neither libgcc 12 nor the JIT provides it, so the JIT
+/// gets this one. Round to nearest even, NaN kept quiet; the bf16 is
+/// returned as LLVM expects it, in the low 16 bits of the float return
+/// register.
+extern "C" float blkTruncSFBF2(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  uint32_t narrow = (bits & 0x7fffffffu) > 0x7f800000u
+                        ? (bits >> 16) | 0x40u
+                        : (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+  float result;
+  std::memcpy(&result, &narrow, sizeof(result));
+  return result;
+}
+
+/// What JIT-compiled code calls that is not a library of this process.
+static llvm::orc::SymbolMap
+getRuntimeSymbols(llvm::orc::MangleAndInterner &interner) {
+  llvm::orc::SymbolMap symbols;
+  symbols[interner(kAccessCheckFunction)] = {
+      llvm::orc::ExecutorAddr::fromPtr(&blkAccessInBounds),
+      llvm::JITSymbolFlags::Exported};
+  symbols[interner("__truncsfbf2")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&blkTruncSFBF2),
+      llvm::JITSymbolFlags::Exported};
+  return symbols;
+}
+
 LogicalResult CPUKernels::reportViolation(const Kernel &kernel) {
   const BoundsState &state = bounds;
   std::string what =
@@ -187,10 +224,10 @@ LogicalResult CPUKernels::reportViolation(const Kernel &kernel) {
 //===----------------------------------------------------------------------===//
 
 CPUKernels::CPUKernels(Location programLoc,
-                       std::unique_ptr<ExecutionEngine> engine,
+                       std::unique_ptr<llvm::orc::LLJIT> jit,
                        std::vector<Kernel> kernels, BoundsState bounds)
-    : programLoc(programLoc), engine(std::move(engine)),
-      kernels(std::move(kernels)), bounds(std::move(bounds)) {}
+    : programLoc(programLoc), jit(std::move(jit)), kernels(std::move(kernels)),
+      bounds(std::move(bounds)) {}
 
 void CPUKernels::setBuffers(std::vector<Buffer> buffers) {
   bounds.buffers = std::move(buffers);
@@ -198,79 +235,171 @@ void CPUKernels::setBuffers(std::vector<Buffer> buffers) {
 
 CPUKernels::~CPUKernels() = default;
 
-FailureOr<std::unique_ptr<CPUKernels>>
-CPUKernels::compile(ModuleOp specializedProgram, bool checkBounds) {
-  MLIRContext *context = specializedProgram.getContext();
-  DialectRegistry registry;
-  registerBlkToCPUDependencies(registry);
-  context->appendDialectRegistry(registry);
-
-  // Lowering renames nothing but drops blk.kernel, so the kernels are
-  // listed first.
-  std::vector<Kernel> kernels;
-  for (auto func : specializedProgram.getOps<func::FuncOp>())
+/// The kernels of `program`; lowering renames nothing but drops blk.kernel,
+/// so they are listed from the program before it.
+static FailureOr<std::vector<CPUKernels::Kernel>>
+listKernels(ModuleOp program) {
+  std::vector<CPUKernels::Kernel> kernels;
+  for (auto func : program.getOps<func::FuncOp>())
     if (isKernel(func))
       kernels.push_back({func.getSymName().str(), func.getNumArguments(),
                          func.getLoc(), nullptr});
   if (kernels.empty())
-    return specializedProgram.emitError()
-           << "no kernel to compile for the CPU: no func.func carries "
-              "blk.kernel";
+    return program.emitError() << "no kernel to compile for the CPU: no "
+                                  "func.func carries blk.kernel";
+  return kernels;
+}
+
+static LogicalResult initializeNativeTarget(ModuleOp program) {
+  if (llvm::InitializeNativeTarget() ||
+      llvm::InitializeNativeTargetAsmPrinter())
+    return program.emitError()
+           << "cannot JIT-compile for the CPU: LLVM has no native target";
+  return success();
+}
+
+/// Adds, for each kernel, "_mlir_<name>(void **arguments)", which loads
+/// each argument through its pointer and calls the kernel: one signature
+/// for every kernel, as MLIR's ExecutionEngine packs functions.
+static void addPackedWrappers(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *pointer = llvm::PointerType::getUnqual(context);
+  std::vector<llvm::Function *> functions;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && function.hasExternalLinkage())
+      functions.push_back(&function);
+  for (llvm::Function *function : functions) {
+    auto *wrapper = llvm::Function::Create(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(context), {pointer},
+                                /*isVarArg=*/false),
+        llvm::GlobalValue::ExternalLinkage, "_mlir_" + function->getName(),
+        module);
+    llvm::IRBuilder<> builder(
+        llvm::BasicBlock::Create(context, "entry", wrapper));
+    llvm::SmallVector<llvm::Value *> arguments;
+    for (llvm::Argument &argument : function->args()) {
+      llvm::Value *slot = builder.CreateConstGEP1_64(
+          pointer, wrapper->getArg(0), argument.getArgNo());
+      arguments.push_back(builder.CreateLoad(
+          argument.getType(), builder.CreateLoad(pointer, slot)));
+    }
+    builder.CreateCall(function, arguments);
+    builder.CreateRetVoid();
+  }
+}
+
+/// Optimizes `module` for the host at kJitOptLevel and returns its
+/// relocatable object, in memory.
+static llvm::Expected<std::string> generateHostObject(llvm::Module &module) {
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      builder->createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  module.setDataLayout((*machine)->createDataLayout());
+  module.setTargetTriple((*machine)->getTargetTriple());
+  addPackedWrappers(module);
+  if (llvm::Error error = makeOptimizingTransformer(
+          kJitOptLevel, /*sizeLevel=*/0, machine->get())(&module))
+    return std::move(error);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> object =
+      llvm::orc::SimpleCompiler(**machine)(module);
+  if (!object)
+    return object.takeError();
+  return (*object)->getBuffer().str();
+}
+
+FailureOr<CPUKernels::ObjectCode>
+CPUKernels::compileToObject(ModuleOp specializedProgram, bool checkBounds) {
+  MLIRContext *context = specializedProgram.getContext();
+  DialectRegistry registry;
+  registerBlkToCPUDependencies(registry);
+  context->appendDialectRegistry(registry);
+  FailureOr<std::vector<Kernel>> kernels = listKernels(specializedProgram);
+  if (failed(kernels) || failed(initializeNativeTarget(specializedProgram)))
+    return failure();
 
   OwningOpRef<ModuleOp> lowered = specializedProgram.clone();
   PassManager pm = PassManager::on<ModuleOp>(context);
   buildBlkToCPUPipeline(pm, checkBounds);
   if (failed(pm.run(*lowered)))
     return failure();
-  BoundsState bounds;
+  ObjectCode code;
   if (auto accesses = (*lowered)->getAttrOfType<ArrayAttr>(
           BlkDialect::getAccessesAttrName()))
     for (auto access : accesses.getAsValueRange<StringAttr>())
-      bounds.accesses.push_back(access.str());
+      code.accessNames.push_back(access.str());
 
-  if (llvm::InitializeNativeTarget() ||
-      llvm::InitializeNativeTargetAsmPrinter())
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> module =
+      translateModuleToLLVMIR(*lowered, llvmContext, "blk-program");
+  if (!module)
     return specializedProgram.emitError()
-           << "cannot JIT-compile for the CPU: LLVM has no native target";
-  ExecutionEngineOptions options;
-  auto optimize = makeOptimizingTransformer(kJitOptLevel, /*sizeLevel=*/0,
-                                            /*targetMachine=*/nullptr);
-  options.transformer = optimize;
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
-  // On by default in MLIR: each run would leave a perf jitdump in the
-  // temporary directory and register its code with GDB.
-  options.enablePerfNotificationListener = false;
-  options.enableGDBNotificationListener = false;
-  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(*lowered, options);
-  if (!engine)
+           << "the lowered program does not translate to LLVM IR";
+  llvm::Expected<std::string> object = generateHostObject(*module);
+  if (!object)
     return specializedProgram.emitError()
-           << "JIT compilation for the CPU failed: "
-           << llvm::toString(engine.takeError());
-  if (checkBounds)
-    (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-      llvm::orc::SymbolMap symbols;
-      symbols[interner(kAccessCheckFunction)] = {
-          llvm::orc::ExecutorAddr::fromPtr(&blkAccessInBounds),
-          llvm::JITSymbolFlags::Exported};
-      return symbols;
-    });
-  (*engine)->initialize();
+           << "code generation for the CPU failed: "
+           << llvm::toString(object.takeError());
+  code.object = std::move(*object);
+  return code;
+}
 
-  // Looking the kernels up compiles them, so that compile() reports every
-  // failure and run() only calls.
-  for (Kernel &kernel : kernels) {
-    llvm::Expected<void (*)(void **)> entry =
-        (*engine)->lookupPacked(kernel.name);
+FailureOr<std::unique_ptr<CPUKernels>>
+CPUKernels::load(ModuleOp specializedProgram, const ObjectCode &code) {
+  FailureOr<std::vector<Kernel>> kernels = listKernels(specializedProgram);
+  if (failed(kernels) || failed(initializeNativeTarget(specializedProgram)))
+    return failure();
+  auto reportError = [&](llvm::Error error) {
+    return specializedProgram.emitError()
+           << "cannot load the program's host code: "
+           << llvm::toString(std::move(error));
+  };
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
+      llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return reportError(jit.takeError());
+  llvm::orc::JITDylib &library = (*jit)->getMainJITDylib();
+  // libm (expf...) comes from this process, the bounds check and bf16
+  // rounding from getRuntimeSymbols.
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*jit)->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return reportError(process.takeError());
+  library.addGenerator(std::move(*process));
+  llvm::orc::MangleAndInterner interner((*jit)->getExecutionSession(),
+                                        (*jit)->getDataLayout());
+  if (llvm::Error error = library.define(
+          llvm::orc::absoluteSymbols(getRuntimeSymbols(interner))))
+    return reportError(std::move(error));
+  if (llvm::Error error = (*jit)->addObjectFile(
+          llvm::MemoryBuffer::getMemBufferCopy(code.object, "blk-program")))
+    return reportError(std::move(error));
+  for (Kernel &kernel : *kernels) {
+    llvm::Expected<llvm::orc::ExecutorAddr> entry =
+        (*jit)->lookup("_mlir_" + kernel.name);
     if (!entry)
-      return emitError(kernel.loc)
-             << "JIT compilation of kernel @" << kernel.name
-             << " failed: " << llvm::toString(entry.takeError());
-    kernel.entry = *entry;
+      return reportError(entry.takeError());
+    kernel.entry = entry->toPtr<void (*)(void **)>();
   }
+  BoundsState bounds;
+  bounds.accesses = code.accessNames;
   return std::unique_ptr<CPUKernels>(
-      new CPUKernels(specializedProgram.getLoc(), std::move(*engine),
-                     std::move(kernels), std::move(bounds)));
+      new CPUKernels(specializedProgram.getLoc(), std::move(*jit),
+                     std::move(*kernels), std::move(bounds)));
+}
+
+FailureOr<std::unique_ptr<CPUKernels>>
+CPUKernels::compile(ModuleOp specializedProgram, bool checkBounds) {
+  FailureOr<ObjectCode> code =
+      compileToObject(specializedProgram, checkBounds);
+  if (failed(code))
+    return failure();
+  return load(specializedProgram, *code);
 }
 
 LogicalResult CPUKernels::run(StringRef name,

@@ -16,17 +16,19 @@
 //
 // The kernel is built the way softmax_fused.mlir is written: generic in its
 // block size, with block shapes that name the compile-time constant BLOCK
-// (`tensor<?xf32>`), and the compile driver (compileProgram) binds BLOCK. So one built module can
+// (`tensor<?xf32>`), and blk-specialize binds BLOCK. So one built module can
 // be compiled for any block size, and `--print-ir` shows the same IR as
 // `softmax-opt softmax_fused.mlir`.
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
+#include "blk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -208,11 +210,6 @@ int main(int argc, char **argv) {
                  << blockSizeArgument << "'\n";
     return 1;
   }
-  // The chip, with the PTX features the compiler chooses for it by default
-  // (the oldest PTX version that knows it, at least 8.0).
-  mlir::blk::CompileOptions options;
-  options.chip = chip;
-
   // The registry names every dialect the context may load: those the kernel
   // is written in, and those the pipelines lower through, with their
   // translations to LLVM IR.
@@ -239,18 +236,26 @@ int main(int argc, char **argv) {
     llvm::errs() << "\n";
   }
 
-  // compileProgram works on a copy: it binds BLOCK (blk-specialize), making
-  // every shape static, then the blk-to-ptx pipeline lowers to PTX.
-  // `*module` is left generic and could be compiled again for another block
-  // size.
-  mlir::blk::Specialization binding;
-  binding.constants["BLOCK"] = blockSize;
-  FailureOr<mlir::blk::CompiledProgram> compiled =
-      mlir::blk::compileProgram(*module, binding, options);
-  if (failed(compiled)) {
+  // The passes, without the compile driver (which fits a program to a
+  // problem first): blk-specialize binds BLOCK, making every shape static,
+  // then the blk-to-ptx pipeline lowers to PTX. They run on a copy, so
+  // `*module` stays generic and could be compiled for another block size.
+  OwningOpRef<ModuleOp> compiled = module->clone();
+  PassManager pm(&context);
+  pm.addPass(mlir::blk::createBlkSpecializePass({{"BLOCK", blockSize}}));
+  // The chip, with the PTX features the compiler chooses for it by default
+  // (the oldest PTX version that knows it, at least 8.0).
+  mlir::blk::PTXTarget target;
+  target.chip = chip;
+  mlir::blk::buildBlkToPTXPipeline(pm, target);
+  FailureOr<std::vector<mlir::blk::CompiledKernel>> kernels =
+      failed(pm.run(*compiled))
+          ? FailureOr<std::vector<mlir::blk::CompiledKernel>>(failure())
+          : mlir::blk::getCompiledKernels(*compiled);
+  if (failed(kernels)) {
     llvm::errs() << "blk-build-fused: compiling to PTX failed\n";
     return 1;
   }
-  printKernels(llvm::outs(), compiled->gpuKernels, blockSize, chip);
+  printKernels(llvm::outs(), *kernels, blockSize, chip);
   return 0;
 }

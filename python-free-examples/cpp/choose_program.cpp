@@ -82,16 +82,19 @@ int main(int argc, char **argv) {
                << ", grid " << binding->grid << "\n";
 
   FailureOr<mlir::blk::CompiledProgram> compiled =
-      mlir::blk::compileProgram(**fitted, *binding, options);
+      mlir::blk::compileProgram(**fitted, problem, *binding, options);
   if (failed(compiled))
     return 1;
-  for (const mlir::blk::CompiledKernel &kernel : compiled->gpuKernels) {
-    llvm::StringRef ptx = kernel.ptx;
-    llvm::outs() << "  kernel " << kernel.name << ": " << kernel.threads
-                 << " threads x " << kernel.ctas << " CTAs, "
+  // What a launcher needs (blk/Runtime/Program.h): each kernel's launch
+  // record, and one PTX module for all of them.
+  const ::blk::runtime::ProgramImage &image = compiled->image;
+  llvm::StringRef ptx = image.ptx;
+  for (size_t k = 0; k < image.signatures.size(); ++k)
+    llvm::outs() << "  kernel " << image.signatures[k].name << ": "
+                 << image.launches[k].threads << " threads x "
+                 << image.launches[k].ctas << " CTAs, "
                  << ptx.count("ld.global.v4") << " 16-byte loads, "
                  << ptx.count("st.global.v4") << " 16-byte stores\n";
-  }
   if (ptxPath.empty())
     return 0;
   std::string error;
@@ -100,7 +103,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "blk-choose-program: " << error << "\n";
     return 1;
   }
-  output->os() << compiled->gpuKernels.front().ptx;
+  output->os() << image.ptx;
   output->keep();
   return 0;
 }

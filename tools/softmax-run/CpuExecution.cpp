@@ -10,25 +10,25 @@
 using namespace softmax_run;
 
 mlir::LogicalResult CpuExecution::launchAll(const Problem &problem) {
-  llvm::StringMap<uint64_t> addresses;
+  blk::runtime::LaunchArguments arguments = getLaunchArguments(problem);
   std::vector<mlir::blk::CPUKernels::Buffer> extents;
   for (auto &buffer : buffers) {
-    addresses[buffer.getKey()] =
-        reinterpret_cast<uint64_t>(buffer.getValue().data());
+    arguments.tensor(buffer.getKey().str(), buffer.getValue().data());
     extents.push_back({buffer.getValue().data(), buffer.getValue().size(),
                        buffer.getKey().str()});
   }
   // What bounds-checked code may touch (ignored by unchecked code).
   compiled.cpuKernels->setBuffers(std::move(extents));
-  for (const mlir::blk::KernelSignature &signature : compiled.signatures) {
-    KernelArguments arguments;
-    std::string error;
-    if (!KernelArguments::build(signature, addresses, problem, arguments,
-                                error)) {
-      llvm::errs() << "softmax-run: " << error << "\n";
+  blk::runtime::PackedArguments packed;
+  for (const mlir::blk::KernelSignature &signature :
+       compiled.getSignatures()) {
+    if (blk::runtime::Status status =
+            blk::runtime::packArguments(signature, arguments, packed);
+        !status) {
+      llvm::errs() << "softmax-run: " << status.message() << "\n";
       return mlir::failure();
     }
-    if (mlir::failed(compiled.cpuKernels->run(signature.name, arguments.slots,
+    if (mlir::failed(compiled.cpuKernels->run(signature.name, packed.slots,
                                               compiled.binding.grid)))
       return mlir::failure();
   }
@@ -38,7 +38,7 @@ mlir::LogicalResult CpuExecution::launchAll(const Problem &problem) {
 mlir::LogicalResult CpuExecution::run(const Problem &problem,
                                       std::vector<uint8_t> &result) {
   buffers.clear();
-  for (const Tensor &tensor : getTensors(compiled.signatures, problem))
+  for (const Tensor &tensor : getTensors(compiled.getSignatures(), problem))
     buffers[tensor.declaration.name].assign(tensor.bytes, 0);
   buffers[problem.input] = stageInput(problem);
   std::vector<uint8_t> &output = buffers[problem.output];

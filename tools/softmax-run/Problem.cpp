@@ -7,11 +7,11 @@
 #include <cstring>
 
 using namespace softmax_run;
-using mlir::blk::ArgExtent;
-using mlir::blk::ArgRole;
+using blk::runtime::ArgExtent;
+using blk::runtime::ArgRole;
 
 static bool isTensor(const mlir::blk::KernelArgument &argument) {
-  return mlir::blk::isTensorRole(argument.role);
+  return blk::runtime::isTensorRole(argument.role);
 }
 
 bool softmax_run::findInputAndOutput(
@@ -83,80 +83,27 @@ std::vector<uint8_t> softmax_run::stageInput(const Problem &problem) {
   return staged;
 }
 
-/// Writes `value`, of the scalar type `type`, into the low bytes of `slot`.
-static bool packScalar(llvm::StringRef text, llvm::StringRef type,
-                       uint64_t &slot) {
-  slot = 0;
-  if (type.starts_with("i")) {
-    int64_t value;
-    unsigned bits = 0;
-    if (text.getAsInteger(0, value) || type.drop_front().getAsInteger(10, bits))
-      return false;
-    if (bits < 64 && (value > (int64_t(1) << (bits - 1)) - 1 ||
-                      value < -(int64_t(1) << (bits - 1))))
-      return false;
-    std::memcpy(&slot, &value, bits / 8); // little-endian: the low bytes
-    return true;
-  }
-  double value;
-  if (text.getAsDouble(value))
-    return false;
-  if (type == "f64") {
-    std::memcpy(&slot, &value, 8);
-    return true;
-  }
-  if (type != "f32")
-    return false;
-  float narrow = static_cast<float>(value);
-  std::memcpy(&slot, &narrow, 4);
-  return true;
+blk::runtime::LaunchArguments
+softmax_run::getLaunchArguments(const Problem &problem) {
+  blk::runtime::LaunchArguments arguments(problem.rows(), problem.cols());
+  for (const auto &stride : problem.desc.rowStrides)
+    arguments.rowStride(stride.getKey().str(), stride.getValue());
+  for (const auto &param : problem.params)
+    arguments.param(param.getKey().str(), param.getValue());
+  return arguments;
 }
 
-bool KernelArguments::build(const mlir::blk::KernelSignature &signature,
-                            const llvm::StringMap<uint64_t> &addresses,
-                            const Problem &problem,
-                            KernelArguments &arguments, std::string &error) {
-  arguments.values.assign(signature.arguments.size(), 0);
-  for (auto [index, argument] : llvm::enumerate(signature.arguments)) {
-    uint64_t &slot = arguments.values[index];
-    std::string text;
-    switch (argument.role) {
-    case ArgRole::input:
-    case ArgRole::output:
-    case ArgRole::scratch:
-      slot = addresses.lookup(argument.name);
-      continue;
-    case ArgRole::row_stride:
-      text = std::to_string(problem.desc.getRowStride(argument.name));
-      break;
-    case ArgRole::rows:
-      text = std::to_string(problem.rows());
-      break;
-    case ArgRole::cols:
-      text = std::to_string(problem.cols());
-      break;
-    case ArgRole::param: {
-      auto it = problem.params.find(argument.name);
-      if (it == problem.params.end()) {
+bool softmax_run::checkParams(
+    const std::vector<mlir::blk::KernelSignature> &signatures,
+    const Problem &problem, std::string &error) {
+  for (const mlir::blk::KernelSignature &signature : signatures)
+    for (const mlir::blk::KernelArgument &argument : signature.arguments)
+      if (argument.role == ArgRole::param &&
+          !problem.params.count(argument.name)) {
         error = "kernel @" + signature.name + " takes parameter '" +
-                argument.name + "' (" + argument.type + "); give it with "
-                "--param " + argument.name + "=<value>";
+                argument.name + "' (" + argument.type +
+                "); give it with --param " + argument.name + "=<value>";
         return false;
       }
-      text = it->second;
-      break;
-    }
-    }
-    if (!packScalar(text, argument.type, slot)) {
-      error = "kernel @" + signature.name + " argument #" +
-              std::to_string(index) + " (" + argument.name + ") is " +
-              argument.type + ", which cannot hold " + text;
-      return false;
-    }
-  }
-  arguments.slots.clear();
-  for (uint64_t &value : arguments.values)
-    arguments.slots.push_back(&value);
   return true;
 }
-

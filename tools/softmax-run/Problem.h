@@ -9,6 +9,7 @@
 #define TOOLS_SOFTMAX_RUN_PROBLEM_H
 
 #include "blk/Driver/Driver.h"
+#include "blk/Runtime/Launch.h"
 #include "blk/Runtime/Numerics.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -63,18 +64,14 @@ getTensors(const std::vector<mlir::blk::KernelSignature> &signatures,
 /// problem's element type.
 std::vector<uint8_t> stageInput(const Problem &problem);
 
-/// One kernel launch's parameters, built from the kernel's declared
-/// arguments: a 64-bit slot per argument (a scalar in its low bytes), and
-/// the pointers to the slots that cuLaunchKernel and the CPU kernels take.
-struct KernelArguments {
-  /// `addresses`: the device (or host) address of every tensor by name.
-  static bool build(const mlir::blk::KernelSignature &signature,
-                    const llvm::StringMap<uint64_t> &addresses,
-                    const Problem &problem, KernelArguments &arguments,
-                    std::string &error);
-  std::vector<uint64_t> values;
-  std::vector<void *> slots;
-};
+/// The launch arguments of the problem: its shape, row strides and
+/// parameters; the launcher adds the tensors' addresses.
+blk::runtime::LaunchArguments getLaunchArguments(const Problem &problem);
+
+/// Fails, saying how to give it, if a kernel takes a parameter that
+/// --param did not give.
+bool checkParams(const std::vector<mlir::blk::KernelSignature> &signatures,
+                 const Problem &problem, std::string &error);
 
 } // namespace softmax_run
 

@@ -15,6 +15,7 @@
 #include "blk/Driver/Driver.h"
 #include "blk/Driver/Version.h"
 #include "blk/Runtime/Files.h"
+#include "blk/Runtime/KernelCache.h"
 #include "blk/Runtime/Npy.h"
 #include "blk/Target/TargetInfo.h"
 
@@ -32,6 +33,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <functional>
@@ -154,8 +156,18 @@ static cl::opt<bool> checkBoundsOption(
     cl::init(true), cl::cat(runCategory));
 static cl::opt<bool>
     verboseOption("verbose",
-                  cl::desc("Print registers, spills, shared memory, occupancy"),
+                  cl::desc("Print registers, spills, shared memory, occupancy, "
+                           "and where the compile time went"),
                   cl::cat(runCategory));
+static cl::opt<std::string> cacheDirOption(
+    "cache-dir",
+    cl::desc("Keep compiled programs in this directory (default "
+             "$BLK_CACHE_DIR, else ~/.cache/blk/kernels; BLK_CACHE_DIR= "
+             "turns the cache off)"),
+    cl::cat(runCategory));
+static cl::opt<bool> noCacheOption(
+    "no-cache", cl::desc("Compile every program, using no cache"),
+    cl::cat(runCategory));
 
 namespace {
 
@@ -478,20 +490,50 @@ bool reportBench(const Problem &problem, const std::string &kernel,
                    gbps, target);
 }
 
-/// Compiles one binding of the fitted program and loads it.
-Status buildOnGPU(GpuExecution &gpu, mlir::ModuleOp fitted,
-                  const Problem &problem, const mlir::blk::CompileOptions &options,
+/// A compiled program loaded on the GPU.
+struct LoadedProgram {
+  mlir::blk::CompiledProgram compiled;
+  std::unique_ptr<blk::runtime::GpuProgram> program;
+  /// Milliseconds to load the PTX (the driver's JIT).
+  double loadMs = 0;
+};
+
+/// Compiles one binding of the fitted program (or takes it from the
+/// cache) and loads it.
+Status buildOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp fitted,
+                  const Problem &problem,
+                  const mlir::blk::CompileOptions &options,
                   const Specialization &binding, LoadedProgram &loaded) {
-  auto compiled = mlir::blk::compileProgram(fitted, binding, options);
+  auto compiled =
+      mlir::blk::compileProgram(fitted, problem.desc, binding, options);
   if (mlir::failed(compiled))
     return Status::failure("compilation failed (see the errors above)");
-  return gpu.load(std::move(*compiled), problem, loaded);
+  loaded.compiled = std::move(*compiled);
+  auto start = std::chrono::steady_clock::now();
+  Status status = blk::runtime::GpuProgram::load(
+      driver, loaded.compiled.image, loaded.program);
+  loaded.loadMs = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  return status;
+}
+
+/// --verbose: where the compile time went.
+void reportCompileTimes(const mlir::blk::CompileTimes &times, double loadMs) {
+  if (!verboseOption)
+    return;
+  report() << "  compile: "
+           << (times.cacheHit ? "cache hit" : "compiled") << ", look-up "
+           << llvm::format("%.2f", times.lookup) << " ms, compile "
+           << llvm::format("%.2f", times.compile) << " ms, load "
+           << llvm::format("%.2f", loadMs) << " ms\n";
 }
 
 /// Times every candidate binding (20 runs each) and returns the fastest;
 /// candidates that do not compile (too many registers...) are skipped
 /// quietly.
-bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp fitted,
+bool tuneOnGPU(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
+               mlir::ModuleOp fitted,
                const Problem &problem, const mlir::blk::CompileOptions &options,
                Specialization &best) {
   auto candidates = mlir::blk::candidateBindings(fitted, problem.desc, options);
@@ -504,8 +546,8 @@ bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp fitted,
         fitted.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
     LoadedProgram loaded;
     BenchResult bench;
-    if (!buildOnGPU(gpu, fitted, problem, options, candidate, loaded) ||
-        !gpu.bench(loaded, problem, 20, bench))
+    if (!buildOnGPU(driver, fitted, problem, options, candidate, loaded) ||
+        !gpu.bench(*loaded.program, problem, 20, bench))
       continue;
     ++tried;
     if (bench.kernelGBps > bestGBps) {
@@ -521,13 +563,13 @@ bool tuneOnGPU(GpuExecution &gpu, mlir::ModuleOp fitted,
 
 /// The binding --autotune chooses: remembered for this device, program and
 /// problem, else the fastest candidate, then remembered.
-bool autotune(GpuExecution &gpu, const blk::runtime::DeviceInfo &device,
+bool autotune(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
               mlir::ModuleOp program, mlir::ModuleOp fitted,
               llvm::StringRef programName, const Problem &problem,
               const mlir::blk::CompileOptions &options,
               Specialization &binding) {
   AutotuneCache cache(autotuneCachePath);
-  std::string key = AutotuneCache::key(device.name + " " + options.chip,
+  std::string key = AutotuneCache::key(driver.device().name + " " + options.chip,
                                        program, programName.str(), problem);
   if (auto remembered = cache.lookup(key)) {
     mlir::blk::CompileOptions fixed = options;
@@ -544,7 +586,7 @@ bool autotune(GpuExecution &gpu, const blk::runtime::DeviceInfo &device,
                  << cache.getPath()
                  << " does not fit (see above); tuning again\n";
   }
-  if (!tuneOnGPU(gpu, fitted, problem, options, binding)) {
+  if (!tuneOnGPU(gpu, driver, fitted, problem, options, binding)) {
     llvm::errs() << "softmax-run: autotune: no candidate compiled and ran\n";
     return false;
   }
@@ -559,12 +601,8 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
              const Problem &problem, Specialization binding,
              const mlir::blk::CompileOptions &options) {
   const blk::runtime::DeviceInfo &device = driver.device();
-  llvm::Expected<mlir::blk::TargetInfo> target =
-      mlir::blk::TargetInfo::get(options.chip, options.features);
-  if (!target)
-    return fail(llvm::toString(target.takeError()));
-  GpuExecution gpu(driver, *target);
-  if (autotuneOption && !autotune(gpu, device, program, fitted, programName,
+  GpuExecution gpu(driver);
+  if (autotuneOption && !autotune(gpu, driver, program, fitted, programName,
                                   problem, options, binding))
     return 1;
 
@@ -573,14 +611,16 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
                << "\n";
   LoadedProgram loaded;
   if (Status status =
-          buildOnGPU(gpu, fitted, problem, options, binding, loaded);
+          buildOnGPU(driver, fitted, problem, options, binding, loaded);
       !status)
     return fail(status.message());
-  if (loaded.grid != binding.grid)
-    report() << "  persistent grid: " << loaded.grid << " programs\n";
+  blk::runtime::GpuProgram &gpuProgram = *loaded.program;
+  if (gpuProgram.grid() != binding.grid)
+    report() << "  persistent grid: " << gpuProgram.grid() << " programs\n";
+  reportCompileTimes(loaded.compiled.times, loaded.loadMs);
   if (verboseOption) {
     std::string description;
-    if (Status status = gpu.describe(loaded, description); !status)
+    if (Status status = gpuProgram.describe(description); !status)
       return fail(status.message());
     report() << description;
   }
@@ -588,17 +628,17 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
   bool ok = true;
   if (checkOption || !outputPath.empty()) {
     std::vector<uint8_t> output;
-    if (Status status = gpu.run(loaded, problem, output); !status)
+    if (Status status = gpu.run(gpuProgram, problem, output); !status)
       return fail(status.message());
     ok = checkAndWrite(problem, output);
   }
   if (benchOption) {
     BenchResult bench;
-    if (Status status = gpu.bench(loaded, problem,
+    if (Status status = gpu.bench(gpuProgram, problem,
                                   std::max(20, runsOption.getValue()), bench);
         !status)
       return fail(status.message());
-    ok = reportBench(problem, loaded.compiled.signatures.front().name,
+    ok = reportBench(problem, gpuProgram.image().signatures.front().name,
                      "gpu " + device.name + " " + options.chip,
                      bench.kernelMs, bench.copyGBps, bench.runs,
                      ", L2 flushed") &&
@@ -608,17 +648,20 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
 }
 
 /// Compiles the binding for the GPU and writes the PTX to --emit-ptx.
-bool emitPTX(mlir::ModuleOp fitted, const Specialization &binding,
+bool emitPTX(mlir::ModuleOp fitted, const Problem &problem,
+             const Specialization &binding,
              const mlir::blk::CompileOptions &options) {
-  auto compiled = mlir::blk::compileProgram(fitted, binding, options);
+  auto compiled =
+      mlir::blk::compileProgram(fitted, problem.desc, binding, options);
   if (mlir::failed(compiled)) {
     fail("compilation failed (see the errors above)");
     return false;
   }
+  reportCompileTimes(compiled->times, /*loadMs=*/0);
   report() << "  PTX for " << options.chip << ", " << binding.describe()
                << ", grid " << binding.grid << ": " << emitPtxPath << "\n";
   return writeOutputFile(emitPtxPath, [&](llvm::raw_ostream &os) {
-    os << compiled->gpuKernels.front().ptx;
+    os << compiled->image.ptx;
   });
 }
 
@@ -629,10 +672,12 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
     report() << "  autotune: times kernels on the GPU; not on the CPU\n";
   report() << "  target: CPU (JIT), " << binding.describe() << ", grid "
                << binding.grid << "\n";
-  auto compiled = mlir::blk::compileProgram(fitted, binding, options);
+  auto compiled =
+      mlir::blk::compileProgram(fitted, problem.desc, binding, options);
   if (mlir::failed(compiled))
     return fail("compilation failed (see the errors above)");
-  std::string kernel = compiled->signatures.front().name;
+  reportCompileTimes(compiled->times, compiled->times.load);
+  std::string kernel = compiled->getSignatures().front().name;
   CpuExecution cpu(std::move(*compiled));
   std::vector<uint8_t> output;
   if (mlir::failed(cpu.run(problem, output)))
@@ -644,7 +689,8 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
     // per element access: 0.8 instead of 1.1 GB/s at 4096 x 1024).
     mlir::blk::CompileOptions unchecked = options;
     unchecked.checkBounds = false;
-    auto timed = mlir::blk::compileProgram(fitted, binding, unchecked);
+    auto timed =
+        mlir::blk::compileProgram(fitted, problem.desc, binding, unchecked);
     if (mlir::failed(timed))
       return fail("compilation failed (see the errors above)");
     CpuExecution timedCpu(std::move(*timed));
@@ -708,6 +754,11 @@ int main(int argc, char **argv) {
   options.numCtas = ctasOption;
   options.maxTile = maxTileOption;
   options.checkBounds = checkBoundsOption;
+  options.cacheDirectory =
+      noCacheOption ? ""
+      : cacheDirOption.getNumOccurrences()
+          ? cacheDirOption.getValue()
+          : blk::runtime::KernelCache::getDefaultDirectory();
   auto parseInteger = [](llvm::StringRef text, int64_t &value) {
     return !text.getAsInteger(10, value);
   };
@@ -756,7 +807,8 @@ int main(int argc, char **argv) {
   auto signatures = mlir::blk::getKernelSignatures(*program);
   if (mlir::failed(signatures))
     return fail("the program's kernels cannot be run (see above)");
-  if (!findInputAndOutput(*signatures, problem, error))
+  if (!findInputAndOutput(*signatures, problem, error) ||
+      !checkParams(*signatures, problem, error))
     return fail(error);
   if (inStrideOption)
     problem.desc.rowStrides[problem.input] = inStrideOption;
@@ -774,7 +826,7 @@ int main(int argc, char **argv) {
                << blk::runtime::elementTypeName(problem.type())
                << (programPath == "auto" ? " (auto)" : "") << "\n";
   if (!emitPtxPath.empty()) {
-    if (!emitPTX(**fitted, *binding, options))
+    if (!emitPTX(**fitted, problem, *binding, options))
       return 1;
     if (!driver)
       return 0;

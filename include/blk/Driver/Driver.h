@@ -21,6 +21,7 @@
 #include "blk/Programs/Binding.h"
 #include "blk/Programs/Programs.h"
 #include "blk/Runtime/Numerics.h"
+#include "blk/Runtime/Program.h"
 #include "blk/Target/CPU.h"
 #include "blk/Target/PTX.h"
 
@@ -89,37 +90,39 @@ struct CompileOptions {
   /// CPUKernels::setBuffers (an out-of-bounds access is an error naming
   /// the op, and is not done).
   bool checkBounds = false;
+  /// Where compiled programs are kept (blk/Runtime/KernelCache.h); empty:
+  /// compile every time.
+  std::string cacheDirectory;
 };
 
-/// One kernel argument as its kernel declares it (#blk.arg), with the type
-/// a launcher passes.
-struct KernelArgument {
-  ArgRole role;
-  std::string name;
-  ArgExtent extent = ArgExtent::matrix;
-  /// Tensors: the element type in memory ("f32", "f16", "bf16", "i32").
-  /// Scalars: the value's type ("i32", "i64", "f32", ...).
-  std::string type;
-  /// Bytes of one element (tensors) or of the value (scalars).
-  int64_t bytes = 0;
-};
+using ::blk::runtime::KernelArgument;
+using ::blk::runtime::KernelSignature;
 
-/// A kernel's declared ABI, in argument order.
-struct KernelSignature {
-  std::string name;
-  std::vector<KernelArgument> arguments;
+/// Where the time of compileProgram went, in milliseconds.
+struct CompileTimes {
+  /// Hashing the program and reading the cache.
+  double lookup = 0;
+  /// Lowering and code generation (zero on a cache hit).
+  double compile = 0;
+  /// CPU: linking the host code into the process.
+  double load = 0;
+  bool cacheHit = false;
 };
 
 /// A program compiled for one problem and target.
 struct CompiledProgram {
   TargetKind target = TargetKind::GPU;
   Specialization binding;
-  /// The kernels in launch order, with their declared arguments.
-  std::vector<KernelSignature> signatures;
-  /// GPU: PTX and launch record of each kernel, in the same order.
-  std::vector<CompiledKernel> gpuKernels;
-  /// CPU: the JIT-compiled kernels.
+  /// The kernels' declared arguments, the shape and, for the GPU, the PTX
+  /// and launch records: what a launcher needs (blk/Runtime/Program.h).
+  ::blk::runtime::ProgramImage image;
+  /// CPU: the kernels, linked into this process.
   std::unique_ptr<CPUKernels> cpuKernels;
+  CompileTimes times;
+
+  const std::vector<KernelSignature> &getSignatures() const {
+    return image.signatures;
+  }
 };
 
 //===----------------------------------------------------------------------===//
@@ -160,8 +163,14 @@ candidateBindings(ModuleOp fitted, const ProblemDesc &problem,
 
 /// Binds the constants, warps and CTAs of `binding` in a copy of `fitted`
 /// (the kernel attribute's verifier checks warps and CTAs: their one
-/// check) and compiles it for the target.
+/// check) and compiles it for the target, or takes it from the cache: the
+/// key hashes the bound program's text, the problem, the binding, the
+/// target, chip, features and options, and the compiler's version and
+/// commit (a build outside git, whose commit is unknown, does not cache).
+/// A damaged entry is compiled again and replaced; a cache that cannot be
+/// written is a warning on the program, not a failure.
 FailureOr<CompiledProgram> compileProgram(ModuleOp fitted,
+                                          const ProblemDesc &problem,
                                           const Specialization &binding,
                                           const CompileOptions &options);
 

@@ -130,6 +130,9 @@ struct CudaDriverApi {
   CUresult (*cuEventElapsedTime)(float *milliseconds, CUevent start,
                                  CUevent end);
   CUresult (*cuEventDestroy)(CUevent event);
+  CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
+  CUresult (*cuStreamSynchronize)(CUstream stream);
+  CUresult (*cuStreamDestroy)(CUstream stream);
 };
 
 //===----------------------------------------------------------------------===//
@@ -228,11 +231,13 @@ public:
   Status maxActiveBlocksPerMultiprocessor(int blockThreads,
                                           size_t dynamicSharedBytes,
                                           int &blocks) const;
-  /// Enqueues a launch on the default stream. `arguments` holds one pointer
-  /// per kernel parameter, pointing at its value (cuLaunchKernel's
-  /// kernelParams). Faults inside the kernel surface at the next
-  /// synchronizing call (CudaDriver::synchronize, EventTimer::stop, a copy).
-  Status launch(const LaunchConfig &config, void **arguments) const;
+  /// Enqueues a launch on `stream` (null: the default stream). `arguments`
+  /// holds one pointer per kernel parameter, pointing at its value
+  /// (cuLaunchKernel's kernelParams). Faults inside the kernel surface at
+  /// the next synchronizing call (CudaDriver::synchronize,
+  /// Stream::synchronize, EventTimer::stop, a copy).
+  Status launch(const LaunchConfig &config, void **arguments,
+                CUstream stream = nullptr) const;
 
 private:
   friend class KernelModule;
@@ -256,6 +261,27 @@ private:
   friend class CudaDriver;
   const CudaDriver *driver = nullptr;
   CUmodule module = nullptr;
+};
+
+/// A stream of the driver's context (what a caller that has no CUDA
+/// runtime of its own launches on). Destruction destroys it.
+class Stream {
+public:
+  Stream() = default;
+  Stream(Stream &&other) noexcept;
+  Stream &operator=(Stream &&other) noexcept;
+  ~Stream();
+
+  CUstream handle() const { return stream; }
+  /// Waits for the stream's work; reports faults of its launches.
+  Status synchronize() const;
+
+private:
+  friend class CudaDriver;
+  void destroy();
+
+  const CudaDriver *driver = nullptr;
+  CUstream stream = nullptr;
 };
 
 /// Times GPU work on the default stream with a pair of events.
@@ -311,6 +337,8 @@ public:
   /// "\nJIT log:\n" and the JIT's error log.
   Status loadModule(const std::string &ptx, KernelModule &module) const;
   Status createTimer(EventTimer &timer) const;
+  /// A stream that does not synchronize with the default stream.
+  Status createStream(Stream &stream) const;
   /// Waits for all submitted work; reports faults of earlier launches.
   Status synchronize() const;
 

@@ -2,8 +2,9 @@
 //
 // The CPU path runs the same specialized block program as the GPU, on the
 // host, to check its numerics where there is no GPU. Each kernel becomes a
-// function computing one program; CPUKernels compiles a program with
-// MLIR's ExecutionEngine and calls that function once per program id.
+// function computing one program; CPUKernels compiles a program to a
+// relocatable object (which the kernel cache can keep), links it into the
+// process with LLVM's ORC JIT and calls that function once per program id.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLK_TARGET_CPU_H
@@ -17,8 +18,11 @@
 #include <string>
 #include <vector>
 
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
+
 namespace mlir {
-class ExecutionEngine;
 class OpPassManager;
 
 namespace blk {
@@ -50,6 +54,21 @@ public:
   static FailureOr<std::unique_ptr<CPUKernels>>
   compile(ModuleOp specializedProgram, bool checkBounds = false);
 
+  /// Host code of a program: a relocatable object, and what each access
+  /// number of bounds-checked code is ("load at f.mlir:3:5").
+  struct ObjectCode {
+    std::string object;
+    std::vector<std::string> accessNames;
+  };
+  /// The first half of compile(): lowers a clone of `specializedProgram`
+  /// and generates host code for it (what the kernel cache keeps).
+  static FailureOr<ObjectCode> compileToObject(ModuleOp specializedProgram,
+                                               bool checkBounds = false);
+  /// The second half: links `code`, compiled from `specializedProgram` (or
+  /// a program printed the same), into this process.
+  static FailureOr<std::unique_ptr<CPUKernels>>
+  load(ModuleOp specializedProgram, const ObjectCode &code);
+
   /// The memory a bounds-checked run may access: [start, start + bytes)
   /// for each buffer.
   struct Buffer {
@@ -76,17 +95,17 @@ public:
 
   ~CPUKernels();
 
-private:
+  /// A kernel of the program (public for CPU.cpp's helpers).
   struct Kernel {
     std::string name;
     unsigned numArguments;
     Location loc;
-    /// ExecutionEngine's wrapper of the host function: takes an array of
-    /// pointers to the arguments (the kernel's, then program id and count).
+    /// The packed wrapper of the host function ("_mlir_<name>", as MLIR's
+    /// ExecutionEngine names them): takes an array of pointers to the
+    /// arguments (the kernel's, then program id and count).
     void (*entry)(void **);
   };
 
-public:
   /// What bounds-checked code reports to (see CPU.cpp).
   struct BoundsState {
     std::vector<Buffer> buffers;
@@ -104,14 +123,14 @@ public:
   };
 
 private:
-  CPUKernels(Location programLoc, std::unique_ptr<ExecutionEngine> engine,
+  CPUKernels(Location programLoc, std::unique_ptr<llvm::orc::LLJIT> jit,
              std::vector<Kernel> kernels, BoundsState bounds);
 
   /// The error for a recorded violation.
   LogicalResult reportViolation(const Kernel &kernel);
 
   Location programLoc;
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
   std::vector<Kernel> kernels;
   BoundsState bounds;
 };

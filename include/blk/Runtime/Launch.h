@@ -1,0 +1,79 @@
+//===- Launch.h - what a launch binds to a program's arguments --*- C++ -*-===//
+//
+// A caller names its tensors, strides and parameters as the kernels declare
+// them (#blk.arg); packArguments turns them into the argument array a
+// kernel takes on either target (cuLaunchKernel's kernelParams, or the host
+// JIT's packed call). The shape must be the one the program was compiled
+// for: compiled code relies on it (checkShape).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_RUNTIME_LAUNCH_H
+#define BLK_RUNTIME_LAUNCH_H
+
+#include "blk/Runtime/Program.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace blk::runtime {
+
+class LaunchArguments {
+public:
+  LaunchArguments(int64_t rows, int64_t cols) : numRows(rows), numCols(cols) {}
+
+  /// The memory of a tensor: a device pointer on the GPU, a host pointer on
+  /// the CPU.
+  LaunchArguments &tensor(const std::string &name, uint64_t address);
+  LaunchArguments &tensor(const std::string &name, const void *address) {
+    return tensor(name, reinterpret_cast<uint64_t>(address));
+  }
+  /// A matrix's row stride in elements (default: cols).
+  LaunchArguments &rowStride(const std::string &name, int64_t elements);
+  /// A scalar parameter (role `param`), as text parsed for its declared
+  /// type ("0.125", "-3") or as a number.
+  LaunchArguments &param(const std::string &name, std::string value);
+  LaunchArguments &param(const std::string &name, double value);
+
+  int64_t rows() const { return numRows; }
+  int64_t cols() const { return numCols; }
+  /// 0 when the tensor was not given.
+  uint64_t getTensor(const std::string &name) const;
+  int64_t getRowStride(const std::string &name) const;
+  /// Null when the parameter was not given.
+  const std::string *getParam(const std::string &name) const;
+
+private:
+  int64_t numRows, numCols;
+  std::vector<std::pair<std::string, uint64_t>> tensors;
+  std::vector<std::pair<std::string, int64_t>> rowStrides;
+  std::vector<std::pair<std::string, std::string>> params;
+};
+
+/// Fails, saying what differs, unless the arguments' rows, cols and the
+/// row strides of every matrix of the program are the ones it was compiled
+/// for.
+Status checkShape(const ProgramImage &image, const LaunchArguments &arguments);
+
+/// Elements of a tensor argument on the compiled shape: rows x its row
+/// stride for a matrix, rows or cols for a vector; fails on overflow.
+Status getTensorElements(const KernelArgument &tensor,
+                         const ProgramShape &shape, int64_t &elements);
+
+/// One kernel launch's argument array: a 64-bit slot per argument (a
+/// scalar in its low bytes) and a pointer to each slot.
+struct PackedArguments {
+  std::vector<uint64_t> values;
+  std::vector<void *> slots;
+};
+
+/// Packs the arguments `signature` declares. Fails, naming the kernel and
+/// the argument, on a tensor or parameter not given or a value its type
+/// cannot hold.
+Status packArguments(const KernelSignature &signature,
+                     const LaunchArguments &arguments, PackedArguments &packed);
+
+} // namespace blk::runtime
+
+#endif // BLK_RUNTIME_LAUNCH_H

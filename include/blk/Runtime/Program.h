@@ -1,0 +1,109 @@
+//===- Program.h - a compiled program, as a launcher sees it ----*- C++ -*-===//
+//
+// What compiling a block program for one problem produces, without MLIR:
+// each kernel's declared ABI (the #blk.arg of its arguments), how to launch
+// it, and the code (PTX for the GPU, object code for the host JIT). The
+// compile driver (blk/Driver) fills it; launchers (GpuProgram.h) and the
+// kernel cache (serialize/deserialize) read it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_RUNTIME_PROGRAM_H
+#define BLK_RUNTIME_PROGRAM_H
+
+#include "blk/Runtime/Numerics.h"
+#include "blk/Runtime/Status.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace blk::runtime {
+
+/// What a kernel argument is (the IR's #blk.arg roles, same order).
+enum class ArgRole { input, output, scratch, row_stride, rows, cols, param };
+/// The shape of a tensor argument.
+enum class ArgExtent { matrix, per_row, per_col };
+/// How many programs a launch needs: one per row (or rows_per_program
+/// rows), or as many as the GPU keeps resident (`persistent`).
+enum class GridKind { rows, persistent };
+
+/// Tensors are the roles with memory behind them.
+bool isTensorRole(ArgRole role);
+
+/// One kernel argument as its kernel declares it.
+struct KernelArgument {
+  ArgRole role = ArgRole::input;
+  std::string name;
+  ArgExtent extent = ArgExtent::matrix;
+  /// Tensors: the element type in memory ("f32", "f16", "bf16", "i32").
+  /// Scalars: the value's type ("i32", "i64", "f32", "f64").
+  std::string type;
+  /// Bytes of one element (tensors) or of the value (scalars).
+  int64_t bytes = 0;
+};
+
+/// A kernel's declared ABI, in argument order.
+struct KernelSignature {
+  std::string name;
+  std::vector<KernelArgument> arguments;
+};
+
+/// How a GPU kernel is launched.
+struct KernelLaunch {
+  int64_t threads = 0;
+  /// CTAs per program: the cluster the kernel was compiled for.
+  int64_t ctas = 1;
+  int64_t staticSharedBytes = 0;
+  int64_t dynamicSharedBytes = 0;
+  GridKind grid = GridKind::rows;
+  /// The cluster is larger than the chip's portable size: the kernel must
+  /// opt in (TargetInfo::getMaxPortableClusterCtas).
+  bool nonPortableCluster = false;
+};
+
+/// The problem a program was compiled for: compiled code may rely on every
+/// part of it (block sizes, divisibility, 32- or 64-bit offsets).
+struct ProgramShape {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  ElementType elementType = ElementType::F32;
+  /// Row strides in elements, by tensor name; a matrix not named has rows
+  /// of exactly `cols` elements.
+  std::vector<std::pair<std::string, int64_t>> rowStrides;
+
+  int64_t getRowStride(const std::string &tensor) const;
+};
+
+/// A program compiled for one problem and one target.
+struct ProgramImage {
+  /// "gpu sm_90" (chip, then PTX features if any) or "cpu".
+  std::string target;
+  ProgramShape shape;
+  /// The binding the code was compiled with ("BLOCK=1024 warps=4").
+  std::string binding;
+  /// Programs per launch (clusters when a kernel has several CTAs); a
+  /// persistent kernel's launcher may use fewer.
+  int64_t grid = 0;
+  /// The kernels in launch order.
+  std::vector<KernelSignature> signatures;
+  /// GPU: one launch record per kernel and one PTX module for all.
+  std::vector<KernelLaunch> launches;
+  std::string ptx;
+  /// CPU: a relocatable object for the host JIT, and what each access
+  /// number of bounds-checked code is ("load at f.mlir:3:5").
+  std::string object;
+  std::vector<std::string> accessNames;
+
+  bool isGPU() const { return target.rfind("gpu", 0) == 0; }
+
+  /// A self-describing byte string (the kernel cache's entries).
+  std::string serialize() const;
+  /// Reads what serialize wrote; a truncated or malformed string is an
+  /// error, never a partly filled image.
+  static Status deserialize(const std::string &bytes, ProgramImage &image);
+};
+
+} // namespace blk::runtime
+
+#endif // BLK_RUNTIME_PROGRAM_H

@@ -1,0 +1,134 @@
+//===- GpuProgram.cpp - launch a compiled program on the caller's memory --===//
+#include "blk/Runtime/GpuProgram.h"
+
+#include <algorithm>
+
+using namespace blk::runtime;
+
+Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
+                        std::unique_ptr<GpuProgram> &program) {
+  if (!image.isGPU())
+    return Status::failure("a program compiled for '" + image.target +
+                           "' cannot be loaded on a GPU");
+  std::unique_ptr<GpuProgram> loaded(new GpuProgram(driver, std::move(image)));
+  const ProgramImage &compiled = loaded->programImage;
+  if (Status status = driver.loadModule(compiled.ptx, loaded->module); !status)
+    return status;
+  loaded->launchGrid = compiled.grid;
+  for (size_t k = 0; k < compiled.signatures.size(); ++k) {
+    const KernelLaunch &launch = compiled.launches[k];
+    Kernel kernel;
+    if (Status status =
+            loaded->module.getKernel(compiled.signatures[k].name, kernel);
+        !status)
+      return status;
+    if (launch.nonPortableCluster)
+      if (Status status = kernel.allowNonPortableClusterSize(); !status)
+        return status;
+    if (launch.dynamicSharedBytes > 48 * 1024)
+      if (Status status = kernel.setMaxDynamicSharedBytes(
+              static_cast<int>(launch.dynamicSharedBytes));
+          !status)
+        return status;
+    if (launch.grid == GridKind::persistent) {
+      int blocksPerSM = 0;
+      if (Status status = kernel.maxActiveBlocksPerMultiprocessor(
+              static_cast<int>(launch.threads),
+              static_cast<size_t>(launch.dynamicSharedBytes), blocksPerSM);
+          !status)
+        return status;
+      int64_t resident = int64_t(driver.device().multiprocessorCount) *
+                         std::max(1, blocksPerSM);
+      loaded->launchGrid = std::min<int64_t>(compiled.shape.rows, resident);
+    }
+    loaded->kernels.push_back(kernel);
+  }
+  program = std::move(loaded);
+  return Status::success();
+}
+
+Status GpuProgram::allocateScratch() {
+  for (const KernelSignature &signature : programImage.signatures)
+    for (const KernelArgument &argument : signature.arguments) {
+      if (argument.role != ArgRole::scratch ||
+          std::any_of(scratch.begin(), scratch.end(),
+                      [&](const auto &buffer) {
+                        return buffer.first == argument.name;
+                      }))
+        continue;
+      int64_t elements = 0;
+      if (Status status =
+              getTensorElements(argument, programImage.shape, elements);
+          !status)
+        return status;
+      DeviceBuffer buffer;
+      if (Status status = driver.allocate(
+              static_cast<size_t>(elements) * argument.bytes, buffer);
+          !status)
+        return status;
+      scratch.emplace_back(argument.name, std::move(buffer));
+    }
+  return Status::success();
+}
+
+Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
+  if (Status status = checkShape(programImage, arguments); !status)
+    return status;
+  if (Status status = allocateScratch(); !status)
+    return status;
+  const LaunchArguments *bound = &arguments;
+  LaunchArguments withScratch = scratch.empty() ? LaunchArguments(0, 0)
+                                                : arguments;
+  if (!scratch.empty()) {
+    for (const auto &[name, buffer] : scratch)
+      withScratch.tensor(name, buffer.devicePointer());
+    bound = &withScratch;
+  }
+  PackedArguments packed;
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    if (Status status =
+            packArguments(programImage.signatures[k], *bound, packed);
+        !status)
+      return status;
+    const KernelLaunch &record = programImage.launches[k];
+    LaunchConfig config;
+    // A program is a cluster of `ctas` CTAs, numbered consecutively. The
+    // grid fits: the binding keeps it under the rows, an i32.
+    config.grid.x = static_cast<unsigned>(launchGrid * record.ctas);
+    config.block.x = static_cast<unsigned>(record.threads);
+    config.dynamicSharedBytes =
+        static_cast<unsigned>(record.dynamicSharedBytes);
+    if (Status status = kernels[k].launch(config, packed.slots.data(), stream);
+        !status)
+      return status;
+  }
+  return Status::success();
+}
+
+Status GpuProgram::describe(std::string &report) const {
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    const KernelLaunch &record = programImage.launches[k];
+    KernelAttributes attributes;
+    if (Status status = kernels[k].attributes(attributes); !status)
+      return status;
+    int blocksPerSM = 0;
+    if (Status status = kernels[k].maxActiveBlocksPerMultiprocessor(
+            static_cast<int>(record.threads),
+            static_cast<size_t>(record.dynamicSharedBytes), blocksPerSM);
+        !status)
+      return status;
+    report += "  kernel @" + programImage.signatures[k].name + ": " +
+              std::to_string(record.threads) + " threads, " +
+              std::to_string(attributes.registersPerThread) + " registers, " +
+              std::to_string(attributes.localBytesPerThread) +
+              " local (spill) bytes, " +
+              std::to_string(attributes.staticSharedBytes) +
+              " B static shared, occupancy " + std::to_string(blocksPerSM) +
+              " CTAs/SM" +
+              (record.ctas > 1
+                   ? ", " + std::to_string(record.ctas) + " CTAs/program"
+                   : std::string()) +
+              "\n";
+  }
+  return Status::success();
+}

@@ -1,0 +1,198 @@
+//===- Launch.cpp - binding a launch's arguments --------------------------===//
+#include "blk/Runtime/Launch.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace blk::runtime;
+
+template <typename Value>
+static void setNamed(std::vector<std::pair<std::string, Value>> &entries,
+                     const std::string &name, Value value) {
+  for (auto &entry : entries)
+    if (entry.first == name) {
+      entry.second = std::move(value);
+      return;
+    }
+  entries.emplace_back(name, std::move(value));
+}
+
+template <typename Value>
+static const Value *
+findNamed(const std::vector<std::pair<std::string, Value>> &entries,
+          const std::string &name) {
+  for (const auto &entry : entries)
+    if (entry.first == name)
+      return &entry.second;
+  return nullptr;
+}
+
+LaunchArguments &LaunchArguments::tensor(const std::string &name,
+                                         uint64_t address) {
+  setNamed(tensors, name, address);
+  return *this;
+}
+
+LaunchArguments &LaunchArguments::rowStride(const std::string &name,
+                                            int64_t elements) {
+  setNamed(rowStrides, name, elements);
+  return *this;
+}
+
+LaunchArguments &LaunchArguments::param(const std::string &name,
+                                        std::string value) {
+  setNamed(params, name, std::move(value));
+  return *this;
+}
+
+LaunchArguments &LaunchArguments::param(const std::string &name,
+                                        double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", value);
+  return param(name, std::string(text));
+}
+
+uint64_t LaunchArguments::getTensor(const std::string &name) const {
+  const uint64_t *address = findNamed(tensors, name);
+  return address ? *address : 0;
+}
+
+int64_t LaunchArguments::getRowStride(const std::string &name) const {
+  const int64_t *stride = findNamed(rowStrides, name);
+  return stride ? *stride : numCols;
+}
+
+const std::string *LaunchArguments::getParam(const std::string &name) const {
+  return findNamed(params, name);
+}
+
+static std::string describeShape(int64_t rows, int64_t cols) {
+  return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+Status blk::runtime::checkShape(const ProgramImage &image,
+                                const LaunchArguments &arguments) {
+  const ProgramShape &shape = image.shape;
+  if (arguments.rows() != shape.rows || arguments.cols() != shape.cols)
+    return Status::failure(
+        "the program was compiled for " + describeShape(shape.rows, shape.cols) +
+        " elements, not " + describeShape(arguments.rows(), arguments.cols()));
+  for (const KernelSignature &signature : image.signatures)
+    for (const KernelArgument &argument : signature.arguments) {
+      if (argument.role != ArgRole::row_stride)
+        continue;
+      int64_t compiled = shape.getRowStride(argument.name);
+      int64_t given = arguments.getRowStride(argument.name);
+      if (compiled != given)
+        return Status::failure("the program was compiled for a row stride of " +
+                               std::to_string(compiled) + " elements in '" +
+                               argument.name + "', not " +
+                               std::to_string(given));
+    }
+  return Status::success();
+}
+
+Status blk::runtime::getTensorElements(const KernelArgument &tensor,
+                                       const ProgramShape &shape,
+                                       int64_t &elements) {
+  switch (tensor.extent) {
+  case ArgExtent::per_row:
+    elements = shape.rows;
+    return Status::success();
+  case ArgExtent::per_col:
+    elements = shape.cols;
+    return Status::success();
+  case ArgExtent::matrix:
+    break;
+  }
+  if (__builtin_mul_overflow(shape.rows, shape.getRowStride(tensor.name),
+                             &elements))
+    return Status::failure("tensor '" + tensor.name + "' of " +
+                           describeShape(shape.rows,
+                                         shape.getRowStride(tensor.name)) +
+                           " elements overflows 64 bits");
+  return Status::success();
+}
+
+/// Writes `text`, a value of the scalar type `type`, into the low bytes of
+/// `slot` (little-endian).
+static bool packScalar(const std::string &text, const std::string &type,
+                       uint64_t &slot) {
+  slot = 0;
+  char *end = nullptr;
+  errno = 0;
+  if (type.size() > 1 && type[0] == 'i') {
+    int bits = std::atoi(type.c_str() + 1);
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+      return false;
+    long long value = std::strtoll(text.c_str(), &end, 0);
+    if (text.empty() || *end || errno)
+      return false;
+    if (bits < 64 && (value > (1LL << (bits - 1)) - 1 ||
+                      value < -(1LL << (bits - 1))))
+      return false;
+    std::memcpy(&slot, &value, bits / 8);
+    return true;
+  }
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end)
+    return false;
+  if (type == "f64") {
+    std::memcpy(&slot, &value, 8);
+    return true;
+  }
+  if (type != "f32")
+    return false;
+  float narrow = static_cast<float>(value);
+  std::memcpy(&slot, &narrow, 4);
+  return true;
+}
+
+Status blk::runtime::packArguments(const KernelSignature &signature,
+                                   const LaunchArguments &arguments,
+                                   PackedArguments &packed) {
+  packed.values.assign(signature.arguments.size(), 0);
+  for (size_t index = 0; index < signature.arguments.size(); ++index) {
+    const KernelArgument &argument = signature.arguments[index];
+    uint64_t &slot = packed.values[index];
+    std::string text;
+    switch (argument.role) {
+    case ArgRole::input:
+    case ArgRole::output:
+    case ArgRole::scratch:
+      slot = arguments.getTensor(argument.name);
+      if (!slot)
+        return Status::failure("kernel @" + signature.name + " takes tensor '" +
+                               argument.name + "', which was not given");
+      continue;
+    case ArgRole::row_stride:
+      text = std::to_string(arguments.getRowStride(argument.name));
+      break;
+    case ArgRole::rows:
+      text = std::to_string(arguments.rows());
+      break;
+    case ArgRole::cols:
+      text = std::to_string(arguments.cols());
+      break;
+    case ArgRole::param:
+      if (const std::string *value = arguments.getParam(argument.name)) {
+        text = *value;
+        break;
+      }
+      return Status::failure("kernel @" + signature.name +
+                             " takes parameter '" + argument.name + "' (" +
+                             argument.type + "), which was not given");
+    }
+    if (!packScalar(text, argument.type, slot))
+      return Status::failure("kernel @" + signature.name + " argument #" +
+                             std::to_string(index) + " (" + argument.name +
+                             ") is " + argument.type + ", which cannot hold " +
+                             text);
+  }
+  packed.slots.clear();
+  for (uint64_t &value : packed.values)
+    packed.slots.push_back(&value);
+  return Status::success();
+}

@@ -1,0 +1,215 @@
+//===- Program.cpp - compiled programs and their byte form ----------------===//
+//
+// The byte form is a header line, then fields in a fixed order: integers
+// in decimal, strings as "<length>:<bytes>", each followed by one space.
+// Lengths let PTX, object code and any tensor name pass unescaped; the
+// reader checks every length against what is left, so a truncated file is
+// an error.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Runtime/Program.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+using namespace blk::runtime;
+
+static const char kImageHeader[] = "blk-program-image 1\n";
+
+bool blk::runtime::isTensorRole(ArgRole role) {
+  return role == ArgRole::input || role == ArgRole::output ||
+         role == ArgRole::scratch;
+}
+
+int64_t ProgramShape::getRowStride(const std::string &tensor) const {
+  for (const auto &[name, stride] : rowStrides)
+    if (name == tensor)
+      return stride;
+  return cols;
+}
+
+namespace {
+
+class Writer {
+public:
+  void integer(int64_t value) { bytes += std::to_string(value) + " "; }
+  void string(const std::string &value) {
+    bytes += std::to_string(value.size()) + ":" + value + " ";
+  }
+  std::string bytes = kImageHeader;
+};
+
+class Reader {
+public:
+  explicit Reader(const std::string &bytes) : bytes(bytes) {}
+
+  bool header() {
+    position = sizeof(kImageHeader) - 1;
+    return bytes.compare(0, position, kImageHeader) == 0;
+  }
+  bool integer(int64_t &value) {
+    size_t end = bytes.find(' ', position);
+    if (end == std::string::npos || end == position || end - position > 20)
+      return false;
+    std::string text = bytes.substr(position, end - position);
+    char *parsedEnd = nullptr;
+    errno = 0;
+    long long parsed = std::strtoll(text.c_str(), &parsedEnd, 10);
+    if (errno || *parsedEnd)
+      return false;
+    value = parsed;
+    position = end + 1;
+    return true;
+  }
+  /// An integer in [low, high].
+  bool bounded(int64_t low, int64_t high, int64_t &value) {
+    return integer(value) && value >= low && value <= high;
+  }
+  template <typename Enum> bool enumeration(Enum last, Enum &value) {
+    int64_t raw = 0;
+    if (!bounded(0, static_cast<int64_t>(last), raw))
+      return false;
+    value = static_cast<Enum>(raw);
+    return true;
+  }
+  bool string(std::string &value) {
+    size_t colon = bytes.find(':', position);
+    if (colon == std::string::npos || colon == position ||
+        colon - position > 20)
+      return false;
+    char *parsedEnd = nullptr;
+    unsigned long long length =
+        std::strtoull(bytes.c_str() + position, &parsedEnd, 10);
+    if (parsedEnd != bytes.c_str() + colon ||
+        length >= bytes.size() - colon || bytes[colon + 1 + length] != ' ')
+      return false;
+    value = bytes.substr(colon + 1, length);
+    position = colon + 2 + length;
+    return true;
+  }
+  /// A count of items still to read, each at least two bytes long.
+  bool count(int64_t &value) {
+    return bounded(0, static_cast<int64_t>(bytes.size() - position) / 2,
+                   value);
+  }
+  bool atEnd() const { return position == bytes.size(); }
+
+private:
+  const std::string &bytes;
+  size_t position = 0;
+};
+
+bool readImage(Reader &in, ProgramImage &image) {
+  int64_t count = 0;
+  if (!in.header() || !in.string(image.target) ||
+      !in.bounded(1, INT64_MAX, image.shape.rows) ||
+      !in.bounded(1, INT64_MAX, image.shape.cols) ||
+      !in.enumeration(ElementType::BF16, image.shape.elementType) ||
+      !in.count(count))
+    return false;
+  for (int64_t i = 0; i < count; ++i) {
+    std::pair<std::string, int64_t> stride;
+    if (!in.string(stride.first) || !in.bounded(1, INT64_MAX, stride.second))
+      return false;
+    image.shape.rowStrides.push_back(std::move(stride));
+  }
+  if (!in.string(image.binding) || !in.bounded(1, INT64_MAX, image.grid) ||
+      !in.count(count))
+    return false;
+  for (int64_t k = 0; k < count; ++k) {
+    KernelSignature signature;
+    int64_t arguments = 0;
+    if (!in.string(signature.name) || !in.count(arguments))
+      return false;
+    for (int64_t a = 0; a < arguments; ++a) {
+      KernelArgument argument;
+      if (!in.enumeration(ArgRole::param, argument.role) ||
+          !in.string(argument.name) ||
+          !in.enumeration(ArgExtent::per_col, argument.extent) ||
+          !in.string(argument.type) || !in.bounded(1, 16, argument.bytes))
+        return false;
+      signature.arguments.push_back(std::move(argument));
+    }
+    image.signatures.push_back(std::move(signature));
+  }
+  if (!in.count(count))
+    return false;
+  for (int64_t k = 0; k < count; ++k) {
+    KernelLaunch launch;
+    int64_t nonPortable = 0;
+    if (!in.bounded(1, 1024, launch.threads) ||
+        !in.bounded(1, 16, launch.ctas) ||
+        !in.bounded(0, INT32_MAX, launch.staticSharedBytes) ||
+        !in.bounded(0, INT32_MAX, launch.dynamicSharedBytes) ||
+        !in.enumeration(GridKind::persistent, launch.grid) ||
+        !in.bounded(0, 1, nonPortable))
+      return false;
+    launch.nonPortableCluster = nonPortable;
+    image.launches.push_back(launch);
+  }
+  if (!in.string(image.ptx) || !in.string(image.object) || !in.count(count))
+    return false;
+  for (int64_t i = 0; i < count; ++i) {
+    std::string name;
+    if (!in.string(name))
+      return false;
+    image.accessNames.push_back(std::move(name));
+  }
+  return in.atEnd() && !image.signatures.empty() &&
+         (!image.isGPU() ||
+          image.launches.size() == image.signatures.size());
+}
+
+} // namespace
+
+std::string ProgramImage::serialize() const {
+  Writer out;
+  out.string(target);
+  out.integer(shape.rows);
+  out.integer(shape.cols);
+  out.integer(static_cast<int64_t>(shape.elementType));
+  out.integer(static_cast<int64_t>(shape.rowStrides.size()));
+  for (const auto &[name, stride] : shape.rowStrides) {
+    out.string(name);
+    out.integer(stride);
+  }
+  out.string(binding);
+  out.integer(grid);
+  out.integer(static_cast<int64_t>(signatures.size()));
+  for (const KernelSignature &signature : signatures) {
+    out.string(signature.name);
+    out.integer(static_cast<int64_t>(signature.arguments.size()));
+    for (const KernelArgument &argument : signature.arguments) {
+      out.integer(static_cast<int64_t>(argument.role));
+      out.string(argument.name);
+      out.integer(static_cast<int64_t>(argument.extent));
+      out.string(argument.type);
+      out.integer(argument.bytes);
+    }
+  }
+  out.integer(static_cast<int64_t>(launches.size()));
+  for (const KernelLaunch &launch : launches) {
+    out.integer(launch.threads);
+    out.integer(launch.ctas);
+    out.integer(launch.staticSharedBytes);
+    out.integer(launch.dynamicSharedBytes);
+    out.integer(static_cast<int64_t>(launch.grid));
+    out.integer(launch.nonPortableCluster);
+  }
+  out.string(ptx);
+  out.string(object);
+  out.integer(static_cast<int64_t>(accessNames.size()));
+  for (const std::string &name : accessNames)
+    out.string(name);
+  return std::move(out.bytes);
+}
+
+Status ProgramImage::deserialize(const std::string &bytes,
+                                 ProgramImage &image) {
+  ProgramImage read;
+  Reader in(bytes);
+  if (!readImage(in, read))
+    return Status::failure("not a compiled program (malformed or truncated)");
+  image = std::move(read);
+  return Status::success();
+}

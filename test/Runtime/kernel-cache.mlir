@@ -1,0 +1,56 @@
+// The kernel cache (blk/Runtime/KernelCache.h): a second run of the same
+// program and problem takes the compiled program from disk, on both targets;
+// a damaged entry is compiled again and replaced; processes filling one
+// cache at once all succeed; --no-cache and BLK_CACHE_DIR= turn it off; a
+// cache that cannot be written is a warning, not a failure.
+// REQUIRES: git-revision
+
+// CPU: compiled once, then found (and the run still checks).
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check --verbose --cache-dir %t/cpu | FileCheck %s --check-prefix=COLD
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check --verbose --cache-dir %t/cpu | FileCheck %s --check-prefix=HOT
+// RUN: ls %t/cpu | count 1
+// COLD: compile: compiled, look-up
+// COLD: check: {{.*}} OK
+// HOT: compile: cache hit, look-up {{.*}} compile 0.00 ms
+// HOT: check: {{.*}} OK
+
+// Another problem (or binding) is another entry.
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 9 --cols 100 --check --verbose --cache-dir %t/cpu | FileCheck %s --check-prefix=COLD
+// RUN: ls %t/cpu | count 2
+
+// A damaged entry is not trusted: compiled again, replaced, then found.
+// RUN: for f in %t/cpu/*.blkc; do printf 'x' >> $f; done
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check --verbose --cache-dir %t/cpu 2>&1 | FileCheck %s --check-prefix=DAMAGED
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check --verbose --cache-dir %t/cpu | FileCheck %s --check-prefix=HOT
+// DAMAGED: warning: kernel cache: damaged entry {{.*}}.blkc (length or checksum differ); compiling again
+// DAMAGED: compile: compiled
+// DAMAGED: check: {{.*}} OK
+
+// The environment relocates it, and turns it off.
+// RUN: env BLK_CACHE_DIR=%t/env softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check > /dev/null
+// RUN: ls %t/env | count 1
+// RUN: env BLK_CACHE_DIR= HOME=%t/home XDG_CACHE_HOME= softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check --verbose | FileCheck %s --check-prefix=COLD
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check --verbose --no-cache --cache-dir %t/cpu | FileCheck %s --check-prefix=COLD
+// RUN: not ls %t/home
+
+// GPU code (PTX and launch records): the same PTX from the cache.
+// RUN: softmax-run auto --rows 4096 --cols 1024 --chip sm_90 --emit-ptx %t/cold.ptx --verbose --cache-dir %t/gpu | FileCheck %s --check-prefix=COLD-PTX
+// RUN: softmax-run auto --rows 4096 --cols 1024 --chip sm_90 --emit-ptx %t/hot.ptx --verbose --cache-dir %t/gpu | FileCheck %s --check-prefix=HOT-PTX
+// RUN: diff %t/cold.ptx %t/hot.ptx
+// RUN: softmax-run auto --rows 4096 --cols 1024 --chip sm_80 --emit-ptx %t/sm80.ptx --verbose --cache-dir %t/gpu | FileCheck %s --check-prefix=COLD-PTX
+// COLD-PTX: compile: compiled
+// HOT-PTX: compile: cache hit
+
+// Processes filling one cache at once: each writes a temporary file and
+// renames it, so every run succeeds and one whole entry remains.
+// RUN: bash -c 'for i in 1 2 3 4; do softmax-run %examples/softmax_online.mlir --target cpu --rows 16 --cols 300 --check --cache-dir %t/race > %t/race.$i.log 2>&1 & done; wait'
+// RUN: cat %t/race.1.log %t/race.2.log %t/race.3.log %t/race.4.log | FileCheck %s --check-prefix=RACE
+// RUN: ls %t/race | count 1
+// RACE-COUNT-4: check: {{.*}} OK
+
+// A cache that cannot be written: a warning, and the run goes on.
+// RUN: touch %t/file
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check --cache-dir %t/file/sub 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
+// UNWRITABLE: warning: kernel cache: cannot create '{{.*}}file/sub': Not a directory (not cached)
+// UNWRITABLE: check: {{.*}} OK
