@@ -15,6 +15,8 @@ bundle = os.path.dirname(config.test_source_root)
 bin_dir = os.path.join(bundle, "bin")
 config.environment["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
 config.substitutions.append(("%examples", os.path.join(bundle, "examples")))
+# As in test/lit.cfg.py: every test compiles unless it names a cache.
+config.environment["BLK_CACHE_DIR"] = ""
 
 probe = subprocess.run([os.path.join(bin_dir, "softmax-run"), "--probe-gpu"],
                        capture_output=True, text=True)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packs statically linked softmax-opt and softmax-run, lit, the GPU tests,
+# Packs statically linked softmax-opt, softmax-run and embed-softmax, lit, the GPU tests,
 # the examples and the benchmark scripts into .bundle/blk-bundle.tar.xz, for
 # a GPU host without LLVM. There:
 #   tar xf blk-bundle.tar.xz && blk-bundle/run-gpu-tests.sh
@@ -7,12 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 cmake -S . -B build -DBLK_PORTABLE_TOOLS=ON >/dev/null
-cmake --build build -j "$(nproc)" --target softmax-opt-portable softmax-run-portable
+cmake --build build -j "$(nproc)" --target softmax-opt-portable softmax-run-portable \
+  embed-softmax-portable
 
 stage=.bundle/blk-bundle
 rm -rf "$stage"
 mkdir -p "$stage/bin" "$stage/gpu-tests" "$stage/bench"
-cp build/portable/softmax-opt build/portable/softmax-run "$stage/bin/"
+cp build/portable/softmax-opt build/portable/softmax-run \
+  build/portable/embed-softmax "$stage/bin/"
 strip "$stage/bin/"*
 cp -r /usr/lib/llvm-22/utils/lit "$stage/lit"
 find "$stage/lit" -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,97 @@
+//===- Compiler.cpp - the compiler for embedding, without MLIR ------------===//
+#include "blk/Driver/Compiler.h"
+
+#include "blk/Driver/Driver.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace blk;
+using runtime::Status;
+
+struct Compiler::State {
+  State() : context(getRegistry()) {}
+
+  static mlir::DialectRegistry getRegistry() {
+    mlir::DialectRegistry registry;
+    mlir::blk::registerCompilerDialects(registry);
+    return registry;
+  }
+
+  mlir::MLIRContext context;
+};
+
+Compiler::Compiler() : state(std::make_unique<State>()) {
+  state->context.printOpOnDiagnostic(false);
+}
+
+Compiler::~Compiler() = default;
+
+static mlir::blk::ProblemDesc getProblem(const runtime::ProgramShape &shape) {
+  mlir::blk::ProblemDesc problem;
+  problem.rows = shape.rows;
+  problem.cols = shape.cols;
+  problem.elementType = shape.elementType;
+  for (const auto &[name, stride] : shape.rowStrides)
+    problem.rowStrides[name] = stride;
+  return problem;
+}
+
+static mlir::blk::CompileOptions getOptions(const Compiler::Options &options) {
+  mlir::blk::CompileOptions compile;
+  compile.target = mlir::blk::TargetKind::GPU;
+  compile.chip = options.chip;
+  compile.features = options.features;
+  for (const auto &[name, value] : options.constants)
+    compile.constants[name] = value;
+  compile.numWarps = options.numWarps;
+  compile.numCtas = options.numCtas;
+  compile.cacheDirectory = options.cacheDirectory;
+  return compile;
+}
+
+Status Compiler::compileSoftmax(const runtime::ProgramShape &shape,
+                                const Options &options,
+                                runtime::ProgramImage &image) {
+  const mlir::blk::BuiltinProgram &builtin =
+      mlir::blk::chooseBuiltinSoftmax(getProblem(shape), getOptions(options));
+  return compile(builtin.source.str(), builtin.name.str(), shape, options,
+                 image);
+}
+
+Status Compiler::compile(const std::string &programText,
+                         const std::string &name,
+                         const runtime::ProgramShape &shape,
+                         const Options &options,
+                         runtime::ProgramImage &image) {
+  // Diagnostics become the Status message: "name:line:col: error: ...",
+  // one per line, as a tool would print them.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(programText, name), llvm::SMLoc());
+  std::string messages;
+  llvm::raw_string_ostream stream(messages);
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &state->context, stream);
+  auto failure = [&](const char *what) {
+    return Status::failure(messages.empty() ? std::string(what)
+                                            : llvm::StringRef(messages)
+                                                  .rtrim()
+                                                  .str());
+  };
+
+  mlir::OwningOpRef<mlir::ModuleOp> program =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &state->context);
+  if (!program)
+    return failure("the program does not parse");
+  mlir::blk::ProblemDesc problem = getProblem(shape);
+  mlir::blk::CompileOptions compileOptions = getOptions(options);
+  mlir::FailureOr<mlir::blk::CompiledProgram> compiled =
+      mlir::blk::compileForProblem(*program, problem, compileOptions);
+  if (mlir::failed(compiled))
+    return failure("compilation failed");
+  image = std::move(compiled->image);
+  return Status::success();
+}
