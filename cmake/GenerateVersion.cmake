@@ -1,7 +1,7 @@
 # Writes OUTPUT, a header defining BLK_GIT_REVISION (the source tree's
-# commit; with uncommitted changes "-dirty-" and a hash of them, so that
-# the kernel cache tells two edits of one commit apart; "unknown" outside
-# git),
+# commit; with uncommitted changes or untracked files "-dirty-" and a hash
+# of them, so that the kernel cache tells two edits of one commit apart;
+# "unknown" outside git),
 # only when it changes, so that a build that changes nothing rebuilds
 # nothing. Run at every build: cmake -DSOURCE_DIR=... -DOUTPUT=... -P this.
 execute_process(
@@ -12,11 +12,29 @@ execute_process(
   RESULT_VARIABLE failed)
 if(failed OR revision STREQUAL "")
   set(revision "unknown")
-elseif(revision MATCHES "-dirty$")
+else()
+  # Untracked files count as changes too (a new source file not added yet).
+  execute_process(
+    COMMAND git -C "${SOURCE_DIR}" ls-files --others --exclude-standard
+    OUTPUT_VARIABLE untracked
+    OUTPUT_STRIP_TRAILING_WHITESPACE
+    ERROR_QUIET)
+  if(untracked AND NOT revision MATCHES "-dirty$")
+    set(revision "${revision}-dirty")
+  endif()
+endif()
+if(revision MATCHES "-dirty$")
   execute_process(
     COMMAND git -C "${SOURCE_DIR}" diff HEAD
     OUTPUT_VARIABLE changes
     ERROR_QUIET)
+  string(REPLACE "\n" ";" untracked "${untracked}")
+  foreach(file ${untracked})
+    if(EXISTS "${SOURCE_DIR}/${file}" AND NOT IS_DIRECTORY "${SOURCE_DIR}/${file}")
+      file(SHA256 "${SOURCE_DIR}/${file}" fileHash)
+      string(APPEND changes "\n${file} ${fileHash}")
+    endif()
+  endforeach()
   string(SHA256 changesHash "${changes}")
   string(SUBSTRING "${changesHash}" 0 12 changesHash)
   set(revision "${revision}-${changesHash}")

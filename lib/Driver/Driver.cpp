@@ -11,7 +11,9 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <chrono>
 
@@ -371,10 +373,13 @@ static ::blk::runtime::ProgramShape getProgramShape(const ProblemDesc &problem) 
   return shape;
 }
 
-/// "gpu sm_90" or "gpu sm_90 +ptx80", or "cpu".
+/// "gpu sm_90" or "gpu sm_90 +ptx80"; "cpu", the host's triple and CPU
+/// ("cpu x86_64-pc-linux-gnu skylake-avx512"): host code uses the
+/// instructions of the machine that compiled it.
 static std::string getTargetName(const CompileOptions &options) {
   if (options.target == TargetKind::CPU)
-    return "cpu";
+    return "cpu " + llvm::sys::getProcessTriple() + " " +
+           llvm::sys::getHostCPUName().str();
   return "gpu " + options.chip +
          (options.features.empty() ? "" : " " + options.features);
 }
@@ -388,7 +393,8 @@ static std::string getCacheKey(ModuleOp bound,
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "blk-cache-key 1\n"
-     << "compiler " << getVersion() << " " << getGitRevision() << "\n"
+     << "compiler " << getVersion() << " " << getGitRevision() << " LLVM "
+     << LLVM_VERSION_STRING << "\n"
      << "target " << image.target << " O" << options.optLevel
      << " check-bounds " << options.checkBounds << "\n"
      << "shape " << image.shape.rows << " " << image.shape.cols << " "
@@ -396,6 +402,15 @@ static std::string getCacheKey(ModuleOp bound,
   for (const auto &[name, stride] : image.shape.rowStrides)
     os << " " << name.size() << ":" << name << "=" << stride;
   os << "\nbinding " << image.binding << " grid " << image.grid << "\n";
+  if (options.target == TargetKind::CPU) {
+    // The CPU name does not say everything (a VM may hide AVX-512).
+    std::vector<std::string> features;
+    for (const auto &feature : llvm::sys::getHostCPUFeatures())
+      if (feature.getValue())
+        features.push_back(feature.getKey().str());
+    llvm::sort(features);
+    os << "host-features " << llvm::join(features, ",") << "\n";
+  }
   OpPrintingFlags flags;
   flags.enableDebugInfo(options.target == TargetKind::CPU &&
                         options.checkBounds);

@@ -292,8 +292,9 @@ Status CudaDriver::createTimer(EventTimer &timer) const {
 Status CudaDriver::createStream(Stream &stream) const {
   stream.destroy();
   stream.driver = this;
-  // CU_STREAM_NON_BLOCKING: no implicit synchronization with stream 0.
-  return check(entryPoints.cuStreamCreate(&stream.stream, 0x1),
+  // CU_STREAM_DEFAULT: work on it waits for the copies and fills the
+  // DeviceBuffer helpers make on the legacy default stream.
+  return check(entryPoints.cuStreamCreate(&stream.stream, 0),
                "cuStreamCreate");
 }
 

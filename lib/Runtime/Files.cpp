@@ -33,6 +33,24 @@ Status writeInPlace(std::FILE *file, const std::string &name,
   return written ? Status::success() : Status::failure(describeIOError("write", name));
 }
 
+/// The process's umask, read without setting it (umask(2) can only be read
+/// by changing it, which races with threads creating files); 022 where
+/// /proc does not say (Linux before 4.7).
+mode_t getUmask() {
+  mode_t mask = 022;
+  if (std::FILE *status = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    unsigned value = 0;
+    while (std::fgets(line, sizeof(line), status))
+      if (std::sscanf(line, "Umask: %o", &value) == 1) {
+        mask = static_cast<mode_t>(value);
+        break;
+      }
+    std::fclose(status);
+  }
+  return mask;
+}
+
 } // namespace
 
 Status blk::runtime::writeFileWhole(const std::string &path,
@@ -53,9 +71,7 @@ Status blk::runtime::writeFileWhole(const std::string &path,
     return Status::failure(describeIOError("write", path));
   // mkstemp makes the file private (0600); give it the mode a plain
   // create would have.
-  mode_t mask = umask(0);
-  umask(mask);
-  fchmod(descriptor, 0666 & ~mask);
+  fchmod(descriptor, 0666 & ~getUmask());
   std::FILE *file = fdopen(descriptor, "wb");
   if (!file) {
     Status failure = Status::failure(describeIOError("write", path));

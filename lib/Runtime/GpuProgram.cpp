@@ -2,6 +2,7 @@
 #include "blk/Runtime/GpuProgram.h"
 
 #include <algorithm>
+#include <cstdint>
 
 using namespace blk::runtime;
 
@@ -14,7 +15,6 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
   const ProgramImage &compiled = loaded->programImage;
   if (Status status = driver.loadModule(compiled.ptx, loaded->module); !status)
     return status;
-  loaded->launchGrid = compiled.grid;
   for (size_t k = 0; k < compiled.signatures.size(); ++k) {
     const KernelLaunch &launch = compiled.launches[k];
     Kernel kernel;
@@ -25,11 +25,13 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
     if (launch.nonPortableCluster)
       if (Status status = kernel.allowNonPortableClusterSize(); !status)
         return status;
-    if (launch.dynamicSharedBytes > 48 * 1024)
+    // Past 48 KiB of shared memory in all, a kernel must opt in.
+    if (launch.staticSharedBytes + launch.dynamicSharedBytes > 48 * 1024)
       if (Status status = kernel.setMaxDynamicSharedBytes(
               static_cast<int>(launch.dynamicSharedBytes));
           !status)
         return status;
+    int64_t grid = compiled.grid;
     if (launch.grid == GridKind::persistent) {
       int blocksPerSM = 0;
       if (Status status = kernel.maxActiveBlocksPerMultiprocessor(
@@ -39,9 +41,17 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
         return status;
       int64_t resident = int64_t(driver.device().multiprocessorCount) *
                          std::max(1, blocksPerSM);
-      loaded->launchGrid = std::min<int64_t>(compiled.shape.rows, resident);
+      grid = std::min<int64_t>(compiled.shape.rows, resident);
     }
+    // cuLaunchKernel's grid is at most 2^31 - 1 CTAs in x.
+    if (grid < 1 || grid > INT32_MAX / launch.ctas)
+      return Status::failure(
+          "kernel @" + compiled.signatures[k].name + " needs " +
+          std::to_string(grid) + " programs of " +
+          std::to_string(launch.ctas) +
+          " CTAs, more than a launch can have (2^31 - 1 CTAs)");
     loaded->kernels.push_back(kernel);
+    loaded->kernelGrids.push_back(grid);
   }
   program = std::move(loaded);
   return Status::success();
@@ -94,7 +104,7 @@ Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
     LaunchConfig config;
     // A program is a cluster of `ctas` CTAs, numbered consecutively. The
     // grid fits: the binding keeps it under the rows, an i32.
-    config.grid.x = static_cast<unsigned>(launchGrid * record.ctas);
+    config.grid.x = static_cast<unsigned>(kernelGrids[k] * record.ctas);
     config.block.x = static_cast<unsigned>(record.threads);
     config.dynamicSharedBytes =
         static_cast<unsigned>(record.dynamicSharedBytes);

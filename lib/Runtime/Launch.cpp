@@ -1,7 +1,9 @@
 //===- Launch.cpp - binding a launch's arguments --------------------------===//
 #include "blk/Runtime/Launch.h"
 
+#include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -79,9 +81,13 @@ Status blk::runtime::checkShape(const ProgramImage &image,
     return Status::failure(
         "the program was compiled for " + describeShape(shape.rows, shape.cols) +
         " elements, not " + describeShape(arguments.rows(), arguments.cols()));
+  // Every matrix: a kernel that takes no stride argument has the compiled
+  // one built in.
   for (const KernelSignature &signature : image.signatures)
     for (const KernelArgument &argument : signature.arguments) {
-      if (argument.role != ArgRole::row_stride)
+      if (argument.role != ArgRole::row_stride &&
+          !(isTensorRole(argument.role) &&
+            argument.extent == ArgExtent::matrix))
         continue;
       int64_t compiled = shape.getRowStride(argument.name);
       int64_t given = arguments.getRowStride(argument.name);
@@ -123,12 +129,15 @@ static bool packScalar(const std::string &text, const std::string &type,
   slot = 0;
   char *end = nullptr;
   errno = 0;
+  // No leading spaces: strtoll and strtod would skip them.
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])))
+    return false;
   if (type.size() > 1 && type[0] == 'i') {
     int bits = std::atoi(type.c_str() + 1);
     if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
       return false;
-    long long value = std::strtoll(text.c_str(), &end, 0);
-    if (text.empty() || *end || errno)
+    long long value = std::strtoll(text.c_str(), &end, 10);
+    if (*end || errno)
       return false;
     if (bits < 64 && (value > (1LL << (bits - 1)) - 1 ||
                       value < -(1LL << (bits - 1))))
@@ -136,8 +145,10 @@ static bool packScalar(const std::string &text, const std::string &type,
     std::memcpy(&slot, &value, bits / 8);
     return true;
   }
+  // "inf" and "nan" are values a caller may mean; 1e400 (ERANGE) and a
+  // finite double that f32 cannot hold are mistakes.
   double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end)
+  if (*end || errno == ERANGE)
     return false;
   if (type == "f64") {
     std::memcpy(&slot, &value, 8);
@@ -146,6 +157,8 @@ static bool packScalar(const std::string &text, const std::string &type,
   if (type != "f32")
     return false;
   float narrow = static_cast<float>(value);
+  if (std::isfinite(value) && !std::isfinite(narrow))
+    return false;
   std::memcpy(&slot, &narrow, 4);
   return true;
 }

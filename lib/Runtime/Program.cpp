@@ -47,6 +47,8 @@ public:
     position = sizeof(kImageHeader) - 1;
     return bytes.compare(0, position, kImageHeader) == 0;
   }
+  /// Only what Writer writes: "-?[0-9]+", canonical (no "+", no spaces,
+  /// no leading zeros), so that one value has one byte form.
   bool integer(int64_t &value) {
     size_t end = bytes.find(' ', position);
     if (end == std::string::npos || end == position || end - position > 20)
@@ -55,7 +57,7 @@ public:
     char *parsedEnd = nullptr;
     errno = 0;
     long long parsed = std::strtoll(text.c_str(), &parsedEnd, 10);
-    if (errno || *parsedEnd)
+    if (errno || *parsedEnd || std::to_string(parsed) != text)
       return false;
     value = parsed;
     position = end + 1;
@@ -77,10 +79,11 @@ public:
     if (colon == std::string::npos || colon == position ||
         colon - position > 20)
       return false;
+    std::string text = bytes.substr(position, colon - position);
     char *parsedEnd = nullptr;
-    unsigned long long length =
-        std::strtoull(bytes.c_str() + position, &parsedEnd, 10);
-    if (parsedEnd != bytes.c_str() + colon ||
+    errno = 0;
+    unsigned long long length = std::strtoull(text.c_str(), &parsedEnd, 10);
+    if (errno || *parsedEnd || std::to_string(length) != text ||
         length >= bytes.size() - colon || bytes[colon + 1 + length] != ' ')
       return false;
     value = bytes.substr(colon + 1, length);

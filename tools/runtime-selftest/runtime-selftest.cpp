@@ -10,8 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Runtime/CudaDriver.h"
+#include "blk/Runtime/Launch.h"
 #include "blk/Runtime/Npy.h"
 #include "blk/Runtime/Numerics.h"
+#include "blk/Runtime/Program.h"
 
 #include <unistd.h>
 
@@ -772,9 +774,89 @@ void checkCudaDriver() {
   checkCudaErrors(*cuda);
 }
 
+//===----------------------------------------------------------------------===//
+// Compiled programs and launch arguments
+//===----------------------------------------------------------------------===//
+
+blk::runtime::ProgramImage sampleImage() {
+  using namespace blk::runtime;
+  ProgramImage image;
+  image.target = "gpu sm_90";
+  image.shape = {8, 100, ElementType::BF16, {{"x", 128}}};
+  image.binding = "BLOCK=128";
+  image.grid = 8;
+  image.signatures = {{"softmax",
+                       {{ArgRole::output, "y", ArgExtent::matrix, "bf16", 2},
+                        {ArgRole::input, "x", ArgExtent::matrix, "bf16", 2},
+                        {ArgRole::row_stride, "x", ArgExtent::matrix, "i32", 4},
+                        {ArgRole::param, "scale", ArgExtent::matrix, "f32", 4},
+                        {ArgRole::cols, "", ArgExtent::matrix, "i64", 8}}}};
+  image.launches = {{128, 1, 0, 0, GridKind::rows, false}};
+  image.ptx = std::string("// ptx with spaces, colons: and\nnewlines\0", 40);
+  return image;
+}
+
+void checkProgramImages() {
+  using namespace blk::runtime;
+  ProgramImage image = sampleImage();
+  std::string bytes = image.serialize();
+  ProgramImage read;
+  Status status = ProgramImage::deserialize(bytes, read);
+  check(status.ok() && read.serialize() == bytes &&
+            read.shape.getRowStride("x") == 128 &&
+            read.shape.getRowStride("y") == 100 && read.ptx == image.ptx,
+        "image: serialize/deserialize round trip", status.message());
+  // Every truncation, and a byte changed in each number, is refused.
+  int accepted = 0;
+  for (size_t length = 0; length < bytes.size(); ++length)
+    accepted += ProgramImage::deserialize(bytes.substr(0, length), read).ok();
+  check(accepted == 0, "image: every truncation refused",
+        std::to_string(accepted) + " accepted");
+  for (const char *bad : {"+8 ", "08 ", " 8 "}) {
+    std::string altered = bytes;
+    size_t at = altered.find(" 8 ");
+    altered.replace(at + 1, 2, bad);
+    check(!ProgramImage::deserialize(altered, read).ok(),
+          std::string("image: non-canonical number '") + bad + "' refused");
+  }
+}
+
+void checkLaunchArguments() {
+  using namespace blk::runtime;
+  ProgramImage image = sampleImage();
+  int dummy = 0;
+  LaunchArguments arguments(8, 100);
+  arguments.tensor("x", &dummy).tensor("y", &dummy).rowStride("x", 128);
+  PackedArguments packed;
+  Status missing = packArguments(image.signatures[0], arguments, packed);
+  check(!missing.ok() &&
+            missing.message().find("parameter 'scale'") != std::string::npos,
+        "launch: a parameter not given is an error", missing.message());
+  arguments.param("scale", 0.5);
+  Status ok = packArguments(image.signatures[0], arguments, packed);
+  float scale = 0;
+  std::memcpy(&scale, &packed.values[3], sizeof(scale));
+  check(ok.ok() && packed.values[2] == 128 && packed.values[4] == 100 &&
+            scale == 0.5f && packed.slots.size() == 5,
+        "launch: arguments packed by name", ok.message());
+  check(checkShape(image, arguments).ok(), "launch: the compiled shape");
+  check(!checkShape(image, LaunchArguments(arguments).rowStride("y", 200))
+             .ok(),
+        "launch: another row stride of a matrix is refused");
+  check(!checkShape(image, LaunchArguments(9, 100)).ok(),
+        "launch: another shape is refused");
+  for (const char *bad : {"1e39", " 1", "1x", ""}) {
+    arguments.param("scale", std::string(bad));
+    check(!packArguments(image.signatures[0], arguments, packed).ok(),
+          std::string("launch: f32 parameter '") + bad + "' refused");
+  }
+}
+
 } // namespace
 
 int main() {
+  checkProgramImages();
+  checkLaunchArguments();
   checkHalfConversions();
   checkBf16Conversions();
   checkReferenceSoftmax();

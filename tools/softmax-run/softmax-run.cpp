@@ -596,7 +596,9 @@ bool autotune(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
   return true;
 }
 
-int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
+/// `driverMs`: how long loading the CUDA driver and its context took.
+int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
+             mlir::ModuleOp program,
              mlir::ModuleOp fitted, llvm::StringRef programName,
              const Problem &problem, Specialization binding,
              const mlir::blk::CompileOptions &options) {
@@ -615,10 +617,15 @@ int runOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
       !status)
     return fail(status.message());
   blk::runtime::GpuProgram &gpuProgram = *loaded.program;
-  if (gpuProgram.grid() != binding.grid)
-    report() << "  persistent grid: " << gpuProgram.grid() << " programs\n";
+  for (size_t k = 0; k < gpuProgram.image().signatures.size(); ++k)
+    if (gpuProgram.getGrid(k) != binding.grid)
+      report() << "  persistent grid of @"
+               << gpuProgram.image().signatures[k].name << ": "
+               << gpuProgram.getGrid(k) << " programs\n";
   reportCompileTimes(loaded.compiled.times, loaded.loadMs);
   if (verboseOption) {
+    report() << "  CUDA driver and context: " << llvm::format("%.1f", driverMs)
+             << " ms\n";
     std::string description;
     if (Status status = gpuProgram.describe(description); !status)
       return fail(status.message());
@@ -774,8 +781,13 @@ int main(int argc, char **argv) {
   // The target comes first: the program `auto` picks depends on it.
   std::unique_ptr<blk::runtime::CudaDriver> driver;
   blk::runtime::Status gpuLoad = blk::runtime::Status::success();
+  double driverMs = 0;
   if (targetOption != "cpu") {
+    auto start = std::chrono::steady_clock::now();
     gpuLoad = blk::runtime::CudaDriver::load(driver);
+    driverMs = std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - start)
+                   .count();
     if (!gpuLoad && targetOption == "gpu")
       return fail(gpuLoad.message());
   }
@@ -835,8 +847,8 @@ int main(int argc, char **argv) {
   if (!fillInput(problem, array, error))
     return fail(error);
   if (driver)
-    return runOnGPU(*driver, *program, **fitted, programName, problem,
-                    *binding, options);
+    return runOnGPU(*driver, driverMs, *program, **fitted, programName,
+                    problem, *binding, options);
   if (targetOption == "auto")
     report() << "  no GPU (" << gpuLoad.message()
                  << "): running on the CPU\n";

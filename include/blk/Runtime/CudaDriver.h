@@ -337,7 +337,8 @@ public:
   /// "\nJIT log:\n" and the JIT's error log.
   Status loadModule(const std::string &ptx, KernelModule &module) const;
   Status createTimer(EventTimer &timer) const;
-  /// A stream that does not synchronize with the default stream.
+  /// A stream that, like one cudaStreamCreate makes, waits for work of
+  /// the legacy default stream (the DeviceBuffer copies and fills).
   Status createStream(Stream &stream) const;
   /// Waits for all submitted work; reports faults of earlier launches.
   Status synchronize() const;

@@ -28,9 +28,9 @@ namespace blk::runtime {
 class GpuProgram {
 public:
   /// Loads the image's PTX on the driver's device (which must outlive the
-  /// program) and sets the grid: the image's, or for a persistent kernel
-  /// the programs the GPU keeps resident at once (SMs x programs per SM,
-  /// at most one per row).
+  /// program) and sets each kernel's grid: the image's, or for a persistent
+  /// kernel the programs the GPU keeps resident at once (SMs x programs per
+  /// SM, at most one per row). Fails on a grid no launch can have.
   static Status load(const CudaDriver &driver, ProgramImage image,
                      std::unique_ptr<GpuProgram> &program);
 
@@ -43,8 +43,8 @@ public:
   Status launch(const LaunchArguments &arguments, CUstream stream = nullptr);
 
   const ProgramImage &image() const { return programImage; }
-  /// Programs per launch.
-  int64_t grid() const { return launchGrid; }
+  /// Programs per launch of kernel `k`.
+  int64_t getGrid(size_t k) const { return kernelGrids[k]; }
 
   /// Registers, spills, shared memory and occupancy of each kernel, a line
   /// each.
@@ -59,7 +59,7 @@ private:
   ProgramImage programImage;
   KernelModule module;
   std::vector<Kernel> kernels;
-  int64_t launchGrid = 0;
+  std::vector<int64_t> kernelGrids;
   std::vector<std::pair<std::string, DeviceBuffer>> scratch;
 };
 
