@@ -1,6 +1,7 @@
 //===- BlkOps.cpp - blk operations: parsing helpers and verifiers ---------===//
 #include "blk/IR/BlkDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
@@ -281,6 +282,42 @@ LogicalResult LoadOp::verify() {
 LogicalResult StoreOp::verify() {
   return verifyAccess(*this, getBase().getType(), getOffsets().getType(),
                       getValue().getType(), "stored value");
+}
+
+Value ReduceOp::combine(OpBuilder &builder, Location loc, ReduceKind kind,
+                        Value lhs, Value rhs) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));
+  switch (kind) {
+  case ReduceKind::max:
+    return isFloat ? arith::MaximumFOp::create(builder, loc, lhs, rhs)
+                         .getResult()
+                   : arith::MaxSIOp::create(builder, loc, lhs, rhs).getResult();
+  case ReduceKind::min:
+    return isFloat ? arith::MinimumFOp::create(builder, loc, lhs, rhs)
+                         .getResult()
+                   : arith::MinSIOp::create(builder, loc, lhs, rhs).getResult();
+  case ReduceKind::sum:
+    break;
+  }
+  return isFloat ? arith::AddFOp::create(builder, loc, lhs, rhs).getResult()
+                 : arith::AddIOp::create(builder, loc, lhs, rhs).getResult();
+}
+
+TypedAttr ReduceOp::getIdentity(ReduceKind kind, Type elementType,
+                                Builder &builder) {
+  if (kind == ReduceKind::sum)
+    return builder.getZeroAttr(elementType);
+  bool negative = kind == ReduceKind::max;
+  if (auto floatType = dyn_cast<FloatType>(elementType))
+    return builder.getFloatAttr(
+        floatType,
+        APFloat::getInf(floatType.getFloatSemantics(), negative));
+  unsigned width = elementType.isIndex()
+                       ? IndexType::kInternalStorageBitWidth
+                       : elementType.getIntOrFloatBitWidth();
+  return builder.getIntegerAttr(elementType,
+                                negative ? APInt::getSignedMinValue(width)
+                                         : APInt::getSignedMaxValue(width));
 }
 
 LogicalResult ReduceOp::verify() {

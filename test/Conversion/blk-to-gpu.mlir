@@ -275,3 +275,35 @@ func.func @wide_row(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i3
   blk.store %rowp[%cols], %x {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<128xi32, #wide>, tensor<128xf32, #wide>
   return
 }
+
+// -----
+
+#row = #blk.blocked<elems = [4], lanes = [32], warps = [4]>
+
+// f32 log, log2 and rsqrt without libdevice (MathOps.cpp), and a min
+// reduction (arith.minimumf, which keeps NaN).
+// CHECK-LABEL: gpu.func @row_math
+func.func @row_math(%s: f32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %i = blk.arange 0 to 512 : tensor<512xi32, #row>
+  %x = arith.sitofp %i : tensor<512xi32, #row> to tensor<512xf32, #row>
+  // log: the exponent and mantissa split with integer ops, the polynomial
+  // in s = f / (2 + f), then the special cases; no intrinsic.
+  // CHECK: arith.bitcast %{{.*}} : f32 to i32
+  // CHECK: arith.shrsi
+  // CHECK: arith.divf
+  // CHECK: arith.constant 0.693138123 : f32
+  // CHECK: arith.select
+  // CHECK-NOT: llvm.call_intrinsic "llvm.nvvm.lg2
+  %l = math.log %x : tensor<512xf32, #row>
+  // log2 = k + log(m) log2(e).
+  // CHECK: arith.sitofp
+  // CHECK: arith.constant 1.44269502 : f32
+  %l2 = math.log2 %s : f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
+  %r = math.rsqrt %l2 : f32
+  // CHECK: arith.minimumf
+  // CHECK: gpu.shuffle  xor
+  %m = blk.reduce min %l axis 0 : tensor<512xf32, #row> -> f32
+  return
+}

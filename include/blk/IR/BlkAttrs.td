@@ -11,7 +11,8 @@ def Blk_ProgramAxisAttr : I32EnumAttr<"ProgramAxis", "axis of the launch grid", 
 }
 
 def Blk_ReduceKindAttr : I32EnumAttr<"ReduceKind", "combining function of a reduction", [
-    I32EnumAttrCase<"max", 0>, I32EnumAttrCase<"sum", 1>]> {
+    I32EnumAttrCase<"max", 0>, I32EnumAttrCase<"sum", 1>,
+    I32EnumAttrCase<"min", 2>]> {
   let cppNamespace = "::mlir::blk";
 }
 

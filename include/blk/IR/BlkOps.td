@@ -255,11 +255,12 @@ def Blk_StoreOp : Blk_Op<"store", [
 //===----------------------------------------------------------------------===//
 
 def Blk_ReduceOp : Blk_Op<"reduce", [Pure]> {
-  let summary = "max or sum of a block along one axis";
+  let summary = "max, min or sum of a block along one axis";
   let description = [{
-    Combines the elements of `src` along `axis` with `max` or `sum`. Reducing
-    a 1-D block gives a scalar; reducing a 2-D block gives a 1-D block.
-    `max` propagates NaN (as `arith.maximumf`).
+    Combines the elements of `src` along `axis` with `max`, `min` or `sum`.
+    Reducing a 1-D block gives a scalar; reducing a 2-D block gives a 1-D
+    block. `max` and `min` propagate NaN (as `arith.maximumf` and
+    `arith.minimumf`).
 
     ```mlir
     %m = blk.reduce max %x axis 0 : tensor<1024xf32> -> f32
@@ -271,6 +272,19 @@ def Blk_ReduceOp : Blk_Op<"reduce", [Pure]> {
   let assemblyFormat =
       "$kind $src `axis` $axis attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The combining function of `kind` on two scalars or vectors (every
+    /// lowering combines with it): arith.maximumf / minimumf / addf, or
+    /// their signed integer forms.
+    static ::mlir::Value combine(::mlir::OpBuilder &builder,
+                                 ::mlir::Location loc, ReduceKind kind,
+                                 ::mlir::Value lhs, ::mlir::Value rhs);
+    /// The identity of `kind` for `elementType`: 0, -inf (max) or +inf
+    /// (min), and the signed extremes for integers.
+    static ::mlir::TypedAttr getIdentity(ReduceKind kind,
+                                         ::mlir::Type elementType,
+                                         ::mlir::Builder &builder);
+  }];
 }
 
 #endif // BLK_OPS_TD

@@ -151,34 +151,6 @@ struct BroadcastToGeneric : public OpConversionPattern<BroadcastOp> {
   }
 };
 
-/// The value a reduction starts from: the identity of its combining
-/// function, so that the result depends on the block's elements alone.
-TypedAttr getReductionIdentity(ReduceKind kind, Type elementType,
-                               Builder &builder) {
-  if (kind == ReduceKind::sum)
-    return builder.getZeroAttr(elementType);
-  if (auto floatType = dyn_cast<FloatType>(elementType))
-    return builder.getFloatAttr(
-        floatType,
-        APFloat::getInf(floatType.getFloatSemantics(), /*Negative=*/true));
-  unsigned width = elementType.isIndex()
-                       ? IndexType::kInternalStorageBitWidth
-                       : elementType.getIntOrFloatBitWidth();
-  return builder.getIntegerAttr(elementType, APInt::getSignedMinValue(width));
-}
-
-/// The combining function; a float max is arith.maximumf, which propagates
-/// NaN as blk.reduce promises.
-Value combine(ReduceKind kind, OpBuilder &builder, Location loc, Value lhs,
-              Value rhs) {
-  bool isFloat = isa<FloatType>(lhs.getType());
-  if (kind == ReduceKind::sum)
-    return isFloat ? Value(arith::AddFOp::create(builder, loc, lhs, rhs))
-                   : Value(arith::AddIOp::create(builder, loc, lhs, rhs));
-  return isFloat ? Value(arith::MaximumFOp::create(builder, loc, lhs, rhs))
-                 : Value(arith::MaxSIOp::create(builder, loc, lhs, rhs));
-}
-
 /// Partial sums a long float sum is split into. A sequential f32 sum of n
 /// positive terms drifts by about n * 1e-9 relative (2.5e-5 for 32768
 /// terms, measured), far from the GPU's tree; summing kSumLanes strided
@@ -194,7 +166,7 @@ Value reduceAlong(OpBuilder &builder, Location loc, ReduceKind kind,
   SmallVector<int64_t> shape(inputType.getShape());
   shape.erase(shape.begin() + dim);
   Value identity = arith::ConstantOp::create(
-      builder, loc, getReductionIdentity(kind, elementType, builder));
+      builder, loc, ReduceOp::getIdentity(kind, elementType, builder));
   Value init = tensor::EmptyOp::create(builder, loc, shape, elementType);
   Value filled =
       linalg::FillOp::create(builder, loc, identity, init).getResult(0);
@@ -203,7 +175,7 @@ Value reduceAlong(OpBuilder &builder, Location loc, ReduceKind kind,
              ArrayRef<int64_t>{dim},
              [kind](OpBuilder &b, Location bodyLoc, ValueRange args) {
                linalg::YieldOp::create(
-                   b, bodyLoc, combine(kind, b, bodyLoc, args[0], args[1]));
+                   b, bodyLoc, ReduceOp::combine(b, bodyLoc, kind, args[0], args[1]));
              })
       .getResult(0);
 }

@@ -117,9 +117,11 @@ LogicalResult checkSupported(func::FuncOp func) {
   if (std::optional<Unspecialized> found = findUnspecialized(func))
     return found->emitError() << "; run --blk-specialize first";
   WalkResult result = func.walk([](Operation *op) {
-    if (auto exp = dyn_cast<math::ExpOp>(op)) {
-      if (!getElementTypeOrSelf(exp.getType()).isF32()) {
-        exp.emitOpError() << "on " << getElementTypeOrSelf(exp.getType())
+    if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
+            math::RsqrtOp>(op)) {
+      Type type = getElementTypeOrSelf(op->getResult(0).getType());
+      if (!type.isF32()) {
+        op->emitOpError() << "on " << type
                           << " is not supported: compute in f32 (arith.extf "
                              "before, arith.truncf after)";
         return WalkResult::interrupt();
@@ -127,9 +129,10 @@ LogicalResult checkSupported(func::FuncOp func) {
       return WalkResult::advance();
     }
     if (isa<math::MathDialect>(op->getDialect()) &&
-        !isa<math::AbsFOp, math::Exp2Op, math::FmaOp, math::SqrtOp>(op)) {
+        !isa<math::AbsFOp, math::FmaOp, math::SqrtOp>(op)) {
       op->emitOpError() << "has no GPU lowering without libdevice; supported "
-                           "math ops are exp, exp2, absf, fma and sqrt";
+                           "math ops are exp, exp2, log, log2, rsqrt, absf, "
+                           "fma and sqrt";
       return WalkResult::interrupt();
     }
     for (Value value : op->getResults())
@@ -189,7 +192,7 @@ void addLegality(ConversionTarget &target, const TypeConverter &converter) {
   target.addDynamicallyLegalOp<func::ReturnOp>([](func::ReturnOp op) {
     return !op->getParentOfType<gpu::GPUFuncOp>();
   });
-  target.addIllegalOp<math::ExpOp>();
+  markMathOpsIllegal(target);
   target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
       [&converter](Operation *op) { return converter.isLegal(op); });
 }
@@ -231,6 +234,7 @@ struct ConvertBlkToGPUPass
     patterns.add<KernelToGPUFunc>(converter, context, gpuModule, plan);
     patterns.add<ReturnToGPUReturn>(converter, context, plan);
     populateBlockOpPatterns(converter, patterns);
+    populateMathOpPatterns(converter, patterns);
     populateMemoryOpPatterns(converter, patterns, accessPlans);
     populateReduceOpPatterns(converter, patterns, plan);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -134,40 +134,6 @@ struct BlockConstantToVector : public OpConversionPattern<arith::ConstantOp> {
   }
 };
 
-/// exp(x) = 2^(x * log2(e)), the power of two by the hardware's ex2.approx
-/// (no libdevice). The intrinsic is scalar: a vector goes element by element.
-struct ExpToEx2Approx : public OpConversionPattern<math::ExpOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(math::ExpOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value x = adaptor.getOperand();
-    Type f32 = rewriter.getF32Type();
-    Value log2e = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getF32FloatAttr(1.4426950408889634));
-    auto ex2 = [&](Value element) {
-      Value scaled = arith::MulFOp::create(rewriter, loc, element, log2e);
-      return LLVM::CallIntrinsicOp::create(
-                 rewriter, loc, f32,
-                 rewriter.getStringAttr("llvm.nvvm.ex2.approx.f32"),
-                 ValueRange{scaled})
-          .getResult(0);
-    };
-    auto vectorType = dyn_cast<VectorType>(x.getType());
-    if (!vectorType) {
-      rewriter.replaceOp(op, ex2(x));
-      return success();
-    }
-    SmallVector<Value> elements;
-    for (Value element : extractElements(rewriter, loc, x))
-      elements.push_back(ex2(element));
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vectorType,
-                                                        elements);
-    return success();
-  }
-};
-
 /// x / splat(s) = x * splat(1 / s): one division per thread instead of one
 /// per element (at most one more rounding; Triton's f32 division is an
 /// approximate one too).
@@ -226,7 +192,6 @@ void mlir::blk::populateBlockOpPatterns(const TypeConverter &converter,
                ArangeToThreadIndices, SplatToBroadcast, ExpandDimsIsFree,
                BroadcastToShuffle, BlockConstantToVector,
                ElementwiseOnVectors>(converter, context);
-  // Before the generic elementwise pattern, which would keep math.exp.
-  patterns.add<ExpToEx2Approx, DivideBySplat>(converter, context,
-                                              /*benefit=*/2);
+  // Before the generic elementwise pattern, which would divide each element.
+  patterns.add<DivideBySplat>(converter, context, /*benefit=*/2);
 }

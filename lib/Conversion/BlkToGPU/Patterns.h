@@ -62,6 +62,11 @@ SmallVector<Value> extractElements(OpBuilder &builder, Location loc,
 
 void populateBlockOpPatterns(const TypeConverter &converter,
                              RewritePatternSet &patterns);
+/// f32 exp, exp2, log, log2 and rsqrt without libdevice (MathOps.cpp), and the
+/// target that keeps them from staying math ops.
+void populateMathOpPatterns(const TypeConverter &converter,
+                            RewritePatternSet &patterns);
+void markMathOpsIllegal(ConversionTarget &target);
 /// How one blk.load or blk.store moves a thread's elements, decided once
 /// from the blk program (its layout, `blk.vector` and the access analysis of
 /// its mask) before any op is converted.

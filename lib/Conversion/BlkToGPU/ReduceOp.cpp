@@ -75,23 +75,13 @@ Value createOtherDims(OpBuilder &builder, Location loc, Value index,
       createI32Constant(builder, loc, ~((size - 1) * stride)));
 }
 
-Value combine(OpBuilder &builder, Location loc, ReduceKind kind, Value a,
-              Value b) {
-  bool isFloat = isa<FloatType>(a.getType());
-  if (kind == ReduceKind::max)
-    return isFloat ? arith::MaximumFOp::create(builder, loc, a, b).getResult()
-                   : arith::MaxSIOp::create(builder, loc, a, b).getResult();
-  return isFloat ? arith::AddFOp::create(builder, loc, a, b).getResult()
-                 : arith::AddIOp::create(builder, loc, a, b).getResult();
-}
-
 /// Pairwise tree, for instruction-level parallelism.
 Value combineAll(OpBuilder &builder, Location loc, ReduceKind kind,
                  SmallVector<Value> values) {
   while (values.size() > 1) {
     SmallVector<Value> next;
     for (size_t i = 0; i + 1 < values.size(); i += 2)
-      next.push_back(combine(builder, loc, kind, values[i], values[i + 1]));
+      next.push_back(ReduceOp::combine(builder, loc, kind, values[i], values[i + 1]));
     if (values.size() % 2)
       next.push_back(values.back());
     values = std::move(next);
@@ -156,7 +146,7 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
         Value other = gpu::ShuffleOp::create(rewriter, loc, partial, offset,
                                              width, gpu::ShuffleMode::XOR)
                           .getShuffleResult();
-        partial = combine(rewriter, loc, kind, partial, other);
+        partial = ReduceOp::combine(rewriter, loc, kind, partial, other);
       }
     }
 
@@ -210,7 +200,7 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
             createI32Constant(builder, loc, j * warpStride));
         Value value = memref::LoadOp::create(builder, loc, buffer,
                                              ValueRange{slotIndex(warp, slot)});
-        total = total ? combine(builder, loc, op.getKind(), total, value)
+        total = total ? ReduceOp::combine(builder, loc, op.getKind(), total, value)
                       : value;
       }
       partial = total;
@@ -260,7 +250,7 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
         Value remote =
             NVVM::MapaOp::create(builder, loc, clusterPtr, local, rank);
         Value value = LLVM::LoadOp::create(builder, loc, element, remote);
-        total = total ? combine(builder, loc, op.getKind(), total, value)
+        total = total ? ReduceOp::combine(builder, loc, op.getKind(), total, value)
                       : value;
       }
       partial = total;
