@@ -852,9 +852,43 @@ void checkLaunchArguments() {
   }
 }
 
+void checkReferenceLogSoftmax() {
+  using namespace blk::runtime;
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Rows: two equal values, a -inf element, a NaN, a +inf, only -inf.
+  std::vector<float> input = {0, 0, 1, -inf, nan, 1, inf, 1, -inf, -inf};
+  std::vector<double> output(input.size());
+  referenceLogSoftmax(input.data(), 5, 2, 2, output.data());
+  check(std::fabs(output[0] + std::log(2.0)) < 1e-15 &&
+            std::fabs(output[1] + std::log(2.0)) < 1e-15,
+        "log_softmax: equal values give -log(2)");
+  check(output[2] == 0 && output[3] == -INFINITY,
+        "log_softmax: a -inf element gives -inf, the rest 0");
+  bool nanRows = true;
+  for (size_t i = 4; i < output.size(); ++i)
+    nanRows &= std::isnan(output[i]);
+  check(nanRows, "log_softmax: rows with NaN, +inf or only -inf are NaN");
+  // Equal infinities match; an infinity where the reference is finite does
+  // not, and no infinity reaches the relative L2 error.
+  std::vector<float> good = {-0.6931472f, -0.6931472f, 0, -inf};
+  ErrorStats exact =
+      compareToReference(good.data(), ElementType::F32, 2, 2, 2, output.data());
+  check(exact.nanPatternAndCoverageMatch() && exact.comparedCount == 4 &&
+            exact.relL2Error < 1e-7,
+        "log_softmax: -inf matches -inf", exact.summary());
+  std::vector<float> bad = {-0.6931472f, -inf, 0, -inf};
+  ErrorStats wrong =
+      compareToReference(bad.data(), ElementType::F32, 2, 2, 2, output.data());
+  check(!wrong.nanPatternAndCoverageMatch() && wrong.infMismatchCount == 1,
+        "log_softmax: -inf where the reference is finite is a mismatch",
+        wrong.summary());
+}
+
 } // namespace
 
 int main() {
+  checkReferenceLogSoftmax();
   checkProgramImages();
   checkLaunchArguments();
   checkHalfConversions();

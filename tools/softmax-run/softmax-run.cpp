@@ -123,6 +123,15 @@ static cl::opt<int64_t>
     maxTileOption("max-tile",
                   cl::desc("Largest BLOCK for programs that loop over a row"),
                   cl::init(8192), cl::cat(runCategory));
+enum class Reference { softmax, logSoftmax };
+static cl::opt<Reference> referenceOption(
+    "reference",
+    cl::desc("What --check compares with (the row-wise kernel computed)"),
+    cl::values(clEnumValN(Reference::softmax, "softmax",
+                          "softmax along each row (default)"),
+               clEnumValN(Reference::logSoftmax, "log_softmax",
+                          "log-softmax along each row")),
+    cl::init(Reference::softmax), cl::cat(runCategory));
 static cl::opt<bool>
     specialOption("special",
                   cl::desc("Put special values (+-inf, NaN, huge, tiny) in the "
@@ -371,9 +380,10 @@ bool parseBindings(const cl::list<std::string> &bindings, const char *flag,
 /// Checks the output against the reference; prints the figures.
 bool checkOutput(const Problem &problem, const std::vector<uint8_t> &output) {
   std::vector<double> reference(problem.rows() * problem.cols());
-  blk::runtime::referenceSoftmax(problem.data.data(), problem.rows(),
-                                 problem.cols(), problem.inStride(),
-                                 reference.data());
+  (referenceOption == Reference::logSoftmax ? blk::runtime::referenceLogSoftmax
+                                            : blk::runtime::referenceSoftmax)(
+      problem.data.data(), problem.rows(), problem.cols(), problem.inStride(),
+      reference.data());
   blk::runtime::ErrorStats stats = blk::runtime::compareToReference(
       output.data(), problem.type(), problem.rows(), problem.cols(),
       problem.outStride(), reference.data());

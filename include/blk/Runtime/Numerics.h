@@ -69,13 +69,21 @@ uint32_t poisonBits(ElementType type);
 void referenceSoftmax(const float *input, size_t rows, size_t cols,
                       size_t inputRowStride, double *output);
 
+/// Log-softmax in double, torch.log_softmax's formula
+/// y = x - m - log(sum(exp(x - m))): a row with a NaN, a +inf, or only -inf
+/// is NaN everywhere; a -inf element of an otherwise finite row gives -inf.
+/// Same layout as referenceSoftmax.
+void referenceLogSoftmax(const float *input, size_t rows, size_t cols,
+                         size_t inputRowStride, double *output);
+
 //===----------------------------------------------------------------------===//
 // Error statistics
 //===----------------------------------------------------------------------===//
 
 struct ErrorStats {
-  /// Elements where both output and reference are non-NaN; only these feed
-  /// the three error measures.
+  /// Elements where both output and reference are non-NaN; the finite
+  /// ones feed the three error measures (equal infinities count here with
+  /// no error).
   size_t comparedCount = 0;
   double maxAbsError = 0;
   /// max |y - ref| / max(|ref|, kRelativeErrorFloor). The floor keeps
@@ -87,6 +95,9 @@ struct ErrorStats {
   double relL2Error = 0;
   /// Elements where exactly one of output and reference is NaN.
   size_t nanMismatchCount = 0;
+  /// Elements where output or reference is infinite and they differ
+  /// (equal infinities count as compared, with no error).
+  size_t infMismatchCount = 0;
   /// Elements still holding the poison pattern. These count nowhere else.
   size_t unwrittenCount = 0;
   /// Position (row, col) of the largest absolute error, for diagnostics.
@@ -94,17 +105,21 @@ struct ErrorStats {
 
   static constexpr double kRelativeErrorFloor = 1e-30;
 
-  /// True when every element was written and NaN positions match; the error
-  /// measures still need the caller's tolerance.
+  /// True when every element was written and NaN and infinity positions
+  /// match; the error measures still need the caller's tolerance.
   bool nanPatternAndCoverageMatch() const {
-    return nanMismatchCount == 0 && unwrittenCount == 0;
+    return nanMismatchCount == 0 && infMismatchCount == 0 &&
+           unwrittenCount == 0;
   }
-  /// One line: "compared=... max_abs=... max_rel=... rel_l2=... ...".
+  /// One line: "compared=... max_abs=... max_rel=... rel_l2=... ..."
+  /// (inf_mismatches only when there are any).
   std::string summary() const;
 };
 
 /// Compares a kernel's output (`rows` x `cols` elements of `type`, row r at
-/// element offset r * outputRowStride) against a dense double reference.
+/// element offset r * outputRowStride) against a dense double reference;
+/// a reference value beyond the largest finite value of `type` stands for
+/// the infinity an output of that type holds there.
 ErrorStats compareToReference(const void *output, ElementType type, size_t rows,
                               size_t cols, size_t outputRowStride,
                               const double *reference);
