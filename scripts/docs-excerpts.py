@@ -51,6 +51,7 @@ DOC = os.path.join("docs", "pipeline.md")
 
 FUSED = "python-free-examples/softmax_fused.mlir"
 MULTIROW = "python-free-examples/softmax_multirow.mlir"
+LOG_SOFTMAX = "python-free-examples/log_softmax.mlir"
 
 # Every stage of blk-to-ptx, printed on stderr; the final module (which holds
 # a compile time) is discarded.
@@ -66,6 +67,10 @@ RUNS = {
                   "stream": "stdout", "dedent": False},
     "multirow": {"args": [MULTIROW, "--blk-specialize=ROWS=8 BLOCK=64"] + DUMP,
                  "stream": "stderr"},
+    "log_softmax.mlir": {"file": LOG_SOFTMAX},
+    "log-ptx": {"args": [LOG_SOFTMAX, "--blk-specialize=BLOCK=1024",
+                         "--blk-to-ptx", "--emit=ptx"],
+                "stream": "stdout", "dedent": False},
 }
 
 # name: (run, stage or None, [pieces]); stage = (pass argument, occurrence)
@@ -153,6 +158,12 @@ EXCERPTS = {
         {"start": r"ex2\.approx\.f32", "before": 1, "count": 1}]),
     "ptx-store": ("fused-ptx", None, [
         {"start": r"rcp\.rn\.f32", "end": r"bra\.uni"}]),
+    # log_softmax: what differs from softmax.
+    "log-written": ("log_softmax.mlir", None, [
+        {"start": r"%sum = blk\.reduce sum", "end": r"%y = arith\.subf"}]),
+    "log-ptx": ("log-ptx", None, [
+        {"start": r"setp\.lt\.s32 .*8388608", "end": r"selp\.f32 .*0f7FC00000"},
+        {"start": r"sub\.rn\.f32", "count": 3}]),
 }
 
 HEADER = re.compile(r"^// -----// IR Dump After \S+ \((\S+)\) //----- //$")
