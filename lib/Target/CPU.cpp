@@ -36,9 +36,11 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
 
 #include <cstring>
 #include <limits>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -402,9 +404,38 @@ CPUKernels::compile(ModuleOp specializedProgram, bool checkBounds) {
   return load(specializedProgram, *code);
 }
 
+/// Runs programs [begin, end) of `count` on this thread; bounds-checked
+/// code reports to `state`, and the first violation stops the range.
+static void runPrograms(void (*entry)(void **), ArrayRef<void *> arguments,
+                        int32_t begin, int32_t end, int32_t count,
+                        CPUKernels::BoundsState &state) {
+  int32_t programId = begin;
+  int32_t programCount = count;
+  SmallVector<void *> packed(arguments);
+  packed.push_back(&programId);
+  packed.push_back(&programCount);
+  state.violated = false;
+  std::jmp_buf stop;
+  state.stop = &stop;
+  activeBounds = &state;
+  if (setjmp(stop) == 0)
+    for (; programId < end; ++programId) {
+      state.program = programId;
+      entry(packed.data());
+    }
+  activeBounds = nullptr;
+  state.stop = nullptr;
+}
+
+unsigned CPUKernels::getDefaultThreads() {
+  // The cores this process may run on (affinity and cgroups included).
+  return std::max(1u, llvm::heavyweight_hardware_concurrency()
+                          .compute_thread_count());
+}
+
 LogicalResult CPUKernels::run(StringRef name,
                               ArrayRef<void *> argumentPointers,
-                              int64_t numPrograms) {
+                              int64_t numPrograms, unsigned threads) {
   auto kernel = llvm::find_if(
       kernels, [&](const Kernel &candidate) { return candidate.name == name; });
   if (kernel == kernels.end())
@@ -418,22 +449,37 @@ LogicalResult CPUKernels::run(StringRef name,
            << "cannot run " << numPrograms << " programs of kernel @" << name
            << ": the program id and count are i32";
 
-  int32_t programId = 0;
-  int32_t programCount = static_cast<int32_t>(numPrograms);
-  SmallVector<void *> packed(argumentPointers);
-  packed.push_back(&programId);
-  packed.push_back(&programCount);
+  auto count = static_cast<int32_t>(numPrograms);
+  int64_t workers = std::min<int64_t>(
+      threads ? threads : getDefaultThreads(), std::max<int32_t>(count, 1));
+  if (workers == 1) {
+    runPrograms(kernel->entry, argumentPointers, 0, count, count, bounds);
+    return bounds.violated ? reportViolation(*kernel) : success();
+  }
+  // Contiguous ranges of program ids, one per thread; each reports to a
+  // state of its own, and the lowest range with a violation holds the
+  // lowest violating program: the report does not depend on the threads.
+  std::vector<BoundsState> states(workers);
+  std::vector<std::thread> pool;
+  for (int64_t w = 0; w < workers; ++w) {
+    states[w].buffers = bounds.buffers;
+    auto begin = static_cast<int32_t>(count * w / workers);
+    auto end = static_cast<int32_t>(count * (w + 1) / workers);
+    pool.emplace_back(runPrograms, kernel->entry, argumentPointers, begin,
+                      end, count, std::ref(states[w]));
+  }
+  for (std::thread &thread : pool)
+    thread.join();
   bounds.violated = false;
-  std::jmp_buf stop;
-  bounds.stop = &stop;
-  activeBounds = &bounds;
-  if (setjmp(stop) == 0)
-    for (; programId < programCount; ++programId) {
-      bounds.program = programId;
-      kernel->entry(packed.data());
+  for (const BoundsState &state : states)
+    if (state.violated) {
+      bounds.violated = true;
+      bounds.access = state.access;
+      bounds.violatingProgram = state.violatingProgram;
+      bounds.address = state.address;
+      bounds.bytes = state.bytes;
+      break;
     }
-  activeBounds = nullptr;
-  bounds.stop = nullptr;
   return bounds.violated ? reportViolation(*kernel) : success();
 }
 

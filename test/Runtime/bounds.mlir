@@ -8,6 +8,13 @@
 // RUN: not softmax-run %t/row-too-far.mlir --target cpu --rows 4 --cols 8 2>&1 | FileCheck %s --check-prefix=FAR
 // RUN: not softmax-run %t/negative-row.mlir --target cpu --rows 4 --cols 8 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not softmax-run %t/zero-step.mlir --target cpu --rows 4 --cols 8 2>&1 | FileCheck %s --check-prefix=STEP
+// Programs run on several threads (--num-threads, default every core), each
+// a range of ids; the report names the lowest violating program whatever
+// the threads: in @twice_the_row, programs 4 to 7 read past the input.
+// RUN: not softmax-run %t/twice-the-row.mlir --target cpu --rows 8 --cols 8 --num-threads 1 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not softmax-run %t/twice-the-row.mlir --target cpu --rows 8 --cols 8 --num-threads 3 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not softmax-run %t/twice-the-row.mlir --target cpu --rows 8 --cols 8 --num-threads 8 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not softmax-run %t/zero-step.mlir --target cpu --rows 4 --cols 8 --num-threads 4 2>&1 | FileCheck %s --check-prefix=STEP
 // Without the checks the kernel runs as compiled.
 // RUN: softmax-run %t/unmasked.mlir --target cpu --rows 4 --cols 8 --check-bounds=false | FileCheck %s --check-prefix=UNCHECKED
 //
@@ -16,6 +23,7 @@
 // FAR: error: out-of-bounds load at {{.*}}row-too-far.mlir:{{[0-9]+}}:8 in program 3 of @one_row_too_far: 4 bytes at 0x{{[0-9A-F]+}} (0 bytes past the end of "x")
 // NEGATIVE: error: out-of-bounds store at {{.*}}negative-row.mlir:{{[0-9]+}}:3 in program 0 of @row_minus_one: 4 bytes at 0x{{[0-9A-F]+}} (32 bytes before "y")
 // STEP: error: scf.for at {{.*}}zero-step.mlir:{{[0-9]+}}:{{[0-9]+}} with a step that is not positive (it would never end), in program 0 of @step_is_program_id
+// TWICE: error: out-of-bounds load at {{.*}}twice-the-row.mlir:{{[0-9]+}}:8 in program 4 of @twice_the_row: 4 bytes at 0x{{[0-9A-F]+}} (0 bytes past the end of "x")
 // UNCHECKED: target: CPU (JIT), BLOCK=8, grid 4
 
 //--- zero-step.mlir
@@ -58,6 +66,30 @@ func.func @copy_unmasked(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
   %zero = arith.constant 0.0 : f32
   %zeros = blk.splat %zero [BLOCK] : f32 -> tensor<?xf32>
   blk.store %out_row[%cols], %zeros : !blk.ptr<f32>, tensor<?xi32>, tensor<?xf32>
+  return
+}
+
+//--- twice-the-row.mlir
+// Program r reads row 2r: programs from rows / 2 on read past the input.
+func.func @twice_the_row(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                         %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                         %in_stride: i32 {blk.arg = #blk.arg<row_stride "x">},
+                         %out_stride: i32 {blk.arg = #blk.arg<row_stride "y">},
+                         %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                         %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 1, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %c2 = arith.constant 2 : i32
+  %twice = arith.muli %row, %c2 : i32
+  %start = arith.muli %twice, %in_stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %mask = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %x = blk.load %in_row[%cols] mask %mask : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %out_start = arith.muli %row, %out_stride : i32
+  %out_row = blk.addptr %out, %out_start : !blk.ptr<f32>, i32
+  blk.store %out_row[%cols], %x mask %mask : !blk.ptr<f32>, tensor<?xi32>, tensor<?xf32>
   return
 }
 

@@ -52,8 +52,8 @@
 // RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 5 --bench --runs 3 --csv %t.rows.csv --provider second
 // RUN: FileCheck %s --check-prefix=CSV --input-file %t.rows.csv
 // CSV: dtype,M,N,provider,gbps,target
-// CSV-NEXT: f32,2,3,blk-softmax_fused,{{[0-9.]+}},cpu
-// CSV-NEXT: f32,2,5,second,{{[0-9.]+}},cpu
+// CSV-NEXT: f32,2,3,blk-softmax_fused,{{[0-9.]+}},cpu {{[0-9]+}} thread{{s?}}
+// CSV-NEXT: f32,2,5,second,{{[0-9.]+}},cpu {{[0-9]+}} thread{{s?}}
 //
 // No perf jitdump per CPU run.
 // RUN: rm -rf %t.jit && mkdir %t.jit

@@ -29,7 +29,7 @@ mlir::LogicalResult CpuExecution::launchAll(const Problem &problem) {
       return mlir::failure();
     }
     if (mlir::failed(compiled.cpuKernels->run(signature.name, packed.slots,
-                                              compiled.binding.grid)))
+                                              compiled.binding.grid, threads)))
       return mlir::failure();
   }
   return mlir::success();

@@ -11,8 +11,9 @@ namespace softmax_run {
 /// kernel runs the binding's grid, a persistent one too.
 class CpuExecution {
 public:
-  explicit CpuExecution(mlir::blk::CompiledProgram compiled)
-      : compiled(std::move(compiled)) {}
+  /// `threads`: how many run a kernel's programs (0: every core).
+  CpuExecution(mlir::blk::CompiledProgram compiled, unsigned threads)
+      : compiled(std::move(compiled)), threads(threads) {}
 
   /// Poisons the output, runs every kernel in order and returns the output
   /// (rows x outStride elements).
@@ -27,6 +28,7 @@ private:
   mlir::LogicalResult launchAll(const Problem &problem);
 
   mlir::blk::CompiledProgram compiled;
+  unsigned threads;
   llvm::StringMap<std::vector<uint8_t>> buffers;
 };
 

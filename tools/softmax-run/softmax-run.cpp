@@ -168,6 +168,12 @@ static cl::opt<bool>
                   cl::desc("Print registers, spills, shared memory, occupancy, "
                            "and where the compile time went"),
                   cl::cat(runCategory));
+// Not "threads": libLLVM registers an option of that name.
+static cl::opt<unsigned> threadsOption(
+    "num-threads",
+    cl::desc("CPU target: threads that run a kernel's programs (default 0: "
+             "every core this process may use)"),
+    cl::init(0), cl::cat(runCategory));
 static cl::opt<std::string> cacheDirOption(
     "cache-dir",
     cl::desc("Keep compiled programs in this directory (default "
@@ -687,15 +693,18 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
              const mlir::blk::CompileOptions &options) {
   if (autotuneOption)
     report() << "  autotune: times kernels on the GPU; not on the CPU\n";
+  unsigned threads = threadsOption ? threadsOption.getValue()
+                                   : mlir::blk::CPUKernels::getDefaultThreads();
   report() << "  target: CPU (JIT), " << binding.describe() << ", grid "
-               << binding.grid << "\n";
+           << binding.grid << ", " << threads
+           << (threads == 1 ? " thread" : " threads") << "\n";
   auto compiled =
       mlir::blk::compileProgram(fitted, problem.desc, binding, options);
   if (mlir::failed(compiled))
     return fail("compilation failed (see the errors above)");
   reportCompileTimes(compiled->times, compiled->times.load);
   std::string kernel = compiled->getSignatures().front().name;
-  CpuExecution cpu(std::move(*compiled));
+  CpuExecution cpu(std::move(*compiled), threads);
   std::vector<uint8_t> output;
   if (mlir::failed(cpu.run(problem, output)))
     return fail("the CPU run failed (see the errors above)");
@@ -710,15 +719,17 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
         mlir::blk::compileProgram(fitted, problem.desc, binding, unchecked);
     if (mlir::failed(timed))
       return fail("compilation failed (see the errors above)");
-    CpuExecution timedCpu(std::move(*timed));
+    CpuExecution timedCpu(std::move(*timed), threads);
     double milliseconds = 0;
     int runs = std::max(3, std::min(20, runsOption.getValue()));
     // run() sets up its buffers (and warms up) before time() repeats it.
     if (mlir::failed(timedCpu.run(problem, output)) ||
         mlir::failed(timedCpu.time(problem, runs, milliseconds)))
       return fail("the CPU run failed (see the errors above)");
-    ok = reportBench(problem, kernel, "cpu", milliseconds, /*copyGBps=*/0,
-                     runs, ", wall clock") &&
+    ok = reportBench(problem, kernel,
+                     "cpu " + std::to_string(threads) +
+                         (threads == 1 ? " thread" : " threads"),
+                     milliseconds, /*copyGBps=*/0, runs, ", wall clock") &&
          ok;
   }
   return ok ? 0 : 1;

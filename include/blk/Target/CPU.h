@@ -79,16 +79,21 @@ public:
   };
   void setBuffers(std::vector<Buffer> buffers);
 
-  /// Runs `kernel` for program ids 0 .. numPrograms-1, in order, on this
-  /// thread. `argumentPointers` holds one pointer per kernel argument,
-  /// pointing at its value: a `void *` for a `!blk.ptr`, an `int32_t` for
-  /// an i32 (the C type of each scalar). Fails, with a diagnostic, on an
-  /// unknown kernel, a wrong number of arguments, or a grid that does not
-  /// fit in i32; with bounds checks, also on an access outside the buffers,
-  /// naming the op, the program and the address (the access is skipped, so
-  /// the host's memory stays intact).
+  /// Runs `kernel` for program ids 0 .. numPrograms-1 on `threads` threads
+  /// (0: getDefaultThreads()), each taking a contiguous range of ids in
+  /// order; it returns when all have finished. `argumentPointers` holds one
+  /// pointer per kernel argument, pointing at its value: a `void *` for a
+  /// `!blk.ptr`, an `int32_t` for an i32 (the C type of each scalar). Fails,
+  /// with a diagnostic, on an unknown kernel, a wrong number of arguments,
+  /// or a grid that does not fit in i32; with bounds checks, also on an
+  /// access outside the buffers, naming the op, the program and the address
+  /// (the access is skipped, so the host's memory stays intact; the lowest
+  /// violating program is reported, whatever the threads).
   LogicalResult run(StringRef kernel, ArrayRef<void *> argumentPointers,
-                    int64_t numPrograms);
+                    int64_t numPrograms, unsigned threads = 0);
+
+  /// The cores this process may run on.
+  static unsigned getDefaultThreads();
 
   /// The kernels' names, in the order of the program.
   std::vector<std::string> kernelNames() const;
