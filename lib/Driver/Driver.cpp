@@ -458,18 +458,25 @@ static LogicalResult compileForGPU(ModuleOp bound,
 }
 
 /// Whether a cached image is one this compilation could have produced.
+/// Whether a cached image is one this compilation could have produced:
+/// everything known before code generation (target, shape, binding, grid,
+/// every declared argument) must be what `expected` says, and the code
+/// must be there. The checksum finds damage; this finds an entry that
+/// describes another program.
 static bool matchesCompilation(const ::blk::runtime::ProgramImage &cached,
                                const ::blk::runtime::ProgramImage &expected) {
-  if (cached.target != expected.target || cached.grid != expected.grid ||
-      cached.binding != expected.binding ||
-      cached.signatures.size() != expected.signatures.size())
-    return false;
-  for (size_t k = 0; k < cached.signatures.size(); ++k)
-    if (cached.signatures[k].name != expected.signatures[k].name ||
-        cached.signatures[k].arguments.size() !=
-            expected.signatures[k].arguments.size())
-      return false;
-  return cached.isGPU() ? !cached.ptx.empty() : !cached.object.empty();
+  auto withoutCode = [](::blk::runtime::ProgramImage image) {
+    image.launches.clear();
+    image.ptx.clear();
+    image.object.clear();
+    image.accessNames.clear();
+    return image.serialize();
+  };
+  bool hasCode = cached.isGPU()
+                     ? !cached.ptx.empty() &&
+                           cached.launches.size() == cached.signatures.size()
+                     : !cached.object.empty();
+  return hasCode && withoutCode(cached) == withoutCode(expected);
 }
 
 FailureOr<CompiledProgram>
@@ -497,6 +504,8 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
       failed(applyLaunchShape(*module, binding)))
     return failure();
 
+  // What the compilation is known to produce before any code is made.
+  ::blk::runtime::ProgramImage expected = image;
   // A build outside git cannot tell compilers apart: it does not cache.
   ::blk::runtime::KernelCache cache(
       StringRef(getGitRevision()) == "unknown" ? "" : options.cacheDirectory);
@@ -508,14 +517,43 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
     compiled.times.cacheHit =
         cache.lookup(key, entry, problemWithEntry) &&
         ::blk::runtime::ProgramImage::deserialize(entry, cached) &&
-        matchesCompilation(cached, image);
+        matchesCompilation(cached, expected);
     if (compiled.times.cacheHit)
       image = std::move(cached);
     else if (!problemWithEntry.empty())
       emitWarning(module->getLoc())
           << "kernel cache: " << problemWithEntry << "; compiling again";
+    else if (!entry.empty())
+      emitWarning(module->getLoc())
+          << "kernel cache: entry " << cache.getEntryPath(key)
+          << " does not describe this program; compiling again";
   }
   compiled.times.lookup = millisecondsSince(start);
+
+  // Cached host code is linked now: an entry that does not link (its
+  // object damaged in a way the checksum missed) is compiled again.
+  if (compiled.times.cacheHit && options.target == TargetKind::CPU) {
+    start = std::chrono::steady_clock::now();
+    std::string loadError;
+    FailureOr<std::unique_ptr<CPUKernels>> kernels = failure();
+    {
+      ScopedDiagnosticHandler quiet(module->getContext(), [&](Diagnostic &d) {
+        loadError = d.str();
+        return success();
+      });
+      kernels = CPUKernels::load(*module, {image.object, image.accessNames});
+    }
+    if (succeeded(kernels)) {
+      compiled.cpuKernels = std::move(*kernels);
+      compiled.times.load = millisecondsSince(start);
+    } else {
+      emitWarning(module->getLoc())
+          << "kernel cache: entry " << cache.getEntryPath(key)
+          << " does not load (" << loadError << "); compiling again";
+      image = std::move(expected);
+      compiled.times.cacheHit = false;
+    }
+  }
 
   start = std::chrono::steady_clock::now();
   if (!compiled.times.cacheHit) {
@@ -538,16 +576,16 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
   }
   compiled.times.compile = millisecondsSince(start);
 
-  if (options.target == TargetKind::CPU) {
+  if (options.target == TargetKind::CPU && !compiled.cpuKernels) {
     start = std::chrono::steady_clock::now();
-    FailureOr<std::unique_ptr<CPUKernels>> kernels = CPUKernels::load(
-        *module, {std::move(image.object), image.accessNames});
-    image.object.clear();
+    FailureOr<std::unique_ptr<CPUKernels>> kernels =
+        CPUKernels::load(*module, {image.object, image.accessNames});
     if (failed(kernels))
       return failure();
     compiled.cpuKernels = std::move(*kernels);
     compiled.times.load = millisecondsSince(start);
   }
+  image.object.clear();
   return compiled;
 }
 

@@ -7,11 +7,15 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace blk::runtime;
 
 static const char kEntryMagic[] = "blk-kernel-cache 1";
+/// Larger entries are not read (a program's PTX or object is well under).
+static constexpr long long kMaxEntryBytes = 256ll << 20;
 
 /// FNV-1a: enough to tell a damaged entry from an intact one (the key,
 /// a cryptographic hash, is the driver's).
@@ -51,20 +55,33 @@ bool KernelCache::lookup(const std::string &key, std::string &payload,
   if (!isEnabled())
     return false;
   std::string path = getEntryPath(key);
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file) {
+  // Not opened blocking: a fifo put in its place must not hang the run.
+  int descriptor = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (descriptor < 0) {
     if (errno != ENOENT)
       problem = describeIOError("read", path);
     return false;
   }
-  std::string bytes;
-  char buffer[1 << 16];
-  size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof(buffer), file)) > 0)
-    bytes.append(buffer, read);
-  bool failed = std::ferror(file);
-  std::fclose(file);
-  if (failed) {
+  // Only a regular file of a plausible size is read (a device such as
+  // /dev/zero would never end).
+  struct stat status;
+  if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode) ||
+      status.st_size > kMaxEntryBytes) {
+    close(descriptor);
+    problem = "damaged entry " + path + " (not a regular file of at most " +
+              std::to_string(kMaxEntryBytes >> 20) + " MiB)";
+    return false;
+  }
+  std::string bytes(static_cast<size_t>(status.st_size), '\0');
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t got = read(descriptor, &bytes[done], bytes.size() - done);
+    if (got <= 0)
+      break;
+    done += static_cast<size_t>(got);
+  }
+  close(descriptor);
+  if (done != bytes.size()) {
     problem = describeIOError("read", path);
     return false;
   }
@@ -97,6 +114,13 @@ Status KernelCache::store(const std::string &key,
     return Status::success();
   if (!makeDirectories(cacheDirectory))
     return Status::failure(describeIOError("create", cacheDirectory));
-  return writeFileWhole(getEntryPath(key), entryHeader(payload),
-                        payload.data(), payload.size());
+  // writeFileWhole writes into what is no regular file (a device, a fifo)
+  // in place; an entry is always replaced, so such a thing goes first.
+  std::string path = getEntryPath(key);
+  struct stat status;
+  if (lstat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode) &&
+      !S_ISDIR(status.st_mode))
+    unlink(path.c_str());
+  return writeFileWhole(path, entryHeader(payload), payload.data(),
+                        payload.size());
 }

@@ -145,8 +145,10 @@ static bool packScalar(const std::string &text, const std::string &type,
     std::memcpy(&slot, &value, bits / 8);
     return true;
   }
-  // "inf" and "nan" are values a caller may mean; 1e400 (ERANGE) and a
-  // finite double that f32 cannot hold are mistakes.
+  // "inf" and "nan" are values a caller may mean; hexadecimal, 1e400
+  // (ERANGE) and a finite double that f32 cannot hold are mistakes.
+  if (text.find_first_of("xX") != std::string::npos)
+    return false;
   double value = std::strtod(text.c_str(), &end);
   if (*end || errno == ERANGE)
     return false;
@@ -157,7 +159,8 @@ static bool packScalar(const std::string &text, const std::string &type,
   if (type != "f32")
     return false;
   float narrow = static_cast<float>(value);
-  if (std::isfinite(value) && !std::isfinite(narrow))
+  if ((std::isfinite(value) && !std::isfinite(narrow)) ||
+      (value != 0 && narrow == 0))
     return false;
   std::memcpy(&slot, &narrow, 4);
   return true;
@@ -201,8 +204,8 @@ Status blk::runtime::packArguments(const KernelSignature &signature,
     if (!packScalar(text, argument.type, slot))
       return Status::failure("kernel @" + signature.name + " argument #" +
                              std::to_string(index) + " (" + argument.name +
-                             ") is " + argument.type + ", which cannot hold " +
-                             text);
+                             ") is " + argument.type +
+                             ", which cannot hold '" + text + "'");
   }
   packed.slots.clear();
   for (uint64_t &value : packed.values)

@@ -1,6 +1,7 @@
 //===- TargetInfo.cpp - chip names, PTX versions and limits ---------------===//
 #include "blk/Target/TargetInfo.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -20,6 +21,19 @@ unsigned TargetInfo::parseChipNumber(llvm::StringRef chip) {
       !(suffix.empty() || suffix == "a" || suffix == "f"))
     return 0;
   return number;
+}
+
+bool TargetInfo::isKnownToNVPTX(llvm::StringRef chip) {
+  // `llc -march=nvptx64 -mcpu=help` of LLVM 22, from sm_70 on: NVPTX aborts
+  // on any other name ("not a recognized processor", then an instruction
+  // it cannot select).
+  static const char *const known[] = {
+      "sm_70",   "sm_72",   "sm_75",   "sm_80",   "sm_86",   "sm_87",
+      "sm_88",   "sm_89",   "sm_90",   "sm_90a",  "sm_100",  "sm_100a",
+      "sm_100f", "sm_101",  "sm_101a", "sm_101f", "sm_103",  "sm_103a",
+      "sm_103f", "sm_110",  "sm_110a", "sm_110f", "sm_120",  "sm_120a",
+      "sm_120f", "sm_121",  "sm_121a", "sm_121f"};
+  return llvm::is_contained(known, chip);
 }
 
 unsigned TargetInfo::getMinimumPTXVersion(unsigned chipNumber) {
@@ -60,6 +74,11 @@ llvm::Expected<TargetInfo> TargetInfo::get(llvm::StringRef chip,
   if (number < kMinChip)
     return error("unsupported chip '" + chip + "': expected sm_" +
                  llvm::Twine(kMinChip) + " or newer (e.g. sm_80, sm_90)");
+  if (!isKnownToNVPTX(chip))
+    return error("unknown chip '" + chip +
+                 "': LLVM 22's NVPTX back end knows sm_70, 72, 75, 80, 86, "
+                 "87, 88, 89, 90(a), 100, 101, 103, 110, 120 and 121 (with "
+                 "a or f)");
   std::string chosen =
       features.empty() ? getDefaultFeatures(chip) : features.str();
   unsigned minimum = getMinimumPTXVersion(number);

@@ -17,7 +17,10 @@
 #include "blk/Runtime/GpuProgram.h"
 #include "blk/Runtime/Numerics.h"
 
+#include <cerrno>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -31,12 +34,25 @@ static int fail(const Status &status) {
   return 1;
 }
 
+/// A positive decimal count, all of `text`, at most `limit`.
+static bool parseCount(const char *text, long long limit, long long &value) {
+  char *end = nullptr;
+  errno = 0;
+  value = std::strtoll(text, &end, 10);
+  return *text >= '0' && *text <= '9' && *end == '\0' && errno == 0 &&
+         value >= 1 && value <= limit;
+}
+
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: embed-softmax ROWS COLS [CHIP]\n");
+  // Sizes are checked before anything is allocated: at most 2^31 - 1 each
+  // and 2^30 elements in all (4 GiB of f32 per buffer).
+  long long rows = 0, cols = 0;
+  if (argc < 3 || argc > 4 || !parseCount(argv[1], INT32_MAX, rows) ||
+      !parseCount(argv[2], INT32_MAX, cols) || rows > (1ll << 30) / cols) {
+    std::fprintf(stderr, "usage: embed-softmax ROWS COLS [CHIP]: positive "
+                         "integers, ROWS x COLS at most 2^30\n");
     return 2;
   }
-  long long rows = std::atoll(argv[1]), cols = std::atoll(argv[2]);
   std::unique_ptr<blk::runtime::CudaDriver> cuda;
   Status gpu = blk::runtime::CudaDriver::load(cuda);
 

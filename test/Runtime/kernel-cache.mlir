@@ -27,6 +27,28 @@
 // DAMAGED: compile: compiled
 // DAMAGED: check: {{.*}} OK
 
+// An intact entry of another problem in this problem's place (its
+// checksum is right) is not used: it does not describe this program.
+// RUN: rm -rf %t/swap && mkdir -p %t/swap
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --cache-dir %t/swap > /dev/null
+// RUN: sleep 1 && softmax-run %examples/softmax_fused.mlir --target cpu --rows 9 --cols 100 --cache-dir %t/swap > /dev/null
+// RUN: bash -c 'set -- $(ls -tr %t/swap/*.blkc); cp "$1" "$2"'
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 9 --cols 100 --check --verbose --cache-dir %t/swap 2>&1 | FileCheck %s --check-prefix=SWAPPED
+// SWAPPED: warning: kernel cache: entry {{.*}}.blkc does not describe this program; compiling again
+// SWAPPED: compile: compiled
+// SWAPPED: check: {{.*}} OK
+
+// What is no regular file is not read: a fifo would hang, /dev/zero never
+// ends.
+// RUN: rm -rf %t/special && mkdir -p %t/special
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --cache-dir %t/special > /dev/null
+// RUN: bash -c 'f=$(ls %t/special/*.blkc); rm "$f"; mkfifo "$f"'
+// RUN: timeout 60 softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check --cache-dir %t/special 2>&1 | FileCheck %s --check-prefix=SPECIAL
+// RUN: bash -c 'f=$(ls %t/special/*.blkc); rm "$f"; ln -s /dev/zero "$f"'
+// RUN: timeout 60 softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check --cache-dir %t/special 2>&1 | FileCheck %s --check-prefix=SPECIAL
+// SPECIAL: warning: kernel cache: damaged entry {{.*}}.blkc (not a regular file of at most 256 MiB); compiling again
+// SPECIAL: check: {{.*}} OK
+
 // The environment relocates it, and turns it off.
 // RUN: env BLK_CACHE_DIR=%t/env softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check > /dev/null
 // RUN: ls %t/env | count 1

@@ -24,3 +24,9 @@
 // TARGET: softmax-run: --target must be gpu, cpu or auto
 // CONST: softmax-run: --const BLOCK: expected NAME=VALUE
 // PROGRAM: softmax-run: cannot read the program
+
+// A chip LLVM's NVPTX back end does not know is an error with the chips it
+// knows (NVPTX itself aborts with "Cannot select").
+// RUN: not softmax-run auto --rows 64 --cols 64 --chip sm_999 --emit-ptx %t.sm999.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
+// CHIP: error: unknown chip 'sm_999': LLVM 22's NVPTX back end knows sm_70
+// CHIP-NOT: LLVM ERROR

@@ -96,6 +96,23 @@ softmax_run::getLaunchArguments(const Problem &problem) {
 bool softmax_run::checkParams(
     const std::vector<mlir::blk::KernelSignature> &signatures,
     const Problem &problem, std::string &error) {
+  llvm::StringSet<> declared;
+  for (const mlir::blk::KernelSignature &signature : signatures)
+    for (const mlir::blk::KernelArgument &argument : signature.arguments)
+      if (argument.role == ArgRole::param)
+        declared.insert(argument.name);
+  for (const auto &param : problem.params)
+    if (!declared.contains(param.getKey())) {
+      std::vector<std::string> names;
+      for (const auto &name : declared)
+        names.push_back(name.getKey().str());
+      llvm::sort(names);
+      error = "--param " + param.getKey().str() +
+              ": the program has no parameter of that name (its parameters: " +
+              (names.empty() ? std::string("none") : llvm::join(names, ", ")) +
+              ")";
+      return false;
+    }
   for (const mlir::blk::KernelSignature &signature : signatures)
     for (const mlir::blk::KernelArgument &argument : signature.arguments)
       if (argument.role == ArgRole::param &&

@@ -68,8 +68,8 @@ std::vector<uint8_t> stageInput(const Problem &problem);
 /// parameters; the launcher adds the tensors' addresses.
 blk::runtime::LaunchArguments getLaunchArguments(const Problem &problem);
 
-/// Fails, saying how to give it, if a kernel takes a parameter that
-/// --param did not give.
+/// Fails if --param names a parameter no kernel takes, or, saying how to
+/// give it, if a kernel takes a parameter that --param did not give.
 bool checkParams(const std::vector<mlir::blk::KernelSignature> &signatures,
                  const Problem &problem, std::string &error);
 

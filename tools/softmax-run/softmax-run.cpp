@@ -378,7 +378,11 @@ bool parseBindings(const cl::list<std::string> &bindings, const char *flag,
       error = std::string(flag) + " " + binding + ": expected NAME=VALUE";
       return false;
     }
-    values[name] = value;
+    if (!values.try_emplace(name, value).second) {
+      error = std::string(flag) + " " + binding + ": " + name.str() +
+              " is given twice";
+      return false;
+    }
   }
   return true;
 }
@@ -693,8 +697,11 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
              const mlir::blk::CompileOptions &options) {
   if (autotuneOption)
     report() << "  autotune: times kernels on the GPU; not on the CPU\n";
-  unsigned threads = threadsOption ? threadsOption.getValue()
-                                   : mlir::blk::CPUKernels::getDefaultThreads();
+  // As many as there are programs, at most (CPUKernels::run does the same).
+  unsigned threads = static_cast<unsigned>(std::min<int64_t>(
+      threadsOption ? threadsOption.getValue()
+                    : mlir::blk::CPUKernels::getDefaultThreads(),
+      std::max<int64_t>(binding.grid, 1)));
   report() << "  target: CPU (JIT), " << binding.describe() << ", grid "
            << binding.grid << ", " << threads
            << (threads == 1 ? " thread" : " threads") << "\n";

@@ -58,6 +58,8 @@ public:
 
   /// N of a chip named sm_N (with at most an a/f suffix); 0 for any other
   /// name.
+  /// Whether LLVM's NVPTX back end knows the chip by that name.
+  static bool isKnownToNVPTX(llvm::StringRef chip);
   static unsigned parseChipNumber(llvm::StringRef chip);
 
   /// The oldest PTX ISA version (times 10, e.g. 78 for PTX 7.8) that knows
