@@ -385,23 +385,20 @@ static std::string getTargetName(const CompileOptions &options) {
 }
 
 /// The cache key of a bound program: a SHA-256 of everything compiling it
-/// depends on. Locations only matter to bounds-checked host code, whose
-/// messages name them.
+/// depends on: the compiler, the options, the host's features for host
+/// code, what the image records before code generation (target, shape,
+/// binding, grid, declared arguments) and the program's text. Locations
+/// only matter to bounds-checked host code, whose messages name them.
 static std::string getCacheKey(ModuleOp bound,
-                               const ::blk::runtime::ProgramImage &image,
+                               const ::blk::runtime::ProgramImage &expected,
                                const CompileOptions &options) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "blk-cache-key 1\n"
+  os << "blk-cache-key 2\n"
      << "compiler " << getVersion() << " " << getGitRevision() << " LLVM "
      << LLVM_VERSION_STRING << "\n"
-     << "target " << image.target << " O" << options.optLevel
-     << " check-bounds " << options.checkBounds << "\n"
-     << "shape " << image.shape.rows << " " << image.shape.cols << " "
-     << ::blk::runtime::elementTypeName(image.shape.elementType);
-  for (const auto &[name, stride] : image.shape.rowStrides)
-    os << " " << name.size() << ":" << name << "=" << stride;
-  os << "\nbinding " << image.binding << " grid " << image.grid << "\n";
+     << "options O" << options.optLevel << " check-bounds "
+     << options.checkBounds << "\n";
   if (options.target == TargetKind::CPU) {
     // The CPU name does not say everything (a VM may hide AVX-512).
     std::vector<std::string> features;
@@ -411,6 +408,7 @@ static std::string getCacheKey(ModuleOp bound,
     llvm::sort(features);
     os << "host-features " << llvm::join(features, ",") << "\n";
   }
+  os << expected.serialize();
   OpPrintingFlags flags;
   flags.enableDebugInfo(options.target == TargetKind::CPU &&
                         options.checkBounds);
@@ -457,7 +455,6 @@ static LogicalResult compileForGPU(ModuleOp bound,
   return success();
 }
 
-/// Whether a cached image is one this compilation could have produced.
 /// Whether a cached image is one this compilation could have produced:
 /// everything known before code generation (target, shape, binding, grid,
 /// every declared argument) must be what `expected` says, and the code
@@ -477,6 +474,64 @@ static bool matchesCompilation(const ::blk::runtime::ProgramImage &cached,
                            cached.launches.size() == cached.signatures.size()
                      : !cached.object.empty();
   return hasCode && withoutCode(cached) == withoutCode(expected);
+}
+
+/// The cached image of `key` if an intact entry describes this compilation;
+/// an entry that exists but is not used is a warning on the program.
+static std::optional<::blk::runtime::ProgramImage>
+lookUpCache(const ::blk::runtime::KernelCache &cache, const std::string &key,
+            const ::blk::runtime::ProgramImage &expected, ModuleOp bound) {
+  std::string entry, problem;
+  ::blk::runtime::ProgramImage cached;
+  if (cache.lookup(key, entry, problem) &&
+      ::blk::runtime::ProgramImage::deserialize(entry, cached) &&
+      matchesCompilation(cached, expected))
+    return cached;
+  if (!problem.empty())
+    emitWarning(bound.getLoc())
+        << "kernel cache: " << problem << "; compiling again";
+  else if (!entry.empty())
+    emitWarning(bound.getLoc())
+        << "kernel cache: entry " << cache.getEntryPath(key)
+        << " does not describe this program; compiling again";
+  return std::nullopt;
+}
+
+/// Links cached host code; an entry that does not link (its object
+/// damaged in a way the checksum missed) is a warning and null.
+static std::unique_ptr<CPUKernels>
+loadCachedHostCode(ModuleOp bound, const ::blk::runtime::ProgramImage &image,
+                   const std::string &entryPath) {
+  std::string loadError;
+  FailureOr<std::unique_ptr<CPUKernels>> kernels = failure();
+  {
+    ScopedDiagnosticHandler quiet(bound.getContext(), [&](Diagnostic &d) {
+      loadError = d.str();
+      return success();
+    });
+    kernels = CPUKernels::load(bound, {image.object, image.accessNames});
+  }
+  if (succeeded(kernels))
+    return std::move(*kernels);
+  emitWarning(bound.getLoc()) << "kernel cache: entry " << entryPath
+                              << " does not load (" << loadError
+                              << "); compiling again";
+  return nullptr;
+}
+
+/// The bound program's code in `image`: PTX and launch records, or a host
+/// object.
+static LogicalResult generateCode(ModuleOp bound, const CompileOptions &options,
+                                  ::blk::runtime::ProgramImage &image) {
+  if (options.target == TargetKind::GPU)
+    return compileForGPU(bound, options, image);
+  FailureOr<CPUKernels::ObjectCode> code =
+      CPUKernels::compileToObject(bound, options.checkBounds);
+  if (failed(code))
+    return failure();
+  image.object = std::move(code->object);
+  image.accessNames = std::move(code->accessNames);
+  return success();
 }
 
 FailureOr<CompiledProgram>
@@ -509,47 +564,24 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
   // A build outside git cannot tell compilers apart: it does not cache.
   ::blk::runtime::KernelCache cache(
       StringRef(getGitRevision()) == "unknown" ? "" : options.cacheDirectory);
+  std::string key;
   auto start = std::chrono::steady_clock::now();
-  std::string key, entry, problemWithEntry;
   if (cache.isEnabled()) {
-    key = getCacheKey(*module, image, options);
-    ::blk::runtime::ProgramImage cached;
-    compiled.times.cacheHit =
-        cache.lookup(key, entry, problemWithEntry) &&
-        ::blk::runtime::ProgramImage::deserialize(entry, cached) &&
-        matchesCompilation(cached, expected);
-    if (compiled.times.cacheHit)
-      image = std::move(cached);
-    else if (!problemWithEntry.empty())
-      emitWarning(module->getLoc())
-          << "kernel cache: " << problemWithEntry << "; compiling again";
-    else if (!entry.empty())
-      emitWarning(module->getLoc())
-          << "kernel cache: entry " << cache.getEntryPath(key)
-          << " does not describe this program; compiling again";
+    key = getCacheKey(*module, expected, options);
+    if (std::optional<::blk::runtime::ProgramImage> cached =
+            lookUpCache(cache, key, expected, *module)) {
+      image = std::move(*cached);
+      compiled.times.cacheHit = true;
+    }
   }
   compiled.times.lookup = millisecondsSince(start);
 
-  // Cached host code is linked now: an entry that does not link (its
-  // object damaged in a way the checksum missed) is compiled again.
   if (compiled.times.cacheHit && options.target == TargetKind::CPU) {
     start = std::chrono::steady_clock::now();
-    std::string loadError;
-    FailureOr<std::unique_ptr<CPUKernels>> kernels = failure();
-    {
-      ScopedDiagnosticHandler quiet(module->getContext(), [&](Diagnostic &d) {
-        loadError = d.str();
-        return success();
-      });
-      kernels = CPUKernels::load(*module, {image.object, image.accessNames});
-    }
-    if (succeeded(kernels)) {
-      compiled.cpuKernels = std::move(*kernels);
-      compiled.times.load = millisecondsSince(start);
-    } else {
-      emitWarning(module->getLoc())
-          << "kernel cache: entry " << cache.getEntryPath(key)
-          << " does not load (" << loadError << "); compiling again";
+    compiled.cpuKernels =
+        loadCachedHostCode(*module, image, cache.getEntryPath(key));
+    compiled.times.load = millisecondsSince(start);
+    if (!compiled.cpuKernels) {
       image = std::move(expected);
       compiled.times.cacheHit = false;
     }
@@ -557,17 +589,8 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
 
   start = std::chrono::steady_clock::now();
   if (!compiled.times.cacheHit) {
-    if (options.target == TargetKind::GPU) {
-      if (failed(compileForGPU(*module, options, image)))
-        return failure();
-    } else {
-      FailureOr<CPUKernels::ObjectCode> code =
-          CPUKernels::compileToObject(*module, options.checkBounds);
-      if (failed(code))
-        return failure();
-      image.object = std::move(code->object);
-      image.accessNames = std::move(code->accessNames);
-    }
+    if (failed(generateCode(*module, options, image)))
+      return failure();
     if (cache.isEnabled())
       if (::blk::runtime::Status stored = cache.store(key, image.serialize());
           !stored)

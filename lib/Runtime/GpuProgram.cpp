@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 using namespace blk::runtime;
 
@@ -53,6 +54,8 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
     loaded->kernels.push_back(kernel);
     loaded->kernelGrids.push_back(grid);
   }
+  if (Status status = loaded->allocateScratch(); !status)
+    return status;
   program = std::move(loaded);
   return Status::success();
 }
@@ -60,6 +63,7 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
 Status GpuProgram::allocateScratch() {
   for (const KernelSignature &signature : programImage.signatures)
     for (const KernelArgument &argument : signature.arguments) {
+      // A scratch tensor several kernels name is one buffer.
       if (argument.role != ArgRole::scratch ||
           std::any_of(scratch.begin(), scratch.end(),
                       [&](const auto &buffer) {
@@ -84,15 +88,14 @@ Status GpuProgram::allocateScratch() {
 Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
   if (Status status = checkShape(programImage, arguments); !status)
     return status;
-  if (Status status = allocateScratch(); !status)
-    return status;
+  // The caller's arguments, and the program's scratch tensors if it has any.
   const LaunchArguments *bound = &arguments;
-  LaunchArguments withScratch = scratch.empty() ? LaunchArguments(0, 0)
-                                                : arguments;
+  std::optional<LaunchArguments> withScratch;
   if (!scratch.empty()) {
+    withScratch = arguments;
     for (const auto &[name, buffer] : scratch)
-      withScratch.tensor(name, buffer.devicePointer());
-    bound = &withScratch;
+      withScratch->tensor(name, buffer.devicePointer());
+    bound = &*withScratch;
   }
   PackedArguments packed;
   for (size_t k = 0; k < kernels.size(); ++k) {
@@ -102,8 +105,8 @@ Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
       return status;
     const KernelLaunch &record = programImage.launches[k];
     LaunchConfig config;
-    // A program is a cluster of `ctas` CTAs, numbered consecutively. The
-    // grid fits: the binding keeps it under the rows, an i32.
+    // A program is a cluster of `ctas` CTAs, numbered consecutively; load()
+    // checked that the grid fits.
     config.grid.x = static_cast<unsigned>(kernelGrids[k] * record.ctas);
     config.block.x = static_cast<unsigned>(record.threads);
     config.dynamicSharedBytes =

@@ -395,15 +395,6 @@ CPUKernels::load(ModuleOp specializedProgram, const ObjectCode &code) {
                      std::move(*kernels), std::move(bounds)));
 }
 
-FailureOr<std::unique_ptr<CPUKernels>>
-CPUKernels::compile(ModuleOp specializedProgram, bool checkBounds) {
-  FailureOr<ObjectCode> code =
-      compileToObject(specializedProgram, checkBounds);
-  if (failed(code))
-    return failure();
-  return load(specializedProgram, *code);
-}
-
 /// Runs programs [begin, end) of `count` on this thread; bounds-checked
 /// code reports to `state`, and the first violation stops the range.
 static void runPrograms(void (*entry)(void **), ArrayRef<void *> arguments,
@@ -427,10 +418,14 @@ static void runPrograms(void (*entry)(void **), ArrayRef<void *> arguments,
   state.stop = nullptr;
 }
 
-unsigned CPUKernels::getDefaultThreads() {
-  // The cores this process may run on (affinity and cgroups included).
-  return std::max(1u, llvm::heavyweight_hardware_concurrency()
-                          .compute_thread_count());
+unsigned CPUKernels::getThreads(unsigned requested, int64_t numPrograms) {
+  // 0: the cores this process may run on (affinity and cgroups included).
+  unsigned threads =
+      requested ? requested
+                : std::max(1u, llvm::heavyweight_hardware_concurrency()
+                                   .compute_thread_count());
+  return static_cast<unsigned>(
+      std::min<int64_t>(threads, std::max<int64_t>(numPrograms, 1)));
 }
 
 LogicalResult CPUKernels::run(StringRef name,
@@ -450,8 +445,7 @@ LogicalResult CPUKernels::run(StringRef name,
            << ": the program id and count are i32";
 
   auto count = static_cast<int32_t>(numPrograms);
-  int64_t workers = std::min<int64_t>(
-      threads ? threads : getDefaultThreads(), std::max<int32_t>(count, 1));
+  int64_t workers = getThreads(threads, numPrograms);
   if (workers == 1) {
     runPrograms(kernel->entry, argumentPointers, 0, count, count, bounds);
     return bounds.violated ? reportViolation(*kernel) : success();

@@ -38,7 +38,13 @@ mlir::LogicalResult CpuExecution::launchAll(const Problem &problem) {
 mlir::LogicalResult CpuExecution::run(const Problem &problem,
                                       std::vector<uint8_t> &result) {
   buffers.clear();
-  for (const Tensor &tensor : getTensors(compiled.getSignatures(), problem))
+  std::vector<Tensor> tensors;
+  if (blk::runtime::Status status = getTensors(compiled.image, tensors);
+      !status) {
+    llvm::errs() << "softmax-run: " << status.message() << "\n";
+    return mlir::failure();
+  }
+  for (const Tensor &tensor : tensors)
     buffers[tensor.declaration.name].assign(tensor.bytes, 0);
   buffers[problem.input] = stageInput(problem);
   std::vector<uint8_t> &output = buffers[problem.output];

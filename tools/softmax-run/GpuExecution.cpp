@@ -21,8 +21,10 @@ Status GpuExecution::prepare(const blk::runtime::GpuProgram &program,
                              const Problem &problem,
                              blk::runtime::LaunchArguments &arguments) {
   arguments = getLaunchArguments(problem);
-  for (const Tensor &tensor :
-       getTensors(program.image().signatures, problem)) {
+  std::vector<Tensor> tensors;
+  if (Status status = getTensors(program.image(), tensors); !status)
+    return status;
+  for (const Tensor &tensor : tensors) {
     // Scratch tensors are the program's own.
     if (tensor.declaration.role == blk::runtime::ArgRole::scratch)
       continue;

@@ -41,24 +41,24 @@ bool softmax_run::findInputAndOutput(
   return true;
 }
 
-std::vector<Tensor>
-softmax_run::getTensors(const std::vector<mlir::blk::KernelSignature> &signatures,
-                        const Problem &problem) {
+blk::runtime::Status
+softmax_run::getTensors(const blk::runtime::ProgramImage &image,
+                        std::vector<Tensor> &tensors) {
   llvm::StringSet<> seen;
-  std::vector<Tensor> tensors;
-  for (const mlir::blk::KernelSignature &signature : signatures)
+  tensors.clear();
+  for (const mlir::blk::KernelSignature &signature : image.signatures)
     for (const mlir::blk::KernelArgument &argument : signature.arguments) {
       if (!isTensor(argument) || !seen.insert(argument.name).second)
         continue;
-      // The driver checked that a matrix's element count fits in int64_t.
-      int64_t elements =
-          argument.extent == ArgExtent::per_row   ? problem.rows()
-          : argument.extent == ArgExtent::per_col ? problem.cols()
-                                                  : *problem.desc.getMatrixElements(argument.name);
+      int64_t elements = 0;
+      if (blk::runtime::Status status =
+              blk::runtime::getTensorElements(argument, image.shape, elements);
+          !status)
+        return status;
       tensors.push_back({argument, static_cast<size_t>(elements) *
                                        static_cast<size_t>(argument.bytes)});
     }
-  return tensors;
+  return blk::runtime::Status::success();
 }
 
 std::vector<uint8_t> softmax_run::stageInput(const Problem &problem) {

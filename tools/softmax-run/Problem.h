@@ -55,10 +55,10 @@ bool findInputAndOutput(
     const std::vector<mlir::blk::KernelSignature> &signatures,
     Problem &problem, std::string &error);
 
-/// Every tensor of the compiled kernels, once, in order of appearance.
-std::vector<Tensor>
-getTensors(const std::vector<mlir::blk::KernelSignature> &signatures,
-           const Problem &problem);
+/// Every tensor of the compiled kernels, once, in order of appearance,
+/// sized for the shape they were compiled for.
+blk::runtime::Status getTensors(const blk::runtime::ProgramImage &image,
+                                std::vector<Tensor> &tensors);
 
 /// The input as the kernel reads it: rows x inStride elements of the
 /// problem's element type.

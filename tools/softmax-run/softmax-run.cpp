@@ -192,6 +192,12 @@ llvm::raw_ostream &report() {
   return outputPath == "-" ? llvm::errs() : llvm::outs();
 }
 
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 int fail(const std::string &message) {
   llvm::errs() << "softmax-run: " << message << "\n";
   return 1;
@@ -512,8 +518,8 @@ bool reportBench(const Problem &problem, const std::string &kernel,
 
 /// A compiled program loaded on the GPU.
 struct LoadedProgram {
-  mlir::blk::CompiledProgram compiled;
   std::unique_ptr<blk::runtime::GpuProgram> program;
+  mlir::blk::CompileTimes times;
   /// Milliseconds to load the PTX (the driver's JIT).
   double loadMs = 0;
 };
@@ -528,13 +534,11 @@ Status buildOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp fitted,
       mlir::blk::compileProgram(fitted, problem.desc, binding, options);
   if (mlir::failed(compiled))
     return Status::failure("compilation failed (see the errors above)");
-  loaded.compiled = std::move(*compiled);
+  loaded.times = compiled->times;
   auto start = std::chrono::steady_clock::now();
   Status status = blk::runtime::GpuProgram::load(
-      driver, loaded.compiled.image, loaded.program);
-  loaded.loadMs = std::chrono::duration<double, std::milli>(
-                      std::chrono::steady_clock::now() - start)
-                      .count();
+      driver, std::move(compiled->image), loaded.program);
+  loaded.loadMs = millisecondsSince(start);
   return status;
 }
 
@@ -642,7 +646,7 @@ int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
       report() << "  persistent grid of @"
                << gpuProgram.image().signatures[k].name << ": "
                << gpuProgram.getGrid(k) << " programs\n";
-  reportCompileTimes(loaded.compiled.times, loaded.loadMs);
+  reportCompileTimes(loaded.times, loaded.loadMs);
   if (verboseOption) {
     report() << "  CUDA driver and context: " << llvm::format("%.1f", driverMs)
              << " ms\n";
@@ -697,11 +701,8 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
              const mlir::blk::CompileOptions &options) {
   if (autotuneOption)
     report() << "  autotune: times kernels on the GPU; not on the CPU\n";
-  // As many as there are programs, at most (CPUKernels::run does the same).
-  unsigned threads = static_cast<unsigned>(std::min<int64_t>(
-      threadsOption ? threadsOption.getValue()
-                    : mlir::blk::CPUKernels::getDefaultThreads(),
-      std::max<int64_t>(binding.grid, 1)));
+  unsigned threads =
+      mlir::blk::CPUKernels::getThreads(threadsOption, binding.grid);
   report() << "  target: CPU (JIT), " << binding.describe() << ", grid "
            << binding.grid << ", " << threads
            << (threads == 1 ? " thread" : " threads") << "\n";
@@ -813,9 +814,7 @@ int main(int argc, char **argv) {
   if (targetOption != "cpu") {
     auto start = std::chrono::steady_clock::now();
     gpuLoad = blk::runtime::CudaDriver::load(driver);
-    driverMs = std::chrono::duration<double, std::milli>(
-                   std::chrono::steady_clock::now() - start)
-                   .count();
+    driverMs = millisecondsSince(start);
     if (!gpuLoad && targetOption == "gpu")
       return fail(gpuLoad.message());
   }

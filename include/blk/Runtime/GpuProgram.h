@@ -30,14 +30,15 @@ public:
   /// Loads the image's PTX on the driver's device (which must outlive the
   /// program) and sets each kernel's grid: the image's, or for a persistent
   /// kernel the programs the GPU keeps resident at once (SMs x programs per
-  /// SM, at most one per row). Fails on a grid no launch can have.
+  /// SM, at most one per row), and allocates the program's scratch tensors.
+  /// Fails on a grid no launch can have.
   static Status load(const CudaDriver &driver, ProgramImage image,
                      std::unique_ptr<GpuProgram> &program);
 
   /// Enqueues every kernel, in order, on `stream` (null: the default
   /// stream). The arguments must have the shape the program was compiled
-  /// for; scratch tensors are the program's own (allocated at the first
-  /// launch), so launches of one GpuProgram must not run concurrently.
+  /// for; scratch tensors are the program's own, so launches of one
+  /// GpuProgram must not run concurrently.
   /// Returns once the launches are enqueued; faults surface when the
   /// stream is synchronized.
   Status launch(const LaunchArguments &arguments, CUstream stream = nullptr);

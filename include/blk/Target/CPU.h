@@ -46,26 +46,22 @@ void registerBlkToCPUDependencies(DialectRegistry &registry);
 /// object.
 class CPUKernels {
 public:
-  /// Lowers a clone of `specializedProgram` (left unchanged) with the
-  /// blk-to-cpu pipeline and JIT-compiles it at -O2. Fails, with a
-  /// diagnostic, if the program has no kernel or any step fails. With
-  /// `checkBounds`, every access is checked against the buffers given to
-  /// setBuffers (one call per element: for checking, not for speed).
-  static FailureOr<std::unique_ptr<CPUKernels>>
-  compile(ModuleOp specializedProgram, bool checkBounds = false);
-
   /// Host code of a program: a relocatable object, and what each access
   /// number of bounds-checked code is ("load at f.mlir:3:5").
   struct ObjectCode {
     std::string object;
     std::vector<std::string> accessNames;
   };
-  /// The first half of compile(): lowers a clone of `specializedProgram`
-  /// and generates host code for it (what the kernel cache keeps).
+  /// Lowers a clone of `specializedProgram` (left unchanged) with the
+  /// blk-to-cpu pipeline and generates host code for it at -O2 (what the
+  /// kernel cache keeps). Fails, with a diagnostic, if the program has no
+  /// kernel or any step fails. With `checkBounds`, every access is checked
+  /// against the buffers given to setBuffers (one call per element: for
+  /// checking, not for speed).
   static FailureOr<ObjectCode> compileToObject(ModuleOp specializedProgram,
                                                bool checkBounds = false);
-  /// The second half: links `code`, compiled from `specializedProgram` (or
-  /// a program printed the same), into this process.
+  /// Links `code`, compiled from `specializedProgram` (or a program printed
+  /// the same), into this process.
   static FailureOr<std::unique_ptr<CPUKernels>>
   load(ModuleOp specializedProgram, const ObjectCode &code);
 
@@ -79,8 +75,8 @@ public:
   };
   void setBuffers(std::vector<Buffer> buffers);
 
-  /// Runs `kernel` for program ids 0 .. numPrograms-1 on `threads` threads
-  /// (0: getDefaultThreads()), each taking a contiguous range of ids in
+  /// Runs `kernel` for program ids 0 .. numPrograms-1 on
+  /// getThreads(threads, numPrograms) threads, each taking a contiguous range of ids in
   /// order; it returns when all have finished. `argumentPointers` holds one
   /// pointer per kernel argument, pointing at its value: a `void *` for a
   /// `!blk.ptr`, an `int32_t` for an i32 (the C type of each scalar). Fails,
@@ -92,8 +88,9 @@ public:
   LogicalResult run(StringRef kernel, ArrayRef<void *> argumentPointers,
                     int64_t numPrograms, unsigned threads = 0);
 
-  /// The cores this process may run on.
-  static unsigned getDefaultThreads();
+  /// The threads run() uses: `requested`, or with 0 the cores this process
+  /// may run on, and never more than there are programs.
+  static unsigned getThreads(unsigned requested, int64_t numPrograms);
 
   /// The kernels' names, in the order of the program.
   std::vector<std::string> kernelNames() const;
