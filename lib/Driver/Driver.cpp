@@ -363,11 +363,9 @@ static LogicalResult applyLaunchShape(ModuleOp program,
   return success();
 }
 
-/// The shape part of an image: what the code was compiled for.
-static ::blk::runtime::ProgramShape getProgramShape(const ProblemDesc &problem) {
-  ::blk::runtime::ProgramShape shape{problem.rows, problem.cols,
-                                     problem.elementType, {}};
-  for (const auto &stride : problem.rowStrides)
+::blk::runtime::ProgramShape ProblemDesc::getProgramShape() const {
+  ::blk::runtime::ProgramShape shape{rows, cols, elementType, {}};
+  for (const auto &stride : rowStrides)
     shape.rowStrides.emplace_back(stride.getKey().str(), stride.getValue());
   llvm::sort(shape.rowStrides);
   return shape;
@@ -548,7 +546,7 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
     return failure();
   image.signatures = std::move(*signatures);
   image.target = getTargetName(options);
-  image.shape = getProgramShape(problem);
+  image.shape = problem.getProgramShape();
   image.binding = binding.describe();
   image.grid = binding.grid;
 

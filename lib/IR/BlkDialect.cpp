@@ -129,9 +129,10 @@ void BlkDialect::initialize() {
 LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
                               Type pointeeType) {
   if (pointeeType.isF32() || pointeeType.isF16() || pointeeType.isBF16() ||
-      pointeeType.isInteger(32))
+      pointeeType.isInteger(32) || pointeeType.isInteger(64))
     return success();
-  return emitError() << "pointer element type must be f32, f16, bf16 or i32, "
+  return emitError() << "pointer element type must be f32, f16, bf16, i32 or "
+                        "i64, "
                         "but got "
                      << pointeeType;
 }

@@ -1,10 +1,12 @@
 //===- Numerics.cpp - 16-bit floats, reference softmax, error stats -------===//
 #include "blk/Runtime/Numerics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 namespace blk::runtime {
 
@@ -155,7 +157,7 @@ namespace {
 
 /// Row maximum that returns NaN as soon as it meets one (std::max silently
 /// drops a NaN in its second argument).
-double nanPropagatingMax(const float *row, size_t cols) {
+double nanPropagatingMax(const double *row, size_t cols) {
   double maximum = -std::numeric_limits<double>::infinity();
   for (size_t col = 0; col < cols; ++col) {
     double value = row[col];
@@ -167,42 +169,56 @@ double nanPropagatingMax(const float *row, size_t cols) {
   return maximum;
 }
 
-void softmaxRow(const float *row, size_t cols, double *output) {
+/// Applies `rowFunction` to each row of a float matrix, widened to double.
+template <typename RowFunction>
+void forEachRow(const float *input, size_t rows, size_t cols,
+                size_t inputRowStride, double *output, RowFunction rowFunction) {
+  std::vector<double> row(cols);
+  for (size_t r = 0; r < rows; ++r) {
+    std::copy_n(input + r * inputRowStride, cols, row.begin());
+    rowFunction(row.data(), cols, output + r * cols);
+  }
+}
+
+} // namespace
+
+double logSumExpRow(const double *row, size_t cols) {
+  double maximum = nanPropagatingMax(row, cols);
+  double sum = 0;
+  for (size_t col = 0; col < cols; ++col)
+    sum += std::exp(row[col] - maximum);
+  return maximum + std::log(sum);
+}
+
+void softmaxRow(const double *row, size_t cols, double *output) {
   double maximum = nanPropagatingMax(row, cols);
   double sum = 0;
   for (size_t col = 0; col < cols; ++col) {
-    output[col] = std::exp(static_cast<double>(row[col]) - maximum);
+    output[col] = std::exp(row[col] - maximum);
     sum += output[col];
   }
   for (size_t col = 0; col < cols; ++col)
     output[col] /= sum;
 }
 
-/// y = x - m - log(sum(exp(x - m))), torch.log_softmax's formula: a row
-/// with a NaN, a +inf or only -inf is NaN everywhere; a -inf element of an
-/// otherwise finite row gives -inf.
-void logSoftmaxRow(const float *row, size_t cols, double *output) {
+void logSoftmaxRow(const double *row, size_t cols, double *output) {
   double maximum = nanPropagatingMax(row, cols);
   double sum = 0;
   for (size_t col = 0; col < cols; ++col)
-    sum += std::exp(static_cast<double>(row[col]) - maximum);
+    sum += std::exp(row[col] - maximum);
   double logSum = std::log(sum);
   for (size_t col = 0; col < cols; ++col)
-    output[col] = static_cast<double>(row[col]) - maximum - logSum;
+    output[col] = row[col] - maximum - logSum;
 }
-
-} // namespace
 
 void referenceLogSoftmax(const float *input, size_t rows, size_t cols,
                          size_t inputRowStride, double *output) {
-  for (size_t row = 0; row < rows; ++row)
-    logSoftmaxRow(input + row * inputRowStride, cols, output + row * cols);
+  forEachRow(input, rows, cols, inputRowStride, output, logSoftmaxRow);
 }
 
 void referenceSoftmax(const float *input, size_t rows, size_t cols,
                       size_t inputRowStride, double *output) {
-  for (size_t row = 0; row < rows; ++row)
-    softmaxRow(input + row * inputRowStride, cols, output + row * cols);
+  forEachRow(input, rows, cols, inputRowStride, output, softmaxRow);
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,7 +1,7 @@
 // Every verifier message of the blk dialect, one case per split.
 // RUN: softmax-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{pointer element type must be f32, f16, bf16 or i32, but got 'i8'}}
+// expected-error @+1 {{pointer element type must be f32, f16, bf16, i32 or i64, but got 'i8'}}
 func.func private @bad_pointee(!blk.ptr<i8>)
 
 // -----

@@ -42,8 +42,8 @@ std::string AutotuneCache::key(const std::string &device,
          llvm::utohexstr(llvm::xxh3_64bits(text)) + "|" +
          blk::runtime::elementTypeName(problem.type()) + "|" +
          std::to_string(problem.rows()) + "x" + std::to_string(problem.cols()) +
-         "|" + std::to_string(problem.inStride()) + "," +
-         std::to_string(problem.outStride());
+         "|" + std::to_string(problem.desc.getRowStride(problem.input)) + "," +
+         std::to_string(problem.desc.getRowStride(problem.output));
 }
 
 /// 0 (the kernel's own) or a power of two up to `most`.

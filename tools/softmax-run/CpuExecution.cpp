@@ -5,18 +5,42 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 
 using namespace softmax_run;
 
-mlir::LogicalResult CpuExecution::launchAll(const Problem &problem) {
+blk::runtime::Status CpuExecution::allocateScratch() {
+  if (scratchAllocated)
+    return blk::runtime::Status::success();
+  scratchAllocated = true;
+  for (const mlir::blk::KernelSignature &signature : compiled.getSignatures())
+    for (const mlir::blk::KernelArgument &argument : signature.arguments) {
+      if (argument.role != blk::runtime::ArgRole::scratch ||
+          blk::runtime::findTensor(scratch, argument.name))
+        continue;
+      scratch.emplace_back();
+      if (blk::runtime::Status status = blk::runtime::HostTensor::create(
+              argument, compiled.image.shape, scratch.back());
+          !status)
+        return status;
+    }
+  return blk::runtime::Status::success();
+}
+
+mlir::LogicalResult
+CpuExecution::launchAll(const Problem &problem,
+                        std::vector<blk::runtime::HostTensor> &tensors) {
+  if (blk::runtime::Status status = allocateScratch(); !status) {
+    llvm::errs() << "softmax-run: " << status.message() << "\n";
+    return mlir::failure();
+  }
   blk::runtime::LaunchArguments arguments = getLaunchArguments(problem);
   std::vector<mlir::blk::CPUKernels::Buffer> extents;
-  for (auto &buffer : buffers) {
-    arguments.tensor(buffer.getKey().str(), buffer.getValue().data());
-    extents.push_back({buffer.getValue().data(), buffer.getValue().size(),
-                       buffer.getKey().str()});
-  }
+  for (auto *group : {&tensors, &scratch})
+    for (blk::runtime::HostTensor &tensor : *group) {
+      std::vector<uint8_t> &bytes = tensor.getBytes();
+      arguments.tensor(tensor.getName(), bytes.data());
+      extents.push_back({bytes.data(), bytes.size(), tensor.getName()});
+    }
   // What bounds-checked code may touch (ignored by unchecked code).
   compiled.cpuKernels->setBuffers(std::move(extents));
   blk::runtime::PackedArguments packed;
@@ -35,35 +59,25 @@ mlir::LogicalResult CpuExecution::launchAll(const Problem &problem) {
   return mlir::success();
 }
 
-mlir::LogicalResult CpuExecution::run(const Problem &problem,
-                                      std::vector<uint8_t> &result) {
-  buffers.clear();
-  std::vector<Tensor> tensors;
-  if (blk::runtime::Status status = getTensors(compiled.image, tensors);
-      !status) {
-    llvm::errs() << "softmax-run: " << status.message() << "\n";
-    return mlir::failure();
-  }
-  for (const Tensor &tensor : tensors)
-    buffers[tensor.declaration.name].assign(tensor.bytes, 0);
-  buffers[problem.input] = stageInput(problem);
-  std::vector<uint8_t> &output = buffers[problem.output];
-  size_t elementBytes = blk::runtime::elementSize(problem.type());
-  uint32_t poison = blk::runtime::poisonBits(problem.type());
-  for (size_t i = 0; i < output.size(); i += elementBytes)
-    std::memcpy(&output[i], &poison, elementBytes);
-  if (mlir::failed(launchAll(problem)))
-    return mlir::failure();
-  result = buffers[problem.output];
-  return mlir::success();
+mlir::LogicalResult
+CpuExecution::run(const Problem &problem,
+                  std::vector<blk::runtime::HostTensor> &tensors) {
+  for (blk::runtime::HostTensor &tensor : tensors)
+    if (tensor.getDeclaration().role == blk::runtime::ArgRole::output)
+      tensor.poison();
+  return launchAll(problem, tensors);
 }
 
-mlir::LogicalResult CpuExecution::time(const Problem &problem, int runs,
-                                       double &milliseconds) {
+mlir::LogicalResult
+CpuExecution::time(const Problem &problem,
+                   std::vector<blk::runtime::HostTensor> &tensors, int runs,
+                   double &milliseconds) {
+  if (mlir::failed(launchAll(problem, tensors)))
+    return mlir::failure();
   std::vector<double> times;
   for (int i = 0; i < runs; ++i) {
     auto start = std::chrono::steady_clock::now();
-    if (mlir::failed(launchAll(problem)))
+    if (mlir::failed(launchAll(problem, tensors)))
       return mlir::failure();
     std::chrono::duration<double, std::milli> elapsed =
         std::chrono::steady_clock::now() - start;

@@ -6,8 +6,8 @@
 
 namespace softmax_run {
 
-/// A program compiled for the host, run on buffers laid out as on the GPU
-/// (same strides, same element type). The host has no occupancy: every
+/// A program compiled for the host, run on the host tensors (laid out as on
+/// the GPU: same strides, same element types). The host has no occupancy: every
 /// kernel runs the binding's grid, a persistent one too.
 class CpuExecution {
 public:
@@ -15,21 +15,28 @@ public:
   CpuExecution(mlir::blk::CompiledProgram compiled, unsigned threads)
       : compiled(std::move(compiled)), threads(threads) {}
 
-  /// Poisons the output, runs every kernel in order and returns the output
-  /// (rows x outStride elements).
-  mlir::LogicalResult run(const Problem &problem, std::vector<uint8_t> &output);
+  /// Poisons the outputs and runs every kernel in order on `tensors`,
+  /// which hold the inputs and receive the outputs.
+  mlir::LogicalResult run(const Problem &problem,
+                          std::vector<blk::runtime::HostTensor> &tensors);
 
-  /// Median wall time of `runs` runs, in milliseconds, on the buffers of
-  /// the last run() (which must come first).
-  mlir::LogicalResult time(const Problem &problem, int runs,
-                           double &milliseconds);
+  /// Median wall time of `runs` runs on `tensors`, in milliseconds; one run
+  /// warms up first.
+  mlir::LogicalResult time(const Problem &problem,
+                           std::vector<blk::runtime::HostTensor> &tensors,
+                           int runs, double &milliseconds);
 
 private:
-  mlir::LogicalResult launchAll(const Problem &problem);
+  /// Allocates the program's scratch tensors (on the GPU, the launcher's
+  /// own), once.
+  blk::runtime::Status allocateScratch();
+  mlir::LogicalResult launchAll(const Problem &problem,
+                                std::vector<blk::runtime::HostTensor> &tensors);
 
   mlir::blk::CompiledProgram compiled;
   unsigned threads;
-  llvm::StringMap<std::vector<uint8_t>> buffers;
+  std::vector<blk::runtime::HostTensor> scratch;
+  bool scratchAllocated = false;
 };
 
 } // namespace softmax_run

@@ -17,48 +17,46 @@ double median(std::vector<float> values) {
 
 } // namespace
 
-Status GpuExecution::prepare(const blk::runtime::GpuProgram &program,
-                             const Problem &problem,
+Status GpuExecution::prepare(const Problem &problem,
+                             const std::vector<blk::runtime::HostTensor> &tensors,
                              blk::runtime::LaunchArguments &arguments) {
   arguments = getLaunchArguments(problem);
-  std::vector<Tensor> tensors;
-  if (Status status = getTensors(program.image(), tensors); !status)
-    return status;
-  for (const Tensor &tensor : tensors) {
-    // Scratch tensors are the program's own.
-    if (tensor.declaration.role == blk::runtime::ArgRole::scratch)
-      continue;
-    blk::runtime::DeviceBuffer &buffer = buffers[tensor.declaration.name];
-    if (buffer.size() != tensor.bytes) {
+  for (const blk::runtime::HostTensor &tensor : tensors) {
+    const std::vector<uint8_t> &bytes = tensor.getBytes();
+    blk::runtime::DeviceBuffer &buffer = buffers[tensor.getName()];
+    if (buffer.size() != bytes.size()) {
       buffer = {};
-      if (Status status = driver.allocate(tensor.bytes, buffer); !status)
+      if (Status status = driver.allocate(bytes.size(), buffer); !status)
         return status;
     }
-    arguments.tensor(tensor.declaration.name, buffer.devicePointer());
+    if (Status status = buffer.copyFromHost(bytes.data(), bytes.size());
+        !status)
+      return status;
+    arguments.tensor(tensor.getName(), buffer.devicePointer());
   }
-  std::vector<uint8_t> staged = stageInput(problem);
-  return buffers[problem.input].copyFromHost(staged.data(), staged.size());
+  return Status::success();
 }
 
 Status GpuExecution::run(blk::runtime::GpuProgram &program,
-                         const Problem &problem, std::vector<uint8_t> &result) {
+                         const Problem &problem,
+                         std::vector<blk::runtime::HostTensor> &tensors) {
+  for (blk::runtime::HostTensor &tensor : tensors)
+    if (tensor.getDeclaration().role == blk::runtime::ArgRole::output)
+      tensor.poison();
   blk::runtime::LaunchArguments arguments(0, 0);
-  if (Status status = prepare(program, problem, arguments); !status)
+  if (Status status = prepare(problem, tensors, arguments); !status)
     return status;
-  blk::runtime::DeviceBuffer &output = buffers[problem.output];
-  Status poisoned =
-      problem.type() == blk::runtime::ElementType::F32
-          ? output.fill32(blk::runtime::poisonBits(problem.type()))
-          : output.fill16(static_cast<uint16_t>(
-                blk::runtime::poisonBits(problem.type())));
-  if (!poisoned)
-    return poisoned;
   if (Status status = program.launch(arguments); !status)
     return status;
   if (Status status = driver.synchronize(); !status)
     return status;
-  result.resize(output.size());
-  return output.copyToHost(result.data(), result.size());
+  for (blk::runtime::HostTensor &tensor : tensors)
+    if (tensor.getDeclaration().role == blk::runtime::ArgRole::output)
+      if (Status status = buffers[tensor.getName()].copyToHost(
+              tensor.getBytes().data(), tensor.getBytes().size());
+          !status)
+        return status;
+  return Status::success();
 }
 
 Status GpuExecution::flushL2() {
@@ -71,11 +69,22 @@ Status GpuExecution::flushL2() {
 }
 
 Status GpuExecution::bench(blk::runtime::GpuProgram &program,
-                           const Problem &problem, int runs,
-                           BenchResult &result) {
+                           const Problem &problem,
+                           const std::vector<blk::runtime::HostTensor> &tensors,
+                           int runs, BenchResult &result) {
   blk::runtime::LaunchArguments arguments(0, 0);
-  if (Status status = prepare(program, problem, arguments); !status)
+  if (Status status = prepare(problem, tensors, arguments); !status)
     return status;
+  // The copy reads half the bytes the kernels move and writes the other
+  // half.
+  uint64_t moved = getMovedBytes(tensors);
+  size_t copyBytes = std::max<uint64_t>(moved / 2, 1);
+  for (blk::runtime::DeviceBuffer *buffer : {&copySource, &copyTarget})
+    if (buffer->size() != copyBytes) {
+      *buffer = {};
+      if (Status status = driver.allocate(copyBytes, *buffer); !status)
+        return status;
+    }
   blk::runtime::EventTimer timer;
   if (Status status = driver.createTimer(timer); !status)
     return status;
@@ -103,14 +112,8 @@ Status GpuExecution::bench(blk::runtime::GpuProgram &program,
           timeRuns([&] { return program.launch(arguments); }, kernelTimes);
       !status)
     return status;
-  size_t bytes = problem.rows() * problem.cols() *
-                 blk::runtime::elementSize(problem.type());
-  blk::runtime::DeviceBuffer &input = buffers[problem.input];
-  blk::runtime::DeviceBuffer &output = buffers[problem.output];
   if (Status status = timeRuns(
-          [&] {
-            return output.copyFromDevice(input, std::min(bytes, output.size()));
-          },
+          [&] { return copyTarget.copyFromDevice(copySource, copyBytes); },
           copyTimes);
       !status)
     return status;
@@ -118,7 +121,7 @@ Status GpuExecution::bench(blk::runtime::GpuProgram &program,
   result.runs = runs;
   result.kernelMs = median(kernelTimes);
   double copyMs = median(copyTimes);
-  result.kernelGBps = 2.0 * bytes / (result.kernelMs * 1e6);
-  result.copyGBps = 2.0 * bytes / (copyMs * 1e6);
+  result.kernelGBps = double(moved) / (result.kernelMs * 1e6);
+  result.copyGBps = 2.0 * double(copyBytes) / (copyMs * 1e6);
   return Status::success();
 }

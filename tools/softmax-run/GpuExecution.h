@@ -1,8 +1,8 @@
 //===- GpuExecution.h - softmax-run's data on the GPU ------------*- C++ -*-===//
 //
 // What softmax-run adds to the runtime's launcher (blk/Runtime/GpuProgram.h):
-// its own input and output buffers, the poisoned output, timing against a
-// copy of the same bytes.
+// device buffers for the program's host tensors, poisoned outputs, timing
+// against a copy of the same bytes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOOLS_SOFTMAX_RUN_GPUEXECUTION_H
@@ -27,30 +27,33 @@ class GpuExecution {
 public:
   explicit GpuExecution(blk::runtime::CudaDriver &driver) : driver(driver) {}
 
-  /// Copies the input in, poisons the output, launches the program and
-  /// copies the output (rows x outStride elements) back.
+  /// Copies the inputs in and the outputs, poisoned, too; launches the
+  /// program and copies the outputs back into `tensors`.
   blk::runtime::Status run(blk::runtime::GpuProgram &program,
                            const Problem &problem,
-                           std::vector<uint8_t> &output);
+                           std::vector<blk::runtime::HostTensor> &tensors);
 
   /// Median time of `runs` launches with L2 flushed before each, and of a
-  /// device-to-device copy of the same bytes timed the same way.
+  /// device-to-device copy of the bytes the kernels move, timed the same
+  /// way.
   blk::runtime::Status bench(blk::runtime::GpuProgram &program,
-                             const Problem &problem, int runs,
-                             BenchResult &result);
+                             const Problem &problem,
+                             const std::vector<blk::runtime::HostTensor> &tensors,
+                             int runs, BenchResult &result);
 
 private:
-  /// Allocates the problem's input and output (kept between calls while
-  /// their sizes hold), copies the input in, and returns the launch
-  /// arguments on them.
-  blk::runtime::Status prepare(const blk::runtime::GpuProgram &program,
-                               const Problem &problem,
-                               blk::runtime::LaunchArguments &arguments);
+  /// Gives every tensor a device buffer (kept between calls while its size
+  /// holds), copies the host bytes in, and returns the launch arguments on
+  /// the buffers.
+  blk::runtime::Status
+  prepare(const Problem &problem,
+          const std::vector<blk::runtime::HostTensor> &tensors,
+          blk::runtime::LaunchArguments &arguments);
   blk::runtime::Status flushL2();
 
   blk::runtime::CudaDriver &driver;
   llvm::StringMap<blk::runtime::DeviceBuffer> buffers;
-  blk::runtime::DeviceBuffer flush;
+  blk::runtime::DeviceBuffer flush, copySource, copyTarget;
 };
 
 } // namespace softmax_run

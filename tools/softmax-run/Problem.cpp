@@ -4,7 +4,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
-#include <cstring>
+#include <cstdlib>
 
 using namespace softmax_run;
 using blk::runtime::ArgExtent;
@@ -17,70 +17,31 @@ static bool isTensor(const mlir::blk::KernelArgument &argument) {
 bool softmax_run::findInputAndOutput(
     const std::vector<mlir::blk::KernelSignature> &signatures,
     Problem &problem, std::string &error) {
-  llvm::StringSet<> seen;
-  std::vector<std::string> inputs, outputs;
-  bool matrices = true;
+  std::vector<std::string> tensors;
+  std::string anyOutput;
   for (const mlir::blk::KernelSignature &signature : signatures)
     for (const mlir::blk::KernelArgument &argument : signature.arguments) {
-      if (!isTensor(argument) || argument.role == ArgRole::scratch ||
-          !seen.insert(argument.name).second)
+      if (!isTensor(argument) || argument.role == ArgRole::scratch)
         continue;
-      (argument.role == ArgRole::input ? inputs : outputs)
-          .push_back(argument.name);
-      matrices &= argument.extent == ArgExtent::matrix;
+      tensors.push_back(argument.name);
+      if (argument.role == ArgRole::output && anyOutput.empty())
+        anyOutput = argument.name;
+      if (argument.extent != ArgExtent::matrix)
+        continue;
+      std::string &primary =
+          argument.role == ArgRole::input ? problem.input : problem.output;
+      if (primary.empty())
+        primary = argument.name;
     }
-  if (!matrices || inputs.size() != 1 || outputs.size() != 1) {
-    error = "softmax-run runs programs with one matrix input and one matrix "
-            "output, but this one declares inputs [" +
-            llvm::join(inputs, ", ") + "] and outputs [" +
-            llvm::join(outputs, ", ") + "]";
+  if (problem.output.empty())
+    problem.output = anyOutput;
+  if (problem.input.empty() || problem.output.empty()) {
+    error = "softmax-run runs programs with a matrix input and an output, "
+            "but this one declares the tensors [" +
+            llvm::join(tensors, ", ") + "]";
     return false;
   }
-  problem.input = inputs[0];
-  problem.output = outputs[0];
   return true;
-}
-
-blk::runtime::Status
-softmax_run::getTensors(const blk::runtime::ProgramImage &image,
-                        std::vector<Tensor> &tensors) {
-  llvm::StringSet<> seen;
-  tensors.clear();
-  for (const mlir::blk::KernelSignature &signature : image.signatures)
-    for (const mlir::blk::KernelArgument &argument : signature.arguments) {
-      if (!isTensor(argument) || !seen.insert(argument.name).second)
-        continue;
-      int64_t elements = 0;
-      if (blk::runtime::Status status =
-              blk::runtime::getTensorElements(argument, image.shape, elements);
-          !status)
-        return status;
-      tensors.push_back({argument, static_cast<size_t>(elements) *
-                                       static_cast<size_t>(argument.bytes)});
-    }
-  return blk::runtime::Status::success();
-}
-
-std::vector<uint8_t> softmax_run::stageInput(const Problem &problem) {
-  size_t elementBytes = blk::runtime::elementSize(problem.type());
-  std::vector<uint8_t> staged(problem.data.size() * elementBytes);
-  for (size_t i = 0; i < problem.data.size(); ++i) {
-    float value = problem.data[i];
-    uint16_t bits = 0;
-    switch (problem.type()) {
-    case blk::runtime::ElementType::F32:
-      std::memcpy(&staged[i * 4], &value, 4);
-      continue;
-    case blk::runtime::ElementType::F16:
-      bits = blk::runtime::floatToHalfBits(value);
-      break;
-    case blk::runtime::ElementType::BF16:
-      bits = blk::runtime::floatToBf16Bits(value);
-      break;
-    }
-    std::memcpy(&staged[i * 2], &bits, 2);
-  }
-  return staged;
 }
 
 blk::runtime::LaunchArguments
@@ -91,6 +52,26 @@ softmax_run::getLaunchArguments(const Problem &problem) {
   for (const auto &param : problem.params)
     arguments.param(param.getKey().str(), param.getValue());
   return arguments;
+}
+
+blk::runtime::ScalarValues softmax_run::getScalars(const Problem &problem,
+                                                   const Specialization &binding) {
+  blk::runtime::ScalarValues scalars;
+  for (const auto &param : problem.params)
+    scalars.push_back({param.getKey().str(),
+                       std::strtod(param.getValue().c_str(), nullptr)});
+  for (const auto &constant : binding.constants)
+    scalars.push_back(
+        {constant.getKey().str(), double(constant.getValue())});
+  return scalars;
+}
+
+uint64_t
+softmax_run::getMovedBytes(const std::vector<blk::runtime::HostTensor> &tensors) {
+  uint64_t bytes = 0;
+  for (const blk::runtime::HostTensor &tensor : tensors)
+    bytes += tensor.getLogicalBytes();
+  return bytes;
 }
 
 bool softmax_run::checkParams(

@@ -1,19 +1,23 @@
 //===- Problem.h - what softmax-run computes ----------------------*- C++ -*-===//
 //
-// A softmax problem with its data, and the kernel arguments built from the
-// kernels' declared ABI (blk/Driver/Driver.h: KernelSignature). Fitting,
-// binding and compiling are the driver's.
+// A row-wise problem: its shape, the program's primary input and output
+// (what --input fills, --output writes and the strides options set), its
+// scalar parameters, and what --check compares with. The data lives in
+// the program's host tensors (blk/Runtime/HostTensor.h), made once the
+// program is compiled. Fitting, binding and compiling are the driver's.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TOOLS_SOFTMAX_RUN_PROBLEM_H
 #define TOOLS_SOFTMAX_RUN_PROBLEM_H
 
 #include "blk/Driver/Driver.h"
+#include "blk/Runtime/HostTensor.h"
 #include "blk/Runtime/Launch.h"
-#include "blk/Runtime/Numerics.h"
+#include "blk/Runtime/Reference.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,52 +25,43 @@ namespace softmax_run {
 
 using mlir::blk::Specialization;
 
-/// A tensor of a compiled program and the bytes a launcher allocates for
-/// it.
-struct Tensor {
-  mlir::blk::KernelArgument declaration;
-  size_t bytes = 0;
-};
-
 struct Problem {
   /// Shape, element type and row strides: what compilation sees.
   mlir::blk::ProblemDesc desc;
-  /// The matrix softmax-run fills (`input`) and the one it checks
-  /// (`output`).
+  /// The first matrix input the kernels declare, and their first matrix
+  /// output (else their first output).
   std::string input, output;
   /// Scalar parameters (--param NAME=VALUE) by name.
   llvm::StringMap<std::string> params;
-  /// rows x inStride values of the input (padding included), as float.
-  std::vector<float> data;
+  /// What --check compares with: a float64 reference, or (none) the CPU
+  /// lowering of the same program.
+  std::optional<blk::runtime::ReferenceKind> reference;
   /// 1 where the input was a 1-D .npy array: the output is written as one.
   unsigned inputDimensions = 2;
 
   int64_t rows() const { return desc.rows; }
   int64_t cols() const { return desc.cols; }
-  int64_t inStride() const { return desc.getRowStride(input); }
-  int64_t outStride() const { return desc.getRowStride(output); }
   blk::runtime::ElementType type() const { return desc.elementType; }
 };
 
-/// Picks the matrix softmax-run fills and the one it checks: it runs
-/// programs with exactly one matrix input and one matrix output. The
-/// message says what the program declares instead.
+/// Finds the problem's primary input and output (Problem::input, output).
+/// The message says what the program declares instead when it has none.
 bool findInputAndOutput(
     const std::vector<mlir::blk::KernelSignature> &signatures,
     Problem &problem, std::string &error);
 
-/// Every tensor of the compiled kernels, once, in order of appearance,
-/// sized for the shape they were compiled for.
-blk::runtime::Status getTensors(const blk::runtime::ProgramImage &image,
-                                std::vector<Tensor> &tensors);
-
-/// The input as the kernel reads it: rows x inStride elements of the
-/// problem's element type.
-std::vector<uint8_t> stageInput(const Problem &problem);
-
 /// The launch arguments of the problem: its shape, row strides and
 /// parameters; the launcher adds the tensors' addresses.
 blk::runtime::LaunchArguments getLaunchArguments(const Problem &problem);
+
+/// The scalars a reference reads: the parameters as numbers and the
+/// binding's constants.
+blk::runtime::ScalarValues getScalars(const Problem &problem,
+                                      const Specialization &binding);
+
+/// Bytes one run of the kernels moves: every input and output tensor once,
+/// padding excluded.
+uint64_t getMovedBytes(const std::vector<blk::runtime::HostTensor> &tensors);
 
 /// Fails if --param names a parameter no kernel takes, or, saying how to
 /// give it, if a kernel takes a parameter that --param did not give.

@@ -23,7 +23,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -36,9 +37,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
-#include <functional>
 #include <cstdio>
-#include <random>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -123,19 +122,19 @@ static cl::opt<int64_t>
     maxTileOption("max-tile",
                   cl::desc("Largest BLOCK for programs that loop over a row"),
                   cl::init(8192), cl::cat(runCategory));
-enum class Reference { softmax, logSoftmax };
-static cl::opt<Reference> referenceOption(
+static cl::opt<std::string> referenceOption(
     "reference",
-    cl::desc("What --check compares with (the row-wise kernel computed)"),
-    cl::values(clEnumValN(Reference::softmax, "softmax",
-                          "softmax along each row (default)"),
-               clEnumValN(Reference::logSoftmax, "log_softmax",
-                          "log-softmax along each row")),
-    cl::init(Reference::softmax), cl::cat(runCategory));
+    cl::desc("What --check compares with: a kernel kind's float64 reference "
+             "(softmax, log_softmax, scaled_softmax, softmax_backward, "
+             "cross_entropy, rms_norm, layer_norm), or cpu: the CPU lowering "
+             "of the same program (GPU runs only). Default: softmax for a "
+             "program of one matrix input and output, else cpu"),
+    cl::cat(runCategory));
 static cl::opt<bool>
     specialOption("special",
-                  cl::desc("Put special values (+-inf, NaN, huge, tiny) in the "
-                           "first rows of the random input"),
+                  cl::desc("Put special values (+-inf, NaN, huge, tiny), those "
+                           "the kernel kind defines, in the first rows of the "
+                           "random input"),
                   cl::cat(runCategory));
 static cl::opt<bool>
     probeOption("probe-gpu",
@@ -246,22 +245,33 @@ bool parseElementType(llvm::StringRef name, ElementType &type) {
   return true;
 }
 
-/// Rows of special values, one kind per row, from row 0 on.
-void injectSpecialValues(Problem &problem) {
-  const float inf = INFINITY, nan = NAN;
-  auto row = [&](int64_t r) { return &problem.data[r * problem.inStride()]; };
-  int64_t n = problem.cols();
-  std::vector<std::function<void(float *)>> kinds = {
-      [&](float *x) { x[0] = -inf; x[n / 2] = -inf; },     // some -inf
-      [&](float *x) { std::fill(x, x + n, -inf); },        // all -inf: NaN
-      [&](float *x) { x[n - 1] = inf; },                   // +inf: NaN
-      [&](float *x) { x[n / 3] = nan; },                   // NaN anywhere
-      [&](float *x) { x[0] = 3e38f; x[n - 1] = -3e38f; },  // near the limits
-      [&](float *x) { for (int64_t i = 0; i < n; ++i) x[i] *= 1e30f; },
-      [&](float *x) { for (int64_t i = 0; i < n; ++i) x[i] *= 1e-38f; },
-  };
-  for (int64_t r = 0; r < problem.rows() && r < int64_t(kinds.size()); ++r)
-    kinds[r](row(r));
+/// What --check compares with: --reference, else the softmax reference for
+/// a program of one matrix input and one matrix output (what softmax-run
+/// ran before it knew other kinds), else the CPU lowering.
+bool chooseReference(const std::vector<mlir::blk::KernelSignature> &signatures,
+                     Problem &problem, std::string &error) {
+  if (referenceOption.getNumOccurrences()) {
+    if (referenceOption == "cpu")
+      return true;
+    blk::runtime::ReferenceKind kind;
+    if (Status status =
+            blk::runtime::parseReferenceKind(referenceOption, kind);
+        !status) {
+      error = "--reference: " + status.message() + ", or cpu";
+      return false;
+    }
+    problem.reference = kind;
+    return true;
+  }
+  llvm::StringSet<> tensors;
+  for (const mlir::blk::KernelSignature &signature : signatures)
+    for (const mlir::blk::KernelArgument &argument : signature.arguments)
+      if (blk::runtime::isTensorRole(argument.role) &&
+          argument.role != blk::runtime::ArgRole::scratch)
+        tensors.insert(argument.name);
+  if (tensors.size() == 2)
+    problem.reference = blk::runtime::ReferenceKind::softmax;
+  return true;
 }
 
 /// The shape and element type, from the options or the --input file (read
@@ -321,54 +331,85 @@ uint64_t hostMemoryBytes() {
   return bytes;
 }
 
-/// Host bytes a run holds at once: the input as float and as the kernel
-/// reads it, the output as the kernel writes it, and with --check the
-/// double-precision reference, with --output the float copy written.
-double hostBytesNeeded(const Problem &problem) {
-  double in = double(problem.rows()) * double(problem.inStride());
-  double out = double(problem.rows()) * double(problem.outStride());
+/// Host bytes a run holds at once: every tensor of the fitted program as
+/// the kernels read and write it, with --check a double-precision
+/// reference of each output (and on the GPU the CPU run's tensors), with
+/// --output the float copy written.
+double hostBytesNeeded(const Problem &problem,
+                       const std::vector<mlir::blk::KernelSignature> &fitted) {
+  double tensors = 0, outputs = 0;
+  llvm::StringSet<> seen;
+  for (const mlir::blk::KernelSignature &signature : fitted)
+    for (const mlir::blk::KernelArgument &argument : signature.arguments) {
+      if (!blk::runtime::isTensorRole(argument.role) ||
+          !seen.insert(argument.name).second)
+        continue;
+      int64_t elements = 0;
+      if (!blk::runtime::getTensorElements(
+              argument, problem.desc.getProgramShape(), elements))
+        return INFINITY;
+      tensors += double(elements) * double(argument.bytes);
+      if (argument.role == blk::runtime::ArgRole::output)
+        outputs += double(elements);
+    }
   double matrix = double(problem.rows()) * double(problem.cols());
-  double elementBytes = blk::runtime::elementSize(problem.type());
-  return in * (sizeof(float) + elementBytes) + out * elementBytes +
-         (checkOption ? matrix * sizeof(double) : 0) +
+  return tensors * (checkOption && !problem.reference ? 2 : 1) +
+         (checkOption ? outputs * sizeof(double) : 0) +
          (outputPath.empty() ? 0 : matrix * sizeof(float));
 }
 
-/// The input data: the --input file, else random values (plus special
-/// values with --special), rounded to the element type.
-bool fillInput(Problem &problem, const blk::runtime::NpyArray &array,
-               std::string &error) {
-  // The driver checked that rows x stride fits in int64_t.
-  uint64_t elements = uint64_t(problem.rows()) * uint64_t(problem.inStride());
-  double needed = hostBytesNeeded(problem);
+/// Refuses a problem that needs more host memory than the machine has,
+/// before anything is allocated.
+bool checkHostMemory(const Problem &problem,
+                     const std::vector<mlir::blk::KernelSignature> &fitted,
+                     std::string &error) {
+  double needed = hostBytesNeeded(problem, fitted);
   if (needed > double(hostMemoryBytes())) {
-    error = "the problem needs " + std::to_string(uint64_t(needed / 1e6)) +
-            " MB of host memory (input, output and reference), more than "
-            "this machine has";
+    error = "the problem needs " +
+            (std::isinf(needed) ? std::string("more bytes than 64 bits count")
+                                : std::to_string(uint64_t(needed / 1e6)) +
+                                      " MB") +
+            " of host memory (tensors, reference), more than this machine has";
     return false;
   }
-  problem.data.assign(elements, 0.0f);
+  return true;
+}
+
+/// The host tensors of the fitted program with their inputs: the --input
+/// file in the primary input and seeded data (with --special, special
+/// rows) everywhere else, shaped for the reference kind.
+bool makeTensors(const std::vector<mlir::blk::KernelSignature> &fitted,
+                 const Problem &problem, const Specialization &binding,
+                 const blk::runtime::NpyArray &array,
+                 std::vector<blk::runtime::HostTensor> &tensors,
+                 std::string &error) {
+  if (Status status = blk::runtime::createHostTensors(
+          fitted, problem.desc.getProgramShape(), tensors);
+      !status) {
+    error = status.message();
+    return false;
+  }
+  blk::runtime::ScalarValues scalars = getScalars(problem, binding);
+  if (problem.reference)
+    if (Status status = blk::runtime::checkContract(*problem.reference,
+                                                    tensors, scalars);
+        !status) {
+      error = "--reference " +
+              std::string(blk::runtime::getReferenceKindName(
+                  *problem.reference)) +
+              ": " + status.message();
+      return false;
+    }
+  blk::runtime::fillInputs(problem.reference ? &*problem.reference : nullptr,
+                           problem.cols(), tensors, scalars, seedOption,
+                           specialOption);
   if (!inputPath.empty()) {
-    for (int64_t r = 0; r < problem.rows(); ++r)
-      std::copy_n(&array.values[r * problem.cols()], problem.cols(),
-                  &problem.data[r * problem.inStride()]);
-  } else {
-    std::mt19937 generator(seedOption);
-    std::normal_distribution<float> normal(0.0f, 2.0f);
+    blk::runtime::HostTensor &input =
+        *blk::runtime::findTensor(tensors, problem.input);
     for (int64_t r = 0; r < problem.rows(); ++r)
       for (int64_t c = 0; c < problem.cols(); ++c)
-        problem.data[r * problem.inStride() + c] = normal(generator);
+        input.set(r, c, array.values[r * problem.cols() + c]);
   }
-  if (specialOption)
-    injectSpecialValues(problem);
-  // What the kernel sees is the input rounded to its element type.
-  if (problem.type() != ElementType::F32)
-    for (float &value : problem.data)
-      value = problem.type() == ElementType::F16
-                  ? blk::runtime::halfBitsToFloat(
-                        blk::runtime::floatToHalfBits(value))
-                  : blk::runtime::bf16BitsToFloat(
-                        blk::runtime::floatToBf16Bits(value));
   return true;
 }
 
@@ -393,36 +434,65 @@ bool parseBindings(const cl::list<std::string> &bindings, const char *flag,
   return true;
 }
 
-/// Checks the output against the reference; prints the figures.
-bool checkOutput(const Problem &problem, const std::vector<uint8_t> &output) {
-  std::vector<double> reference(problem.rows() * problem.cols());
-  (referenceOption == Reference::logSoftmax ? blk::runtime::referenceLogSoftmax
-                                            : blk::runtime::referenceSoftmax)(
-      problem.data.data(), problem.rows(), problem.cols(), problem.inStride(),
-      reference.data());
-  blk::runtime::ErrorStats stats = blk::runtime::compareToReference(
-      output.data(), problem.type(), problem.rows(), problem.cols(),
-      problem.outStride(), reference.data());
-  double tolerance = problem.type() == ElementType::F32 ? 1e-5 : 1e-2;
-  bool ok = stats.nanPatternAndCoverageMatch() && stats.relL2Error <= tolerance;
-  report() << "  check: " << stats.summary() << "  "
-               << (ok ? "OK" : "FAILED") << " (relative L2 tolerance "
-               << llvm::format("%.0e", tolerance) << ")\n";
+/// The float64 reference of every output the problem's kernel kind
+/// writes.
+std::vector<blk::runtime::ReferenceOutput>
+computeExpected(const Problem &problem, const Specialization &binding,
+                const std::vector<blk::runtime::HostTensor> &tensors) {
+  std::vector<blk::runtime::ReferenceOutput> expected;
+  blk::runtime::computeReference(*problem.reference, tensors,
+                                 getScalars(problem, binding), expected);
+  return expected;
+}
+
+/// Compares each output with what was expected of it; prints a line per
+/// output, saying what it was compared `against` unless that is the
+/// float64 reference.
+bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
+                  const std::vector<blk::runtime::ReferenceOutput> &expected,
+                  llvm::StringRef against) {
+  bool ok = true;
+  for (const blk::runtime::ReferenceOutput &reference : expected) {
+    const blk::runtime::HostTensor &output =
+        *blk::runtime::findTensor(tensors, reference.name);
+    blk::runtime::ErrorStats stats = blk::runtime::compareToReference(
+        output.getBytes().data(), output.getElementType(), output.getRows(),
+        output.getCols(), output.getRowStride(), reference.values.data());
+    double tolerance =
+        output.getElementType() == ElementType::F32 ? 1e-5 : 1e-2;
+    bool matches =
+        stats.nanPatternAndCoverageMatch() && stats.relL2Error <= tolerance;
+    ok &= matches;
+    report() << "  check";
+    if (expected.size() > 1)
+      report() << " " << reference.name;
+    report() << ": " << stats.summary() << "  " << (matches ? "OK" : "FAILED")
+             << " (relative L2 tolerance " << llvm::format("%.0e", tolerance)
+             << (against.empty() ? "" : ", against ") << against << ")\n";
+  }
   return ok;
 }
 
-bool writeOutput(const Problem &problem, const std::vector<uint8_t> &output,
+/// Writes the primary output: a matrix as the input was read (2-D, or 1-D
+/// for one row read from a 1-D file), a vector as a 1-D array.
+bool writeOutput(const Problem &problem,
+                 const std::vector<blk::runtime::HostTensor> &tensors,
                  std::string &error) {
-  std::vector<float> values(problem.rows() * problem.cols());
-  for (int64_t r = 0; r < problem.rows(); ++r)
-    for (int64_t c = 0; c < problem.cols(); ++c)
-      values[r * problem.cols() + c] = blk::runtime::loadAsFloat(
-          output.data(), problem.type(), r * problem.outStride() + c);
+  const blk::runtime::HostTensor &output =
+      *blk::runtime::findTensor(tensors, problem.output);
+  int64_t rows = output.getRows(), cols = output.getCols();
+  std::vector<float> values(rows * cols);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      values[r * cols + c] = float(output.get(r, c));
+  bool vector = output.getDeclaration().extent != blk::runtime::ArgExtent::matrix;
   Status status = blk::runtime::writeNpy(
-      outputPath, problem.rows(), problem.cols(), values.data(),
-      problem.type() == ElementType::F16 ? blk::runtime::NpyDtype::Float16
-                                         : blk::runtime::NpyDtype::Float32,
-      problem.inputDimensions);
+      outputPath, vector ? 1 : rows, vector ? rows * cols : cols,
+      values.data(),
+      output.getElementType() == ElementType::F16
+          ? blk::runtime::NpyDtype::Float16
+          : blk::runtime::NpyDtype::Float32,
+      vector ? 1 : problem.inputDimensions);
   if (!status)
     error = status.message();
   return status.ok();
@@ -475,17 +545,21 @@ bool appendCsv(const Problem &problem, const std::string &provider,
   });
 }
 
-/// --check and --output on a run's output; false if the check failed (the
-/// output is then not written) or the output could not be written.
-bool checkAndWrite(const Problem &problem, const std::vector<uint8_t> &output) {
-  if (checkOption && !checkOutput(problem, output)) {
+/// --check (against `expected`) and --output on a run's tensors; false if
+/// the check failed (the output is then not written) or the output could
+/// not be written.
+bool checkAndWrite(const Problem &problem,
+                   const std::vector<blk::runtime::HostTensor> &tensors,
+                   const std::vector<blk::runtime::ReferenceOutput> &expected,
+                   llvm::StringRef against) {
+  if (checkOption && !checkOutputs(tensors, expected, against)) {
     if (!outputPath.empty())
       llvm::errs() << "softmax-run: the check failed; " << outputPath
                    << " is not written\n";
     return false;
   }
   std::string error;
-  if (!outputPath.empty() && !writeOutput(problem, output, error)) {
+  if (!outputPath.empty() && !writeOutput(problem, tensors, error)) {
     llvm::errs() << "softmax-run: " << error << "\n";
     return false;
   }
@@ -495,11 +569,10 @@ bool checkAndWrite(const Problem &problem, const std::vector<uint8_t> &output) {
 /// Prints the timing (and appends it to --csv); false if the CSV could not
 /// be written.
 bool reportBench(const Problem &problem, const std::string &kernel,
-                 const std::string &target, double milliseconds,
-                 double copyGBps, int runs, const char *how) {
-  double bytes = 2.0 * problem.rows() * problem.cols() *
-                 blk::runtime::elementSize(problem.type());
-  double gbps = bytes / (milliseconds * 1e6);
+                 const std::string &target, uint64_t movedBytes,
+                 double milliseconds, double copyGBps, int runs,
+                 const char *how) {
+  double gbps = double(movedBytes) / (milliseconds * 1e6);
   report() << "  bench: " << llvm::format("%.4f", milliseconds)
                << " ms (median of " << runs << how << "), "
                << llvm::format("%.1f", gbps) << " GB/s";
@@ -557,9 +630,9 @@ void reportCompileTimes(const mlir::blk::CompileTimes &times, double loadMs) {
 /// candidates that do not compile (too many registers...) are skipped
 /// quietly.
 bool tuneOnGPU(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
-               mlir::ModuleOp fitted,
-               const Problem &problem, const mlir::blk::CompileOptions &options,
-               Specialization &best) {
+               mlir::ModuleOp fitted, const Problem &problem,
+               const std::vector<blk::runtime::HostTensor> &tensors,
+               const mlir::blk::CompileOptions &options, Specialization &best) {
   auto candidates = mlir::blk::candidateBindings(fitted, problem.desc, options);
   if (mlir::failed(candidates))
     return false;
@@ -571,7 +644,7 @@ bool tuneOnGPU(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
     LoadedProgram loaded;
     BenchResult bench;
     if (!buildOnGPU(driver, fitted, problem, options, candidate, loaded) ||
-        !gpu.bench(*loaded.program, problem, 20, bench))
+        !gpu.bench(*loaded.program, problem, tensors, 20, bench))
       continue;
     ++tried;
     if (bench.kernelGBps > bestGBps) {
@@ -590,6 +663,7 @@ bool tuneOnGPU(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
 bool autotune(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
               mlir::ModuleOp program, mlir::ModuleOp fitted,
               llvm::StringRef programName, const Problem &problem,
+              const std::vector<blk::runtime::HostTensor> &tensors,
               const mlir::blk::CompileOptions &options,
               Specialization &binding) {
   AutotuneCache cache(autotuneCachePath);
@@ -610,7 +684,7 @@ bool autotune(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
                  << cache.getPath()
                  << " does not fit (see above); tuning again\n";
   }
-  if (!tuneOnGPU(gpu, driver, fitted, problem, options, binding)) {
+  if (!tuneOnGPU(gpu, driver, fitted, problem, tensors, options, binding)) {
     llvm::errs() << "softmax-run: autotune: no candidate compiled and ran\n";
     return false;
   }
@@ -620,16 +694,50 @@ bool autotune(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
   return true;
 }
 
+/// What --check compares a GPU run with when the problem names no kernel
+/// kind: the same program compiled for the CPU (with its own binding and
+/// bounds checks), run on the same inputs.
+bool expectFromCPU(mlir::ModuleOp fitted, const Problem &problem,
+                   const mlir::blk::CompileOptions &gpuOptions,
+                   std::vector<blk::runtime::HostTensor> tensors,
+                   std::vector<blk::runtime::ReferenceOutput> &expected) {
+  mlir::blk::CompileOptions options = gpuOptions;
+  options.target = mlir::blk::TargetKind::CPU;
+  options.checkBounds = true;
+  options.numWarps = options.numCtas = 0;
+  auto binding = mlir::blk::chooseBinding(fitted, problem.desc, options);
+  if (mlir::failed(binding))
+    return false;
+  auto compiled =
+      mlir::blk::compileProgram(fitted, problem.desc, *binding, options);
+  if (mlir::failed(compiled))
+    return false;
+  CpuExecution cpu(std::move(*compiled), threadsOption);
+  if (mlir::failed(cpu.run(problem, tensors)))
+    return false;
+  for (const blk::runtime::HostTensor &tensor : tensors) {
+    if (tensor.getDeclaration().role != blk::runtime::ArgRole::output ||
+        !tensor.isFloat())
+      continue;
+    blk::runtime::ReferenceOutput output{tensor.getName(), {}};
+    for (int64_t r = 0; r < tensor.getRows(); ++r)
+      for (int64_t c = 0; c < tensor.getCols(); ++c)
+        output.values.push_back(tensor.get(r, c));
+    expected.push_back(std::move(output));
+  }
+  return true;
+}
+
 /// `driverMs`: how long loading the CUDA driver and its context took.
 int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
-             mlir::ModuleOp program,
-             mlir::ModuleOp fitted, llvm::StringRef programName,
-             const Problem &problem, Specialization binding,
-             const mlir::blk::CompileOptions &options) {
+             mlir::ModuleOp program, mlir::ModuleOp fitted,
+             llvm::StringRef programName, const Problem &problem,
+             std::vector<blk::runtime::HostTensor> &tensors,
+             Specialization binding, const mlir::blk::CompileOptions &options) {
   const blk::runtime::DeviceInfo &device = driver.device();
   GpuExecution gpu(driver);
   if (autotuneOption && !autotune(gpu, driver, program, fitted, programName,
-                                  problem, options, binding))
+                                  problem, tensors, options, binding))
     return 1;
 
   report() << "  target: GPU " << device.name << " (" << options.chip
@@ -658,21 +766,27 @@ int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
 
   bool ok = true;
   if (checkOption || !outputPath.empty()) {
-    std::vector<uint8_t> output;
-    if (Status status = gpu.run(gpuProgram, problem, output); !status)
+    std::vector<blk::runtime::ReferenceOutput> expected;
+    if (checkOption && problem.reference)
+      expected = computeExpected(problem, binding, tensors);
+    else if (checkOption &&
+             !expectFromCPU(fitted, problem, options, tensors, expected))
+      return fail("the CPU run --check compares with failed (see above)");
+    if (Status status = gpu.run(gpuProgram, problem, tensors); !status)
       return fail(status.message());
-    ok = checkAndWrite(problem, output);
+    ok = checkAndWrite(problem, tensors, expected,
+                       problem.reference ? "" : "the CPU lowering");
   }
   if (benchOption) {
     BenchResult bench;
-    if (Status status = gpu.bench(gpuProgram, problem,
+    if (Status status = gpu.bench(gpuProgram, problem, tensors,
                                   std::max(20, runsOption.getValue()), bench);
         !status)
       return fail(status.message());
     ok = reportBench(problem, gpuProgram.image().signatures.front().name,
                      "gpu " + device.name + " " + options.chip,
-                     bench.kernelMs, bench.copyGBps, bench.runs,
-                     ", L2 flushed") &&
+                     getMovedBytes(tensors), bench.kernelMs, bench.copyGBps,
+                     bench.runs, ", L2 flushed") &&
          ok;
   }
   return ok ? 0 : 1;
@@ -697,6 +811,7 @@ bool emitPTX(mlir::ModuleOp fitted, const Problem &problem,
 }
 
 int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
+             std::vector<blk::runtime::HostTensor> &tensors,
              const Specialization &binding,
              const mlir::blk::CompileOptions &options) {
   if (autotuneOption)
@@ -713,10 +828,12 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
   reportCompileTimes(compiled->times, compiled->times.load);
   std::string kernel = compiled->getSignatures().front().name;
   CpuExecution cpu(std::move(*compiled), threads);
-  std::vector<uint8_t> output;
-  if (mlir::failed(cpu.run(problem, output)))
+  std::vector<blk::runtime::ReferenceOutput> expected;
+  if (checkOption)
+    expected = computeExpected(problem, binding, tensors);
+  if (mlir::failed(cpu.run(problem, tensors)))
     return fail("the CPU run failed (see the errors above)");
-  bool ok = checkAndWrite(problem, output);
+  bool ok = checkAndWrite(problem, tensors, expected, "");
   if (benchOption) {
     // The checked run above showed that this binding stays in the buffers
     // of this problem; the timing is of the code without checks (a call
@@ -730,14 +847,13 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
     CpuExecution timedCpu(std::move(*timed), threads);
     double milliseconds = 0;
     int runs = std::max(3, std::min(20, runsOption.getValue()));
-    // run() sets up its buffers (and warms up) before time() repeats it.
-    if (mlir::failed(timedCpu.run(problem, output)) ||
-        mlir::failed(timedCpu.time(problem, runs, milliseconds)))
+    if (mlir::failed(timedCpu.time(problem, tensors, runs, milliseconds)))
       return fail("the CPU run failed (see the errors above)");
     ok = reportBench(problem, kernel,
                      "cpu " + std::to_string(threads) +
                          (threads == 1 ? " thread" : " threads"),
-                     milliseconds, /*copyGBps=*/0, runs, ", wall clock") &&
+                     getMovedBytes(tensors), milliseconds, /*copyGBps=*/0,
+                     runs, ", wall clock") &&
          ok;
   }
   return ok ? 0 : 1;
@@ -847,7 +963,8 @@ int main(int argc, char **argv) {
   if (mlir::failed(signatures))
     return fail("the program's kernels cannot be run (see above)");
   if (!findInputAndOutput(*signatures, problem, error) ||
-      !checkParams(*signatures, problem, error))
+      !checkParams(*signatures, problem, error) ||
+      !chooseReference(*signatures, problem, error))
     return fail(error);
   if (inStrideOption)
     problem.desc.rowStrides[problem.input] = inStrideOption;
@@ -870,14 +987,25 @@ int main(int argc, char **argv) {
     if (!driver)
       return 0;
   }
+  if (checkOption && !problem.reference && !driver)
+    return fail("--check on the CPU compares with a float64 reference: give "
+                "--reference KIND (" +
+                llvm::join(blk::runtime::getReferenceKindNames(), ", ") +
+                ") for this program");
   // Only a run needs the data (--emit-ptx alone compiles).
-  if (!fillInput(problem, array, error))
+  auto fittedSignatures = mlir::blk::getKernelSignatures(**fitted);
+  if (mlir::failed(fittedSignatures))
+    return fail("the program's kernels cannot be run (see above)");
+  std::vector<blk::runtime::HostTensor> tensors;
+  if (!checkHostMemory(problem, *fittedSignatures, error) ||
+      !makeTensors(*fittedSignatures, problem, *binding, array, tensors,
+                   error))
     return fail(error);
   if (driver)
     return runOnGPU(*driver, driverMs, *program, **fitted, programName,
-                    problem, *binding, options);
+                    problem, tensors, *binding, options);
   if (targetOption == "auto")
     report() << "  no GPU (" << gpuLoad.message()
                  << "): running on the CPU\n";
-  return runOnCPU(**fitted, problem, *binding, options);
+  return runOnCPU(**fitted, problem, tensors, *binding, options);
 }

@@ -67,6 +67,8 @@ struct ProblemDesc {
   /// overflows int64_t.
   std::optional<int64_t> getMatrixElements(llvm::StringRef tensor) const;
   RowShape getShape() const;
+  /// The runtime's form of the problem (strides sorted by name).
+  ::blk::runtime::ProgramShape getProgramShape() const;
 };
 
 enum class TargetKind { GPU, CPU };

@@ -10,7 +10,7 @@ def Blk_PtrType : TypeDef<Blk_Dialect, "Ptr"> {
   let summary = "pointer to elements in global memory";
   let description = [{
     A scalar pointer to global memory holding elements of `pointeeType`
-    (`f32`, `f16`, `bf16` or `i32`). Offsets applied to it count elements.
+    (`f32`, `f16`, `bf16`, `i32` or `i64`). Offsets applied to it count elements.
 
     ```mlir
     !blk.ptr<f32>

@@ -69,6 +69,14 @@ uint32_t poisonBits(ElementType type);
 void referenceSoftmax(const float *input, size_t rows, size_t cols,
                       size_t inputRowStride, double *output);
 
+/// One row of referenceSoftmax, in double.
+void softmaxRow(const double *row, size_t cols, double *output);
+/// One row of referenceLogSoftmax, in double.
+void logSoftmaxRow(const double *row, size_t cols, double *output);
+/// m + log(sum(exp(x - m))), m the row's maximum: log_softmax's shift, so
+/// NaN where log_softmax is NaN (a NaN, a +inf or only -inf in the row).
+double logSumExpRow(const double *row, size_t cols);
+
 /// Log-softmax in double, torch.log_softmax's formula
 /// y = x - m - log(sum(exp(x - m))): a row with a NaN, a +inf, or only -inf
 /// is NaN everywhere; a -inf element of an otherwise finite row gives -inf.

@@ -1,0 +1,82 @@
+//===- HostTensor.h - a program's tensors in host memory ---------*- C++ -*-===//
+//
+// The tensors a compiled program reads and writes, held on the host in the
+// layout and element type the kernels use (row strides, f32/f16/bf16/i32/
+// i64), so that a launcher copies them to a device as they are, and a
+// checker reads any element as a double. softmax-run and the reference
+// kernels (blk/Runtime/Reference.h) work on these.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_RUNTIME_HOSTTENSOR_H
+#define BLK_RUNTIME_HOSTTENSOR_H
+
+#include "blk/Runtime/Program.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace blk::runtime {
+
+/// A tensor argument of a program on the host. A matrix is rows x cols
+/// (row r at element r * rowStride); a per_row vector is rows x 1, a
+/// per_col vector 1 x cols, both dense.
+class HostTensor {
+public:
+  /// Allocates `declaration` for `shape` (zeros); fails on an element type
+  /// the host cannot hold or a size that overflows.
+  static Status create(const KernelArgument &declaration,
+                       const ProgramShape &shape, HostTensor &tensor);
+
+  const KernelArgument &getDeclaration() const { return declaration; }
+  const std::string &getName() const { return declaration.name; }
+  int64_t getRows() const { return rows; }
+  int64_t getCols() const { return cols; }
+  int64_t getRowStride() const { return rowStride; }
+  /// Whether the elements are floats (f32, f16, bf16) or integers.
+  bool isFloat() const { return floatType; }
+  /// The float element type (isFloat() only).
+  ElementType getElementType() const { return elementType; }
+
+  /// Element (row, col), widened to double.
+  double get(int64_t row, int64_t col) const;
+  /// Sets element (row, col): a float rounded to the element type (to
+  /// nearest even; beyond its range, infinity), an integer truncated.
+  void set(int64_t row, int64_t col, double value);
+  /// Fills every element, padding included, with the poison pattern of a
+  /// float type (blk/Runtime/Numerics.h), or 0xAB bytes for integers.
+  void poison();
+
+  std::vector<uint8_t> &getBytes() { return bytes; }
+  const std::vector<uint8_t> &getBytes() const { return bytes; }
+  /// Bytes a kernel moves for it: rows x cols elements, padding excluded.
+  uint64_t getLogicalBytes() const;
+
+private:
+  size_t offset(int64_t row, int64_t col) const {
+    return size_t(row * rowStride + col) * size_t(declaration.bytes);
+  }
+
+  KernelArgument declaration;
+  int64_t rows = 0, cols = 0, rowStride = 0;
+  bool floatType = true;
+  ElementType elementType = ElementType::F32;
+  std::vector<uint8_t> bytes;
+};
+
+/// Every input and output tensor of the kernels, once each, in order
+/// of first appearance, allocated for its shape (scratch tensors are the
+/// program's own and left out).
+Status createHostTensors(const std::vector<KernelSignature> &signatures,
+                         const ProgramShape &shape,
+                         std::vector<HostTensor> &tensors);
+
+/// The tensor named `name`, or null.
+HostTensor *findTensor(std::vector<HostTensor> &tensors,
+                       const std::string &name);
+const HostTensor *findTensor(const std::vector<HostTensor> &tensors,
+                             const std::string &name);
+
+} // namespace blk::runtime
+
+#endif // BLK_RUNTIME_HOSTTENSOR_H

@@ -1,0 +1,108 @@
+//===- Reference.h - float64 references of the row-wise kernels -*- C++ -*-===//
+//
+// The memory-bound row-wise kernels language models run (softmax and its
+// relatives, cross-entropy, the norms), each with the tensors and
+// parameters it reads and writes, the inputs a check of it uses, and a
+// double-precision reference with torch's semantics for special values.
+// A program computing one of them names its tensors and parameters as the
+// kind's contract says (getContract); the launcher needs nothing else.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_RUNTIME_REFERENCE_H
+#define BLK_RUNTIME_REFERENCE_H
+
+#include "blk/Runtime/HostTensor.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace blk::runtime {
+
+enum class ReferenceKind {
+  /// y = softmax(x) along each row.
+  softmax,
+  /// y = log_softmax(x).
+  log_softmax,
+  /// y = softmax(scale * x), with columns c > r + offset of row r set to
+  /// -inf first where the constant CAUSAL is 1 (Apex's
+  /// scaled_masked_softmax; a row with every column masked is NaN, as
+  /// torch.softmax gives for a row of -inf).
+  scaled_softmax,
+  /// dx = y * (dy - sum(y * dy)) from softmax's output y and its gradient
+  /// dy.
+  softmax_backward,
+  /// Per row: lse = logsumexp(logits) and loss = lse - logits[label]
+  /// (torch.nn.functional.cross_entropy(reduction='none')); loss is 0 where
+  /// the label is ignore_index. Labels outside [0, cols) are the caller's
+  /// error (torch raises); the reference gives NaN there.
+  cross_entropy,
+  /// y = x * rsqrt(mean(x^2) + eps) * weight (torch's rms_norm).
+  rms_norm,
+  /// y = (x - mean) * rsqrt(var + eps) * weight + bias, var the biased
+  /// variance (torch's layer_norm).
+  layer_norm,
+};
+
+/// The kinds' names ("log_softmax", ...), in enum order.
+std::vector<std::string> getReferenceKindNames();
+const char *getReferenceKindName(ReferenceKind kind);
+/// Fails, listing the kinds, on an unknown name.
+Status parseReferenceKind(const std::string &name, ReferenceKind &kind);
+
+/// A tensor a kind reads or writes: its name (empty for softmax's and
+/// log_softmax's one input and one output, which may have any), its shape
+/// and whether it holds integers.
+struct TensorContract {
+  std::string name;
+  ArgExtent extent = ArgExtent::matrix;
+  bool integer = false;
+  bool optional = false;
+};
+
+/// What a kind reads and writes. `params` are scalars (runtime parameters
+/// or compile-time constants) the reference reads; `optionalParams` ones
+/// it reads when present.
+struct ReferenceContract {
+  std::vector<TensorContract> inputs, outputs;
+  std::vector<std::string> params, optionalParams;
+};
+ReferenceContract getContract(ReferenceKind kind);
+
+/// Scalars the reference reads: parameters and bound constants, by name.
+using ScalarValues = std::vector<std::pair<std::string, double>>;
+
+/// Fails, saying what is missing or mistyped, unless `tensors` and
+/// `scalars` hold what `kind` reads and writes (extents and element kinds
+/// included); tensors the kind does not know are an error too.
+Status checkContract(ReferenceKind kind, const std::vector<HostTensor> &tensors,
+                     const ScalarValues &scalars);
+
+/// Fills every input tensor of a problem of `cols` columns with seeded
+/// data: floats normal(0, 2) in
+/// matrices and normal(1, 0.5) in vectors, integers uniform in [0, cols).
+/// `kind`, when given, shapes the data: softmax_backward's y is a softmax
+/// of random rows; cross_entropy's labels are ignore_index in every
+/// eighth row. With `special`, the first rows hold special values
+/// (+-inf, NaN, values near the float limits, all-masked rows), those
+/// whose torch result the kind defines.
+void fillInputs(const ReferenceKind *kind, int64_t cols,
+                std::vector<HostTensor> &tensors,
+                const ScalarValues &scalars, unsigned seed, bool special);
+
+/// One output of a reference: rows x cols doubles, dense.
+struct ReferenceOutput {
+  std::string name;
+  std::vector<double> values;
+};
+
+/// The outputs of `kind` on the inputs in `tensors` (checkContract first).
+void computeReference(ReferenceKind kind,
+                      const std::vector<HostTensor> &tensors,
+                      const ScalarValues &scalars,
+                      std::vector<ReferenceOutput> &outputs);
+
+} // namespace blk::runtime
+
+#endif // BLK_RUNTIME_REFERENCE_H

@@ -1,0 +1,143 @@
+//===- HostTensor.cpp - a program's tensors in host memory ----------------===//
+#include "blk/Runtime/HostTensor.h"
+
+#include "blk/Runtime/Launch.h"
+
+#include <cmath>
+#include <cstring>
+#include <unordered_set>
+
+using namespace blk::runtime;
+
+Status HostTensor::create(const KernelArgument &declaration,
+                          const ProgramShape &shape, HostTensor &tensor) {
+  tensor = HostTensor();
+  tensor.declaration = declaration;
+  const std::string &type = declaration.type;
+  if (type == "f32" || type == "f16" || type == "bf16") {
+    tensor.elementType = type == "f32"   ? ElementType::F32
+                         : type == "f16" ? ElementType::F16
+                                         : ElementType::BF16;
+  } else if (type == "i32" || type == "i64") {
+    tensor.floatType = false;
+  } else {
+    return Status::failure("tensor '" + declaration.name + "' has elements of " +
+                           type + "; the host holds f32, f16, bf16, i32 and "
+                           "i64 tensors");
+  }
+  switch (declaration.extent) {
+  case ArgExtent::matrix:
+    tensor.rows = shape.rows;
+    tensor.cols = shape.cols;
+    tensor.rowStride = shape.getRowStride(declaration.name);
+    break;
+  case ArgExtent::per_row:
+    tensor.rows = shape.rows;
+    tensor.cols = tensor.rowStride = 1;
+    break;
+  case ArgExtent::per_col:
+    tensor.rows = 1;
+    tensor.cols = tensor.rowStride = shape.cols;
+    break;
+  }
+  int64_t elements = 0, bytes = 0;
+  if (Status status = getTensorElements(declaration, shape, elements); !status)
+    return status;
+  if (__builtin_mul_overflow(elements, declaration.bytes, &bytes))
+    return Status::failure("tensor '" + declaration.name +
+                           "' has more bytes than 64 bits count");
+  tensor.bytes.assign(size_t(bytes), 0);
+  return Status::success();
+}
+
+double HostTensor::get(int64_t row, int64_t col) const {
+  const uint8_t *element = &bytes[offset(row, col)];
+  if (floatType)
+    return loadAsFloat(element, elementType, 0);
+  if (declaration.bytes == 4) {
+    int32_t value;
+    std::memcpy(&value, element, 4);
+    return value;
+  }
+  int64_t value;
+  std::memcpy(&value, element, 8);
+  return double(value);
+}
+
+void HostTensor::set(int64_t row, int64_t col, double value) {
+  uint8_t *element = &bytes[offset(row, col)];
+  if (!floatType) {
+    if (declaration.bytes == 4) {
+      int32_t narrow = int32_t(value);
+      std::memcpy(element, &narrow, 4);
+    } else {
+      int64_t wide = int64_t(value);
+      std::memcpy(element, &wide, 8);
+    }
+    return;
+  }
+  // Through float first: the 16-bit conversions take floats, and a double
+  // beyond float's range becomes the infinity every narrower type holds.
+  float single = float(value);
+  uint16_t bits = 0;
+  switch (elementType) {
+  case ElementType::F32:
+    std::memcpy(element, &single, 4);
+    return;
+  case ElementType::F16:
+    bits = floatToHalfBits(single);
+    break;
+  case ElementType::BF16:
+    bits = floatToBf16Bits(single);
+    break;
+  }
+  std::memcpy(element, &bits, 2);
+}
+
+void HostTensor::poison() {
+  if (!floatType) {
+    std::memset(bytes.data(), 0xAB, bytes.size());
+    return;
+  }
+  uint32_t pattern = poisonBits(elementType);
+  size_t size = elementSize(elementType);
+  for (size_t i = 0; i + size <= bytes.size(); i += size)
+    std::memcpy(&bytes[i], &pattern, size);
+}
+
+uint64_t HostTensor::getLogicalBytes() const {
+  return uint64_t(rows) * uint64_t(cols) * uint64_t(declaration.bytes);
+}
+
+Status
+blk::runtime::createHostTensors(const std::vector<KernelSignature> &signatures,
+                                const ProgramShape &shape,
+                                std::vector<HostTensor> &tensors) {
+  tensors.clear();
+  std::unordered_set<std::string> seen;
+  for (const KernelSignature &signature : signatures)
+    for (const KernelArgument &argument : signature.arguments) {
+      if (!isTensorRole(argument.role) || argument.role == ArgRole::scratch ||
+          !seen.insert(argument.name).second)
+        continue;
+      tensors.emplace_back();
+      if (Status status =
+              HostTensor::create(argument, shape, tensors.back());
+          !status)
+        return status;
+    }
+  return Status::success();
+}
+
+HostTensor *blk::runtime::findTensor(std::vector<HostTensor> &tensors,
+                                     const std::string &name) {
+  for (HostTensor &tensor : tensors)
+    if (tensor.getName() == name)
+      return &tensor;
+  return nullptr;
+}
+
+const HostTensor *blk::runtime::findTensor(
+    const std::vector<HostTensor> &tensors, const std::string &name) {
+  return findTensor(const_cast<std::vector<HostTensor> &>(tensors), name);
+}

@@ -1,0 +1,444 @@
+//===- Reference.cpp - float64 references of the row-wise kernels ---------===//
+#include "blk/Runtime/Reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <random>
+
+using namespace blk::runtime;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct KindInfo {
+  ReferenceKind kind;
+  const char *name;
+};
+constexpr KindInfo kKinds[] = {
+    {ReferenceKind::softmax, "softmax"},
+    {ReferenceKind::log_softmax, "log_softmax"},
+    {ReferenceKind::scaled_softmax, "scaled_softmax"},
+    {ReferenceKind::softmax_backward, "softmax_backward"},
+    {ReferenceKind::cross_entropy, "cross_entropy"},
+    {ReferenceKind::rms_norm, "rms_norm"},
+    {ReferenceKind::layer_norm, "layer_norm"},
+};
+
+const double *findScalar(const ScalarValues &scalars, const std::string &name) {
+  for (const auto &[scalarName, value] : scalars)
+    if (scalarName == name)
+      return &value;
+  return nullptr;
+}
+
+double getScalar(const ScalarValues &scalars, const std::string &name,
+                 double otherwise) {
+  const double *value = findScalar(scalars, name);
+  return value ? *value : otherwise;
+}
+
+const char *describeExtent(ArgExtent extent) {
+  switch (extent) {
+  case ArgExtent::matrix:
+    return "matrix";
+  case ArgExtent::per_row:
+    return "per_row";
+  case ArgExtent::per_col:
+    return "per_col";
+  }
+  return "?";
+}
+
+/// The tensor of `tensors` a contract entry stands for: the one of that
+/// name, or for an unnamed entry the only matrix of that role.
+const HostTensor *match(const std::vector<HostTensor> &tensors,
+                        const TensorContract &entry, ArgRole role) {
+  if (!entry.name.empty())
+    return findTensor(tensors, entry.name);
+  const HostTensor *found = nullptr;
+  for (const HostTensor &tensor : tensors)
+    if (tensor.getDeclaration().role == role &&
+        tensor.getDeclaration().extent == ArgExtent::matrix) {
+      if (found)
+        return nullptr;
+      found = &tensor;
+    }
+  return found;
+}
+
+/// Row `row` of a matrix (or the one row of a vector) as doubles.
+std::vector<double> getRow(const HostTensor &tensor, int64_t row) {
+  std::vector<double> values(tensor.getCols());
+  for (int64_t col = 0; col < tensor.getCols(); ++col)
+    values[col] = tensor.get(row, col);
+  return values;
+}
+
+/// The first float matrix input: where special rows go.
+HostTensor *primaryInput(std::vector<HostTensor> &tensors) {
+  for (HostTensor &tensor : tensors)
+    if (tensor.getDeclaration().role == ArgRole::input && tensor.isFloat() &&
+        tensor.getDeclaration().extent == ArgExtent::matrix)
+      return &tensor;
+  return nullptr;
+}
+
+using RowEdit = std::function<void(std::vector<double> &)>;
+
+/// Rows whose softmax, log_softmax and cross-entropy torch defines: a
+/// -inf element, only -inf (NaN), a +inf (NaN), a NaN, values near the
+/// float limits, and rows scaled far up and down.
+std::vector<RowEdit> softmaxSpecialRows() {
+  return {
+      [](std::vector<double> &x) { x[0] = -kInf; x[x.size() / 2] = -kInf; },
+      [](std::vector<double> &x) { std::fill(x.begin(), x.end(), -kInf); },
+      [](std::vector<double> &x) { x.back() = kInf; },
+      [](std::vector<double> &x) { x[x.size() / 3] = kNaN; },
+      [](std::vector<double> &x) { x.front() = 3e38; x.back() = -3e38; },
+      [](std::vector<double> &x) { for (double &v : x) v *= 1e30; },
+      [](std::vector<double> &x) { for (double &v : x) v *= 1e-38; },
+  };
+}
+
+/// Rows whose norm torch defines without overflow in f32: a NaN (NaN
+/// everywhere), a +inf and a -inf (NaN there, 0 elsewhere: x * rsqrt(inf)),
+/// all zeros, and tiny values where eps dominates.
+std::vector<RowEdit> normSpecialRows() {
+  return {
+      [](std::vector<double> &x) { x[x.size() / 3] = kNaN; },
+      [](std::vector<double> &x) { x.back() = kInf; },
+      [](std::vector<double> &x) { x.front() = -kInf; },
+      [](std::vector<double> &x) { std::fill(x.begin(), x.end(), 0.0); },
+      [](std::vector<double> &x) { for (double &v : x) v *= 1e-30; },
+  };
+}
+
+/// Edits row r of `tensor` with edits[r] (an empty edit leaves it).
+void applyRows(HostTensor &tensor, const std::vector<RowEdit> &edits) {
+  for (int64_t r = 0; r < tensor.getRows() && r < int64_t(edits.size()); ++r) {
+    if (!edits[r])
+      continue;
+    std::vector<double> row = getRow(tensor, r);
+    edits[r](row);
+    for (int64_t c = 0; c < tensor.getCols(); ++c)
+      tensor.set(r, c, row[c]);
+  }
+}
+
+void fillRandom(HostTensor &tensor, int64_t cols, std::mt19937 &generator) {
+  bool matrix = tensor.getDeclaration().extent == ArgExtent::matrix;
+  std::normal_distribution<double> normal(matrix ? 0.0 : 1.0,
+                                          matrix ? 2.0 : 0.5);
+  std::uniform_int_distribution<int64_t> index(0, cols - 1);
+  for (int64_t r = 0; r < tensor.getRows(); ++r)
+    for (int64_t c = 0; c < tensor.getCols(); ++c)
+      tensor.set(r, c,
+                 tensor.isFloat() ? normal(generator) : double(index(generator)));
+}
+
+void shapeSoftmaxBackward(std::vector<HostTensor> &tensors,
+                          std::mt19937 &generator, bool special) {
+  HostTensor &y = *findTensor(tensors, "y"), &dy = *findTensor(tensors, "dy");
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (int64_t r = 0; r < y.getRows(); ++r) {
+    std::vector<double> row = getRow(y, r), probabilities(row.size());
+    softmaxRow(row.data(), row.size(), probabilities.data());
+    for (int64_t c = 0; c < y.getCols(); ++c) {
+      y.set(r, c, probabilities[c]);
+      dy.set(r, c, normal(generator));
+    }
+  }
+  if (!special)
+    return;
+  // dy with a NaN and a +inf (NaN everywhere: y * inf in the sum), and y
+  // all zero (dx = 0, dy being finite).
+  applyRows(dy, {[](std::vector<double> &x) { x[x.size() / 3] = kNaN; },
+                 [](std::vector<double> &x) { x.front() = kInf; }});
+  if (y.getRows() > 2)
+    for (int64_t c = 0; c < y.getCols(); ++c)
+      y.set(2, c, 0.0);
+}
+
+void shapeCrossEntropy(std::vector<HostTensor> &tensors,
+                       const ScalarValues &scalars, bool special) {
+  HostTensor &logits = *findTensor(tensors, "logits");
+  HostTensor &labels = *findTensor(tensors, "labels");
+  if (const double *ignore = findScalar(scalars, "ignore_index"))
+    for (int64_t r = 3; r < labels.getRows(); r += 8)
+      labels.set(r, 0, *ignore);
+  if (!special)
+    return;
+  // softmax's rows of infinities and NaN (not its huge rows: a loss of
+  // 1e30 would hide every other row's error in the relative L2 norm), and
+  // a row whose label's logit is -inf: the loss is +inf.
+  std::vector<RowEdit> rows = softmaxSpecialRows();
+  rows.resize(4);
+  rows.push_back([](std::vector<double> &x) { x[0] = -kInf; });
+  applyRows(logits, rows);
+  if (labels.getRows() > int64_t(rows.size() - 1))
+    labels.set(rows.size() - 1, 0, 0.0);
+}
+
+void scaledSoftmaxRow(std::vector<double> &row, int64_t r,
+                      const ScalarValues &scalars, double *output) {
+  double scale = getScalar(scalars, "scale", 1.0);
+  bool causal = getScalar(scalars, "CAUSAL", 0.0) != 0.0;
+  double offset = getScalar(scalars, "offset", 0.0);
+  for (size_t c = 0; c < row.size(); ++c) {
+    // The kernel scales in f32: a product beyond its range is infinite.
+    row[c] = double(float(row[c] * scale));
+    if (causal && double(c) > double(r) + offset)
+      row[c] = -kInf;
+  }
+  softmaxRow(row.data(), row.size(), output);
+}
+
+/// y = (x - shift) * rsqrt(meanSquare + eps) * weight (+ bias): both norms,
+/// shift 0 for RMSNorm.
+void normRow(const std::vector<double> &x, bool centered, double eps,
+             const std::vector<double> &weight, const std::vector<double> *bias,
+             double *output) {
+  double n = double(x.size()), mean = 0, meanSquare = 0;
+  if (centered) {
+    for (double v : x)
+      mean += v;
+    mean /= n;
+  }
+  for (double v : x)
+    meanSquare += (v - mean) * (v - mean);
+  meanSquare /= n;
+  double rstd = 1.0 / std::sqrt(meanSquare + eps);
+  for (size_t c = 0; c < x.size(); ++c)
+    output[c] = (x[c] - mean) * rstd * weight[c] + (bias ? (*bias)[c] : 0.0);
+}
+
+} // namespace
+
+std::vector<std::string> blk::runtime::getReferenceKindNames() {
+  std::vector<std::string> names;
+  for (const KindInfo &info : kKinds)
+    names.push_back(info.name);
+  return names;
+}
+
+const char *blk::runtime::getReferenceKindName(ReferenceKind kind) {
+  for (const KindInfo &info : kKinds)
+    if (info.kind == kind)
+      return info.name;
+  return "?";
+}
+
+Status blk::runtime::parseReferenceKind(const std::string &name,
+                                        ReferenceKind &kind) {
+  std::string names;
+  for (const KindInfo &info : kKinds) {
+    if (name == info.name) {
+      kind = info.kind;
+      return Status::success();
+    }
+    names += (names.empty() ? "" : ", ") + std::string(info.name);
+  }
+  return Status::failure("unknown kernel kind '" + name + "' (known: " + names +
+                         ")");
+}
+
+ReferenceContract blk::runtime::getContract(ReferenceKind kind) {
+  const ArgExtent matrix = ArgExtent::matrix, perRow = ArgExtent::per_row,
+                  perCol = ArgExtent::per_col;
+  switch (kind) {
+  case ReferenceKind::softmax:
+  case ReferenceKind::log_softmax:
+    return {{{"", matrix}}, {{"", matrix}}, {}, {}};
+  case ReferenceKind::scaled_softmax:
+    return {{{"", matrix}}, {{"", matrix}}, {"scale"}, {"CAUSAL", "offset"}};
+  case ReferenceKind::softmax_backward:
+    return {{{"y", matrix}, {"dy", matrix}}, {{"dx", matrix}}, {}, {}};
+  case ReferenceKind::cross_entropy:
+    return {{{"logits", matrix}, {"labels", perRow, /*integer=*/true}},
+            {{"loss", perRow}, {"lse", perRow, false, /*optional=*/true}},
+            {},
+            {"ignore_index"}};
+  case ReferenceKind::rms_norm:
+    return {{{"x", matrix}, {"weight", perCol}}, {{"y", matrix}}, {"eps"}, {}};
+  case ReferenceKind::layer_norm:
+    return {{{"x", matrix}, {"weight", perCol}, {"bias", perCol}},
+            {{"y", matrix}},
+            {"eps"},
+            {}};
+  }
+  return {};
+}
+
+Status blk::runtime::checkContract(ReferenceKind kind,
+                                   const std::vector<HostTensor> &tensors,
+                                   const ScalarValues &scalars) {
+  std::string what = std::string("a ") + getReferenceKindName(kind) + " kernel";
+  ReferenceContract contract = getContract(kind);
+  std::vector<const HostTensor *> known;
+  auto checkEntry = [&](const TensorContract &entry, ArgRole role) -> Status {
+    const char *roleName = role == ArgRole::input ? "input" : "output";
+    const HostTensor *tensor = match(tensors, entry, role);
+    if (!tensor) {
+      if (entry.optional)
+        return Status::success();
+      return Status::failure(
+          what + " has " +
+          (entry.name.empty() ? std::string("one matrix ") + roleName
+                              : std::string(roleName) + " '" + entry.name +
+                                    "' (" + describeExtent(entry.extent) + ")") +
+          ", but the program declares none");
+    }
+    known.push_back(tensor);
+    const KernelArgument &declared = tensor->getDeclaration();
+    if (declared.role != role || declared.extent != entry.extent ||
+        tensor->isFloat() == entry.integer)
+      return Status::failure(
+          what + " has " + roleName + " '" + declared.name + "' as a " +
+          describeExtent(entry.extent) + " of " +
+          (entry.integer ? "integers" : "floats") + ", but the program " +
+          "declares it " + (declared.role == ArgRole::input ? "an input" : "an output") +
+          " " + describeExtent(declared.extent) + " of " + declared.type);
+    return Status::success();
+  };
+  for (const TensorContract &entry : contract.inputs)
+    if (Status status = checkEntry(entry, ArgRole::input); !status)
+      return status;
+  for (const TensorContract &entry : contract.outputs)
+    if (Status status = checkEntry(entry, ArgRole::output); !status)
+      return status;
+  for (const HostTensor &tensor : tensors)
+    if (std::find(known.begin(), known.end(), &tensor) == known.end())
+      return Status::failure("tensor '" + tensor.getName() +
+                             "' of the program is not one " + what +
+                             " reads or writes");
+  for (const std::string &param : contract.params)
+    if (!findScalar(scalars, param))
+      return Status::failure(what + " takes the scalar '" + param +
+                             "', which the program does not declare");
+  if (kind == ReferenceKind::scaled_softmax &&
+      getScalar(scalars, "CAUSAL", 0.0) != 0.0 && !findScalar(scalars, "offset"))
+    return Status::failure(what + " with CAUSAL=1 takes the parameter "
+                                  "'offset' (columns past row + offset are "
+                                  "masked), which the program does not declare");
+  return Status::success();
+}
+
+void blk::runtime::fillInputs(const ReferenceKind *kind, int64_t cols,
+                              std::vector<HostTensor> &tensors,
+                              const ScalarValues &scalars, unsigned seed,
+                              bool special) {
+  std::mt19937 generator(seed);
+  for (HostTensor &tensor : tensors)
+    if (tensor.getDeclaration().role == ArgRole::input)
+      fillRandom(tensor, cols, generator);
+  ReferenceKind shape = kind ? *kind : ReferenceKind::softmax;
+  switch (shape) {
+  case ReferenceKind::softmax_backward:
+    return shapeSoftmaxBackward(tensors, generator, special);
+  case ReferenceKind::cross_entropy:
+    return shapeCrossEntropy(tensors, scalars, special);
+  case ReferenceKind::rms_norm:
+  case ReferenceKind::layer_norm:
+    if (special)
+      applyRows(*findTensor(tensors, "x"), normSpecialRows());
+    return;
+  case ReferenceKind::softmax:
+  case ReferenceKind::log_softmax:
+  case ReferenceKind::scaled_softmax:
+    if (HostTensor *input = primaryInput(tensors); input && special)
+      applyRows(*input, softmaxSpecialRows());
+    return;
+  }
+}
+
+void blk::runtime::computeReference(ReferenceKind kind,
+                                    const std::vector<HostTensor> &tensors,
+                                    const ScalarValues &scalars,
+                                    std::vector<ReferenceOutput> &outputs) {
+  outputs.clear();
+  ReferenceContract contract = getContract(kind);
+  const HostTensor &input = *match(tensors, contract.inputs[0], ArgRole::input);
+  int64_t rows = input.getRows(), cols = input.getCols();
+  auto addOutput = [&](const TensorContract &entry) -> double * {
+    const HostTensor *tensor = match(tensors, entry, ArgRole::output);
+    if (!tensor)
+      return nullptr;
+    outputs.push_back({tensor->getName(),
+                       std::vector<double>(size_t(tensor->getRows()) *
+                                           size_t(tensor->getCols()))});
+    return outputs.back().values.data();
+  };
+  switch (kind) {
+  case ReferenceKind::softmax:
+  case ReferenceKind::log_softmax:
+  case ReferenceKind::scaled_softmax: {
+    double *y = addOutput(contract.outputs[0]);
+    for (int64_t r = 0; r < rows; ++r) {
+      std::vector<double> x = getRow(input, r);
+      if (kind == ReferenceKind::softmax)
+        softmaxRow(x.data(), cols, y + r * cols);
+      else if (kind == ReferenceKind::log_softmax)
+        logSoftmaxRow(x.data(), cols, y + r * cols);
+      else
+        scaledSoftmaxRow(x, r, scalars, y + r * cols);
+    }
+    return;
+  }
+  case ReferenceKind::softmax_backward: {
+    const HostTensor &dy = *findTensor(tensors, "dy");
+    double *dx = addOutput(contract.outputs[0]);
+    for (int64_t r = 0; r < rows; ++r) {
+      std::vector<double> y = getRow(input, r), g = getRow(dy, r);
+      double dot = 0;
+      for (int64_t c = 0; c < cols; ++c)
+        dot += y[c] * g[c];
+      for (int64_t c = 0; c < cols; ++c)
+        dx[r * cols + c] = y[c] * (g[c] - dot);
+    }
+    return;
+  }
+  case ReferenceKind::cross_entropy: {
+    const HostTensor &labels = *findTensor(tensors, "labels");
+    const double *ignore = findScalar(scalars, "ignore_index");
+    // Both outputs are made before either pointer is kept: a second
+    // push_back may move the first.
+    bool withLse = match(tensors, contract.outputs[1], ArgRole::output);
+    addOutput(contract.outputs[0]);
+    if (withLse)
+      addOutput(contract.outputs[1]);
+    double *loss = outputs[0].values.data();
+    double *lse = withLse ? outputs[1].values.data() : nullptr;
+    for (int64_t r = 0; r < rows; ++r) {
+      std::vector<double> x = getRow(input, r);
+      double logSumExp = logSumExpRow(x.data(), cols);
+      double label = labels.get(r, 0);
+      if (lse)
+        lse[r] = logSumExp;
+      if (ignore && label == *ignore)
+        loss[r] = 0;
+      else
+        loss[r] = label >= 0 && label < double(cols)
+                      ? logSumExp - x[size_t(label)]
+                      : kNaN;
+    }
+    return;
+  }
+  case ReferenceKind::rms_norm:
+  case ReferenceKind::layer_norm: {
+    bool layer = kind == ReferenceKind::layer_norm;
+    std::vector<double> weight = getRow(*findTensor(tensors, "weight"), 0);
+    std::vector<double> bias =
+        layer ? getRow(*findTensor(tensors, "bias"), 0) : std::vector<double>();
+    double eps = getScalar(scalars, "eps", 0.0);
+    double *y = addOutput(contract.outputs[0]);
+    for (int64_t r = 0; r < rows; ++r)
+      normRow(getRow(input, r), layer, eps, weight, layer ? &bias : nullptr,
+              y + r * cols);
+    return;
+  }
+  }
+}

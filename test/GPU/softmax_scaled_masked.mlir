@@ -1,0 +1,10 @@
+// REQUIRES: cuda-gpu
+// python-free-examples/softmax_scaled_masked.mlir on the GPU against the
+// float64 reference (test/Runtime/softmax-scaled-masked.mlir runs it on the
+// CPU), causal and not, and against its own CPU lowering (--reference cpu).
+// RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=0.125,offset=0 --rows 4096 --cols 4096
+// RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=0 --param scale=2,offset=0 --rows 77 --cols 4097 --special
+// RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=-0.5,offset=-3 --rows 333 --cols 3000 --dtype bf16 --special
+// RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=1,offset=100 --rows 64 --cols 65536
+// RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference cpu --const CAUSAL=1 --param scale=0.5,offset=7 --rows 100 --cols 1000 --dtype f16
+// RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=1,offset=0 --rows 1 --cols 1
