@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
-"""The row-wise family against torch on the GPU, in one run: for each dtype
-and shape, the project's kernel (softmax-run --bench: CUDA events, L2
-flushed, median of 50, and a copy of the same bytes timed the same way)
-and torch's implementation (triton.testing.do_bench, median).
+"""The row-wise family against torch on the GPU, in one run: for each
+kernel, dtype and shape, the project's kernel (softmax-run --bench: CUDA
+events, L2 flushed, median of 50, and a device copy of the same bytes timed
+the same way) and torch's implementation (triton.testing.do_bench, median).
 
   python3 bench/rowwise.py --softmax-run bin/softmax-run --examples examples \\
-      --kernel log_softmax [--dtypes f32 bf16] [--shapes 4096x256 ...] > table.md
+      [--kernels log_softmax rms_norm ...] [--dtypes f32 bf16] \\
+      [--shapes 4096x256 ...] > table.md
 
-Kernels: log_softmax (python-free-examples/log_softmax.mlir against
-torch.log_softmax). GB/s = 2 * M * N * bytes / time for both.
+GB/s = the bytes the kernel must move (every input and output once, as
+softmax-run counts them) / time, for ours and torch's alike. The peers:
+torch.log_softmax; torch._softmax_backward_data; cross_entropy(reduction=
+'none') (ours also writes the logsumexp, 4 bytes a row); rms_norm;
+layer_norm; and for scaled_softmax (causal, scale 0.125) torch.softmax of
+the already scaled and masked scores: one kernel, a lower bound of what
+torch spends on it. Correctness is the GPU tests' (test/GPU/<kernel>.mlir):
+the timed runs are not checked.
 """
 import argparse
 import os
@@ -17,59 +24,97 @@ import subprocess
 import sys
 
 SHAPES = ("4096x256 4096x512 4096x1024 4096x2048 4096x4096 4096x8192 "
-          "4096x16384 4096x32768")
+          "4096x16384 4096x32768 1024x65536 256x262144")
+VOCABULARIES = "4096x50257 4096x128256 4096x151936"
 KERNELS = {
-    # name: (program, softmax-run --reference, torch function name)
-    "log_softmax": ("log_softmax.mlir", "log_softmax", "log_softmax"),
+    # name: (program, softmax-run arguments)
+    "log_softmax": ("log_softmax.mlir", []),
+    "softmax_backward": ("softmax_backward.mlir", []),
+    "cross_entropy": ("cross_entropy.mlir", ["--param", "ignore_index=-100"]),
+    "rms_norm": ("rms_norm.mlir", ["--param", "eps=1e-6"]),
+    "layer_norm": ("layer_norm.mlir", ["--param", "eps=1e-5"]),
+    "scaled_softmax": ("softmax_scaled_masked.mlir",
+                       ["--const", "CAUSAL=1", "--param", "scale=0.125,offset=0"]),
 }
 BENCH = re.compile(r"bench: ([0-9.]+) ms .*?, ([0-9.]+) GB/s = ([0-9.]+)% of "
                    r"a device copy \(([0-9.]+) GB/s\)")
 
 
-def ours(args, program, reference, dtype, m, n):
+def ours(args, kernel, dtype, m, n):
+    """(ms, GB/s, copy GB/s) of our kernel."""
+    program, extra = KERNELS[kernel]
     command = [args.softmax_run, os.path.join(args.examples, program),
                "--target", "gpu", "--rows", str(m), "--cols", str(n),
-               "--dtype", dtype, "--check", "--reference", reference,
-               "--bench", "--runs", "50", "--no-cache"]
+               "--dtype", dtype, "--bench", "--runs", "50"] + extra
     done = subprocess.run(command, capture_output=True, text=True)
     found = BENCH.search(done.stdout)
     if done.returncode != 0 or not found:
         sys.exit("failed: %s\n%s%s" % (" ".join(command), done.stdout,
                                          done.stderr))
-    return float(found.group(2)), float(found.group(4))
+    return float(found.group(1)), float(found.group(2)), float(found.group(4))
 
 
-def theirs(function, dtype, m, n):
+def torch_launcher(kernel, dtype, m, n):
+    """A function that runs torch's implementation once on fresh data."""
     import torch
+    import torch.nn.functional as F
+    t = {"f32": torch.float32, "bf16": torch.bfloat16,
+         "f16": torch.float16}[dtype]
+    x = torch.randn(m, n, device="cuda", dtype=t)
+    if kernel == "log_softmax":
+        return lambda: torch.log_softmax(x, dim=-1)
+    if kernel == "softmax_backward":
+        y = torch.softmax(x, dim=-1)
+        dy = torch.randn_like(x)
+        return lambda: torch._softmax_backward_data(dy, y, -1, t)
+    if kernel == "cross_entropy":
+        labels = torch.randint(0, n, (m,), device="cuda")
+        return lambda: F.cross_entropy(x, labels, reduction="none")
+    if kernel == "rms_norm":
+        w = torch.randn(n, device="cuda", dtype=t)
+        return lambda: F.rms_norm(x, (n,), w, 1e-6)
+    if kernel == "layer_norm":
+        w = torch.randn(n, device="cuda", dtype=t)
+        b = torch.randn(n, device="cuda", dtype=t)
+        return lambda: F.layer_norm(x, (n,), w, b, 1e-5)
+    if kernel == "scaled_softmax":
+        return lambda: torch.softmax(x, dim=-1)
+    raise ValueError(kernel)
+
+
+def theirs(kernel, dtype, m, n):
     import triton
-    torch_dtype = {"f32": torch.float32, "bf16": torch.bfloat16,
-                   "f16": torch.float16}[dtype]
-    x = torch.randn(m, n, device="cuda", dtype=torch_dtype)
-    launch = lambda: getattr(torch, function)(x, dim=-1)
-    ms = triton.testing.do_bench(launch, return_mode="median")
-    return 2.0 * m * n * x.element_size() / (ms * 1e6)
+    launch = torch_launcher(kernel, dtype, m, n)
+    return triton.testing.do_bench(launch, return_mode="median")
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--softmax-run", default="build/bin/softmax-run")
     parser.add_argument("--examples", default="python-free-examples")
-    parser.add_argument("--kernel", default="log_softmax", choices=KERNELS)
+    parser.add_argument("--kernels", nargs="+", default=list(KERNELS),
+                        choices=KERNELS)
     parser.add_argument("--dtypes", nargs="+", default=["f32", "bf16"])
     parser.add_argument("--shapes", nargs="+", default=SHAPES.split())
+    parser.add_argument("--vocabularies", nargs="*",
+                        default=VOCABULARIES.split(),
+                        help="more shapes for cross_entropy")
     args = parser.parse_args()
-    program, reference, function = KERNELS[args.kernel]
     print("| kernel | dtype | M x N | ours GB/s | % of same-size copy | "
           "torch GB/s | ours / torch |")
     print("|---|---|---|---|---|---|---|")
-    for dtype in args.dtypes:
-        for shape in args.shapes:
-            m, n = (int(v) for v in shape.split("x"))
-            gbps, copy = ours(args, program, reference, dtype, m, n)
-            peer = theirs(function, dtype, m, n)
-            print("| %s | %s | %d x %d | %.0f | %.1f%% | %.0f | %.2fx |" %
-                  (args.kernel, dtype, m, n, gbps, 100 * gbps / copy, peer,
-                   gbps / peer), flush=True)
+    for kernel in args.kernels:
+        shapes = args.shapes + (args.vocabularies
+                                if kernel == "cross_entropy" else [])
+        for dtype in args.dtypes:
+            for shape in shapes:
+                m, n = (int(v) for v in shape.split("x"))
+                ms, gbps, copy = ours(args, kernel, dtype, m, n)
+                moved = gbps * ms * 1e6
+                peer = moved / (theirs(kernel, dtype, m, n) * 1e6)
+                print("| %s | %s | %d x %d | %.0f | %.1f%% | %.0f | %.2fx |" %
+                      (kernel, dtype, m, n, gbps, 100 * gbps / copy, peer,
+                       gbps / peer), flush=True)
 
 
 if __name__ == "__main__":

@@ -31,10 +31,6 @@ func.func @layer_norm(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">, blk.div
   %x_row = blk.addptr %x, %x_start : !blk.ptr<f32>, i32
   %x_block = blk.load %x_row[%cols] mask %in_bounds other %zero
       : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
-  %w_block = blk.load %weight[%cols] mask %in_bounds other %zero
-      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
-  %b_block = blk.load %bias[%cols] mask %in_bounds other %zero
-      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
 
   %sum = blk.reduce sum %x_block axis 0 : tensor<?xf32> -> f32
   %mean = arith.divf %sum, %n_float : f32
@@ -48,6 +44,11 @@ func.func @layer_norm(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">, blk.div
   %shifted = arith.addf %variance, %eps : f32
   %rstd = math.rsqrt %shifted : f32
   %rstd_block = blk.splat %rstd [BLOCK] : f32 -> tensor<?xf32>
+  // Read after the reductions: not live in registers across them.
+  %w_block = blk.load %weight[%cols] mask %in_bounds other %zero
+      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %b_block = blk.load %bias[%cols] mask %in_bounds other %zero
+      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
   %normed = arith.mulf %centered, %rstd_block : tensor<?xf32>
   %scaled = arith.mulf %normed, %w_block : tensor<?xf32>
   %y_block = arith.addf %scaled, %b_block : tensor<?xf32>

@@ -28,8 +28,6 @@ func.func @rms_norm(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">, blk.divis
   %x_row = blk.addptr %x, %x_start : !blk.ptr<f32>, i32
   %x_block = blk.load %x_row[%cols] mask %in_bounds other %zero
       : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
-  %w_block = blk.load %weight[%cols] mask %in_bounds other %zero
-      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
 
   %squares = arith.mulf %x_block, %x_block : tensor<?xf32>
   %sum = blk.reduce sum %squares axis 0 : tensor<?xf32> -> f32
@@ -38,6 +36,9 @@ func.func @rms_norm(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">, blk.divis
   %shifted = arith.addf %mean_square, %eps : f32
   %rstd = math.rsqrt %shifted : f32
   %rstd_block = blk.splat %rstd [BLOCK] : f32 -> tensor<?xf32>
+  // Read after the reductions: not live in registers across them.
+  %w_block = blk.load %weight[%cols] mask %in_bounds other %zero
+      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
   %normed = arith.mulf %x_block, %rstd_block : tensor<?xf32>
   %y_block = arith.mulf %normed, %w_block : tensor<?xf32>
 

@@ -55,6 +55,17 @@ static LogicalResult mergeRole(func::FuncOp kernel, StringRef role,
   return success();
 }
 
+/// The loads of `kernel` whose block has a dimension a constant sets (a
+/// `?` before binding): the row-long blocks it holds. A block of one
+/// element (a label) is not one.
+static int64_t countRowLoads(func::FuncOp kernel) {
+  int64_t loads = 0;
+  kernel.walk([&](LoadOp load) {
+    loads += !load.getResult().getType().hasStaticShape();
+  });
+  return loads;
+}
+
 FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
   ProgramTraits traits;
   for (auto func : program.getOps<func::FuncOp>()) {
@@ -71,6 +82,7 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
     traits.numWarps = std::max(traits.numWarps, kernel.getNumWarps());
     traits.numCtas = std::max(traits.numCtas, kernel.getNumCtas());
     func.walk([&](scf::ForOp loop) { traits.loopsOverRow |= walksRow(loop); });
+    traits.heldRows = std::max(traits.heldRows, countRowLoads(func));
   }
   return traits;
 }
@@ -245,17 +257,25 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   int64_t splitsBound = bound(traits->rowSplits);
   int64_t boundBlock = std::max<int64_t>(1, bound(traits->rowBlock));
   // A cluster spreads one row held in registers over several SMs.
+  // Measured on an H100 (docs/benchmarks.md, the row-wise family): a
+  // kernel holding two rows of 32768 f32 spills with 16 warps (28% of a
+  // copy) and runs at the copy limit as a cluster of 4.
+  // Tiles walked in a loop and split rows are not held at once.
+  bool holdsRow = !traits->loopsOverRow && traits->rowSplits.empty();
+  int64_t heldBlock =
+      boundBlock * (holdsRow ? std::max<int64_t>(1, traits->heldRows) : 1);
   int64_t ctas = traits->numCtas;
-  if (!traits->loopsOverRow && splitsBound <= 1 && rowsBound <= 1 &&
-      boundBlock >= kClusterRow)
-    ctas = std::max(ctas, std::min({boundBlock / clusterElementsPerCta(shape),
-                                    kRuleCtas, options.maxCtas}));
+  if (holdsRow && rowsBound <= 1 && heldBlock >= kClusterRow)
+    ctas = std::max(
+        ctas, std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
+                            heldBlock / clusterElementsPerCta(shape))),
+                        kRuleCtas, options.maxCtas}));
   if (options.numCtas > 0)
     ctas = options.numCtas;
   result.numCtas =
       ctas != traits->numCtas || options.numCtas > 0 ? ctas : 0;
-  int64_t blockElements =
-      std::max<int64_t>(1, rowsBound) * boundBlock / std::max<int64_t>(1, ctas);
+  int64_t blockElements = std::max<int64_t>(1, rowsBound) * heldBlock /
+                          std::max<int64_t>(1, ctas);
   // Measured on an H200 (docs/benchmarks.md): a warp per 1024 elements of a
   // row held in registers (up to 16; 2048 on a cluster), a warp per 512 of a
   // tile walked in a loop (up to 32); never fewer than the kernel asks for.

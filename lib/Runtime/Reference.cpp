@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <thread>
 
 using namespace blk::runtime;
 
@@ -129,35 +130,58 @@ void applyRows(HostTensor &tensor, const std::vector<RowEdit> &edits) {
   }
 }
 
-void fillRandom(HostTensor &tensor, int64_t cols, std::mt19937 &generator) {
-  bool matrix = tensor.getDeclaration().extent == ArgExtent::matrix;
-  std::normal_distribution<double> normal(matrix ? 0.0 : 1.0,
-                                          matrix ? 2.0 : 0.5);
-  std::uniform_int_distribution<int64_t> index(0, cols - 1);
-  for (int64_t r = 0; r < tensor.getRows(); ++r)
-    for (int64_t c = 0; c < tensor.getCols(); ++c)
-      tensor.set(r, c,
-                 tensor.isFloat() ? normal(generator) : double(index(generator)));
+/// Runs body(row) for rows [0, rows) on every core: filling a 4096 x 32768
+/// matrix one normal value at a time takes seconds on one.
+void forEachRowInParallel(int64_t rows,
+                          const std::function<void(int64_t)> &body) {
+  int64_t threads = std::min<int64_t>(
+      rows, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (int64_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)
+        body(r);
+    });
+  for (std::thread &thread : pool)
+    thread.join();
 }
 
-void shapeSoftmaxBackward(std::vector<HostTensor> &tensors,
-                          std::mt19937 &generator, bool special) {
-  HostTensor &y = *findTensor(tensors, "y"), &dy = *findTensor(tensors, "dy");
-  std::normal_distribution<double> normal(0.0, 1.0);
-  for (int64_t r = 0; r < y.getRows(); ++r) {
+/// Each row's values come from a generator of its own, seeded by the seed,
+/// the tensor and the row: the data does not depend on the thread count.
+std::mt19937_64 rowGenerator(unsigned seed, size_t tensor, int64_t row) {
+  std::seed_seq sequence{uint64_t(seed), uint64_t(tensor), uint64_t(row)};
+  return std::mt19937_64(sequence);
+}
+
+void fillRandom(HostTensor &tensor, size_t index, int64_t cols,
+                unsigned seed) {
+  bool matrix = tensor.getDeclaration().extent == ArgExtent::matrix;
+  forEachRowInParallel(tensor.getRows(), [&](int64_t r) {
+    std::mt19937_64 generator = rowGenerator(seed, index, r);
+    std::normal_distribution<double> normal(matrix ? 0.0 : 1.0,
+                                            matrix ? 2.0 : 0.5);
+    std::uniform_int_distribution<int64_t> column(0, cols - 1);
+    for (int64_t c = 0; c < tensor.getCols(); ++c)
+      tensor.set(r, c, tensor.isFloat() ? normal(generator)
+                                        : double(column(generator)));
+  });
+}
+
+void shapeSoftmaxBackward(std::vector<HostTensor> &tensors, bool special) {
+  HostTensor &y = *findTensor(tensors, "y");
+  forEachRowInParallel(y.getRows(), [&](int64_t r) {
     std::vector<double> row = getRow(y, r), probabilities(row.size());
     softmaxRow(row.data(), row.size(), probabilities.data());
-    for (int64_t c = 0; c < y.getCols(); ++c) {
+    for (int64_t c = 0; c < y.getCols(); ++c)
       y.set(r, c, probabilities[c]);
-      dy.set(r, c, normal(generator));
-    }
-  }
+  });
   if (!special)
     return;
   // dy with a NaN and a +inf (NaN everywhere: y * inf in the sum), and y
   // all zero (dx = 0, dy being finite).
-  applyRows(dy, {[](std::vector<double> &x) { x[x.size() / 3] = kNaN; },
-                 [](std::vector<double> &x) { x.front() = kInf; }});
+  applyRows(*findTensor(tensors, "dy"),
+            {[](std::vector<double> &x) { x[x.size() / 3] = kNaN; },
+             [](std::vector<double> &x) { x.front() = kInf; }});
   if (y.getRows() > 2)
     for (int64_t c = 0; c < y.getCols(); ++c)
       y.set(2, c, 0.0);
@@ -331,14 +355,13 @@ void blk::runtime::fillInputs(const ReferenceKind *kind, int64_t cols,
                               std::vector<HostTensor> &tensors,
                               const ScalarValues &scalars, unsigned seed,
                               bool special) {
-  std::mt19937 generator(seed);
-  for (HostTensor &tensor : tensors)
-    if (tensor.getDeclaration().role == ArgRole::input)
-      fillRandom(tensor, cols, generator);
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i].getDeclaration().role == ArgRole::input)
+      fillRandom(tensors[i], i, cols, seed);
   ReferenceKind shape = kind ? *kind : ReferenceKind::softmax;
   switch (shape) {
   case ReferenceKind::softmax_backward:
-    return shapeSoftmaxBackward(tensors, generator, special);
+    return shapeSoftmaxBackward(tensors, special);
   case ReferenceKind::cross_entropy:
     return shapeCrossEntropy(tensors, scalars, special);
   case ReferenceKind::rms_norm:

@@ -37,6 +37,11 @@ struct ProgramTraits {
   /// Whether a kernel walks the row in a loop (an scf.for up to the
   /// argument declared `cols`), so that row_block is a tile.
   bool loopsOverRow = false;
+  /// The most row-long blocks a kernel loads (blk.load ops whose block has
+  /// a dimension set by a constant): each is held in registers, so a
+  /// program holding x and dy, or x, weight and bias, needs that many
+  /// times the registers of a softmax.
+  int64_t heldRows = 1;
   /// The largest num_warps and num_ctas the kernels ask for.
   int64_t numWarps = 1, numCtas = 1;
 
@@ -77,13 +82,14 @@ struct BindingOptions {
 ///   rows_per_program = max(2, 512 / row_block), at most the next power of
 ///           two >= rows;
 ///   ctas  = for a program that holds its row (no loop over it, no
-///           splits, one row per program) with row_block >= 65536, on a
-///           GPU with clusters (`maxCtas` > 1): one CTA per 16384 f32 or
-///           8192 16-bit elements, at most 16 (and `maxCtas`);
-///   warps = one per 1024 elements of a program's block per CTA (at most
-///           16; one per 2048 on a cluster, 64 elements per thread), or per
-///           512 for a program that loops over the row (at most 32), and
-///           never fewer than the kernel's num_warps;
+///           splits, one row per program) with row_block x heldRows >=
+///           65536, on a GPU with clusters (`maxCtas` > 1): one CTA per
+///           16384 f32 or 8192 16-bit elements held, a power of two, at
+///           most 16 (and `maxCtas`);
+///   warps = one per 1024 elements held of a program's block per CTA (at
+///           most 16; one per 2048 on a cluster, 64 elements per thread),
+///           or per 512 for a program that loops over the row (at most
+///           32), and never fewer than the kernel's num_warps;
 ///   grid  = ceil(rows / rows_per_program), times row_splits; a persistent
 ///           kernel's grid is set at launch (SMs x occupancy).
 /// A constant without a role must be bound in `options`; fails, with a
