@@ -53,6 +53,12 @@ SmallVector<Value> createThreadBase(OpBuilder &builder, Location loc,
                                     const Distribution &distribution,
                                     ThreadIds ids);
 
+/// True in the threads that hold their elements first, where a block
+/// smaller than its layout's tile is held by several threads (a wrapping
+/// dimension); null where no dimension wraps.
+Value createFirstHolderPredicate(OpBuilder &builder, Location loc,
+                                 const Distribution &distribution);
+
 /// The dimension of the layout (parent) that dimension `dim` of a block
 /// with this distribution stands for.
 int64_t getLayoutDim(const Distribution &distribution, int64_t dim);

@@ -64,10 +64,11 @@ Value mlir::blk::createClusterRank(OpBuilder &builder, Location loc) {
   return arith::IndexCastUIOp::create(builder, loc, builder.getI32Type(), rank);
 }
 
-SmallVector<Value> mlir::blk::createThreadBase(OpBuilder &builder,
-                                               Location loc,
-                                               const Distribution &distribution,
-                                               ThreadIds ids) {
+/// The thread's coordinate along each dimension of the layout, before
+/// wrapping around a block smaller than the tile.
+static SmallVector<Value> createUnwrappedBase(OpBuilder &builder, Location loc,
+                                              const Distribution &distribution,
+                                              ThreadIds ids) {
   BlockedLayoutAttr layout = distribution.getLayout();
   int64_t rank = distribution.getRank();
   Value cta = layout.getNumCtas() > 1 ? createClusterRank(builder, loc)
@@ -104,13 +105,40 @@ SmallVector<Value> mlir::blk::createThreadBase(OpBuilder &builder,
         builder, loc, thread,
         createI32Constant(builder, loc,
                           llvm::Log2_64(layout.getElems()[d])));
-    if (distribution.wraps(d))
-      coordinate = arith::AndIOp::create(
-          builder, loc, coordinate,
-          createI32Constant(builder, loc, distribution.getShape()[d] - 1));
     base[d] = coordinate;
   }
   return base;
+}
+
+SmallVector<Value> mlir::blk::createThreadBase(OpBuilder &builder,
+                                               Location loc,
+                                               const Distribution &distribution,
+                                               ThreadIds ids) {
+  SmallVector<Value> base =
+      createUnwrappedBase(builder, loc, distribution, ids);
+  for (int64_t d = 0; d < distribution.getRank(); ++d)
+    if (distribution.wraps(d))
+      base[d] = arith::AndIOp::create(
+          builder, loc, base[d],
+          createI32Constant(builder, loc, distribution.getShape()[d] - 1));
+  return base;
+}
+
+Value mlir::blk::createFirstHolderPredicate(OpBuilder &builder, Location loc,
+                                            const Distribution &distribution) {
+  SmallVector<Value> base = createUnwrappedBase(
+      builder, loc, distribution, createThreadIds(builder, loc));
+  Value first;
+  for (int64_t d = 0; d < distribution.getRank(); ++d) {
+    if (!distribution.wraps(d))
+      continue;
+    Value inside = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, base[d],
+        createI32Constant(builder, loc, distribution.getShape()[d]));
+    first = first ? arith::AndIOp::create(builder, loc, first, inside)
+                  : inside;
+  }
+  return first;
 }
 
 int64_t mlir::blk::getLayoutDim(const Distribution &distribution,
