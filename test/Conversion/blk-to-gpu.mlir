@@ -307,3 +307,27 @@ func.func @row_math(%s: f32)
   %m = blk.reduce min %l axis 0 : tensor<512xf32, #row> -> f32
   return
 }
+
+// -----
+
+#held = #blk.blocked<elems = [1], lanes = [32], warps = [4]>
+
+// A block of one element over 128 threads (a row's loss): every thread
+// holds it, and only the first stores it (thread index < 1); a block as
+// large as the tile is stored by all.
+// CHECK-LABEL: gpu.func @replicated_store
+func.func @replicated_store(%p: !blk.ptr<f32>, %v: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %at = blk.splat %row : i32 -> tensor<1xi32, #held>
+  %value = blk.splat %v : f32 -> tensor<1xf32, #held>
+  // CHECK: %[[FIRST:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+  // CHECK-NEXT: scf.if %[[FIRST]] {
+  // CHECK: llvm.store
+  blk.store %p[%at], %value : !blk.ptr<f32>, tensor<1xi32, #held>, tensor<1xf32, #held>
+  %all = blk.arange 0 to 128 : tensor<128xi32, #held>
+  %values = blk.splat %v : f32 -> tensor<128xf32, #held>
+  // CHECK-NOT: scf.if
+  // CHECK: llvm.store
+  blk.store %p[%all], %values : !blk.ptr<f32>, tensor<128xi32, #held>, tensor<128xf32, #held>
+  return
+}

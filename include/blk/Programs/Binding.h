@@ -37,10 +37,11 @@ struct ProgramTraits {
   /// Whether a kernel walks the row in a loop (an scf.for up to the
   /// argument declared `cols`), so that row_block is a tile.
   bool loopsOverRow = false;
-  /// The most row-long blocks a kernel loads (blk.load ops whose block has
-  /// a dimension set by a constant): each is held in registers, so a
-  /// program holding x and dy, or x, weight and bias, needs that many
-  /// times the registers of a softmax.
+  /// The most row-long blocks a kernel holds across a reduction (the
+  /// blk.load ops of a block with a dimension set by a constant before its
+  /// last blk.reduce): a program holding y and dy needs twice the
+  /// registers of a softmax; a weight read after the reduction does not
+  /// count.
   int64_t heldRows = 1;
   /// The largest num_warps and num_ctas the kernels ask for.
   int64_t numWarps = 1, numCtas = 1;
