@@ -238,13 +238,17 @@ Status splitFile(const unsigned char *bytes, size_t size,
 /// Checks the parsed header against what this reader supports and fills in
 /// everything of `array` but the values.
 Status interpretHeader(const NpyHeader &header, NpyArray &array) {
-  if (header.descr == npyDescr(NpyDtype::Float32))
-    array.storedDtype = NpyDtype::Float32;
-  else if (header.descr == npyDescr(NpyDtype::Float16))
-    array.storedDtype = NpyDtype::Float16;
-  else
+  bool known = false;
+  for (NpyDtype dtype : {NpyDtype::Float32, NpyDtype::Float16, NpyDtype::Int32,
+                         NpyDtype::Int64})
+    if (header.descr == npyDescr(dtype)) {
+      array.storedDtype = dtype;
+      known = true;
+    }
+  if (!known)
     return Status::failure("unsupported dtype '" + header.descr +
-                           "' (supported: '<f4' float32, '<f2' float16)");
+                           "' (supported: '<f4' float32, '<f2' float16, '<i4' "
+                           "int32, '<i8' int64)");
   if (header.fortranOrder)
     return Status::failure(
         "fortran_order is True: only C-order arrays are supported");
@@ -264,17 +268,52 @@ Status interpretHeader(const NpyHeader &header, NpyArray &array) {
 }
 
 size_t storedElementSize(NpyDtype dtype) {
-  return dtype == NpyDtype::Float32 ? 4 : 2;
+  switch (dtype) {
+  case NpyDtype::Float16:
+    return 2;
+  case NpyDtype::Float32:
+  case NpyDtype::Int32:
+    return 4;
+  case NpyDtype::Int64:
+    return 8;
+  }
+  return 4;
 }
 
-void decodeValues(const unsigned char *data, NpyArray &array) {
+/// Integer element `index`, widened to int64.
+int64_t loadInteger(const unsigned char *data, NpyDtype dtype, size_t index) {
+  if (dtype == NpyDtype::Int32) {
+    int32_t value;
+    std::memcpy(&value, data + index * 4, 4);
+    return value;
+  }
+  int64_t value;
+  std::memcpy(&value, data + index * 8, 8);
+  return value;
+}
+
+Status decodeValues(const unsigned char *data, NpyArray &array) {
   size_t count = array.rows * array.cols;
   array.values.resize(count);
+  // The file is little-endian, as is every host this runtime targets.
+  if (array.storedDtype == NpyDtype::Int32 ||
+      array.storedDtype == NpyDtype::Int64) {
+    for (size_t i = 0; i < count; ++i) {
+      int64_t value = loadInteger(data, array.storedDtype, i);
+      if (value > (int64_t(1) << 24) || value < -(int64_t(1) << 24))
+        return Status::failure("element " + std::to_string(i) + " (" +
+                               std::to_string(value) +
+                               ") is beyond 2^24, which float32 does not "
+                               "hold exactly");
+      array.values[i] = float(value);
+    }
+    return Status::success();
+  }
   ElementType type = array.storedDtype == NpyDtype::Float32 ? ElementType::F32
                                                             : ElementType::F16;
-  // The file is little-endian, as is every host this runtime targets.
   for (size_t i = 0; i < count; ++i)
     array.values[i] = loadAsFloat(data, type, i);
+  return Status::success();
 }
 
 /// The preamble and header of a version 1.0 file, padded so that the data
@@ -301,7 +340,17 @@ std::string encodeHeader(NpyDtype dtype, size_t rows, size_t cols,
 } // namespace
 
 const char *npyDescr(NpyDtype dtype) {
-  return dtype == NpyDtype::Float32 ? "<f4" : "<f2";
+  switch (dtype) {
+  case NpyDtype::Float32:
+    return "<f4";
+  case NpyDtype::Float16:
+    return "<f2";
+  case NpyDtype::Int32:
+    return "<i4";
+  case NpyDtype::Int64:
+    return "<i8";
+  }
+  return "<f4";
 }
 
 namespace {
@@ -360,8 +409,7 @@ Status parseNpy(const unsigned char *bytes, size_t size, NpyArray &array) {
                            " needs " + std::to_string(expectedBytes) +
                            " bytes, the file has " +
                            std::to_string(actualBytes));
-  decodeValues(bytes + dataOffset, array);
-  return Status::success();
+  return decodeValues(bytes + dataOffset, array);
 }
 
 Status readNpy(const std::string &path, NpyArray &array) {
@@ -390,6 +438,9 @@ Status writeNpy(const std::string &path, size_t rows, size_t cols,
   if (dimensions == 1 && rows != 1)
     return Status::failure("cannot write " + std::to_string(rows) +
                            " rows as a 1-D array to '" + path + "'");
+  if (storedDtype != NpyDtype::Float32 && storedDtype != NpyDtype::Float16)
+    return Status::failure("writes float32 or float16 arrays only, not '" +
+                           std::string(npyDescr(storedDtype)) + "'");
   size_t count = rows * cols;
   std::string header = encodeHeader(storedDtype, rows, cols, dimensions);
   if (storedDtype == NpyDtype::Float32)

@@ -62,9 +62,12 @@ static cl::opt<std::string>
                 cl::desc("f32, f16 or bf16 (or float32, float16, bfloat16); "
                          "default f32, or the --input file's"),
                 cl::init("f32"), cl::cat(runCategory));
-static cl::opt<std::string> inputPath("input",
-                                      cl::desc("Input .npy (float32/float16)"),
-                                      cl::cat(runCategory));
+static cl::list<std::string> inputOptions(
+    "input",
+    cl::desc("Input .npy: FILE fills the first matrix input and sets the "
+             "shape (float32/float16); NAME=FILE fills the input tensor NAME "
+             "(its shape; int32/int64 for integer tensors). Repeatable"),
+    cl::cat(runCategory));
 static cl::opt<std::string>
     outputPath("output",
                cl::desc("Output .npy ('-': standard output); not written "
@@ -185,6 +188,39 @@ static cl::opt<bool> noCacheOption(
 
 namespace {
 
+/// --input: the unnamed file and the NAME=FILE ones.
+std::string primaryInput;
+std::vector<std::pair<std::string, std::string>> namedInputs;
+
+/// Splits --input into the primary file and the named ones; fails on a
+/// second unnamed file or a name given twice.
+bool parseInputs(std::string &error) {
+  for (const std::string &option : inputOptions) {
+    auto [name, path] = llvm::StringRef(option).split('=');
+    bool named = !path.empty() && !name.empty() &&
+                 llvm::all_of(name, [](char c) {
+                   return llvm::isAlnum(c) || c == '_';
+                 });
+    if (!named) {
+      if (!primaryInput.empty()) {
+        error = "--input " + option + ": a second unnamed input (" +
+                primaryInput + " is the first); name the tensor it fills "
+                "with NAME=FILE";
+        return false;
+      }
+      primaryInput = option;
+      continue;
+    }
+    for (const auto &[seen, file] : namedInputs)
+      if (seen == name) {
+        error = "--input " + option + ": " + name.str() + " is given twice";
+        return false;
+      }
+    namedInputs.push_back({name.str(), path.str()});
+  }
+  return true;
+}
+
 /// Where the run is reported: standard output, unless the output array
 /// goes there (`--output -`).
 llvm::raw_ostream &report() {
@@ -282,23 +318,29 @@ bool readShape(Problem &problem, blk::runtime::NpyArray &array,
     error = "--dtype must be f32, f16 or bf16, not '" + dtypeOption + "'";
     return false;
   }
-  if (!inputPath.empty()) {
+  if (!primaryInput.empty()) {
     if (rowsOption.getNumOccurrences() || colsOption.getNumOccurrences()) {
       error = "--rows and --cols cannot be given with --input: the shape is "
               "the file's";
       return false;
     }
-    if (Status status = blk::runtime::readNpy(inputPath, array); !status) {
+    if (Status status = blk::runtime::readNpy(primaryInput, array); !status) {
       error = status.message();
       return false;
     }
     // float16 data runs as f16 unless --dtype says otherwise (bf16 is
     // stored as float32: numpy has no bfloat16).
+    if (array.storedDtype == blk::runtime::NpyDtype::Int32 ||
+        array.storedDtype == blk::runtime::NpyDtype::Int64) {
+      error = primaryInput + " holds integers; the first matrix input takes "
+              "floats (give an integer tensor as --input NAME=FILE)";
+      return false;
+    }
     bool halfFile = array.storedDtype == blk::runtime::NpyDtype::Float16;
     if (!dtypeOption.getNumOccurrences() && halfFile)
       problem.desc.elementType = ElementType::F16;
     if (halfFile && problem.type() == ElementType::F32) {
-      error = inputPath + " holds float16 data, but --dtype is f32";
+      error = primaryInput + " holds float16 data, but --dtype is f32";
       return false;
     }
     problem.desc.rows = array.rows;
@@ -375,6 +417,57 @@ bool checkHostMemory(const Problem &problem,
   return true;
 }
 
+/// Fills input tensor `name` from the .npy file at `path`: a matrix from a
+/// rows x cols array (or cols values for one row), a vector from its
+/// length in values; integers for an integer tensor, floats otherwise.
+bool readNamedInput(const std::string &name, const std::string &path,
+                    std::vector<blk::runtime::HostTensor> &tensors,
+                    std::string &error) {
+  std::string what = "--input " + name + "=" + path + ": ";
+  blk::runtime::HostTensor *tensor = blk::runtime::findTensor(tensors, name);
+  if (!tensor || tensor->getDeclaration().role != blk::runtime::ArgRole::input) {
+    std::vector<std::string> inputs;
+    for (const blk::runtime::HostTensor &each : tensors)
+      if (each.getDeclaration().role == blk::runtime::ArgRole::input)
+        inputs.push_back(each.getName());
+    error = what + "the program has no input tensor '" + name +
+            "' (its inputs: " + llvm::join(inputs, ", ") + ")";
+    return false;
+  }
+  blk::runtime::NpyArray array;
+  if (Status status = blk::runtime::readNpy(path, array); !status) {
+    error = status.message();
+    return false;
+  }
+  bool integerFile = array.storedDtype == blk::runtime::NpyDtype::Int32 ||
+                     array.storedDtype == blk::runtime::NpyDtype::Int64;
+  if (integerFile == tensor->isFloat()) {
+    error = what + "the file holds " + (integerFile ? "integers" : "floats") +
+            ", but '" + name + "' is a tensor of " +
+            tensor->getDeclaration().type;
+    return false;
+  }
+  bool vector =
+      tensor->getDeclaration().extent != blk::runtime::ArgExtent::matrix;
+  int64_t elements = tensor->getRows() * tensor->getCols();
+  bool fits = vector ? array.rows * array.cols == size_t(elements) &&
+                           (array.rows == 1 || array.cols == 1)
+                     : array.rows == size_t(tensor->getRows()) &&
+                           array.cols == size_t(tensor->getCols());
+  if (!fits) {
+    error = what + "the file holds " + std::to_string(array.rows) + " x " +
+            std::to_string(array.cols) + " values, but '" + name + "' is " +
+            (vector ? std::to_string(elements) + " values"
+                    : std::to_string(tensor->getRows()) + " x " +
+                          std::to_string(tensor->getCols()));
+    return false;
+  }
+  for (int64_t r = 0; r < tensor->getRows(); ++r)
+    for (int64_t c = 0; c < tensor->getCols(); ++c)
+      tensor->set(r, c, array.values[r * tensor->getCols() + c]);
+  return true;
+}
+
 /// The host tensors of the fitted program with their inputs: the --input
 /// file in the primary input and seeded data (with --special, special
 /// rows) everywhere else, shaped for the reference kind.
@@ -403,13 +496,16 @@ bool makeTensors(const std::vector<mlir::blk::KernelSignature> &fitted,
   blk::runtime::fillInputs(problem.reference ? &*problem.reference : nullptr,
                            problem.cols(), tensors, scalars, seedOption,
                            specialOption);
-  if (!inputPath.empty()) {
+  if (!primaryInput.empty()) {
     blk::runtime::HostTensor &input =
         *blk::runtime::findTensor(tensors, problem.input);
     for (int64_t r = 0; r < problem.rows(); ++r)
       for (int64_t c = 0; c < problem.cols(); ++c)
         input.set(r, c, array.values[r * problem.cols() + c]);
   }
+  for (const auto &[name, path] : namedInputs)
+    if (!readNamedInput(name, path, tensors, error))
+      return false;
   return true;
 }
 
@@ -899,7 +995,7 @@ int main(int argc, char **argv) {
 
   Problem problem;
   blk::runtime::NpyArray array;
-  if (!readShape(problem, array, error))
+  if (!parseInputs(error) || !readShape(problem, array, error))
     return fail(error);
   mlir::blk::CompileOptions options;
   options.numWarps = warpsOption;

@@ -2,7 +2,8 @@
 //
 // The subset of the .npy format softmax inputs and outputs need: format
 // versions 1.0, 2.0 and 3.0, little-endian float32 ('<f4') or float16
-// ('<f2'), C order, two dimensions (a 1-D array reads as a single row).
+// ('<f2') (read and written), int32 ('<i4') or int64 ('<i8') (read: labels),
+// C order, two dimensions (a 1-D array reads as a single row).
 // Everything else is rejected with a message that says what is wrong.
 //
 //===----------------------------------------------------------------------===//
@@ -18,9 +19,9 @@
 
 namespace blk::runtime {
 
-enum class NpyDtype { Float32, Float16 };
+enum class NpyDtype { Float32, Float16, Int32, Int64 };
 
-/// "<f4" or "<f2".
+/// "<f4", "<f2", "<i4" or "<i8".
 const char *npyDescr(NpyDtype dtype);
 
 struct NpyArray {
@@ -30,7 +31,8 @@ struct NpyArray {
   unsigned fileDimensions = 2;
   /// The element type stored in the file.
   NpyDtype storedDtype = NpyDtype::Float32;
-  /// rows * cols values, C order, widened to float32 (exact for float16).
+  /// rows * cols values, C order, as float32: exact for float16 and for
+  /// integers of magnitude up to 2^24 (larger ones are refused).
   std::vector<float> values;
 };
 

@@ -1,0 +1,21 @@
+"""Writes the .npy files of npy-inputs.mlir into the directory argv[1]
+(numpy-free: the header and data by hand)."""
+import os
+import struct
+import sys
+
+
+def npy(name, descr, shape, values, fmt):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(os.path.join(sys.argv[1], name), "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
+                header.encode() + struct.pack("<%d%s" % (len(values), fmt), *values))
+
+
+npy("labels.npy", "<i8", "(4,)", [3, -100, 0, 9], "q")
+npy("labels32.npy", "<i4", "(4,)", [3, -100, 0, 9], "i")
+npy("logits.npy", "<f4", "(4, 10)", [float(i % 7) - 3 for i in range(40)], "f")
+npy("five.npy", "<i8", "(5,)", [3, -100, 0, 9, 1], "q")
+npy("huge.npy", "<i8", "(4,)", [3, 1 << 40, 0, 9], "q")
+npy("weight.npy", "<f4", "(10,)", [0.5] * 10, "f")
