@@ -55,14 +55,12 @@ static LogicalResult mergeRole(func::FuncOp kernel, StringRef role,
   return success();
 }
 
-/// The row-long blocks `kernel` holds across a reduction: the loads of a
-/// block with a dimension a constant sets (a `?` before binding) that come
-/// before its last blk.reduce. A block of one element (a label) is not
-/// one, nor is a block read after the last reduction (a norm's weight):
-/// it is used as it arrives. Measured on an H100 (docs/benchmarks.md, the
-/// row-wise family): counting an RMSNorm's weight as held put 32768 f32
-/// columns on a cluster of 4 at 86% of a copy, against 93% without.
-static int64_t countHeldRows(func::FuncOp kernel) {
+/// The row-long blocks `kernel` loads (blk.load of a block with a
+/// dimension a constant sets: a `?` before binding), as {before its last
+/// blk.reduce, after it}: the first are held in registers across the
+/// reduction, the second are used as they arrive (a norm's weight). A
+/// block of one element (a label) is neither.
+static std::pair<int64_t, int64_t> countRowLoads(func::FuncOp kernel) {
   int64_t loads = 0, held = 0;
   kernel.walk([&](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op))
@@ -70,7 +68,7 @@ static int64_t countHeldRows(func::FuncOp kernel) {
     else if (isa<ReduceOp>(op))
       held = loads;
   });
-  return held;
+  return {held, loads - held};
 }
 
 FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
@@ -89,7 +87,9 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
     traits.numWarps = std::max(traits.numWarps, kernel.getNumWarps());
     traits.numCtas = std::max(traits.numCtas, kernel.getNumCtas());
     func.walk([&](scf::ForOp loop) { traits.loopsOverRow |= walksRow(loop); });
-    traits.heldRows = std::max(traits.heldRows, countHeldRows(func));
+    auto [held, streamed] = countRowLoads(func);
+    traits.heldRows = std::max(traits.heldRows, held);
+    traits.streamedRows = std::max(traits.streamedRows, streamed);
   }
   return traits;
 }
@@ -264,23 +264,36 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   int64_t splitsBound = bound(traits->rowSplits);
   int64_t boundBlock = std::max<int64_t>(1, bound(traits->rowBlock));
   // A cluster spreads one row held in registers over several SMs.
-  // Measured on an H100 (docs/benchmarks.md, the row-wise family): a
-  // kernel holding two rows of 32768 f32 (softmax backward) spills with 16
-  // warps (28% of a copy) and runs at the copy limit as a cluster of 4.
+  // Registers, in thirds of a row: a row held across a reduction counts 3,
+  // a row read after it 2 in f32 and 1 in 16 bits (it stays packed until
+  // used). A cluster from 3 x 65536, a softmax's 65536 columns. Measured
+  // on an H100, 4096 x 32768 (docs/benchmarks.md, the row-wise family):
+  // softmax backward (y and dy held: 6) spills with 16 warps, 28% of a
+  // copy, and runs at 101% on a cluster of 4; LayerNorm f32 (x held,
+  // weight and bias after: 7) spills, 23%, and runs at 76% on a cluster of
+  // 8; RMSNorm (5) runs at 93% without a cluster and 86% on one of 4;
+  // LayerNorm bf16 (5) at 80% without and at most 68% on one.
   // Tiles walked in a loop and split rows are not held at once.
   bool holdsRow = !traits->loopsOverRow && traits->rowSplits.empty();
-  int64_t heldBlock =
-      boundBlock * (holdsRow ? std::max<int64_t>(1, traits->heldRows) : 1);
+  int64_t held = holdsRow ? std::max<int64_t>(1, traits->heldRows) : 1;
+  int64_t streamed = holdsRow ? traits->streamedRows : 0;
+  int64_t registerThirds =
+      3 * held + streamed * (shape.elementBytes >= 4 ? 2 : 1);
   int64_t ctas = traits->numCtas;
-  if (holdsRow && rowsBound <= 1 && heldBlock >= kClusterRow)
+  if (holdsRow && rowsBound <= 1 &&
+      registerThirds * boundBlock >= 3 * kClusterRow)
     ctas = std::max(
         ctas, std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
-                            heldBlock / clusterElementsPerCta(shape))),
+                            (held + streamed) * boundBlock /
+                            clusterElementsPerCta(shape))),
                         kRuleCtas, options.maxCtas}));
   if (options.numCtas > 0)
     ctas = options.numCtas;
   result.numCtas =
       ctas != traits->numCtas || options.numCtas > 0 ? ctas : 0;
+  // Warps by the rows held across the reduction; on a cluster, by every
+  // row the CTA holds a part of.
+  int64_t heldBlock = boundBlock * (ctas > 1 ? held + streamed : held);
   int64_t blockElements = std::max<int64_t>(1, rowsBound) * heldBlock /
                           std::max<int64_t>(1, ctas);
   // Measured on an H200 (docs/benchmarks.md): a warp per 1024 elements of a

@@ -43,6 +43,10 @@ struct ProgramTraits {
   /// registers of a softmax; a weight read after the reduction does not
   /// count.
   int64_t heldRows = 1;
+  /// The most row-long blocks a kernel reads after its last reduction
+  /// (used as they arrive, but in registers at the same time as the held
+  /// ones).
+  int64_t streamedRows = 0;
   /// The largest num_warps and num_ctas the kernels ask for.
   int64_t numWarps = 1, numCtas = 1;
 
@@ -83,14 +87,16 @@ struct BindingOptions {
 ///   rows_per_program = max(2, 512 / row_block), at most the next power of
 ///           two >= rows;
 ///   ctas  = for a program that holds its row (no loop over it, no
-///           splits, one row per program) with row_block x heldRows >=
-///           65536, on a GPU with clusters (`maxCtas` > 1): one CTA per
-///           16384 f32 or 8192 16-bit elements held, a power of two, at
-///           most 16 (and `maxCtas`);
-///   warps = one per 1024 elements held of a program's block per CTA (at
-///           most 16; one per 2048 on a cluster, 64 elements per thread),
-///           or per 512 for a program that loops over the row (at most
-///           32), and never fewer than the kernel's num_warps;
+///           splits, one row per program) with row_block x (3 x heldRows
+///           + streamedRows x (2 for f32, 1 for 16-bit)) >= 3 x 65536, on
+///           a GPU with clusters (`maxCtas` > 1): one CTA per 16384 f32 or
+///           8192 16-bit elements of the held and streamed rows, a power
+///           of two, at most 16 (and `maxCtas`);
+///   warps = one per 1024 elements of the held rows of a program's block
+///           per CTA (at most 16; on a cluster, one per 2048 of the held
+///           and streamed rows, 64 elements per thread), or per 512 for a
+///           program that loops over the row (at most 32), and never
+///           fewer than the kernel's num_warps;
 ///   grid  = ceil(rows / rows_per_program), times row_splits; a persistent
 ///           kernel's grid is set at launch (SMs x occupancy).
 /// A constant without a role must be bound in `options`; fails, with a
