@@ -279,21 +279,26 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   int64_t streamed = holdsRow ? traits->streamedRows : 0;
   int64_t registerThirds =
       3 * held + streamed * (shape.elementBytes >= 4 ? 2 : 1);
+  // A row of 65536 or more is split over CTAs by the rows held across the
+  // reduction, as a softmax's is (LayerNorm 1024 x 65536 f32: 67% of a
+  // copy on 4 CTAs, 56% on 16); a shorter row put on a cluster for the
+  // rows read besides it, by all of them (LayerNorm 4096 x 32768 f32: 8).
+  int64_t clusterRows = boundBlock >= kClusterRow ? held : held + streamed;
   int64_t ctas = traits->numCtas;
   if (holdsRow && rowsBound <= 1 &&
       registerThirds * boundBlock >= 3 * kClusterRow)
     ctas = std::max(
         ctas, std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
-                            (held + streamed) * boundBlock /
+                            clusterRows * boundBlock /
                             clusterElementsPerCta(shape))),
                         kRuleCtas, options.maxCtas}));
   if (options.numCtas > 0)
     ctas = options.numCtas;
   result.numCtas =
       ctas != traits->numCtas || options.numCtas > 0 ? ctas : 0;
-  // Warps by the rows held across the reduction; on a cluster, by every
-  // row the CTA holds a part of.
-  int64_t heldBlock = boundBlock * (ctas > 1 ? held + streamed : held);
+  // Warps by the rows held across the reduction; on a cluster, by the
+  // rows its CTAs were counted for.
+  int64_t heldBlock = boundBlock * (ctas > 1 ? clusterRows : held);
   int64_t blockElements = std::max<int64_t>(1, rowsBound) * heldBlock /
                           std::max<int64_t>(1, ctas);
   // Measured on an H200 (docs/benchmarks.md): a warp per 1024 elements of a

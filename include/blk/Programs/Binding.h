@@ -90,11 +90,12 @@ struct BindingOptions {
 ///           splits, one row per program) with row_block x (3 x heldRows
 ///           + streamedRows x (2 for f32, 1 for 16-bit)) >= 3 x 65536, on
 ///           a GPU with clusters (`maxCtas` > 1): one CTA per 16384 f32 or
-///           8192 16-bit elements of the held and streamed rows, a power
-///           of two, at most 16 (and `maxCtas`);
+///           8192 16-bit elements of the held rows (for row_block < 65536:
+///           of the held and streamed rows), a power of two, at most 16
+///           (and `maxCtas`);
 ///   warps = one per 1024 elements of the held rows of a program's block
-///           per CTA (at most 16; on a cluster, one per 2048 of the held
-///           and streamed rows, 64 elements per thread), or per 512 for a
+///           per CTA (at most 16; on a cluster, one per 2048 of the rows
+///           its CTAs were counted by, 64 elements per thread), or per 512 for a
 ///           program that loops over the row (at most 32), and never
 ///           fewer than the kernel's num_warps;
 ///   grid  = ceil(rows / rows_per_program), times row_splits; a persistent
