@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <unordered_set>
 
 using namespace blk::runtime;
@@ -67,11 +68,23 @@ double HostTensor::get(int64_t row, int64_t col) const {
 void HostTensor::set(int64_t row, int64_t col, double value) {
   uint8_t *element = &bytes[offset(row, col)];
   if (!floatType) {
+    // Saturated (NaN: 0): converting a value the type cannot hold is
+    // undefined behaviour; whoever gave it (a --param) is refused later.
+    auto saturate = [&](auto limits) -> decltype(limits.max()) {
+      using Int = decltype(limits.max());
+      if (std::isnan(value))
+        return 0;
+      if (value <= double(limits.lowest()))
+        return limits.lowest();
+      if (value >= double(limits.max()))
+        return limits.max();
+      return Int(value);
+    };
     if (declaration.bytes == 4) {
-      int32_t narrow = int32_t(value);
+      int32_t narrow = saturate(std::numeric_limits<int32_t>());
       std::memcpy(element, &narrow, 4);
     } else {
-      int64_t wide = int64_t(value);
+      int64_t wide = saturate(std::numeric_limits<int64_t>());
       std::memcpy(element, &wide, 8);
     }
     return;

@@ -41,7 +41,8 @@ public:
   /// Element (row, col), widened to double.
   double get(int64_t row, int64_t col) const;
   /// Sets element (row, col): a float rounded to the element type (to
-  /// nearest even; beyond its range, infinity), an integer truncated.
+  /// nearest even; beyond its range, infinity), an integer truncated
+  /// toward zero and saturated to the type's range (NaN: 0).
   void set(int64_t row, int64_t col, double value);
   /// Fills every element, padding included, with the poison pattern of a
   /// float type (blk/Runtime/Numerics.h), or 0xAB bytes for integers.
