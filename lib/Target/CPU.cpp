@@ -56,6 +56,7 @@ void mlir::blk::buildBlkToCPUPipeline(OpPassManager &pm, bool checkBounds) {
   // Fusion merges generics only: fills and reductions join as generics.
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
   pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createBlkApproximateMath());
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

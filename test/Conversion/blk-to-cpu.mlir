@@ -21,20 +21,36 @@ func.func @row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %in: !blk.ptr<
   // CHECK:   arith.cmpi slt
   %mask = arith.cmpi slt, %cols, %nb : tensor<256xi32>
   %ninf = arith.constant 0xFF800000 : f32
-  // The load reads only where the mask holds, else it is `other`.
+  // The offsets are one run of memory (consecutive along the row), so the
+  // load goes by rows: the mask as bytes, the first position where it
+  // fails, plain loads up to there, then loads where the mask holds.
   // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-  // CHECK: %[[X:.*]] = tensor.generate {
-  // CHECK: ^bb0(%[[J:.*]]: index):
-  // CHECK:   %[[M:.*]] = tensor.extract %[[MASK]][%[[J]]] : tensor<256xi1>
-  // CHECK:   %[[V:.*]] = scf.if %[[M]] -> (f32) {
-  // CHECK:     %[[OFF:.*]] = tensor.extract %[[COLS]][%[[J]]] : tensor<256xi32>
-  // CHECK:     %[[P:.*]] = llvm.getelementptr %[[ROW]][%[[OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
-  // CHECK:     %[[L:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
-  // CHECK:     scf.yield %[[L]] : f32
+  // CHECK: %[[BYTES:.*]] = linalg.generic {{.*}} ins(%[[MASK]] : tensor<256xi1>) outs(%{{.*}} : tensor<256xi8>)
+  // CHECK:   arith.extui %{{.*}} : i1 to i8
+  // CHECK: %[[LEN:.*]] = arith.constant 256 : i32
+  // CHECK: %[[LENINIT:.*]] = linalg.fill ins(%[[LEN]] : i32) outs(%{{.*}} : tensor<i32>)
+  // CHECK: %[[LIMITT:.*]] = linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[BYTES]] : tensor<256xi8>) outs(%[[LENINIT]] : tensor<i32>)
+  // CHECK:   %[[SET:.*]] = arith.cmpi ne
+  // CHECK:   %[[POS:.*]] = arith.index_cast %{{.*}} : index to i32
+  // CHECK:   %[[CAND:.*]] = arith.select %[[SET]], %[[LEN]], %[[POS]] : i32
+  // CHECK:   arith.minsi %[[CAND]], %{{.*}} : i32
+  // CHECK: %[[FIRST:.*]] = tensor.extract %[[COLS]][%{{.*}}] : tensor<256xi32>
+  // CHECK: %[[START0:.*]] = llvm.getelementptr %[[ROW]][%[[FIRST]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+  // CHECK: %[[LIMIT32:.*]] = tensor.extract %[[LIMITT]][] : tensor<i32>
+  // CHECK: %[[LIMIT:.*]] = arith.index_cast %[[LIMIT32]] : i32 to index
+  // CHECK: %[[BODY:.*]] = scf.for %[[J:.*]] = %{{.*}} to %[[LIMIT]] step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<256xf32>) {
+  // CHECK-NOT: scf.if
+  // CHECK:   %[[J64:.*]] = arith.index_cast %[[J]] : index to i64
+  // CHECK:   %[[P:.*]] = llvm.getelementptr %[[START0]][%[[J64]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK:   %[[L:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
+  // CHECK:   tensor.insert %[[L]] into %[[ACC]][%[[J]]] : tensor<256xf32>
+  // CHECK: %[[X:.*]] = scf.for %[[T:.*]] = %[[LIMIT]] to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[BODY]]) -> (tensor<256xf32>) {
+  // CHECK:   %[[MB:.*]] = tensor.extract %[[BYTES]][%[[T]]] : tensor<256xi8>
+  // CHECK:   %[[M:.*]] = arith.cmpi ne, %[[MB]], %{{.*}} : i8
+  // CHECK:   scf.if %[[M]] -> (f32) {
+  // CHECK:     llvm.load
   // CHECK:   } else {
   // CHECK:     scf.yield %[[NINF]] : f32
-  // CHECK:   tensor.yield %[[V]] : f32
-  // CHECK: } : tensor<256xf32>
   %x = blk.load %rowp[%cols] mask %mask other %ninf : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
   // A float max starts from -inf and combines with arith.maximumf (NaN
   // propagates); a 1-D reduction ends as a scalar.
@@ -64,19 +80,23 @@ func.func @row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %in: !blk.ptr<
   // CHECK:   arith.addf
   // CHECK: tensor.extract %[[SUMT]][] : tensor<f32>
   %sum = blk.reduce sum %e axis 0 : tensor<256xf32> -> f32
-  // The store writes element by element where the mask holds.
+  // The store goes by rows too: plain stores up to where the mask fails,
+  // then stores where it holds.
   // CHECK: %[[OUTROW:.*]] = llvm.getelementptr %[[OUT]][%[[START]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
   %outp = blk.addptr %out, %start : !blk.ptr<f32>, i32
-  // CHECK: %[[C0:.*]] = arith.constant 0 : index
-  // CHECK: %[[C1:.*]] = arith.constant 1 : index
-  // CHECK: %[[C256:.*]] = arith.constant 256 : index
-  // CHECK: scf.for %[[K:.*]] = %[[C0]] to %[[C256]] step %[[C1]] {
-  // CHECK:   %[[SM:.*]] = tensor.extract %[[MASK]][%[[K]]] : tensor<256xi1>
-  // CHECK:   scf.if %[[SM]] {
-  // CHECK:     %[[SOFF:.*]] = tensor.extract %[[COLS]][%[[K]]] : tensor<256xi32>
-  // CHECK:     %[[SV:.*]] = tensor.extract %[[E]][%[[K]]] : tensor<256xf32>
-  // CHECK:     %[[SP:.*]] = llvm.getelementptr %[[OUTROW]][%[[SOFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
-  // CHECK:     llvm.store %[[SV]], %[[SP]] : f32, !llvm.ptr
+  // CHECK: %[[SLIMITT:.*]] = linalg.generic {{.*}} iterator_types = ["reduction"]}
+  // CHECK: %[[SFIRST:.*]] = tensor.extract %[[COLS]][%{{.*}}] : tensor<256xi32>
+  // CHECK: %[[SSTART:.*]] = llvm.getelementptr %[[OUTROW]][%[[SFIRST]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+  // CHECK: %[[SLIMIT32:.*]] = tensor.extract %[[SLIMITT]][] : tensor<i32>
+  // CHECK: %[[SLIMIT:.*]] = arith.index_cast %[[SLIMIT32]] : i32 to index
+  // CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[SLIMIT]] step %{{.*}} {
+  // CHECK-NOT: scf.if
+  // CHECK:   %[[SV:.*]] = tensor.extract %[[E]][%[[K]]] : tensor<256xf32>
+  // CHECK:   %[[SP:.*]] = llvm.getelementptr %[[SSTART]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK:   llvm.store %[[SV]], %[[SP]] : f32, !llvm.ptr
+  // CHECK: scf.for %{{.*}} = %[[SLIMIT]] to %{{.*}} step %{{.*}} {
+  // CHECK:   scf.if
+  // CHECK:     llvm.store
   blk.store %outp[%cols], %e mask %mask : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
   // CHECK: return
   return
@@ -99,9 +119,10 @@ func.func @grid(%out: !blk.ptr<i32>) attributes {blk.kernel = #blk.kernel<num_wa
   %a = arith.addi %x, %y : i32
   %b = arith.addi %nx, %nz : i32
   %c = arith.muli %a, %b : i32
-  // An unmasked load and store touch every element: no scf.if.
+  // An unmasked load and store touch every element: one loop over the
+  // row, no scf.if.
   %cols = blk.arange 0 to 4 : tensor<4xi32>
-  // CHECK: tensor.generate
+  // CHECK: scf.for
   // CHECK-NOT: scf.if
   // CHECK: llvm.load %{{.*}} : !llvm.ptr -> i32
   %v = blk.load %out[%cols] : !blk.ptr<i32>, tensor<4xi32> -> tensor<4xi32>
@@ -153,7 +174,8 @@ func.func @running_max(%in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #bl
   %init = blk.splat %ninf : f32 -> tensor<16xf32>
   // CHECK: %[[INIT:.*]] = linalg.fill
   // CHECK: %[[M:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<16xf32>) : i32 {
-  // CHECK:   %[[X:.*]] = tensor.generate
+  // CHECK:   %[[X:.*]] = scf.for
+  // CHECK:     llvm.load
   // CHECK:   %[[NEXT:.*]] = linalg.generic {{.*}} ins(%[[ACC]], %[[X]] : tensor<16xf32>, tensor<16xf32>)
   // CHECK:     arith.maximumf
   // CHECK:   scf.yield %[[NEXT]] : tensor<16xf32>
@@ -179,8 +201,8 @@ func.func @wide_row(%in: !blk.ptr<f32>, %stride: i32) attributes {blk.kernel = #
   // CHECK: %[[PID64:.*]] = arith.extsi %[[PID]] : i32 to i64
   // CHECK: %[[START:.*]] = arith.muli %[[PID64]], %[[STRIDE64]] : i64
   // CHECK: %[[ROW:.*]] = llvm.getelementptr %[[IN]][%[[START]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-  // CHECK: tensor.generate
-  // CHECK:   llvm.getelementptr %[[ROW]][%{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+  // CHECK: %[[FIRST:.*]] = tensor.extract
+  // CHECK: llvm.getelementptr %[[ROW]][%[[FIRST]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
   %stride64 = arith.extsi %stride : i32 to i64
   %row = blk.program_id x
   %row64 = arith.extsi %row : i32 to i64
@@ -188,5 +210,37 @@ func.func @wide_row(%in: !blk.ptr<f32>, %stride: i32) attributes {blk.kernel = #
   %rowp = blk.addptr %in, %start : !blk.ptr<f32>, i64
   %cols = blk.arange 0 to 16 : tensor<16xi32>
   %x = blk.load %rowp[%cols] : !blk.ptr<f32>, tensor<16xi32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+// Offsets that are not a run of memory (every other element) are read
+// element by element, each under its mask bit, at the address its offset
+// gives.
+// CHECK-LABEL: func.func @gather(
+// CHECK-SAME: %[[IN:[^:]*]]: !llvm.ptr
+func.func @gather(%in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %cols = blk.arange 0 to 16 : tensor<16xi32>
+  %two = blk.splat %n : i32 -> tensor<16xi32>
+  // CHECK: %[[EVEN:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<16xi32>, tensor<16xi32>)
+  // CHECK:   arith.muli
+  %even = arith.muli %cols, %two : tensor<16xi32>
+  // CHECK: %[[MASK:.*]] = linalg.generic
+  // CHECK:   arith.cmpi slt
+  %mask = arith.cmpi slt, %even, %two : tensor<16xi32>
+  // CHECK: tensor.generate {
+  // CHECK: ^bb0(%[[J:.*]]: index):
+  // CHECK:   %[[M:.*]] = tensor.extract %[[MASK]][%[[J]]] : tensor<16xi1>
+  // CHECK:   scf.if %[[M]] -> (f32) {
+  // CHECK:     %[[OFF:.*]] = tensor.extract %[[EVEN]][%[[J]]] : tensor<16xi32>
+  // CHECK:     %[[P:.*]] = llvm.getelementptr %[[IN]][%[[OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+  // CHECK:     llvm.load %[[P]] : !llvm.ptr -> f32
+  %x = blk.load %in[%even] mask %mask : !blk.ptr<f32>, tensor<16xi32> -> tensor<16xf32>
+  // CHECK: scf.for %[[K:.*]] =
+  // CHECK:   %[[SM:.*]] = tensor.extract %[[MASK]][%[[K]]] : tensor<16xi1>
+  // CHECK:   scf.if %[[SM]] {
+  // CHECK:     llvm.store
+  blk.store %in[%even], %x mask %mask : !blk.ptr<f32>, tensor<16xi32>, tensor<16xf32>
   return
 }

@@ -233,6 +233,7 @@ struct ConvertBlkToCPUPass
         return signalPassFailure();
     if (checkBounds)
       prepareBoundsChecks(module);
+    RowAccesses rowAccesses = findRowAccesses(module);
 
     BlkToCPUTypeConverter converter(context);
     ConversionTarget target(*context);
@@ -264,7 +265,7 @@ struct ConvertBlkToCPUPass
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     populateBlockOpToLinalgPatterns(converter, patterns);
-    populateMemoryOpToLLVMPatterns(converter, patterns);
+    populateMemoryOpToLLVMPatterns(converter, patterns, rowAccesses);
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     // Folding would turn splats of constants back into tensor constants.
     ConversionConfig config;

@@ -10,6 +10,7 @@
 #define BLK_LIB_CONVERSION_BLKTOCPU_PATTERNS_H
 
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::blk {
 
@@ -25,10 +26,19 @@ public:
 void populateBlockOpToLinalgPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 
+/// The loads and stores whose offsets are consecutive along the last
+/// dimension of the block (AccessAnalysis: contiguity of a whole row), and
+/// which are not bounds-checked: each row of such an access is one run of
+/// memory.
+using RowAccesses = llvm::DenseSet<Operation *>;
+RowAccesses findRowAccesses(Operation *root);
+
 /// blk.addptr, blk.load, blk.store -> LLVM pointer arithmetic and accesses
-/// inside tensor.generate and scf.for.
+/// inside tensor.generate and scf.for; the accesses of `rowAccesses` by
+/// rows, each split where its mask first fails.
 void populateMemoryOpToLLVMPatterns(const TypeConverter &converter,
-                                    RewritePatternSet &patterns);
+                                    RewritePatternSet &patterns,
+                                    const RowAccesses &rowAccesses);
 
 } // namespace mlir::blk
 
