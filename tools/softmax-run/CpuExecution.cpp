@@ -1,10 +1,12 @@
 //===- CpuExecution.cpp - run a block program on the host -----------------===//
 #include "CpuExecution.h"
 
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 using namespace softmax_run;
 
@@ -68,22 +70,48 @@ CpuExecution::run(const Problem &problem,
   return launchAll(problem, tensors);
 }
 
-mlir::LogicalResult
-CpuExecution::time(const Problem &problem,
-                   std::vector<blk::runtime::HostTensor> &tensors, int runs,
-                   double &milliseconds) {
-  if (mlir::failed(launchAll(problem, tensors)))
-    return mlir::failure();
+/// The median of `runs` timings of `step`, in milliseconds, after one run
+/// that warms up.
+static double medianMilliseconds(int runs,
+                                 llvm::function_ref<bool()> step) {
   std::vector<double> times;
+  if (!step())
+    return -1;
   for (int i = 0; i < runs; ++i) {
     auto start = std::chrono::steady_clock::now();
-    if (mlir::failed(launchAll(problem, tensors)))
-      return mlir::failure();
+    if (!step())
+      return -1;
     std::chrono::duration<double, std::milli> elapsed =
         std::chrono::steady_clock::now() - start;
     times.push_back(elapsed.count());
   }
   std::sort(times.begin(), times.end());
-  milliseconds = times[times.size() / 2];
-  return mlir::success();
+  return times[times.size() / 2];
+}
+
+double CpuExecution::timeCopy(uint64_t bytes, int runs) {
+  unsigned workers = mlir::blk::CPUKernels::getThreads(threads, 1 << 30);
+  std::vector<uint8_t> source(bytes, 1), target(bytes, 0);
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(workers));
+  auto copyPart = [&](uint64_t part) {
+    uint64_t begin = bytes * part / workers, end = bytes * (part + 1) / workers;
+    std::memcpy(target.data() + begin, source.data() + begin, end - begin);
+  };
+  double milliseconds = medianMilliseconds(runs, [&] {
+    for (unsigned part = 1; part < workers; ++part)
+      pool.async([&copyPart, part] { copyPart(part); });
+    copyPart(0);
+    pool.wait();
+    return true;
+  });
+  return 2.0 * double(bytes) / (milliseconds * 1e6);
+}
+
+mlir::LogicalResult
+CpuExecution::time(const Problem &problem,
+                   std::vector<blk::runtime::HostTensor> &tensors, int runs,
+                   double &milliseconds) {
+  milliseconds = medianMilliseconds(
+      runs, [&] { return mlir::succeeded(launchAll(problem, tensors)); });
+  return mlir::failure(milliseconds < 0);
 }

@@ -26,6 +26,11 @@ public:
                            std::vector<blk::runtime::HostTensor> &tensors,
                            int runs, double &milliseconds);
 
+  /// GB/s of a copy of `bytes` (read) to as many bytes (written), split
+  /// over the same threads as the kernels: the host's speed limit for a
+  /// kernel that moves 2 x `bytes`.
+  double timeCopy(uint64_t bytes, int runs);
+
 private:
   /// Allocates the program's scratch tensors (on the GPU, the launcher's
   /// own), once.

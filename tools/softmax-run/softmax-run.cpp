@@ -667,14 +667,14 @@ bool checkAndWrite(const Problem &problem,
 bool reportBench(const Problem &problem, const std::string &kernel,
                  const std::string &target, uint64_t movedBytes,
                  double milliseconds, double copyGBps, int runs,
-                 const char *how) {
+                 const char *how, const char *copyKind) {
   double gbps = double(movedBytes) / (milliseconds * 1e6);
   report() << "  bench: " << llvm::format("%.4f", milliseconds)
                << " ms (median of " << runs << how << "), "
                << llvm::format("%.1f", gbps) << " GB/s";
   if (copyGBps > 0)
     report() << " = " << llvm::format("%.1f", 100 * gbps / copyGBps)
-                 << "% of a device copy (" << llvm::format("%.1f", copyGBps)
+                 << "% of a " << copyKind << " copy (" << llvm::format("%.1f", copyGBps)
                  << " GB/s)";
   report() << "\n";
   if (csvPath.empty())
@@ -882,7 +882,7 @@ int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
     ok = reportBench(problem, gpuProgram.image().signatures.front().name,
                      "gpu " + device.name + " " + options.chip,
                      getMovedBytes(tensors), bench.kernelMs, bench.copyGBps,
-                     bench.runs, ", L2 flushed") &&
+                     bench.runs, ", L2 flushed", "device") &&
          ok;
   }
   return ok ? 0 : 1;
@@ -945,11 +945,13 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
     int runs = std::max(3, std::min(20, runsOption.getValue()));
     if (mlir::failed(timedCpu.time(problem, tensors, runs, milliseconds)))
       return fail("the CPU run failed (see the errors above)");
+    uint64_t moved = getMovedBytes(tensors);
+    double copyGBps = timedCpu.timeCopy(std::max<uint64_t>(moved / 2, 1), runs);
     ok = reportBench(problem, kernel,
                      "cpu " + std::to_string(threads) +
                          (threads == 1 ? " thread" : " threads"),
-                     getMovedBytes(tensors), milliseconds, /*copyGBps=*/0,
-                     runs, ", wall clock") &&
+                     moved, milliseconds, copyGBps, runs, ", wall clock",
+                     "host") &&
          ok;
   }
   return ok ? 0 : 1;

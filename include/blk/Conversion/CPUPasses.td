@@ -87,4 +87,20 @@ def BlkApproximateMath : Pass<"blk-approximate-math"> {
   ];
 }
 
+def BlkExpandBFloat16 : Pass<"blk-expand-bf16"> {
+  let summary = "Convert between bf16 and f32 with integer ops the host can vectorize";
+  let description = [{
+    Part of the CPU path. `arith.extf` from bf16 becomes a shift of the
+    bits into the top half of an f32; `arith.truncf` to bf16 rounds to
+    nearest even with integer adds (NaN kept quiet). A host without
+    AVX512-BF16 has no instruction for the rounding, and LLVM calls
+    `__truncsfbf2` for every element instead, which stops the loop
+    vectorizer: softmax_fused 4096 x 1024 bf16 ran at 1.8 GB/s on two cores
+    with the calls. Only f32 <-> bf16 is expanded (what the CPU path
+    produces); the NaN test is an integer compare, so that every step
+    stays in vector lanes of 32 bits.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // BLK_CONVERSION_CPUPASSES_TD

@@ -18,9 +18,12 @@
 #include <string>
 #include <vector>
 
-namespace llvm::orc {
+namespace llvm {
+class StdThreadPool;
+namespace orc {
 class LLJIT;
-} // namespace llvm::orc
+} // namespace orc
+} // namespace llvm
 
 namespace mlir {
 class OpPassManager;
@@ -76,8 +79,10 @@ public:
   void setBuffers(std::vector<Buffer> buffers);
 
   /// Runs `kernel` for program ids 0 .. numPrograms-1 on
-  /// getThreads(threads, numPrograms) threads, each taking a contiguous range of ids in
-  /// order; it returns when all have finished. `argumentPointers` holds one
+  /// getThreads(threads, numPrograms) threads (this one and workers kept
+  /// for the next run), each taking a contiguous range of ids in order; it
+  /// returns when all have finished. Not to be called from two threads at
+  /// once. `argumentPointers` holds one
   /// pointer per kernel argument, pointing at its value: a `void *` for a
   /// `!blk.ptr`, an `int32_t` for an i32 (the C type of each scalar). Fails,
   /// with a diagnostic, on an unknown kernel, a wrong number of arguments,
@@ -135,6 +140,9 @@ private:
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::vector<Kernel> kernels;
   BoundsState bounds;
+  /// The threads beside the caller's, started by the first run on more
+  /// than one.
+  std::unique_ptr<llvm::StdThreadPool> workerPool;
 };
 
 } // namespace blk
