@@ -37,17 +37,11 @@ import time
 
 SHAPES = ("4096x128 4096x256 4096x512 4096x1024 4096x2048 4096x4096 "
           "4096x8192 4096x16384 4096x32768 262144x128")
-KERNELS = {
-    # name: (program, softmax-run arguments)
-    "softmax": ("softmax_fused.mlir", []),
-    "log_softmax": ("log_softmax.mlir", []),
-    "softmax_backward": ("softmax_backward.mlir", []),
-    "cross_entropy": ("cross_entropy.mlir", ["--param", "ignore_index=-100"]),
-    "rms_norm": ("rms_norm.mlir", ["--param", "eps=1e-6"]),
-    "layer_norm": ("layer_norm.mlir", ["--param", "eps=1e-5"]),
-    "scaled_softmax": ("softmax_scaled_masked.mlir",
-                       ["--const", "CAUSAL=1", "--param", "scale=0.125,offset=0"]),
-}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rowwise import KERNELS as FAMILY  # noqa: E402  (the GPU table's kernels)
+
+# name: (program, softmax-run arguments)
+KERNELS = dict(softmax=("softmax_fused.mlir", []), **FAMILY)
 BENCH = re.compile(r"bench: ([0-9.]+) ms .*?, ([0-9.]+) GB/s = ([0-9.]+)% of "
                    r"a host copy \(([0-9.]+) GB/s\)")
 RUNS = 20

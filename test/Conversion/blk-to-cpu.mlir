@@ -70,13 +70,23 @@ func.func @row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %in: !blk.ptr<
   // CHECK:   math.exp %{{.*}} : f32
   %e = math.exp %s : tensor<256xf32>
   // A long float sum adds 128 strided partial sums first (as the GPU's
-  // threads do), from 0.
+  // threads do), from 0, then halves of them (x[j] + x[j + 64], ...) down
+  // to one, as the GPU's shuffles do.
   // CHECK: %[[SPLIT:.*]] = tensor.expand_shape %[[E]] {{\[\[}}0, 1]] output_shape [2, 128] : tensor<256xf32> into tensor<2x128xf32>
   // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
   // CHECK: %[[PINIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<128xf32>)
   // CHECK: %[[PARTIAL:.*]] = linalg.reduce ins(%[[SPLIT]] : tensor<2x128xf32>) outs(%[[PINIT]] : tensor<128xf32>) dimensions = [0]
   // CHECK:   arith.addf
-  // CHECK: %[[SUMT:.*]] = linalg.reduce ins(%[[PARTIAL]] : tensor<128xf32>) outs(%{{.*}} : tensor<f32>) dimensions = [0]
+  // CHECK: %[[HALVES:.*]] = tensor.expand_shape %[[PARTIAL]] {{\[\[}}0, 1]] output_shape [2, 64] : tensor<128xf32> into tensor<2x64xf32>
+  // CHECK: linalg.reduce ins(%[[HALVES]] : tensor<2x64xf32>) outs(%{{.*}} : tensor<64xf32>) dimensions = [0]
+  // CHECK: output_shape [2, 32]
+  // CHECK: output_shape [2, 16]
+  // CHECK: output_shape [2, 8]
+  // CHECK: output_shape [2, 4]
+  // CHECK: output_shape [2, 2]
+  // CHECK: %[[LAST:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [2, 1] : tensor<2xf32> into tensor<2x1xf32>
+  // CHECK: %[[ONE:.*]] = linalg.reduce ins(%[[LAST]] : tensor<2x1xf32>) outs(%{{.*}} : tensor<1xf32>) dimensions = [0]
+  // CHECK: %[[SUMT:.*]] = linalg.reduce ins(%[[ONE]] : tensor<1xf32>) outs(%{{.*}} : tensor<f32>) dimensions = [0]
   // CHECK:   arith.addf
   // CHECK: tensor.extract %[[SUMT]][] : tensor<f32>
   %sum = blk.reduce sum %e axis 0 : tensor<256xf32> -> f32
@@ -153,7 +163,9 @@ func.func @rows(%in: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_war
   // CHECK: linalg.generic {indexing_maps = [#[[BCAST]], #[[ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[COL]] : tensor<4x1xi32>) outs(%{{.*}} : tensor<4x8xi32>)
   %offsets = blk.broadcast %col : tensor<4x1xi32> -> tensor<4x8xi32>
   %x = blk.load %in[%offsets] : !blk.ptr<f32>, tensor<4x8xi32> -> tensor<4x8xf32>
-  // CHECK: linalg.reduce ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<4xf32>) dimensions = [1]
+  // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, 2, 4] : tensor<4x8xf32> into tensor<4x2x4xf32>
+  // CHECK: linalg.reduce ins(%{{.*}} : tensor<4x2x4xf32>) outs(%{{.*}} : tensor<4x4xf32>) dimensions = [1]
+  // CHECK: linalg.reduce ins(%{{.*}} : tensor<4x1xf32>) outs(%{{.*}} : tensor<4xf32>) dimensions = [1]
   // CHECK-NOT: tensor.extract %{{.*}}[] : tensor<f32>
   %s = blk.reduce sum %x axis 1 : tensor<4x8xf32> -> tensor<4xf32>
   // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [1, 4] : tensor<4xf32> into tensor<1x4xf32>
@@ -242,5 +254,25 @@ func.func @gather(%in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.ker
   // CHECK:   scf.if %[[SM]] {
   // CHECK:     llvm.store
   blk.store %in[%even], %x mask %mask : !blk.ptr<f32>, tensor<16xi32>, tensor<16xf32>
+  return
+}
+
+// -----
+
+// A division by a splat is a product with one reciprocal, as on the GPU.
+// CHECK-LABEL: func.func @divide(
+// CHECK-SAME: %[[S:[^:]*]]: f32
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[R:.*]] = arith.divf %[[ONE]], %[[S]] : f32
+// CHECK: %[[RS:.*]] = linalg.fill ins(%[[R]] : f32)
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[RS]] : tensor<16xf32>, tensor<16xf32>)
+// CHECK:   arith.mulf
+// CHECK-NOT: arith.divf
+func.func @divide(%out: !blk.ptr<f32>, %s: f32) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %cols = blk.arange 0 to 16 : tensor<16xi32>
+  %x = blk.load %out[%cols] : !blk.ptr<f32>, tensor<16xi32> -> tensor<16xf32>
+  %d = blk.splat %s : f32 -> tensor<16xf32>
+  %y = arith.divf %x, %d : tensor<16xf32>
+  blk.store %out[%cols], %y : !blk.ptr<f32>, tensor<16xi32>, tensor<16xf32>
   return
 }
