@@ -103,4 +103,25 @@ def BlkExpandBFloat16 : Pass<"blk-expand-bf16"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def BlkFoldElementExtracts : Pass<"blk-fold-element-extracts"> {
+  let summary = "Compute single elements of elementwise linalg.generics where they are read";
+  let description = [{
+    Part of the CPU path, after convert-blk-to-cpu. A `tensor.extract` of
+    one element of an all-parallel `linalg.generic` (one result, written
+    in order, its body not reading the output, computing integers only:
+    offsets and masks, which cost a few integer ops to compute again,
+    never float math) becomes the generic's body
+    for that element: the inputs read at the element's indices (through
+    maps of dimensions and constants), `linalg.index` replaced by the
+    indices. Row accesses read the first offset of each row that way; the
+    block of offsets then needs no buffer of its own, and elementwise
+    fusion computes it inside the loops that use it.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // BLK_CONVERSION_CPUPASSES_TD

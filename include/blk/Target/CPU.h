@@ -30,9 +30,14 @@ class OpPassManager;
 
 namespace blk {
 
-/// blk (specialized) -> tensors and linalg (convert-blk-to-cpu) ->
-/// elementwise fusion -> one-shot bufferization and ownership-based buffer
-/// deallocation -> loops -> LLVM dialect, ready for the JIT. With
+/// blk (specialized) -> tensors and linalg (convert-blk-to-cpu; integer
+/// elements folded where read, blk-fold-element-extracts) -> elementwise
+/// fusion -> exp/log as polynomials (blk-approximate-math), bf16
+/// conversions as integer ops (blk-expand-bf16) -> one-shot bufferization,
+/// blocks on the stack where they fit, ownership-based deallocation of the
+/// rest (from a per-thread cache of the runtime) -> loops -> LLVM dialect,
+/// ready for the JIT, whose loop vectorizer widens the loops for the
+/// host's vector instructions. With
 /// `checkBounds`, every element access asks @blk_access_in_bounds first
 /// (convert-blk-to-cpu's check-bounds).
 void buildBlkToCPUPipeline(OpPassManager &pm, bool checkBounds = false);
