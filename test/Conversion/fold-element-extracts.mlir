@@ -50,12 +50,13 @@ func.func @mask(%x: tensor<16xi32>, %n: i32, %i: index) -> i1 {
 
 #id = affine_map<(d0) -> (d0)>
 
-// Float math is not computed again for each element read.
+// Float math that something else reads whole (here the caller) is not
+// computed again for the element read.
 // CHECK-LABEL: func.func @exponentials(
 // CHECK: %[[E:.*]] = linalg.generic
 // CHECK:   math.exp
 // CHECK: tensor.extract %[[E]]
-func.func @exponentials(%x: tensor<16xf32>, %i: index) -> f32 {
+func.func @exponentials(%x: tensor<16xf32>, %i: index) -> (f32, tensor<16xf32>) {
   %empty = tensor.empty() : tensor<16xf32>
   %e = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
       ins(%x : tensor<16xf32>) outs(%empty : tensor<16xf32>) {
@@ -64,5 +65,30 @@ func.func @exponentials(%x: tensor<16xf32>, %i: index) -> f32 {
     linalg.yield %y : f32
   } -> tensor<16xf32>
   %r = tensor.extract %e[%i] : tensor<16xf32>
+  return %r, %e : f32, tensor<16xf32>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+#scalar = affine_map<(d0) -> ()>
+
+// A float block read only element by element (a store's values) is
+// computed where it is read, and no block is left.
+// CHECK-LABEL: func.func @product(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<16xf32>, %[[S:[^:]*]]: f32, %[[I:[^:]*]]: index
+// CHECK-NOT: linalg.generic
+// CHECK: %[[XI:.*]] = tensor.extract %[[X]][%[[I]]] : tensor<16xf32>
+// CHECK: %[[P:.*]] = arith.mulf %[[XI]], %[[S]] : f32
+// CHECK: return %[[P]]
+func.func @product(%x: tensor<16xf32>, %s: f32, %i: index) -> f32 {
+  %empty = tensor.empty() : tensor<16xf32>
+  %p = linalg.generic {indexing_maps = [#id, #scalar, #id], iterator_types = ["parallel"]}
+      ins(%x, %s : tensor<16xf32>, f32) outs(%empty : tensor<16xf32>) {
+  ^bb0(%v: f32, %w: f32, %out: f32):
+    %y = arith.mulf %v, %w : f32
+    linalg.yield %y : f32
+  } -> tensor<16xf32>
+  %r = tensor.extract %p[%i] : tensor<16xf32>
   return %r : f32
 }

@@ -108,14 +108,17 @@ def BlkFoldElementExtracts : Pass<"blk-fold-element-extracts"> {
   let description = [{
     Part of the CPU path, after convert-blk-to-cpu. A `tensor.extract` of
     one element of an all-parallel `linalg.generic` (one result, written
-    in order, its body not reading the output, computing integers only:
-    offsets and masks, which cost a few integer ops to compute again,
-    never float math) becomes the generic's body
+    in order, its body not reading the output) becomes the generic's body
     for that element: the inputs read at the element's indices (through
     maps of dimensions and constants), `linalg.index` replaced by the
-    indices. Row accesses read the first offset of each row that way; the
-    block of offsets then needs no buffer of its own, and elementwise
-    fusion computes it inside the loops that use it.
+    indices, where that costs no more than the block: the body computes
+    integers only (offsets, masks), or nothing but such extracts reads the
+    block (a store's values; the CPU path reads each element once). Row
+    accesses read the first offset of each row that way, so the block of
+    offsets needs no buffer; a store computes its values as it writes them
+    (softmax_fused 4096 x 1024 f32, one core: 5.3 -> 5.6 GB/s, A/B of 3
+    runs each). A float block something else reads whole (exponentials a
+    sum reads too) is not computed again.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
