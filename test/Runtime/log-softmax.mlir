@@ -7,9 +7,11 @@
 // RUN: softmax-run %examples/log_softmax.mlir --target cpu --check --reference log_softmax --rows 33 --cols 300 --dtype bf16 --special
 // RUN: softmax-run %examples/log_softmax.mlir --target cpu --check --reference log_softmax --rows 33 --cols 300 --dtype f16 --special
 // RUN: softmax-run %examples/log_softmax.mlir --target cpu --check --reference log_softmax --rows 1 --cols 1
+// Without --reference, the kernel's name (@log_softmax) chooses the kind.
+// RUN: softmax-run %examples/log_softmax.mlir --target cpu --check --rows 8 --cols 100
 
 // The softmax reference does not take a log-softmax: the check can fail.
-// RUN: not softmax-run %examples/log_softmax.mlir --target cpu --check --rows 8 --cols 100 | FileCheck %s --check-prefix=WRONG
+// RUN: not softmax-run %examples/log_softmax.mlir --target cpu --check --reference softmax --rows 8 --cols 100 | FileCheck %s --check-prefix=WRONG
 // WRONG: check: {{.*}} FAILED
 
 // The PTX has no libdevice call and no lg2.approx (MathOps.cpp).

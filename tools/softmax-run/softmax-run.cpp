@@ -130,8 +130,10 @@ static cl::opt<std::string> referenceOption(
     cl::desc("What --check compares with: a kernel kind's float64 reference "
              "(softmax, log_softmax, scaled_softmax, softmax_backward, "
              "cross_entropy, rms_norm, layer_norm), or cpu: the CPU lowering "
-             "of the same program (GPU runs only). Default: softmax for a "
-             "program of one matrix input and output, else cpu"),
+             "of the same program (GPU runs only). Default: the kind a "
+             "one-kernel program is named after (@log_softmax, @rms_norm...), "
+             "else softmax for a program of one matrix input and output, "
+             "else cpu"),
     cl::cat(runCategory));
 static cl::opt<bool>
     specialOption("special",
@@ -297,6 +299,14 @@ bool chooseReference(const std::vector<mlir::blk::KernelSignature> &signatures,
       return false;
     }
     problem.reference = kind;
+    return true;
+  }
+  // A kernel named after a kind is checked as one (log_softmax.mlir's
+  // @log_softmax); its contract then says if the tensors do not fit.
+  blk::runtime::ReferenceKind named;
+  if (signatures.size() == 1 &&
+      blk::runtime::parseReferenceKind(signatures.front().name, named)) {
+    problem.reference = named;
     return true;
   }
   llvm::StringSet<> tensors;
