@@ -49,24 +49,45 @@ using namespace mlir::blk;
 /// generation alike.
 static constexpr unsigned kJitOptLevel = 2;
 
-/// The largest block a program keeps on its stack. Worker threads have
-/// the platform's default stack (8 MiB on Linux), and a program holds a
-/// handful of blocks at once (softmax_fused 5: the row, its mask, offsets,
-/// exponentials and result).
+/// The largest block a program keeps on its stack, and the most all its
+/// stack blocks may take together (they are all live at once: hoisted out
+/// of loops, with no lifetime markers). The caller's thread runs the first
+/// range of programs, and a thread's stack may be as small as glibc's 2 MiB
+/// default for an unlimited `ulimit -s`.
 static constexpr int64_t kMaxStackBlockBytes = 64 * 1024;
+static constexpr int64_t kMaxStackBytesPerProgram = 512 * 1024;
 
 /// Whether a buffer goes on the stack: a static block allocated once per
 /// program (at the function's top level, not in a loop or branch, where
-/// each pass would grow the stack), of at most kMaxStackBlockBytes.
+/// each pass would grow the stack), of at most kMaxStackBlockBytes, while
+/// the function's stack blocks, counted in order, stay within
+/// kMaxStackBytesPerProgram.
 static bool isStackBlock(Value alloc) {
   auto type = dyn_cast<MemRefType>(alloc.getType());
   Operation *op = alloc.getDefiningOp();
   if (!type || !op || !type.hasStaticShape() ||
+      !type.getElementType().isIntOrFloat() ||
       !isa<func::FuncOp>(op->getParentOp()))
     return false;
-  int64_t bits = type.getNumElements() *
-                 std::max<int64_t>(8, type.getElementTypeBitWidth());
-  return bits / 8 <= kMaxStackBlockBytes;
+  auto blockBytes = [](MemRefType memref) {
+    return memref.getNumElements() *
+           std::max<int64_t>(8, memref.getElementTypeBitWidth()) / 8;
+  };
+  int64_t bytes = blockBytes(type);
+  if (bytes > kMaxStackBlockBytes)
+    return false;
+  // The stack blocks before this one in the function, as the pass promotes
+  // them (in order, each once).
+  int64_t before = 0;
+  for (Operation &earlier : *op->getBlock()) {
+    if (&earlier == op)
+      break;
+    if (auto alloca = dyn_cast<memref::AllocaOp>(earlier))
+      if (alloca.getType().hasStaticShape() &&
+          alloca.getType().getElementType().isIntOrFloat())
+        before += blockBytes(alloca.getType());
+  }
+  return before + bytes <= kMaxStackBytesPerProgram;
 }
 
 void mlir::blk::buildBlkToCPUPipeline(OpPassManager &pm, bool checkBounds) {

@@ -229,7 +229,8 @@ func.func @wide_row(%in: !blk.ptr<f32>, %stride: i32) attributes {blk.kernel = #
 
 // Offsets that are not a run of memory (every other element) are read
 // element by element, each under its mask bit, at the address its offset
-// gives.
+// gives, in a loop nest inserting into a tensor (nothing folds an element
+// out of it into a later reader, past a store).
 // CHECK-LABEL: func.func @gather(
 // CHECK-SAME: %[[IN:[^:]*]]: !llvm.ptr
 func.func @gather(%in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
@@ -241,13 +242,13 @@ func.func @gather(%in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.ker
   // CHECK: %[[MASK:.*]] = linalg.generic
   // CHECK:   arith.cmpi slt
   %mask = arith.cmpi slt, %even, %two : tensor<16xi32>
-  // CHECK: tensor.generate {
-  // CHECK: ^bb0(%[[J:.*]]: index):
+  // CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<16xf32>) {
   // CHECK:   %[[M:.*]] = tensor.extract %[[MASK]][%[[J]]] : tensor<16xi1>
-  // CHECK:   scf.if %[[M]] -> (f32) {
+  // CHECK:   %[[V:.*]] = scf.if %[[M]] -> (f32) {
   // CHECK:     %[[OFF:.*]] = tensor.extract %[[EVEN]][%[[J]]] : tensor<16xi32>
   // CHECK:     %[[P:.*]] = llvm.getelementptr %[[IN]][%[[OFF]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
   // CHECK:     llvm.load %[[P]] : !llvm.ptr -> f32
+  // CHECK:   tensor.insert %[[V]] into %[[ACC]][%[[J]]] : tensor<16xf32>
   %x = blk.load %in[%even] mask %mask : !blk.ptr<f32>, tensor<16xi32> -> tensor<16xf32>
   // CHECK: scf.for %[[K:.*]] =
   // CHECK:   %[[SM:.*]] = tensor.extract %[[MASK]][%[[K]]] : tensor<16xi1>

@@ -24,13 +24,18 @@ def ConvertBlkToCPU : Pass<"convert-blk-to-cpu", "::mlir::ModuleOp"> {
     * `blk.reduce` -> `linalg.reduce` from the identity (-inf and
       `arith.maximumf` for a float max, so NaN propagates; 0 for a sum); a
       float sum over more than 128 elements first adds 128 strided partial
-      sums, as the GPU's threads do, which keeps its rounding error near
-      the GPU's;
+      sums, as the GPU's threads do, then halves of them down to one (as
+      the GPU's shuffles), which keeps its rounding error near the GPU's;
+    * `x / splat(s)` -> `x * splat(1 / s)`, as on the GPU;
     * `blk.addptr` -> `llvm.getelementptr`;
-    * `blk.load` -> `tensor.generate` whose body reads `base[offset]` with
-      `llvm.load` where the mask holds and yields `other` (0 when absent)
-      elsewhere;
+    * `blk.load` -> a loop nest inserting into a tensor `base[offset]`,
+      read with `llvm.load` where the mask holds, and `other` (0 when
+      absent) elsewhere;
     * `blk.store` -> a loop nest writing `llvm.store` where the mask holds;
+    * a load or store whose offsets run along the row (AccessAnalysis: a
+      whole row contiguous), unchecked, goes by rows instead: the mask as
+      bytes, the first position where it fails in each row, plain accesses
+      at `row start + i` up to there and masked ones after;
     * elementwise `arith`/`math` ops on tensors -> `linalg.generic`.
 
     The program must be specialized (`blk-specialize`: static shapes, no
@@ -72,9 +77,10 @@ def BlkApproximateMath : Pass<"blk-approximate-math"> {
     calls.
 
     The approximations are those of MLIR's math dialect (range reduction
-    and a polynomial of a few ulp in f32; exp keeps exp(-inf) = 0,
-    exp(+inf) = +inf and NaN, and rounds exp(-100) to a denormal of the
-    right size). The numerics tests of test/Runtime check every kernel of
+    and a polynomial of a few ulp in f32 over the normal range; exp keeps
+    exp(-inf) = 0, exp(+inf) = +inf and NaN; results and arguments in the
+    subnormal range are not exact: log clamps its argument to the smallest
+    normal float). The numerics tests of test/Runtime check every kernel of
     the family against a float64 reference through it, special values
     included. `math.rsqrt` is kept (its approximation needs AVX2 vectors of
     8; LLVM vectorizes 1 / sqrt(x) on any host). Works on scalars, vectors

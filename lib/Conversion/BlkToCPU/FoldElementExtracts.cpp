@@ -11,6 +11,7 @@
 #include "blk/Conversion/CPUPasses.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::blk {
@@ -72,6 +73,12 @@ struct ExtractOfElementwiseGeneric
     Block &body = generic.getRegion().front();
     if (!body.getArguments().back().use_empty())
       return rewriter.notifyMatchFailure(extract, "the body reads its output");
+    // Only plain computations move: nothing with a region (a nested
+    // linalg.index would be left behind) or a memory effect.
+    if (llvm::any_of(body.without_terminator(), [](Operation &op) {
+          return op.getNumRegions() != 0 || !isMemoryEffectFree(&op);
+        }))
+      return rewriter.notifyMatchFailure(extract, "the body is not plain");
     if (!isWorthFolding(generic))
       return rewriter.notifyMatchFailure(extract, "a float block read whole");
     ValueRange indices = extract.getIndices();

@@ -9,10 +9,12 @@
 // @blk_access_in_bounds says the address lies in a buffer of the run; the
 // access is identified by its `blk.access` number (set by the pass).
 //
-// A load is a `tensor.generate` rather than a `linalg.generic`: linalg's
-// elementwise fusion moves a generic's body into its consumer, which may
-// come after a store to the same elements, and the read would then see the
-// stored value. Nothing fuses into or out of a tensor.generate.
+// A load is a loop nest inserting into a tensor, not a `linalg.generic`
+// nor a `tensor.generate`: linalg's elementwise fusion moves a generic's
+// body into its consumer, and canonicalization an element of a generate
+// into its reader (llvm.load counts as no memory effect there), either of
+// which may come after a store to the same elements, and the read would
+// then see the stored value. Nothing folds or fuses out of an scf.for.
 //
 // An access whose rows are runs of memory (offsets consecutive along the
 // last dimension, see findRowAccesses) goes by rows instead: each row is
@@ -358,8 +360,8 @@ struct AddPtrToGEP : public OpConversionPattern<AddPtrOp> {
   }
 };
 
-/// load -> tensor.generate { mask[i] ? *(base + offsets[i]) : other }, or
-/// by rows (loadRows).
+/// load -> a loop nest inserting `mask[i] ? *(base + offsets[i]) : other`
+/// into a tensor, or by rows (loadRows).
 struct LoadToGenerate : public OpConversionPattern<LoadOp> {
   LoadToGenerate(const TypeConverter &converter, MLIRContext *context,
                  const RowAccesses &rowAccesses)
@@ -387,9 +389,19 @@ struct LoadToGenerate : public OpConversionPattern<LoadOp> {
       return success();
     }
 
-    auto generate = tensor::GenerateOp::create(
-        rewriter, loc, type, /*dynamicExtents=*/ValueRange{},
-        [&](OpBuilder &b, Location bodyLoc, ValueRange indices) {
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> lowerBounds(type.getRank(), zero);
+    SmallVector<Value> steps(type.getRank(), one);
+    SmallVector<Value> upperBounds;
+    for (int64_t size : type.getShape())
+      upperBounds.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, type.getShape(), elementType);
+    scf::LoopNest elements = scf::buildLoopNest(
+        rewriter, loc, lowerBounds, upperBounds, steps, ValueRange{init},
+        [&](OpBuilder &b, Location bodyLoc, ValueRange indices,
+            ValueRange block) -> scf::ValueVector {
           // Unchecked, the address is computed only where the mask holds;
           // checked, before, for the checker.
           Value checkedAddress;
@@ -428,9 +440,11 @@ struct LoadToGenerate : public OpConversionPattern<LoadOp> {
                     })
                     .getResult(0);
           }
-          tensor::YieldOp::create(b, bodyLoc, element);
+          return {tensor::InsertOp::create(b, bodyLoc, element, block[0],
+                                           indices)
+                      .getResult()};
         });
-    rewriter.replaceOp(op, generate.getResult());
+    rewriter.replaceOp(op, elements.results.front());
     return success();
   }
 
