@@ -203,9 +203,10 @@ SmallVector<Value> getElementIndices(ValueRange rowIndices, Value position) {
   return indices;
 }
 
-/// Runs `body(builder, loc, rowIndices)` for every row of a block of
-/// `shape` (once, with no indices, for a 1-D block), threading `iterArgs`.
-scf::LoopNest buildRowLoops(
+/// Runs `body(builder, loc, indices, carried)` for every index of a block
+/// of `shape` (once, with no indices, for an empty shape), threading
+/// `iterArgs`.
+scf::LoopNest buildBlockLoops(
     OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
     ValueRange iterArgs,
     function_ref<scf::ValueVector(OpBuilder &, Location, ValueRange,
@@ -213,13 +214,24 @@ scf::LoopNest buildRowLoops(
         body) {
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  SmallVector<Value> lowerBounds(shape.size() - 1, zero);
-  SmallVector<Value> steps(shape.size() - 1, one);
+  SmallVector<Value> lowerBounds(shape.size(), zero);
+  SmallVector<Value> steps(shape.size(), one);
   SmallVector<Value> upperBounds;
-  for (int64_t size : shape.drop_back())
+  for (int64_t size : shape)
     upperBounds.push_back(arith::ConstantIndexOp::create(builder, loc, size));
   return scf::buildLoopNest(builder, loc, lowerBounds, upperBounds, steps,
                             iterArgs, body);
+}
+
+/// Runs `body` for every row of a block of `shape` (all dimensions but the
+/// last), threading `iterArgs`.
+scf::LoopNest buildRowLoops(
+    OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
+    ValueRange iterArgs,
+    function_ref<scf::ValueVector(OpBuilder &, Location, ValueRange,
+                                  ValueRange)>
+        body) {
+  return buildBlockLoops(builder, loc, shape.drop_back(), iterArgs, body);
 }
 
 /// A loop over positions [begin, end) of a row, threading one value.
@@ -362,8 +374,8 @@ struct AddPtrToGEP : public OpConversionPattern<AddPtrOp> {
 
 /// load -> a loop nest inserting `mask[i] ? *(base + offsets[i]) : other`
 /// into a tensor, or by rows (loadRows).
-struct LoadToGenerate : public OpConversionPattern<LoadOp> {
-  LoadToGenerate(const TypeConverter &converter, MLIRContext *context,
+struct LoadToLoops : public OpConversionPattern<LoadOp> {
+  LoadToLoops(const TypeConverter &converter, MLIRContext *context,
                  const RowAccesses &rowAccesses)
       : OpConversionPattern(converter, context), rowAccesses(rowAccesses) {}
 
@@ -389,17 +401,10 @@ struct LoadToGenerate : public OpConversionPattern<LoadOp> {
       return success();
     }
 
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    SmallVector<Value> lowerBounds(type.getRank(), zero);
-    SmallVector<Value> steps(type.getRank(), one);
-    SmallVector<Value> upperBounds;
-    for (int64_t size : type.getShape())
-      upperBounds.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
     Value init =
         tensor::EmptyOp::create(rewriter, loc, type.getShape(), elementType);
-    scf::LoopNest elements = scf::buildLoopNest(
-        rewriter, loc, lowerBounds, upperBounds, steps, ValueRange{init},
+    scf::LoopNest elements = buildBlockLoops(
+        rewriter, loc, type.getShape(), ValueRange{init},
         [&](OpBuilder &b, Location bodyLoc, ValueRange indices,
             ValueRange block) -> scf::ValueVector {
           // Unchecked, the address is computed only where the mask holds;
@@ -474,17 +479,10 @@ struct StoreToLoops : public OpConversionPattern<StoreOp> {
       return success();
     }
 
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    SmallVector<Value> lowerBounds(type.getRank(), zero);
-    SmallVector<Value> steps(type.getRank(), one);
-    SmallVector<Value> upperBounds;
-    for (int64_t size : type.getShape())
-      upperBounds.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
-
-    scf::buildLoopNest(
-        rewriter, loc, lowerBounds, upperBounds, steps,
-        [&](OpBuilder &b, Location bodyLoc, ValueRange indices) {
+    buildBlockLoops(
+        rewriter, loc, type.getShape(), ValueRange{},
+        [&](OpBuilder &b, Location bodyLoc, ValueRange indices,
+            ValueRange) -> scf::ValueVector {
           // As for loads: unchecked, the address where the mask holds only.
           Value checkedAddress;
           auto writeElement = [&](OpBuilder &writeBuilder, Location writeLoc) {
@@ -516,13 +514,14 @@ struct StoreToLoops : public OpConversionPattern<StoreOp> {
                                         checkedAddress, elementType);
           if (!enabled) {
             writeElement(b, bodyLoc);
-            return;
+            return {};
           }
           scf::IfOp::create(b, bodyLoc, enabled,
                             [&](OpBuilder &thenBuilder, Location thenLoc) {
                               writeElement(thenBuilder, thenLoc);
                               scf::YieldOp::create(thenBuilder, thenLoc);
                             });
+          return {};
         });
     rewriter.eraseOp(op);
     return success();
@@ -553,6 +552,6 @@ void mlir::blk::populateMemoryOpToLLVMPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const RowAccesses &rowAccesses) {
   patterns.add<AddPtrToGEP>(converter, patterns.getContext());
-  patterns.add<LoadToGenerate, StoreToLoops>(converter, patterns.getContext(),
+  patterns.add<LoadToLoops, StoreToLoops>(converter, patterns.getContext(),
                                              rowAccesses);
 }

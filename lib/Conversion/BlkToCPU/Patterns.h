@@ -34,7 +34,7 @@ using RowAccesses = llvm::DenseSet<Operation *>;
 RowAccesses findRowAccesses(Operation *root);
 
 /// blk.addptr, blk.load, blk.store -> LLVM pointer arithmetic and accesses
-/// inside tensor.generate and scf.for; the accesses of `rowAccesses` by
+/// inside scf.for loop nests; the accesses of `rowAccesses` by
 /// rows, each split where its mask first fails.
 void populateMemoryOpToLLVMPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns,
