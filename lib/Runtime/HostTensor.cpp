@@ -125,12 +125,15 @@ uint64_t HostTensor::getLogicalBytes() const {
 Status
 blk::runtime::createHostTensors(const std::vector<KernelSignature> &signatures,
                                 const ProgramShape &shape,
-                                std::vector<HostTensor> &tensors) {
+                                std::vector<HostTensor> &tensors,
+                                TensorGroup group) {
   tensors.clear();
   std::unordered_set<std::string> seen;
   for (const KernelSignature &signature : signatures)
     for (const KernelArgument &argument : signature.arguments) {
-      if (!isTensorRole(argument.role) || argument.role == ArgRole::scratch ||
+      bool scratch = argument.role == ArgRole::scratch;
+      if (!isTensorRole(argument.role) ||
+          scratch != (group == TensorGroup::scratch) ||
           !seen.insert(argument.name).second)
         continue;
       tensors.emplace_back();

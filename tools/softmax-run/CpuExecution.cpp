@@ -14,18 +14,9 @@ blk::runtime::Status CpuExecution::allocateScratch() {
   if (scratchAllocated)
     return blk::runtime::Status::success();
   scratchAllocated = true;
-  for (const mlir::blk::KernelSignature &signature : compiled.getSignatures())
-    for (const mlir::blk::KernelArgument &argument : signature.arguments) {
-      if (argument.role != blk::runtime::ArgRole::scratch ||
-          blk::runtime::findTensor(scratch, argument.name))
-        continue;
-      scratch.emplace_back();
-      if (blk::runtime::Status status = blk::runtime::HostTensor::create(
-              argument, compiled.image.shape, scratch.back());
-          !status)
-        return status;
-    }
-  return blk::runtime::Status::success();
+  return blk::runtime::createHostTensors(compiled.getSignatures(),
+                                         compiled.image.shape, scratch,
+                                         blk::runtime::TensorGroup::scratch);
 }
 
 mlir::LogicalResult

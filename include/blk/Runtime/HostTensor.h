@@ -65,12 +65,17 @@ private:
   std::vector<uint8_t> bytes;
 };
 
-/// Every input and output tensor of the kernels, once each, in order
-/// of first appearance, allocated for its shape (scratch tensors are the
-/// program's own and left out).
+/// Which of a program's tensors: those of the problem (every input and
+/// output, which the caller fills and reads), or the scratch tensors the
+/// program keeps for itself.
+enum class TensorGroup { problem, scratch };
+
+/// Every tensor of `group` the kernels declare, once each, in order of
+/// first appearance, allocated for its shape.
 Status createHostTensors(const std::vector<KernelSignature> &signatures,
                          const ProgramShape &shape,
-                         std::vector<HostTensor> &tensors);
+                         std::vector<HostTensor> &tensors,
+                         TensorGroup group = TensorGroup::problem);
 
 /// The tensor named `name`, or null.
 HostTensor *findTensor(std::vector<HostTensor> &tensors,
