@@ -220,3 +220,17 @@ int64_t AccessAnalysis::getVectorWidth(Value base, Value offsets,
   // Widths are powers of two; round down whatever the facts combined to.
   return int64_t(1) << llvm::Log2_64(std::max<int64_t>(1, width));
 }
+
+bool AccessAnalysis::isRealignable(MemoryAccessOpInterface access) {
+  Value offsets = access.getOffsets();
+  int64_t row = lastDimSize(offsets);
+  if (row < 2 || getFacts(offsets).contiguity < row)
+    return false;
+  Value mask = access.getMask();
+  if (!mask)
+    return true;
+  auto compare = mask.getDefiningOp<arith::CmpIOp>();
+  return compare && compare.getPredicate() == arith::CmpIPredicate::slt &&
+         getFacts(compare.getLhs()).contiguity >= row &&
+         getFacts(compare.getRhs()).constancy >= row;
+}

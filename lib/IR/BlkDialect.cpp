@@ -429,6 +429,16 @@ static LogicalResult verifyVectorAttr(Operation *op, Attribute value) {
   return success();
 }
 
+static LogicalResult verifyRealignAttr(Operation *op, Attribute value) {
+  if (!isa<MemoryAccessOpInterface>(op) || !isa<UnitAttr>(value) ||
+      !op->hasAttr(BlkDialect::getVectorAttrName()))
+    return op->emitError() << "'blk.realign' must be a unit attribute on a "
+                              "blk.load or blk.store that has 'blk.vector', "
+                              "but got "
+                           << value << " on '" << op->getName() << "'";
+  return success();
+}
+
 LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -438,6 +448,8 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
     return verifyLaunchAttr(op, attr.getValue());
   if (name == getVectorAttrName())
     return verifyVectorAttr(op, attr.getValue());
+  if (name == getRealignAttrName())
+    return verifyRealignAttr(op, attr.getValue());
   if (name == getAccessAttrName() && isa<MemoryAccessOpInterface>(op) &&
       isa<IntegerAttr>(attr.getValue()))
     return success();
@@ -447,8 +459,8 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "'" << name
                          << "' is not an operation attribute of the blk "
                             "dialect (expected 'blk.kernel', 'blk.launch', "
-                            "'blk.vector', or 'blk.access' on a load or store "
-                            "and 'blk.accesses' on a module)";
+                            "'blk.vector', 'blk.realign', or 'blk.access' on a load "
+                            "or store and 'blk.accesses' on a module)";
 }
 
 static LogicalResult verifyDivisibilityAttr(Operation *op, unsigned argIndex,

@@ -27,7 +27,7 @@ func.func @kernel_not_attr() attributes {blk.kernel = 4} {
 
 // -----
 
-// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch', 'blk.vector', or 'blk.access' on a load or store and 'blk.accesses' on a module)}}
+// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch', 'blk.vector', 'blk.realign', or 'blk.access' on a load or store and 'blk.accesses' on a module)}}
 func.func @unknown_op_attr() attributes {blk.warps = 4} {
   return
 }
@@ -479,3 +479,12 @@ func.func @persistent_cluster() attributes {blk.kernel = #blk.kernel<num_warps =
 
 // expected-error @+1 {{ctas must have one entry per dimension (2) or be left out, but has 1}}
 func.func private @layout_ctas(tensor<4x8xf32, #blk.blocked<elems = [1, 4], lanes = [4, 8], warps = [1, 4], ctas = [2]>>)
+
+// -----
+
+func.func @realign_without_vector(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %cols = blk.arange 0 to 128 : tensor<128xi32>
+  // expected-error @+1 {{'blk.realign' must be a unit attribute on a blk.load or blk.store that has 'blk.vector', but got unit on 'blk.load'}}
+  %x = blk.load %p[%cols] {blk.realign} : !blk.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
+  return
+}

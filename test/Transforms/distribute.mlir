@@ -36,19 +36,42 @@ func.func @row(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64},
 
 // -----
 
-// Nothing says the row stride keeps rows 16-byte aligned: one element per
-// thread, so that the scalar accesses of a warp stay contiguous.
-// CHECK: #blk.blocked<elems = [1], lanes = [32], warps = [4]>
+// Nothing says the row stride keeps rows 16-byte aligned, but each row is
+// consecutive memory: 16-byte runs all the same, aligned at run time.
+// CHECK: #blk.blocked<elems = [4], lanes = [32], warps = [4]>
 // CHECK-LABEL: func.func @unaligned_stride
-func.func @unaligned_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32)
+func.func @unaligned_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32, %n: i32)
     attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
   %row = blk.program_id x
   %start = arith.muli %row, %stride : i32
   %rowp = blk.addptr %p, %start : !blk.ptr<f32>, i32
   %cols = blk.arange 0 to 1024 : tensor<1024xi32>
-  // CHECK: blk.load {{.*}} {blk.vector = 1 : i64}
-  %x = blk.load %rowp[%cols] : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+  %nb = blk.splat %n : i32 -> tensor<1024xi32>
+  %in = arith.cmpi slt, %cols, %nb : tensor<1024xi32>
+  // CHECK: blk.load {{.*}} {blk.realign, blk.vector = 4 : i64}
+  %x = blk.load %rowp[%cols] mask %in : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+  // CHECK: blk.store {{.*}} {blk.realign, blk.vector = 4 : i64}
   blk.store %rowp[%cols], %x : !blk.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>
+  return
+}
+
+// -----
+
+// Realigning needs the enabled elements of a run of memory to be a prefix
+// of it (`cols < n`); under any other mask an unaligned row keeps one
+// element per thread, so that the scalar accesses of a warp stay contiguous.
+// CHECK: #blk.blocked<elems = [1], lanes = [32], warps = [4]>
+// CHECK-LABEL: func.func @unaligned_stride_other_mask
+func.func @unaligned_stride_other_mask(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32, %n: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %rowp = blk.addptr %p, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  %nb = blk.splat %n : i32 -> tensor<1024xi32>
+  %in = arith.cmpi sge, %cols, %nb : tensor<1024xi32>
+  // CHECK: blk.load {{.*}} {blk.vector = 1 : i64}
+  %x = blk.load %rowp[%cols] mask %in : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
   return
 }
 
@@ -114,7 +137,8 @@ func.func @not_a_kernel() {
 // -----
 
 // Row starts are (first_row + r) * stride: with a stride not known to be
-// divisible, consecutive rows start at any alignment, so no vectors.
+// divisible, consecutive rows start at any alignment, so the vectors are
+// aligned at run time, row by row.
 // CHECK-LABEL: func.func @rows_unknown_stride
 func.func @rows_unknown_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32)
     attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
@@ -132,7 +156,7 @@ func.func @rows_unknown_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, 
   %c2 = blk.expand_dims %c axis 0 : tensor<64xi32> -> tensor<1x64xi32>
   %cols = blk.broadcast %c2 : tensor<1x64xi32> -> tensor<8x64xi32>
   %offsets = arith.addi %starts2, %cols : tensor<8x64xi32>
-  // CHECK: blk.load {{.*}} {blk.vector = 1 : i64}
+  // CHECK: blk.load {{.*}} {blk.realign, blk.vector = 4 : i64}
   %x = blk.load %p[%offsets] : !blk.ptr<f32>, tensor<8x64xi32> -> tensor<8x64xf32>
   blk.store %p[%offsets], %x : !blk.ptr<f32>, tensor<8x64xi32>, tensor<8x64xf32>
   return
@@ -141,8 +165,8 @@ func.func @rows_unknown_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, 
 // -----
 
 // Multiplying the row indices before expanding them: (first_row + r) *
-// stride is not divisible by anything when the stride is unknown, so the
-// accesses stay scalar (a product keeps no runs of consecutive integers).
+// stride is not divisible by anything when the stride is unknown; the
+// columns still make each row a run, aligned at run time.
 // CHECK-LABEL: func.func @rows_multiplied_first
 func.func @rows_multiplied_first(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32)
     attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
@@ -160,7 +184,7 @@ func.func @rows_multiplied_first(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}
   %c2 = blk.expand_dims %c axis 0 : tensor<64xi32> -> tensor<1x64xi32>
   %cols = blk.broadcast %c2 : tensor<1x64xi32> -> tensor<8x64xi32>
   %offsets = arith.addi %startsb, %cols : tensor<8x64xi32>
-  // CHECK: blk.load {{.*}} {blk.vector = 1 : i64}
+  // CHECK: blk.load {{.*}} {blk.realign, blk.vector = 4 : i64}
   %x = blk.load %p[%offsets] : !blk.ptr<f32>, tensor<8x64xi32> -> tensor<8x64xf32>
   return
 }

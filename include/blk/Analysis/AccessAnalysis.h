@@ -9,7 +9,10 @@
 // `blk.divisibility` on kernel arguments and from `blk.addptr`.
 //
 // A load or store whose offsets are contiguous and divisible by w, through
-// a base aligned to w elements, can move w elements as one vector.
+// a base aligned to w elements, can move w elements as one vector. One whose
+// offsets are contiguous along the whole row of its block but whose start is
+// not provably aligned (a row length of 50257) can still, by realigning at
+// run time (`blk.realign`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLK_ANALYSIS_ACCESSANALYSIS_H
@@ -37,6 +40,13 @@ public:
   /// Elements (at most `maxElements`, a power of two) that one thread can
   /// move as one aligned vector through `base[offsets]`.
   int64_t getVectorWidth(Value base, Value offsets, int64_t maxElements);
+  /// Whether `access` may move vectors whose alignment is known only at
+  /// run time: its offsets are consecutive along the whole last dimension
+  /// of its block (neighbouring threads hold neighbouring runs), and its
+  /// mask, if any, is `lhs < bound` (signed) with lhs consecutive the same
+  /// way and the bound the same along the row, so the elements it enables
+  /// in a run of memory are a prefix of it.
+  bool isRealignable(MemoryAccessOpInterface access);
 
 private:
   IntegerFacts compute(Value value);

@@ -16,7 +16,10 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
     * `blk.arange` -> the thread's coordinates plus constant offsets;
     * `blk.load` / `blk.store` -> one aligned 16-byte `llvm.load`/`llvm.store`
       per run of `blk.vector` elements when the run's mask is all true, and
-      per-element predicated accesses otherwise (the row tail);
+      per-element predicated accesses otherwise (the row tail); with
+      `blk.realign`, each lane moves the aligned 16 bytes around its run
+      and shifts the pieces in from its neighbour lane (`gpu.shuffle`
+      up/down, `llvm.intr.fshr`);
     * `blk.reduce` -> a reduction inside each thread, an xor-shuffle
       butterfly across the lanes, and, with several warps along the reduced
       dimension, a round through workgroup memory between barriers, and,

@@ -45,6 +45,12 @@ def Blk_Dialect : Dialect {
     /// Name of the attribute on loads and stores giving the number of
     /// consecutive elements a thread accesses as one vector.
     static constexpr ::llvm::StringLiteral getVectorAttrName() { return "blk.vector"; }
+    /// Name of the unit attribute on a load or store with `blk.vector`
+    /// whose runs are consecutive in memory but start on a vector boundary
+    /// only at run time (a row length that is not a multiple of the
+    /// vector): the conversion rounds each run's address down to the
+    /// vector's size and exchanges the pieces with neighbouring lanes.
+    static constexpr ::llvm::StringLiteral getRealignAttrName() { return "blk.realign"; }
     /// Names of the attributes of bounds-checked CPU code
     /// (convert-blk-to-cpu's check-bounds): the i32 number of a load or
     /// store, and the module's array describing each numbered access.

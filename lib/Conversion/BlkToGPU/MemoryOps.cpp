@@ -10,6 +10,15 @@
 // is not generated. Width, alignment and uniformity are decided once per
 // access, before conversion, as its AccessPlan; the patterns only read it.
 //
+// A run that is consecutive memory but aligned only at run time
+// (`blk.realign`: a row of 50257 bf16 starts anywhere on the 16-byte grid)
+// moves as aligned chunks: each lane loads the chunk holding its run's first
+// element and takes the rest of its run from the next lane's chunk through a
+// shuffle; a store writes the chunk holding its first element, completed with
+// the previous lane's last elements. The lanes at the edges of a lane group
+// load the missing chunk themselves, or store their loose elements one by
+// one.
+//
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
@@ -33,6 +42,15 @@ int64_t getVectorWidth(Operation *op, const Distribution &distribution) {
   return std::min(width.getInt(), run);
 }
 
+/// Whether the lane before a thread along the row holds the run just before
+/// each of its runs, and runs are whole 32-bit words: what realigning needs.
+bool canExchangeRuns(const Distribution &distribution, int64_t width,
+                     int64_t runBytes) {
+  int64_t last = distribution.getRank() - 1;
+  return width > 1 && runBytes % 4 == 0 &&
+         distribution.getRunLength(last) == width && !distribution.wraps(last);
+}
+
 AccessPlan planAccess(MemoryAccessOpInterface access,
                       const Distribution &distribution,
                       AccessAnalysis &analysis) {
@@ -40,6 +58,12 @@ AccessPlan planAccess(MemoryAccessOpInterface access,
   plan.width = getVectorWidth(access, distribution);
   plan.alignment =
       plan.width * access.getAccessedElementType().getIntOrFloatBitWidth() / 8;
+  if (access->hasAttr(BlkDialect::getRealignAttrName())) {
+    plan.realign = canExchangeRuns(distribution, plan.width, plan.alignment);
+    if (!plan.realign)
+      plan.width = 1;
+    return plan;
+  }
   Value mask = access.getMask();
   plan.uniformMaskRuns = mask && plan.width > 1 &&
                          analysis.getFacts(mask).constancy % plan.width == 0;
@@ -140,6 +164,23 @@ struct ThreadAccess {
       return mask[k];
     return compareWithBound(builder, loc, boundMask->constants[k]);
   }
+  /// The mask bit of the element `relative` (an i32, possibly negative or
+  /// past the run) elements after element `first`, in memory order: for a
+  /// realigned access, whose bound mask runs along the whole row. True when
+  /// the access has no mask.
+  Value enabledAt(OpBuilder &builder, Location loc, int64_t first,
+                  Value relative) const {
+    if (!boundMask)
+      return arith::ConstantIntOp::create(builder, loc, 1, 1);
+    Value offset = arith::AddIOp::create(
+        builder, loc, boundMask->first,
+        createI32Constant(builder, loc, boundMask->constants[first]),
+        arith::IntegerOverflowFlags::nsw);
+    offset = arith::AddIOp::create(builder, loc, offset, relative,
+                                   arith::IntegerOverflowFlags::nsw);
+    return arith::CmpIOp::create(builder, loc, boundMask->predicate, offset,
+                                 boundMask->bound);
+  }
   /// Whether the whole run starting at element `first` is enabled.
   Value runEnabled(OpBuilder &builder, Location loc, int64_t first) const {
     if (plan.uniformMaskRuns)
@@ -187,7 +228,358 @@ ThreadAccess getThreadAccess(OpBuilder &builder, Location loc,
   access.boundMask = matchBoundMask(builder, loc, mask);
   if (!access.boundMask)
     access.mask = extractElements(builder, loc, mask);
+  // Realigning reads mask bits of the neighbours' elements, which only a
+  // bound mask gives; any other goes element by element.
+  if (plan.realign && !access.boundMask) {
+    access.plan.realign = false;
+    access.plan.width = 1;
+  }
   return access;
+}
+
+//===----------------------------------------------------------------------===//
+// Realigned runs
+//===----------------------------------------------------------------------===//
+
+/// Where a run lies on the grid of its size (`plan.alignment` bytes).
+struct RunPlacement {
+  /// Bytes from the start of the aligned chunk to the run (i32).
+  Value misalignment;
+  /// The same in elements (i32).
+  Value shift;
+  /// The aligned chunk that holds the run's first element.
+  Value chunk;
+  /// misalignment == 0.
+  Value aligned;
+};
+
+RunPlacement placeRun(OpBuilder &builder, Location loc,
+                      const ThreadAccess &access, int64_t first) {
+  Value address = access.address(builder, loc, first);
+  Value bits =
+      LLVM::PtrToIntOp::create(builder, loc, builder.getI64Type(), address);
+  bits = arith::TruncIOp::create(builder, loc, builder.getI32Type(), bits);
+  Value misalignment = arith::AndIOp::create(
+      builder, loc, bits, createI32Constant(builder, loc, access.plan.alignment - 1));
+  int64_t elementBytes = access.elementType.getIntOrFloatBitWidth() / 8;
+  Value shift = arith::ShRUIOp::create(
+      builder, loc, misalignment,
+      createI32Constant(builder, loc, llvm::Log2_64(elementBytes)));
+  Value back = arith::SubIOp::create(builder, loc,
+                                     createI32Constant(builder, loc, 0),
+                                     misalignment);
+  Value chunk = LLVM::GEPOp::create(builder, loc, address.getType(),
+                                    builder.getI8Type(), address,
+                                    ValueRange{back});
+  Value aligned =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                            misalignment, createI32Constant(builder, loc, 0));
+  return {misalignment, shift, chunk, aligned};
+}
+
+/// Whether this lane holds the first, and the last, run of its group of
+/// lanes along the row (their neighbours hold other rows, or are in other
+/// warps).
+struct LaneGroupEdges {
+  Value first;
+  Value last;
+};
+
+LaneGroupEdges createLaneGroupEdges(OpBuilder &builder, Location loc,
+                                    const Distribution &distribution) {
+  int64_t lanes = distribution.getLayout().getLanes().back();
+  Value lane = createThreadIds(builder, loc).lane;
+  Value inGroup = arith::AndIOp::create(builder, loc, lane,
+                                        createI32Constant(builder, loc, lanes - 1));
+  auto equals = [&](int64_t value) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                 inGroup, createI32Constant(builder, loc, value))
+        .getResult();
+  };
+  return {equals(0), equals(lanes - 1)};
+}
+
+VectorType getWordsType(const AccessPlan &plan, MLIRContext *context) {
+  return VectorType::get({plan.alignment / 4}, IntegerType::get(context, 32));
+}
+
+SmallVector<Value> toWords(OpBuilder &builder, Location loc,
+                           const AccessPlan &plan, Value run) {
+  Value words = vector::BitCastOp::create(
+      builder, loc, getWordsType(plan, builder.getContext()), run);
+  return extractElements(builder, loc, words);
+}
+
+Value fromWords(OpBuilder &builder, Location loc, ArrayRef<Value> words,
+                VectorType type) {
+  auto wordsType =
+      VectorType::get({static_cast<int64_t>(words.size())}, builder.getI32Type());
+  Value vector = vector::FromElementsOp::create(builder, loc, wordsType, words);
+  return vector::BitCastOp::create(builder, loc, type, vector);
+}
+
+/// Words [offset, offset + 4 * count) bytes of the little-endian
+/// concatenation of `words` (2 * count of them), for a run-time byte
+/// `offset` below 4 * count: whole words by a select per bit of the word
+/// index, then, for elements narrower than a word, a funnel shift.
+SmallVector<Value> extractByteWindow(OpBuilder &builder, Location loc,
+                                     ArrayRef<Value> words, Value offset,
+                                     int64_t count, bool wordAligned) {
+  Value index = arith::ShRUIOp::create(builder, loc, offset,
+                                       createI32Constant(builder, loc, 2));
+  SmallVector<Value> window(words);
+  for (int64_t step = 1; step < count; step *= 2) {
+    Value bit = arith::AndIOp::create(builder, loc, index,
+                                      createI32Constant(builder, loc, step));
+    Value taken =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, bit,
+                              createI32Constant(builder, loc, 0));
+    for (size_t i = 0; i + step < window.size(); ++i)
+      window[i] = arith::SelectOp::create(builder, loc, taken,
+                                          window[i + step], window[i]);
+    window.resize(window.size() - step);
+  }
+  if (wordAligned) {
+    window.resize(count);
+    return window;
+  }
+  Value bits = arith::ShLIOp::create(
+      builder, loc,
+      arith::AndIOp::create(builder, loc, offset,
+                            createI32Constant(builder, loc, 3)),
+      createI32Constant(builder, loc, 3));
+  SmallVector<Value> result;
+  for (int64_t j = 0; j < count; ++j)
+    result.push_back(
+        LLVM::FshrOp::create(builder, loc, window[j + 1], window[j], bits));
+  return result;
+}
+
+/// Each of `words` from the lane `mode` (up or down) one lane away.
+SmallVector<Value> shuffleWords(OpBuilder &builder, Location loc,
+                                ArrayRef<Value> words, gpu::ShuffleMode mode) {
+  Value one = createI32Constant(builder, loc, 1);
+  Value width = createI32Constant(builder, loc, kWarpSize);
+  SmallVector<Value> result;
+  for (Value word : words)
+    result.push_back(
+        gpu::ShuffleOp::create(builder, loc, word, one, width, mode)
+            .getShuffleResult());
+  return result;
+}
+
+Value yieldIf(OpBuilder &builder, Location loc, Value condition, Type type,
+              function_ref<Value(OpBuilder &, Location)> thenValue,
+              function_ref<Value(OpBuilder &, Location)> elseValue) {
+  return scf::IfOp::create(
+             builder, loc, condition,
+             [&](OpBuilder &b, Location l) {
+               scf::YieldOp::create(b, l, thenValue(b, l));
+             },
+             [&](OpBuilder &b, Location l) {
+               scf::YieldOp::create(b, l, elseValue(b, l));
+             })
+      .getResult(0);
+}
+
+/// The aligned chunks one lane reads for a realigned run: the chunk holding
+/// the run's first element, and, for the last lane of a group, the chunk
+/// after it (its neighbour along the row holds another row).
+struct RealignedChunks {
+  RunPlacement place;
+  Value low;
+  Value high;
+  /// Whether `high` was loaded here rather than taken from the next lane.
+  Value ownsHigh;
+};
+
+/// Issues the loads of one realigned run. A chunk is read when its first
+/// element of the run is enabled (a bound mask enables a prefix of the row),
+/// so it holds an element the access reads; its other bytes, up to 15
+/// around the row, are read too and ignored.
+RealignedChunks loadRealignedChunks(OpBuilder &builder, Location loc,
+                                    const ThreadAccess &access,
+                                    const LaneGroupEdges &edges,
+                                    int64_t first) {
+  const AccessPlan &plan = access.plan;
+  VectorType wordsType = getWordsType(plan, builder.getContext());
+  RunPlacement place = placeRun(builder, loc, access, first);
+  auto beforeShift = [&](int64_t constant) -> Value {
+    return arith::SubIOp::create(builder, loc,
+                                 createI32Constant(builder, loc, constant),
+                                 place.shift);
+  };
+  auto loadIf = [&](Value condition, int64_t byteOffset) {
+    return yieldIf(
+        builder, loc, condition, wordsType,
+        [&](OpBuilder &b, Location l) -> Value {
+          Value address = place.chunk;
+          if (byteOffset)
+            address = LLVM::GEPOp::create(
+                b, l, address.getType(), b.getI8Type(), address,
+                ValueRange{createI32Constant(b, l, byteOffset)});
+          return LLVM::LoadOp::create(b, l, wordsType, address,
+                                      plan.alignment);
+        },
+        [&](OpBuilder &b, Location l) -> Value {
+          return arith::ConstantOp::create(b, l, wordsType,
+                                           b.getZeroAttr(wordsType));
+        });
+  };
+  Value low =
+      loadIf(access.enabledAt(builder, loc, first, beforeShift(0)), 0);
+  Value misaligned = arith::XOrIOp::create(
+      builder, loc, place.aligned,
+      arith::ConstantIntOp::create(builder, loc, 1, 1));
+  Value ownsHigh = arith::AndIOp::create(
+      builder, loc, arith::AndIOp::create(builder, loc, edges.last, misaligned),
+      access.enabledAt(builder, loc, first, beforeShift(plan.width)));
+  Value high = loadIf(ownsHigh, plan.alignment);
+  return {place, low, high, ownsHigh};
+}
+
+/// The run starting at element `first`, cut out of its lane's chunks and
+/// the next lane's low chunk; disabled elements read `other`.
+SmallVector<Value> assembleRealignedRun(OpBuilder &builder, Location loc,
+                                        const ThreadAccess &access,
+                                        const RealignedChunks &chunks,
+                                        int64_t first, Value other) {
+  const AccessPlan &plan = access.plan;
+  auto runType = VectorType::get({plan.width}, access.elementType);
+  SmallVector<Value> words = extractElements(builder, loc, chunks.low);
+  SmallVector<Value> fromNext =
+      shuffleWords(builder, loc, words, gpu::ShuffleMode::DOWN);
+  for (auto [next, own] :
+       llvm::zip(fromNext, extractElements(builder, loc, chunks.high)))
+    words.push_back(
+        arith::SelectOp::create(builder, loc, chunks.ownsHigh, own, next));
+  bool wordAligned = access.elementType.getIntOrFloatBitWidth() >= 32;
+  Value run = fromWords(
+      builder, loc,
+      extractByteWindow(builder, loc, words, chunks.place.misalignment,
+                        words.size() / 2, wordAligned),
+      runType);
+  if (!access.masked())
+    return extractElements(builder, loc, run);
+  // A run enabled to its end has no disabled element.
+  run = yieldIf(
+      builder, loc,
+      access.enabledAt(builder, loc, first,
+                       createI32Constant(builder, loc, plan.width - 1)),
+      runType, [&](OpBuilder &, Location) { return run; },
+      [&](OpBuilder &b, Location l) {
+        SmallVector<Value> elements = extractElements(b, l, run);
+        for (auto [k, element] : llvm::enumerate(elements))
+          element = arith::SelectOp::create(
+              b, l,
+              access.enabledAt(b, l, first, createI32Constant(b, l, k)),
+              element, other);
+        return vector::FromElementsOp::create(b, l, runType, elements)
+            .getResult();
+      });
+  return extractElements(builder, loc, run);
+}
+
+/// Loads every run of a realigned access: all chunk loads first, then the
+/// shuffles that wait for them, so that the loads of a thread's runs are in
+/// flight together (issued run by run, each shuffle stalled the next load).
+SmallVector<Value> loadRealignedRuns(OpBuilder &builder, Location loc,
+                                     const ThreadAccess &access,
+                                     const LaneGroupEdges &edges,
+                                     Value other) {
+  int64_t count = access.offsets.size();
+  SmallVector<RealignedChunks> chunks;
+  for (int64_t first = 0; first < count; first += access.plan.width)
+    chunks.push_back(loadRealignedChunks(builder, loc, access, edges, first));
+  SmallVector<Value> elements;
+  for (auto [run, runChunks] : llvm::enumerate(chunks))
+    llvm::append_range(elements,
+                       assembleRealignedRun(builder, loc, access, runChunks,
+                                            run * access.plan.width, other));
+  return elements;
+}
+
+/// Stores the run starting at element `first` wherever it lies on the grid.
+/// Each lane stores, as one aligned chunk, the chunk holding its run's
+/// first element (the previous lane's last bytes, then its own) when all of
+/// it is enabled and the previous lane is in its group; whatever of its run
+/// no such chunk covers, it stores element by element under the mask.
+void storeRealignedRun(OpBuilder &builder, Location loc,
+                       const ThreadAccess &access, const LaneGroupEdges &edges,
+                       int64_t first, ArrayRef<Value> values) {
+  const AccessPlan &plan = access.plan;
+  int64_t width = plan.width;
+  auto runType = VectorType::get({width}, access.elementType);
+  RunPlacement place = placeRun(builder, loc, access, first);
+  Value run = vector::FromElementsOp::create(builder, loc, runType,
+                                             values.slice(first, width));
+  SmallVector<Value> own = toWords(builder, loc, plan, run);
+  SmallVector<Value> words =
+      shuffleWords(builder, loc, own, gpu::ShuffleMode::UP);
+  llvm::append_range(words, own);
+  // The chunk is bytes [alignment - m, 2 * alignment - m) of the previous
+  // lane's run and this one's; for m = 0, this run itself.
+  Value start = arith::AndIOp::create(
+      builder, loc,
+      arith::SubIOp::create(builder, loc,
+                            createI32Constant(builder, loc, plan.alignment),
+                            place.misalignment),
+      createI32Constant(builder, loc, plan.alignment - 1));
+  bool wordAligned = access.elementType.getIntOrFloatBitWidth() >= 32;
+  SmallVector<Value> chunkWords =
+      extractByteWindow(builder, loc, words, start, own.size(), wordAligned);
+  for (auto [word, mine] : llvm::zip(chunkWords, own))
+    word = arith::SelectOp::create(builder, loc, place.aligned, mine, word);
+
+  auto relative = [&](int64_t constant) -> Value {
+    return arith::SubIOp::create(builder, loc,
+                                 createI32Constant(builder, loc, constant),
+                                 place.shift);
+  };
+  Value trueValue = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  auto notValue = [&](Value value) {
+    return arith::XOrIOp::create(builder, loc, value, trueValue).getResult();
+  };
+  // A chunk is stored whole by the lane whose run starts in it, if that lane
+  // has the chunk's first bytes (it is not first in its group, or the chunk
+  // is its run) and the chunk's last element is enabled (then all are).
+  Value storesOwn = arith::AndIOp::create(
+      builder, loc,
+      arith::OrIOp::create(builder, loc, place.aligned, notValue(edges.first)),
+      access.enabledAt(builder, loc, first, relative(width - 1)));
+  Value nextStores = arith::AndIOp::create(
+      builder, loc,
+      arith::OrIOp::create(builder, loc, place.aligned, notValue(edges.last)),
+      access.enabledAt(builder, loc, first, relative(2 * width - 1)));
+  scf::IfOp::create(builder, loc, storesOwn, [&](OpBuilder &b, Location l) {
+    Value chunk = fromWords(b, l, chunkWords,
+                            getWordsType(plan, b.getContext()));
+    LLVM::StoreOp::create(b, l, chunk, place.chunk, plan.alignment);
+    scf::YieldOp::create(b, l);
+  });
+  Value allCovered = arith::AndIOp::create(builder, loc, storesOwn, nextStores);
+  scf::IfOp::create(builder, loc, notValue(allCovered),
+                    [&](OpBuilder &b, Location l) {
+    Value headLength = arith::SubIOp::create(
+        b, l, createI32Constant(b, l, width), place.shift);
+    for (int64_t k = 0; k < width; ++k) {
+      Value index = createI32Constant(b, l, k);
+      Value inOwnChunk = arith::CmpIOp::create(
+          b, l, arith::CmpIPredicate::slt, index, headLength);
+      Value covered =
+          arith::SelectOp::create(b, l, inOwnChunk, storesOwn, nextStores);
+      Value loose = arith::AndIOp::create(
+          b, l, access.enabledAt(b, l, first, index),
+          arith::XOrIOp::create(b, l, covered,
+                                arith::ConstantIntOp::create(b, l, 1, 1)));
+      scf::IfOp::create(b, l, loose, [&](OpBuilder &bb, Location ll) {
+        LLVM::StoreOp::create(bb, ll, values[first + k],
+                              access.address(bb, ll, first + k));
+        scf::YieldOp::create(bb, ll);
+      });
+    }
+    scf::YieldOp::create(b, l);
+  });
 }
 
 /// Loads element `k` if its mask bit is set, else yields `other`.
@@ -264,6 +656,14 @@ struct LoadToGlobalLoads : public OpConversionPattern<LoadOp> {
                                         rewriter.getZeroAttr(elementType));
     SmallVector<Value> elements;
     int64_t count = access.offsets.size();
+    auto type = VectorType::get({count}, elementType);
+    if (access.plan.realign) {
+      LaneGroupEdges edges = createLaneGroupEdges(
+          rewriter, loc, *Distribution::get(op.getOffsets().getType()));
+      rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+          op, type, loadRealignedRuns(rewriter, loc, access, edges, other));
+      return success();
+    }
     for (int64_t first = 0; first < count; first += access.plan.width) {
       if (access.plan.width == 1) {
         elements.push_back(loadElement(rewriter, loc, access, first, other));
@@ -272,7 +672,6 @@ struct LoadToGlobalLoads : public OpConversionPattern<LoadOp> {
       llvm::append_range(elements,
                          loadRun(rewriter, loc, access, first, other));
     }
-    auto type = VectorType::get({count}, elementType);
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
     return success();
   }
@@ -339,10 +738,16 @@ struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
         adaptor.getMask(), op.getValue().getType().getElementType());
     SmallVector<Value> values =
         extractElements(rewriter, loc, adaptor.getValue());
+    std::optional<LaneGroupEdges> edges;
+    if (access.plan.realign)
+      edges = createLaneGroupEdges(rewriter, loc,
+                                   *Distribution::get(op.getOffsets().getType()));
     auto storeAll = [&](OpBuilder &builder, Location loc) {
       for (int64_t first = 0; first < static_cast<int64_t>(values.size());
            first += access.plan.width) {
-        if (access.plan.width == 1)
+        if (edges)
+          storeRealignedRun(builder, loc, access, *edges, first, values);
+        else if (access.plan.width == 1)
           storeElement(builder, loc, access, first, values[first]);
         else
           storeRun(builder, loc, access, first, values);

@@ -85,6 +85,11 @@ struct AccessPlan {
   /// (`x < n` with n a multiple of the run): runs move whole or not at all,
   /// with no element-by-element path.
   bool uniformMaskRuns = false;
+  /// The runs are consecutive memory, but start on a boundary of
+  /// `alignment` bytes only at run time (`blk.realign`): each lane moves the
+  /// aligned chunk around its run's first element and exchanges the rest
+  /// with its neighbour lanes. The mask, if any, is `offsets < bound`.
+  bool realign = false;
 };
 using AccessPlans = llvm::DenseMap<Operation *, AccessPlan>;
 
