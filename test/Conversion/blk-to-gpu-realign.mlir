@@ -81,21 +81,25 @@ func.func @words(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kerne
 
 #row = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
 
-// A thread holding two runs issues the chunk loads of both before the
-// first shuffle waits for one: issued run by run, each run's shuffle
-// stalled the next run's load.
+// A thread's chunk loads are issued a batch of runs at a time (64 bytes of
+// low chunks: 4 runs of 8 bf16) before the first shuffle waits for one:
+// issued run by run, each run's shuffle stalled the next run's load; all
+// runs at once took too many registers. Eight runs: two batches.
 // CHECK-LABEL: gpu.func @runs_in_flight
 func.func @runs_in_flight(%p: !blk.ptr<bf16>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
   %row = blk.program_id x
   %start = arith.muli %row, %n : i32
   %rowp = blk.addptr %p, %start : !blk.ptr<bf16>, i32
-  %cols = blk.arange 0 to 2048 : tensor<2048xi32, #row>
-  // CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+  %cols = blk.arange 0 to 8192 : tensor<8192xi32, #row>
+  // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+  // CHECK-NOT: llvm.load
+  // CHECK: gpu.shuffle  down
+  // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
   // CHECK-NOT: llvm.load
   // CHECK: gpu.shuffle  down
   // CHECK-NOT: llvm.load
-  %x = blk.load %rowp[%cols] {blk.vector = 8 : i64, blk.realign} : !blk.ptr<bf16>, tensor<2048xi32, #row> -> tensor<2048xbf16, #row>
-  blk.store %rowp[%cols], %x {blk.vector = 8 : i64, blk.realign} : !blk.ptr<bf16>, tensor<2048xi32, #row>, tensor<2048xbf16, #row>
+  %x = blk.load %rowp[%cols] {blk.vector = 8 : i64, blk.realign} : !blk.ptr<bf16>, tensor<8192xi32, #row> -> tensor<8192xbf16, #row>
+  blk.store %rowp[%cols], %x {blk.vector = 8 : i64, blk.realign} : !blk.ptr<bf16>, tensor<8192xi32, #row>, tensor<8192xbf16, #row>
   // CHECK: gpu.return
   return
 }

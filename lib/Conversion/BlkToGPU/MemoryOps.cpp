@@ -480,22 +480,37 @@ SmallVector<Value> assembleRealignedRun(OpBuilder &builder, Location loc,
   return extractElements(builder, loc, run);
 }
 
-/// Loads every run of a realigned access: all chunk loads first, then the
-/// shuffles that wait for them, so that the loads of a thread's runs are in
-/// flight together (issued run by run, each shuffle stalled the next load).
+/// Bytes of low chunks a thread has in flight while realigning: 4 runs of
+/// 16 bytes (with the last lane's high chunks, 32 registers). Loading every
+/// run first, then shuffling (f32, BLOCK=32768, 16 runs a thread), took 128
+/// registers and spilled 136 bytes (H100); 64 bytes a thread is still
+/// more than the ~25 KB per SM that a copy keeps in flight at 512 threads.
+constexpr int64_t kRealignedBytesInFlight = 64;
+
+/// Loads every run of a realigned access, a batch of runs at a time: the
+/// batch's chunk loads first, then the shuffles that wait for them, so that
+/// loads are in flight together (issued run by run, each shuffle stalled the
+/// next load).
 SmallVector<Value> loadRealignedRuns(OpBuilder &builder, Location loc,
                                      const ThreadAccess &access,
                                      const LaneGroupEdges &edges,
                                      Value other) {
   int64_t count = access.offsets.size();
-  SmallVector<RealignedChunks> chunks;
-  for (int64_t first = 0; first < count; first += access.plan.width)
-    chunks.push_back(loadRealignedChunks(builder, loc, access, edges, first));
+  int64_t width = access.plan.width;
+  int64_t batch =
+      std::max<int64_t>(1, kRealignedBytesInFlight / access.plan.alignment) *
+      width;
   SmallVector<Value> elements;
-  for (auto [run, runChunks] : llvm::enumerate(chunks))
-    llvm::append_range(elements,
-                       assembleRealignedRun(builder, loc, access, runChunks,
-                                            run * access.plan.width, other));
+  for (int64_t start = 0; start < count; start += batch) {
+    int64_t end = std::min(count, start + batch);
+    SmallVector<RealignedChunks> chunks;
+    for (int64_t first = start; first < end; first += width)
+      chunks.push_back(loadRealignedChunks(builder, loc, access, edges, first));
+    for (auto [run, runChunks] : llvm::enumerate(chunks))
+      llvm::append_range(elements,
+                         assembleRealignedRun(builder, loc, access, runChunks,
+                                              start + run * width, other));
+  }
   return elements;
 }
 
