@@ -100,9 +100,19 @@ RankedTensorType findAnchor(func::FuncOp func) {
   return anchor;
 }
 
+/// Whether runs aligned only at run time are realigned (blk.realign) rather
+/// than moved element by element in a layout of one element per run. It
+/// pays where the element-by-element path's addresses cost occupancy: on
+/// rows held by a cluster of CTAs (H100, new/old GB/s: 2048 x 50257 bf16
+/// 1.13x (166 -> 94 registers), f32 1.27x; 333 x 100003 f32 1.16x). With one
+/// CTA a row the element path was as fast: 4096 x 32001 f32 0.91x, bf16
+/// 0.99x; 4096 x 1001 bf16 0.89x.
+bool realignsRuns(int64_t numCtas) { return numCtas > 1; }
+
 /// Consecutive elements per thread: 16 bytes where every access allows it.
 int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
-                          int64_t threads, AccessAnalysis &analysis) {
+                          int64_t threads, bool realign,
+                          AccessAnalysis &analysis) {
   int64_t width = 16 / 4;
   bool anyAccess = false;
   // Only accesses of the anchor's shape decide: smaller blocks (a per-row
@@ -122,7 +132,7 @@ int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
         analysis.getVectorWidth(access.getBase(), offsets, maxElements);
     // Runs aligned only at run time are realigned then (blk.realign):
     // moved element by element, bf16 rows of 50257 ran at 49% of a copy.
-    if (accessWidth < maxElements && analysis.isRealignable(access))
+    if (realign && accessWidth < maxElements && analysis.isRealignable(access))
       accessWidth = maxElements;
     width = std::min(width, accessWidth);
   });
@@ -332,8 +342,9 @@ struct BlkDistributePass
       return success();
 
     AccessAnalysis analysis;
-    int64_t vectorWidth =
-        chooseVectorWidth(func, anchor, kWarpSize * warps * ctas, analysis);
+    bool realign = realignsRuns(ctas);
+    int64_t vectorWidth = chooseVectorWidth(
+        func, anchor, kWarpSize * warps * ctas, realign, analysis);
     BlockedLayoutAttr layout =
         chooseLayout(context, anchor, warps, ctas, vectorWidth);
 
@@ -374,7 +385,8 @@ struct BlkDistributePass
         int64_t run =
             distribution->getRunLength(distribution->getRank() - 1);
         width = analysis.getVectorWidth(access.getBase(), offsets, run);
-        if (width < run && canRealign(access, *distribution, analysis)) {
+        if (realign && width < run &&
+            canRealign(access, *distribution, analysis)) {
           width = run;
           access->setAttr(BlkDialect::getRealignAttrName(),
                           UnitAttr::get(context));

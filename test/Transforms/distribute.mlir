@@ -37,11 +37,12 @@ func.func @row(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64},
 // -----
 
 // Nothing says the row stride keeps rows 16-byte aligned, but each row is
-// consecutive memory: 16-byte runs all the same, aligned at run time.
-// CHECK: #blk.blocked<elems = [4], lanes = [32], warps = [4]>
+// consecutive memory: on a row held by a cluster, 16-byte runs all the
+// same, aligned at run time.
+// CHECK: #blk.blocked<elems = [4], lanes = [32], warps = [4], ctas = [2]>
 // CHECK-LABEL: func.func @unaligned_stride
 func.func @unaligned_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32, %n: i32)
-    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2>} {
   %row = blk.program_id x
   %start = arith.muli %row, %stride : i32
   %rowp = blk.addptr %p, %start : !blk.ptr<f32>, i32
@@ -57,13 +58,35 @@ func.func @unaligned_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %st
 
 // -----
 
+// On one CTA a row, the same row goes element by element, one element per
+// thread so that the scalar accesses of a warp stay contiguous: that was as
+// fast as realigning there (see realignsRuns in Distribute.cpp).
+// CHECK: #blk.blocked<elems = [1], lanes = [32], warps = [4]>
+// CHECK-LABEL: func.func @unaligned_stride_one_cta
+func.func @unaligned_stride_one_cta(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32, %n: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %rowp = blk.addptr %p, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  %nb = blk.splat %n : i32 -> tensor<1024xi32>
+  %in = arith.cmpi slt, %cols, %nb : tensor<1024xi32>
+  // CHECK: blk.load {{.*}} {blk.vector = 1 : i64}
+  %x = blk.load %rowp[%cols] mask %in : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+  // CHECK: blk.store {{.*}} {blk.vector = 1 : i64}
+  blk.store %rowp[%cols], %x mask %in : !blk.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>
+  return
+}
+
+// -----
+
 // Realigning needs the enabled elements of a run of memory to be a prefix
 // of it (`cols < n`); under any other mask an unaligned row keeps one
 // element per thread, so that the scalar accesses of a warp stay contiguous.
-// CHECK: #blk.blocked<elems = [1], lanes = [32], warps = [4]>
+// CHECK: #blk.blocked<elems = [1], lanes = [32], warps = [4], ctas = [2]>
 // CHECK-LABEL: func.func @unaligned_stride_other_mask
 func.func @unaligned_stride_other_mask(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32, %n: i32)
-    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2>} {
   %row = blk.program_id x
   %start = arith.muli %row, %stride : i32
   %rowp = blk.addptr %p, %start : !blk.ptr<f32>, i32
@@ -137,8 +160,8 @@ func.func @not_a_kernel() {
 // -----
 
 // Row starts are (first_row + r) * stride: with a stride not known to be
-// divisible, consecutive rows start at any alignment, so the vectors are
-// aligned at run time, row by row.
+// divisible, consecutive rows start at any alignment, so no vectors (one
+// CTA: runs are not realigned, see @unaligned_stride_one_cta).
 // CHECK-LABEL: func.func @rows_unknown_stride
 func.func @rows_unknown_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32)
     attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
@@ -156,7 +179,7 @@ func.func @rows_unknown_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, 
   %c2 = blk.expand_dims %c axis 0 : tensor<64xi32> -> tensor<1x64xi32>
   %cols = blk.broadcast %c2 : tensor<1x64xi32> -> tensor<8x64xi32>
   %offsets = arith.addi %starts2, %cols : tensor<8x64xi32>
-  // CHECK: blk.load {{.*}} {blk.realign, blk.vector = 4 : i64}
+  // CHECK: blk.load {{.*}} {blk.vector = 1 : i64}
   %x = blk.load %p[%offsets] : !blk.ptr<f32>, tensor<8x64xi32> -> tensor<8x64xf32>
   blk.store %p[%offsets], %x : !blk.ptr<f32>, tensor<8x64xi32>, tensor<8x64xf32>
   return
@@ -165,8 +188,8 @@ func.func @rows_unknown_stride(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, 
 // -----
 
 // Multiplying the row indices before expanding them: (first_row + r) *
-// stride is not divisible by anything when the stride is unknown; the
-// columns still make each row a run, aligned at run time.
+// stride is not divisible by anything when the stride is unknown, so the
+// accesses stay scalar (a product keeps no runs of consecutive integers).
 // CHECK-LABEL: func.func @rows_multiplied_first
 func.func @rows_multiplied_first(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32)
     attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
@@ -184,7 +207,7 @@ func.func @rows_multiplied_first(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}
   %c2 = blk.expand_dims %c axis 0 : tensor<64xi32> -> tensor<1x64xi32>
   %cols = blk.broadcast %c2 : tensor<1x64xi32> -> tensor<8x64xi32>
   %offsets = arith.addi %startsb, %cols : tensor<8x64xi32>
-  // CHECK: blk.load {{.*}} {blk.realign, blk.vector = 4 : i64}
+  // CHECK: blk.load {{.*}} {blk.vector = 1 : i64}
   %x = blk.load %p[%offsets] : !blk.ptr<f32>, tensor<8x64xi32> -> tensor<8x64xf32>
   return
 }
