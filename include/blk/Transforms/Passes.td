@@ -43,10 +43,12 @@ def BlkDistribute : Pass<"blk-distribute", "::mlir::ModuleOp"> {
       far as every load and store is provably contiguous and aligned
       (`blk.divisibility` on arguments, `blk.addptr`, `blk.arange`, ...).
       Each load and store records the width it may use as `blk.vector`.
-      An access contiguous along its whole row whose start is not provably
+      On a kernel whose rows are held by a cluster (`num_ctas` > 1), an
+      access contiguous along its whole row whose start is not provably
       aligned (rows of 50257 elements), unmasked or masked by `cols < n`,
       keeps the full width and is marked `blk.realign`: the conversion
-      aligns its vectors at run time.
+      aligns its vectors at run time. With one CTA a row such an access
+      goes element by element, one element per thread (measured as fast).
     * Lanes go along the last dimension first (a warp reads consecutive
       memory), then down the rows; warps go down the rows first (a row held
       by one warp needs no shared memory to reduce), then along them.
