@@ -173,13 +173,9 @@ struct ThreadAccess {
     if (!boundMask)
       return arith::ConstantIntOp::create(builder, loc, 1, 1);
     Value offset = arith::AddIOp::create(
-        builder, loc, boundMask->first,
-        createI32Constant(builder, loc, boundMask->constants[first]),
-        arith::IntegerOverflowFlags::nsw);
-    offset = arith::AddIOp::create(builder, loc, offset, relative,
-                                   arith::IntegerOverflowFlags::nsw);
-    return arith::CmpIOp::create(builder, loc, boundMask->predicate, offset,
-                                 boundMask->bound);
+        builder, loc, offsetAt(builder, loc, boundMask->constants[first]),
+        relative, arith::IntegerOverflowFlags::nsw);
+    return compareOffsetWithBound(builder, loc, offset);
   }
   /// Whether the whole run starting at element `first` is enabled.
   Value runEnabled(OpBuilder &builder, Location loc, int64_t first) const {
@@ -199,10 +195,17 @@ private:
   /// offset < bound for the offset scalar + constant.
   Value compareWithBound(OpBuilder &builder, Location loc,
                          int64_t constant) const {
-    Value offset = arith::AddIOp::create(
-        builder, loc, boundMask->first,
-        createI32Constant(builder, loc, constant),
-        arith::IntegerOverflowFlags::nsw);
+    return compareOffsetWithBound(builder, loc,
+                                  offsetAt(builder, loc, constant));
+  }
+  /// The offset scalar + constant.
+  Value offsetAt(OpBuilder &builder, Location loc, int64_t constant) const {
+    return arith::AddIOp::create(builder, loc, boundMask->first,
+                                 createI32Constant(builder, loc, constant),
+                                 arith::IntegerOverflowFlags::nsw);
+  }
+  Value compareOffsetWithBound(OpBuilder &builder, Location loc,
+                               Value offset) const {
     return arith::CmpIOp::create(builder, loc, boundMask->predicate, offset,
                                  boundMask->bound);
   }
@@ -251,7 +254,20 @@ struct RunPlacement {
   Value chunk;
   /// misalignment == 0.
   Value aligned;
+
+  /// Element `k` of the run, counted from the chunk's start instead (an
+  /// i32: k - shift).
+  Value fromChunkStart(OpBuilder &builder, Location loc, int64_t k) const {
+    return arith::SubIOp::create(builder, loc,
+                                 createI32Constant(builder, loc, k), shift);
+  }
 };
+
+/// Logical not of an i1.
+Value createNot(OpBuilder &builder, Location loc, Value value) {
+  return arith::XOrIOp::create(
+      builder, loc, value, arith::ConstantIntOp::create(builder, loc, 1, 1));
+}
 
 RunPlacement placeRun(OpBuilder &builder, Location loc,
                       const ThreadAccess &access, int64_t first) {
@@ -404,11 +420,6 @@ RealignedChunks loadRealignedChunks(OpBuilder &builder, Location loc,
   const AccessPlan &plan = access.plan;
   VectorType wordsType = getWordsType(plan, builder.getContext());
   RunPlacement place = placeRun(builder, loc, access, first);
-  auto beforeShift = [&](int64_t constant) -> Value {
-    return arith::SubIOp::create(builder, loc,
-                                 createI32Constant(builder, loc, constant),
-                                 place.shift);
-  };
   auto loadIf = [&](Value condition, int64_t byteOffset) {
     return yieldIf(
         builder, loc, condition, wordsType,
@@ -426,14 +437,14 @@ RealignedChunks loadRealignedChunks(OpBuilder &builder, Location loc,
                                            b.getZeroAttr(wordsType));
         });
   };
-  Value low =
-      loadIf(access.enabledAt(builder, loc, first, beforeShift(0)), 0);
-  Value misaligned = arith::XOrIOp::create(
-      builder, loc, place.aligned,
-      arith::ConstantIntOp::create(builder, loc, 1, 1));
+  Value low = loadIf(access.enabledAt(builder, loc, first,
+                                      place.fromChunkStart(builder, loc, 0)),
+                     0);
+  Value misaligned = createNot(builder, loc, place.aligned);
   Value ownsHigh = arith::AndIOp::create(
       builder, loc, arith::AndIOp::create(builder, loc, edges.last, misaligned),
-      access.enabledAt(builder, loc, first, beforeShift(plan.width)));
+      access.enabledAt(builder, loc, first,
+                       place.fromChunkStart(builder, loc, plan.width)));
   Value high = loadIf(ownsHigh, plan.alignment);
   return {place, low, high, ownsHigh};
 }
@@ -546,15 +557,10 @@ void storeRealignedRun(OpBuilder &builder, Location loc,
   for (auto [word, mine] : llvm::zip(chunkWords, own))
     word = arith::SelectOp::create(builder, loc, place.aligned, mine, word);
 
-  auto relative = [&](int64_t constant) -> Value {
-    return arith::SubIOp::create(builder, loc,
-                                 createI32Constant(builder, loc, constant),
-                                 place.shift);
+  auto relative = [&](int64_t k) {
+    return place.fromChunkStart(builder, loc, k);
   };
-  Value trueValue = arith::ConstantIntOp::create(builder, loc, 1, 1);
-  auto notValue = [&](Value value) {
-    return arith::XOrIOp::create(builder, loc, value, trueValue).getResult();
-  };
+  auto notValue = [&](Value value) { return createNot(builder, loc, value); };
   // A chunk is stored whole by the lane whose run starts in it, if that lane
   // has the chunk's first bytes (it is not first in its group, or the chunk
   // is its run) and the chunk's last element is enabled (then all are).
@@ -584,9 +590,7 @@ void storeRealignedRun(OpBuilder &builder, Location loc,
       Value covered =
           arith::SelectOp::create(b, l, inOwnChunk, storesOwn, nextStores);
       Value loose = arith::AndIOp::create(
-          b, l, access.enabledAt(b, l, first, index),
-          arith::XOrIOp::create(b, l, covered,
-                                arith::ConstantIntOp::create(b, l, 1, 1)));
+          b, l, access.enabledAt(b, l, first, index), createNot(b, l, covered));
       scf::IfOp::create(b, l, loose, [&](OpBuilder &bb, Location ll) {
         LLVM::StoreOp::create(bb, ll, values[first + k],
                               access.address(bb, ll, first + k));
