@@ -161,7 +161,16 @@ IntegerFacts AccessAnalysis::compute(Value value) {
                                              getFacts(compare.getLhs()),
                                              getFacts(compare.getRhs()))};
       })
-      .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>([&](Operation *bits) {
+      .Case<arith::AndIOp>([&](arith::AndIOp bits) {
+        IntegerFacts a = getFacts(bits.getLhs());
+        IntegerFacts b = getFacts(bits.getRhs());
+        // Low bits clear in either operand stay clear: x & ~7 (the start of
+        // a row rounded down to 8 elements) is divisible by 8.
+        return IntegerFacts{
+            std::max(elementDivisibility(a), elementDivisibility(b)), 1,
+            gcd(a.constancy, b.constancy)};
+      })
+      .Case<arith::OrIOp, arith::XOrIOp>([&](Operation *bits) {
         return IntegerFacts{1, 1,
                             gcd(getFacts(bits->getOperand(0)).constancy,
                                 getFacts(bits->getOperand(1)).constancy)};

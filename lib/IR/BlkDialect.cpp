@@ -439,6 +439,14 @@ static LogicalResult verifyRealignAttr(Operation *op, Attribute value) {
   return success();
 }
 
+static LogicalResult verifyFallbackAttr(Operation *op, Attribute value) {
+  if (!isa<MemoryAccessOpInterface>(op) || !isa<UnitAttr>(value))
+    return op->emitError() << "'blk.fallback' must be a unit attribute on a "
+                              "blk.load or blk.store, but got "
+                           << value << " on '" << op->getName() << "'";
+  return success();
+}
+
 LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -450,17 +458,20 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
     return verifyVectorAttr(op, attr.getValue());
   if (name == getRealignAttrName())
     return verifyRealignAttr(op, attr.getValue());
+  if (name == getFallbackAttrName())
+    return verifyFallbackAttr(op, attr.getValue());
   if (name == getAccessAttrName() && isa<MemoryAccessOpInterface>(op) &&
       isa<IntegerAttr>(attr.getValue()))
     return success();
   if (name == getAccessesAttrName() && isa<ModuleOp>(op) &&
       isa<ArrayAttr>(attr.getValue()))
     return success();
-  return op->emitError() << "'" << name
-                         << "' is not an operation attribute of the blk "
-                            "dialect (expected 'blk.kernel', 'blk.launch', "
-                            "'blk.vector', 'blk.realign', or 'blk.access' on a load "
-                            "or store and 'blk.accesses' on a module)";
+  return op->emitError()
+         << "'" << name
+         << "' is not an operation attribute of the blk "
+            "dialect (expected 'blk.kernel', 'blk.launch', "
+            "'blk.vector', 'blk.realign', 'blk.fallback', or 'blk.access' "
+            "on a load or store and 'blk.accesses' on a module)";
 }
 
 static LogicalResult verifyDivisibilityAttr(Operation *op, unsigned argIndex,

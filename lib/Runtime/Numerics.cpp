@@ -309,6 +309,11 @@ ErrorStats compareToReference(const void *output, ElementType type, size_t rows,
       } else
         accumulateError(value, expected, row, col, stats, norms);
     }
+    if (row + 1 == rows)
+      continue;
+    for (size_t gap = cols; gap < outputRowStride; ++gap)
+      if (!holdsPoison(output, type, row * outputRowStride + gap))
+        ++stats.strayCount;
   }
   stats.relL2Error = norms.relativeL2();
   return stats;
@@ -324,6 +329,8 @@ std::string ErrorStats::summary() const {
   std::string text = line;
   if (infMismatchCount)
     text += " inf_mismatches=" + std::to_string(infMismatchCount);
+  if (strayCount)
+    text += " stray_writes=" + std::to_string(strayCount);
   return text;
 }
 

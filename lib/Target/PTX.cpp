@@ -33,6 +33,7 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   std::string features = options.features.empty()
                              ? TargetInfo::getDefaultFeatures(options.chip)
                              : options.features;
+  pm.addPass(createBlkPeelAlignment());
   // Row offsets left in 32 bits (the problem did not need
   // blk-widen-offsets) are cheaper inside the offsets blocks.
   pm.addPass(createBlkFoldOffsets());

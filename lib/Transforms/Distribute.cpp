@@ -121,7 +121,9 @@ int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
   // element costs little.
   func.walk([&](MemoryAccessOpInterface access) {
     TypedValue<RankedTensorType> offsets = access.getOffsets();
-    if (offsets.getType().getShape() != anchor.getShape() ||
+    // A fallback runs only where its aligned twin cannot (blk.fallback).
+    if (access->hasAttr(BlkDialect::getFallbackAttrName()) ||
+        offsets.getType().getShape() != anchor.getShape() ||
         analysis.getFacts(offsets).constancy >= anchor.getShape().back())
       return;
     int64_t maxElements = 16 / access.getBase().getType().getElementBytes();

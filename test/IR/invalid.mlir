@@ -27,7 +27,7 @@ func.func @kernel_not_attr() attributes {blk.kernel = 4} {
 
 // -----
 
-// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch', 'blk.vector', 'blk.realign', or 'blk.access' on a load or store and 'blk.accesses' on a module)}}
+// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch', 'blk.vector', 'blk.realign', 'blk.fallback', or 'blk.access' on a load or store and 'blk.accesses' on a module)}}
 func.func @unknown_op_attr() attributes {blk.warps = 4} {
   return
 }
@@ -486,5 +486,13 @@ func.func @realign_without_vector(%p: !blk.ptr<f32>) attributes {blk.kernel = #b
   %cols = blk.arange 0 to 128 : tensor<128xi32>
   // expected-error @+1 {{'blk.realign' must be a unit attribute on a blk.load or blk.store that has 'blk.vector', but got unit on 'blk.load'}}
   %x = blk.load %p[%cols] {blk.realign} : !blk.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @fallback_not_an_access() attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{'blk.fallback' must be a unit attribute on a blk.load or blk.store, but got unit on 'blk.arange'}}
+  %cols = blk.arange 0 to 128 {blk.fallback} : tensor<128xi32>
   return
 }

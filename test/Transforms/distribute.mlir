@@ -226,3 +226,28 @@ func.func @select_scalar_condition(%flag: i1) attributes {blk.kernel = #blk.kern
   %w = blk.broadcast %e : tensor<8x1xf32> -> tensor<8x4xf32>
   return
 }
+
+// -----
+
+// A shifted row (blk-peel-alignment): the aligned access decides the
+// vector width; its fallback (blk.fallback, on unknown alignment) does not,
+// and goes element by element in that layout.
+// CHECK-LABEL: func.func @peeled_fallback
+// CHECK: blk.load {{.*}} {blk.vector = 4 : i64}
+// CHECK: blk.load {{.*}} {blk.fallback, blk.vector = 1 : i64}
+func.func @peeled_fallback(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %start: i32, %aligned: i1)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %c = arith.constant -4 : i32
+  %down = arith.andi %start, %c : i32
+  %base = blk.addptr %p, %down : !blk.ptr<f32>, i32
+  %row = blk.addptr %p, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  %x = scf.if %aligned -> (tensor<1024xf32>) {
+    %v = blk.load %base[%cols] : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+    scf.yield %v : tensor<1024xf32>
+  } else {
+    %v = blk.load %row[%cols] {blk.fallback} : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+    scf.yield %v : tensor<1024xf32>
+  }
+  return
+}

@@ -239,7 +239,8 @@ void checkReferenceSoftmax() {
 void checkErrorStatistics() {
   // A 2x3 reference; the output is stored with a row stride of 4.
   const std::vector<double> reference = {0.25, 0.25, 0.5, 0.1, 0.2, 0.7};
-  std::vector<float> output(8, -1.0f); // -1 marks the stride padding
+  // The stride padding holds the poison, as a run leaves it.
+  std::vector<float> output(8, floatFromBits(kPoisonBitsF32));
   for (size_t row = 0; row < 2; ++row)
     for (size_t col = 0; col < 3; ++col)
       output[row * 4 + col] = static_cast<float>(reference[row * 3 + col]);
@@ -268,6 +269,17 @@ void checkErrorStatistics() {
             broken.comparedCount == 4 && !broken.nanPatternAndCoverageMatch(),
         "stats: NaN mismatch and unwritten element counted apart",
         broken.summary());
+
+  // A write between the rows (row 0's padding) is a stray write; the last
+  // row's padding may lie past the buffer and is not read.
+  std::vector<float> stray = output;
+  stray[3] = 0.5f;
+  ErrorStats strayStats = compareToReference(stray.data(), ElementType::F32, 2,
+                                             3, 4, reference.data());
+  check(strayStats.strayCount == 1 &&
+            !strayStats.nanPatternAndCoverageMatch() &&
+            strayStats.summary().find("stray_writes=1") != std::string::npos,
+        "stats: a write between rows counted", strayStats.summary());
 
   // NaN where the reference is NaN matches; a number there does not.
   const std::vector<double> nanReference = {kNaN, kNaN, 3, 4};

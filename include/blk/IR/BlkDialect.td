@@ -51,6 +51,11 @@ def Blk_Dialect : Dialect {
     /// vector): the conversion rounds each run's address down to the
     /// vector's size and exchanges the pieces with neighbouring lanes.
     static constexpr ::llvm::StringLiteral getRealignAttrName() { return "blk.realign"; }
+    /// Name of the unit attribute on the load or store that an access runs
+    /// instead of its aligned twin when a run-time check fails
+    /// (blk-peel-alignment): blk-distribute sizes vectors by the aligned
+    /// twin, and this one goes element by element.
+    static constexpr ::llvm::StringLiteral getFallbackAttrName() { return "blk.fallback"; }
     /// Names of the attributes of bounds-checked CPU code
     /// (convert-blk-to-cpu's check-bounds): the i32 number of a load or
     /// store, and the module's array describing each numbered access.

@@ -108,24 +108,30 @@ struct ErrorStats {
   size_t infMismatchCount = 0;
   /// Elements still holding the poison pattern. These count nowhere else.
   size_t unwrittenCount = 0;
+  /// Elements between rows (past a row's `cols`, before the next row's
+  /// start) that no longer hold the poison pattern: the kernel wrote
+  /// outside its rows.
+  size_t strayCount = 0;
   /// Position (row, col) of the largest absolute error, for diagnostics.
   size_t worstRow = 0, worstCol = 0;
 
   static constexpr double kRelativeErrorFloor = 1e-30;
 
-  /// True when every element was written and NaN and infinity positions
-  /// match; the error measures still need the caller's tolerance.
+  /// True when every element was written, nothing between rows was, and
+  /// NaN and infinity positions match; the error measures still need the
+  /// caller's tolerance.
   bool nanPatternAndCoverageMatch() const {
     return nanMismatchCount == 0 && infMismatchCount == 0 &&
-           unwrittenCount == 0;
+           unwrittenCount == 0 && strayCount == 0;
   }
   /// One line: "compared=... max_abs=... max_rel=... rel_l2=... ..."
-  /// (inf_mismatches only when there are any).
+  /// (inf_mismatches and stray_writes only when there are any).
   std::string summary() const;
 };
 
 /// Compares a kernel's output (`rows` x `cols` elements of `type`, row r at
-/// element offset r * outputRowStride) against a dense double reference;
+/// element offset r * outputRowStride, the gaps between rows poisoned
+/// before the run) against a dense double reference;
 /// a reference value beyond the largest finite value of `type` stands for
 /// the infinity an output of that type holds there.
 ErrorStats compareToReference(const void *output, ElementType type, size_t rows,

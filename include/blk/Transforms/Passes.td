@@ -30,6 +30,43 @@ def BlkSpecialize : Pass<"blk-specialize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
+  let summary = "Shift a row's block so that its vectors start on the 16-byte grid";
+  let description = [{
+    A row of 50257 bf16 starts anywhere on the 16-byte grid, so no load or
+    store of it is provably aligned and `blk-distribute` cannot give its
+    threads 16-byte vectors. This pass shifts the block instead: slot `s` of
+    the row's `blk.arange 0 to BLOCK` holds column `s - shift`, where
+    `shift` is the row start's distance past the 16-byte grid (`start &
+    (v - 1)`, v elements in 16 bytes). Each thread's runs then fall on
+    whole aligned vectors; only the first and the last run of a row are
+    partly outside it.
+
+    * Every mask `cols < n` becomes `0 <= cols' < n` with `cols' = cols -
+      shift`; the `shift` slots before the row read the load's fill value,
+      as the slots past its end do, so a row keeps `BLOCK - n` slots of
+      padding and every reduction sees the same values.
+    * Each load and store becomes an `scf.if`: where its own row start is
+      `shift` past the grid, it reads `base'[arange]` through the aligned
+      `base' = start & ~(v - 1)`, which `blk-distribute` proves aligned;
+      otherwise (an output whose stride puts its rows elsewhere on the
+      grid) it runs the original access on `cols'`, marked `blk.fallback`.
+    * A row that would not fit the shifted block (`n + shift > BLOCK`, at
+      most v - 1 columns from the end) is not shifted (`shift = 0`): every
+      misaligned access then takes its fallback.
+
+    The pass applies to a kernel whose `blk.arange 0 to BLOCK` is used only
+    as the offsets of loads and stores and as the left side of `cmpi slt`
+    against one splatted bound, where every such access is masked by one of
+    those comparisons and addresses a row through `blk.addptr` from a
+    16-byte-aligned pointer with a start that is not provably aligned. Other
+    programs (a weight vector read at the same columns, a row split over
+    programs, a loop over tiles) are left unchanged.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def BlkDistribute : Pass<"blk-distribute", "::mlir::ModuleOp"> {
   let summary = "Decide how every block is spread over the threads of a program";
   let description = [{

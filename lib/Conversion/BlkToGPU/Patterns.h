@@ -90,6 +90,10 @@ struct AccessPlan {
   /// aligned chunk around its run's first element and exchanges the rest
   /// with its neighbour lanes. The mask, if any, is `offsets < bound`.
   bool realign = false;
+  /// The access runs only where its aligned twin cannot (`blk.fallback`):
+  /// its addresses are computed where it uses them, so that nothing of it
+  /// stays live in registers through the twin's kernel.
+  bool fallback = false;
 };
 using AccessPlans = llvm::DenseMap<Operation *, AccessPlan>;
 

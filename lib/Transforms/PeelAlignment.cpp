@@ -1,0 +1,326 @@
+//===- PeelAlignment.cpp - shift a row's block onto the 16-byte grid ------===//
+//
+// A row whose start is not provably aligned (N = 50257 bf16) could only be
+// accessed element by element, or realigned run by run with shuffles
+// (blk.realign). Shifting the whole block by the row's misalignment once
+// makes every run of every thread an aligned vector; the row's first and
+// last runs are partly outside it and go element by element. The pass
+// description (Passes.td) states the rewrite and when it applies.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Analysis/AccessAnalysis.h"
+#include "blk/Transforms/Passes.h"
+
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::blk {
+#define GEN_PASS_DEF_BLKPEELALIGNMENT
+#include "blk/Transforms/Passes.h.inc"
+} // namespace mlir::blk
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+constexpr int64_t kVectorBytes = 16;
+
+/// A row's block and what uses it: the accesses it indexes and the
+/// comparisons with the row length that mask them.
+struct RowBlock {
+  ArangeOp arange;
+  /// The scalar every comparison checks the columns against.
+  Value bound;
+  SmallVector<arith::CmpIOp> compares;
+  SmallVector<MemoryAccessOpInterface> accesses;
+  /// Elements in 16 bytes.
+  int64_t vectorElements = 0;
+};
+
+/// The scalar a `blk.splat` fills its block with.
+Value getSplatScalar(Value block) {
+  auto splat = block.getDefiningOp<SplatOp>();
+  return splat ? splat.getSrc() : Value();
+}
+
+/// Whether `access` reads or writes a row through `blk.addptr` from a
+/// 16-byte-aligned pointer, at a start not provably aligned.
+bool addressesMisalignedRow(MemoryAccessOpInterface access,
+                            AccessAnalysis &analysis) {
+  auto addptr = access.getBase().getDefiningOp<AddPtrOp>();
+  if (!addptr ||
+      analysis.getPointerDivisibility(addptr.getPtr()) < kVectorBytes)
+    return false;
+  int64_t elementBytes = addptr.getType().getElementBytes();
+  return analysis.getFacts(addptr.getOffset()).divisibility * elementBytes <
+         kVectorBytes;
+}
+
+/// The row block of `arange`, if the pass applies to it.
+std::optional<RowBlock> matchRowBlock(ArangeOp arange,
+                                      AccessAnalysis &analysis) {
+  auto type = arange.getType();
+  if (arange.getStart() != 0 || type.getRank() != 1 || !type.hasStaticShape())
+    return std::nullopt;
+  RowBlock row{arange, Value(), {}, {}, 0};
+  Block *block = arange->getBlock();
+  for (OpOperand &use : arange->getUses()) {
+    Operation *user = use.getOwner();
+    if (user->getBlock() != block)
+      return std::nullopt;
+    if (auto access = dyn_cast<MemoryAccessOpInterface>(user)) {
+      if (access.getOffsets() != use.get() ||
+          llvm::count(user->getOperands(), use.get()) != 1)
+        return std::nullopt;
+      row.accesses.push_back(access);
+      continue;
+    }
+    auto compare = dyn_cast<arith::CmpIOp>(user);
+    Value bound = compare ? getSplatScalar(compare.getRhs()) : Value();
+    if (!compare || compare.getPredicate() != arith::CmpIPredicate::slt ||
+        compare.getLhs() != arange.getResult() || !bound ||
+        (row.bound && row.bound != bound))
+      return std::nullopt;
+    row.bound = bound;
+    row.compares.push_back(compare);
+  }
+  if (row.accesses.empty())
+    return std::nullopt;
+  llvm::sort(row.accesses,
+             [](MemoryAccessOpInterface a, MemoryAccessOpInterface b) {
+               return a->isBeforeInBlock(b);
+             });
+  for (MemoryAccessOpInterface access : row.accesses) {
+    // Padding must stay padding: every access is masked by the row length.
+    Value mask = access.getMask();
+    if (!mask || !llvm::is_contained(row.compares, mask.getDefiningOp()) ||
+        !addressesMisalignedRow(access, analysis))
+      return std::nullopt;
+    int64_t elements =
+        kVectorBytes / access.getBase().getType().getElementBytes();
+    if (row.vectorElements && row.vectorElements != elements)
+      return std::nullopt;
+    row.vectorElements = elements;
+  }
+  if (row.vectorElements < 2 || type.getDimSize(0) < row.vectorElements)
+    return std::nullopt;
+  return row;
+}
+
+/// The arange's first user in its block, where the shifted columns go.
+Operation *getFirstUser(ArangeOp arange) {
+  Operation *first = nullptr;
+  for (Operation *user : arange->getUsers())
+    if (!first || user->isBeforeInBlock(first))
+      first = user;
+  return first;
+}
+
+Value createIntConstant(OpBuilder &builder, Location loc, Type type,
+                        int64_t value) {
+  return arith::ConstantOp::create(builder, loc, type,
+                                   builder.getIntegerAttr(type, value));
+}
+
+/// The row start of an access (i32 or i64).
+Value getRowStart(MemoryAccessOpInterface access) {
+  return access.getBase().getDefiningOp<AddPtrOp>().getOffset();
+}
+
+/// How far past the 16-byte grid the row start of `access` is, in
+/// elements, as an i32.
+Value createMisalignment(OpBuilder &builder, Location loc,
+                         MemoryAccessOpInterface access,
+                         int64_t vectorElements) {
+  Value start = getRowStart(access);
+  Value misalignment = arith::AndIOp::create(
+      builder, loc, start,
+      createIntConstant(builder, loc, start.getType(), vectorElements - 1));
+  if (!misalignment.getType().isInteger(32))
+    misalignment = arith::TruncIOp::create(builder, loc, builder.getI32Type(),
+                                           misalignment);
+  return misalignment;
+}
+
+class RowPeeler {
+public:
+  explicit RowPeeler(RowBlock &row) : row(row) {}
+
+  void peel() {
+    createShiftedColumns();
+    for (arith::CmpIOp compare : row.compares)
+      boundBelow(compare);
+    for (MemoryAccessOpInterface access : row.accesses)
+      versionAccess(access);
+  }
+
+private:
+  /// shift (the first access's misalignment, or 0 where the shifted row
+  /// would not fit the block) and cols' = arange - shift, before the
+  /// first use of the arange.
+  void createShiftedColumns() {
+    OpBuilder builder(getFirstUser(row.arange));
+    Location loc = row.arange.getLoc();
+    Type i32 = builder.getI32Type();
+    Value misalignment = createMisalignment(builder, loc, row.accesses.front(),
+                                            row.vectorElements);
+    int64_t size = row.arange.getType().getDimSize(0);
+    Value room = arith::SubIOp::create(
+        builder, loc, createIntConstant(builder, loc, i32, size), misalignment);
+    Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle,
+                                       row.bound, room);
+    shift = arith::SelectOp::create(builder, loc, fits, misalignment,
+                                    createIntConstant(builder, loc, i32, 0));
+    Value negated = arith::SubIOp::create(
+        builder, loc, createIntConstant(builder, loc, i32, 0), shift);
+    RankedTensorType type = row.arange.getType();
+    Value splat = SplatOp::create(builder, loc, type, negated, ArrayAttr());
+    shiftedColumns =
+        arith::AddIOp::create(builder, loc, row.arange.getResult(), splat);
+  }
+
+  /// cols < n becomes 0 <= cols' < n.
+  void boundBelow(arith::CmpIOp compare) {
+    OpBuilder builder(compare);
+    Location loc = compare.getLoc();
+    RankedTensorType type = row.arange.getType();
+    Value zeros = SplatOp::create(
+        builder, loc, type,
+        createIntConstant(builder, loc, builder.getI32Type(), 0), ArrayAttr());
+    Value above = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                        shiftedColumns, zeros);
+    Value below = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                        shiftedColumns, compare.getRhs());
+    Value inRow = arith::AndIOp::create(builder, loc, above, below);
+    compare.replaceAllUsesWith(inRow);
+    compare.erase();
+  }
+
+  /// if (misalignment == shift) access aligned_base[arange]
+  /// else access base[cols'] {blk.fallback}
+  void versionAccess(MemoryAccessOpInterface access) {
+    OpBuilder builder(access);
+    Location loc = access.getLoc();
+    auto addptr = access.getBase().getDefiningOp<AddPtrOp>();
+    Value start = addptr.getOffset();
+    Value aligned = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        createMisalignment(builder, loc, access, row.vectorElements), shift);
+    Value alignedStart =
+        arith::AndIOp::create(builder, loc, start,
+                              createIntConstant(builder, loc, start.getType(),
+                                                ~(row.vectorElements - 1)));
+    Value alignedBase = AddPtrOp::create(builder, loc, addptr.getType(),
+                                         addptr.getPtr(), alignedStart);
+
+    auto branch = scf::IfOp::create(builder, loc, access->getResultTypes(),
+                                    aligned, /*withElseRegion=*/true);
+    auto cloneInto = [&](Region &region, IRMapping &mapping) {
+      auto bodyBuilder = OpBuilder::atBlockBegin(&region.front());
+      Operation *clone = bodyBuilder.clone(*access, mapping);
+      if (clone->getNumResults() == 0)
+        return clone;
+      // An scf.if with results has no terminator yet.
+      scf::YieldOp::create(bodyBuilder, loc, clone->getResults());
+      return clone;
+    };
+    IRMapping toAligned;
+    toAligned.map(access.getBase(), alignedBase);
+    cloneInto(branch.getThenRegion(), toAligned);
+    IRMapping toShifted;
+    toShifted.map(row.arange.getResult(), shiftedColumns);
+    Operation *fallback = cloneInto(branch.getElseRegion(), toShifted);
+    fallback->setAttr(BlkDialect::getFallbackAttrName(), builder.getUnitAttr());
+    access->replaceAllUsesWith(branch.getResults());
+    access->erase();
+    if (addptr->use_empty())
+      addptr->erase();
+  }
+
+  RowBlock &row;
+  Value shift;
+  Value shiftedColumns;
+};
+
+struct BlkPeelAlignmentPass
+    : public blk::impl::BlkPeelAlignmentBase<BlkPeelAlignmentPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!isKernel(func))
+        continue;
+      AccessAnalysis analysis;
+      DominanceInfo dominance(func);
+      SmallVector<ArangeOp> aranges;
+      func.walk([&](ArangeOp arange) { aranges.push_back(arange); });
+      // Every row is matched before any is rewritten: the analysis caches
+      // facts of values that the rewrite erases.
+      SmallVector<RowBlock> rows;
+      for (ArangeOp arange : aranges) {
+        std::optional<RowBlock> row = matchRowBlock(arange, analysis);
+        if (row && startsDominateFirstUse(*row, dominance))
+          rows.push_back(std::move(*row));
+      }
+      for (RowBlock &row : rows)
+        RowPeeler(row).peel();
+    }
+  }
+
+  /// The shift is computed before the arange's first use, from the first
+  /// access's row start and the bound: both must be available there. A
+  /// start computed later (after the mask, as cross_entropy.mlir does) by
+  /// pure scalar ops is moved up.
+  static bool startsDominateFirstUse(const RowBlock &row,
+                                     DominanceInfo &dominance) {
+    Operation *firstUser = getFirstUser(row.arange);
+    return makeAvailableBefore(getRowStart(row.accesses.front()), firstUser,
+                               dominance) &&
+           makeAvailableBefore(row.bound, firstUser, dominance);
+  }
+
+  /// Moves the pure ops that compute `value` in `point`'s block, from
+  /// after it, to just before it; false if some op cannot move.
+  static bool makeAvailableBefore(Value value, Operation *point,
+                                  DominanceInfo &dominance) {
+    if (dominance.properlyDominates(value, point))
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != point->getBlock() || !isPure(def) ||
+        def->getNumRegions() != 0 || !canComputeBefore(def, point, dominance))
+      return false;
+    SmallVector<Operation *> toMove;
+    collectAfter(def, point, dominance, toMove);
+    for (Operation *op : toMove)
+      op->moveBefore(point);
+    return true;
+  }
+
+  static bool canComputeBefore(Operation *op, Operation *point,
+                               DominanceInfo &dominance) {
+    for (Value operand : op->getOperands()) {
+      if (dominance.properlyDominates(operand, point))
+        continue;
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != point->getBlock() || !isPure(def) ||
+          def->getNumRegions() != 0 || !canComputeBefore(def, point, dominance))
+        return false;
+    }
+    return true;
+  }
+
+  /// `op` and the ops it needs that are not available before `point`,
+  /// operands first.
+  static void collectAfter(Operation *op, Operation *point,
+                           DominanceInfo &dominance,
+                           SmallVectorImpl<Operation *> &ops) {
+    if (llvm::is_contained(ops, op))
+      return;
+    for (Value operand : op->getOperands())
+      if (!dominance.properlyDominates(operand, point))
+        collectAfter(operand.getDefiningOp(), point, dominance, ops);
+    ops.push_back(op);
+  }
+};
+
+} // namespace

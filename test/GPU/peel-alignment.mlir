@@ -1,0 +1,29 @@
+// REQUIRES: cuda-gpu
+// Rows whose start is not on the 16-byte grid, peeled (blk-peel-alignment,
+// see test/Transforms/peel-alignment.mlir): the block is shifted by the
+// input row's misalignment so every run is an aligned vector; an access
+// whose rows lie elsewhere on the grid (another stride) takes its
+// fallback, and so does every access of a row that would not fit the
+// shifted block (n + shift > BLOCK). Each run is checked against the
+// double-precision reference, and nothing between the rows (strides
+// larger than the row) may be written (--check counts stray writes).
+// One CTA and clusters, bf16, f16 and f32 (8 and 4 elements a vector).
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 50257 --dtype bf16 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 50257 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 33 --cols 32001 --dtype f16 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1001 --dtype bf16 --in-stride 1009 --out-stride 1017 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1001 --dtype bf16 --in-stride 1003 --out-stride 1005
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1001 --in-stride 1007 --out-stride 1005 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 4093 --dtype bf16 --in-stride 4101 --out-stride 4109 --special --num-ctas 2
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 4093 --dtype bf16 --in-stride 4101 --out-stride 4102 --num-ctas 2
+// A row 1 element short of BLOCK: only rows starting at most 1 element past
+// the grid are shifted.
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 24 --cols 65535 --dtype bf16 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 24 --cols 4095 --dtype bf16 --in-stride 4097 --out-stride 4105
+// Rows of 1 to 9 elements in blocks of 8 or 16.
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 9 --cols 7 --dtype bf16 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 9 --cols 9 --dtype bf16 --in-stride 11 --out-stride 19
+// The family.
+// RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 77 --cols 32001 --dtype bf16 --special
+// RUN: softmax-run %examples/cross_entropy.mlir --target gpu --check --reference cross_entropy --param ignore_index=-100 --rows 99 --cols 50257 --dtype bf16 --special
+// RUN: softmax-run %examples/softmax_backward.mlir --target gpu --check --reference softmax_backward --rows 333 --cols 30001 --dtype bf16 --special

@@ -1,0 +1,31 @@
+// Not MLIR: the PTX of odd row lengths, compiled without a GPU.
+// A softmax row of 50257 bf16 (held by a cluster of 8 CTAs on sm_90) or of
+// 32001 (one CTA) is peeled (blk-peel-alignment): 16-byte loads and stores
+// on the shifted block, and no exchange between lanes; the fallback of an
+// output on another part of the grid goes element by element (2-byte
+// accesses). The aligned neighbour 50256 has neither. RMSNorm reads a
+// weight vector at the same columns, so it is not peeled: on a cluster its
+// rows are realigned (shfl down for the loads, up for the stores).
+// RUN: softmax-run auto --rows 2048 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx %t.odd.ptx
+// RUN: FileCheck %s --check-prefix=PEELED < %t.odd.ptx
+// RUN: softmax-run auto --rows 4096 --cols 32001 --dtype bf16 --chip sm_90 --emit-ptx %t.one.ptx
+// RUN: FileCheck %s --check-prefix=PEELED < %t.one.ptx
+// RUN: softmax-run auto --rows 2048 --cols 50256 --dtype bf16 --chip sm_90 --emit-ptx %t.even.ptx
+// RUN: FileCheck %s --check-prefix=EVEN < %t.even.ptx
+// RUN: softmax-run %examples/rms_norm.mlir --param eps=1e-6 --rows 50 --cols 4099 --dtype bf16 --num-ctas 2 --chip sm_90 --emit-ptx %t.rms.ptx
+// RUN: FileCheck %s --check-prefix=REALIGNED < %t.rms.ptx
+
+// PEELED: ld.global.v4.b32
+// PEELED: ld.global.b16
+// PEELED-NOT: shfl.sync.up
+// PEELED: st.global.v4.b32
+// PEELED: st.global.b16
+// EVEN: ld.global.v4
+// EVEN-NOT: ld.global.b16
+// EVEN-NOT: shfl.sync.up
+// EVEN: st.global.v4
+// EVEN-NOT: st.global.b16
+// REALIGNED: ld.global.v4.b32
+// REALIGNED: shfl.sync.down.b32
+// REALIGNED: shfl.sync.up.b32
+// REALIGNED: st.global.v4.b32

@@ -1,0 +1,199 @@
+// RUN: softmax-opt %s --blk-peel-alignment --split-input-file | FileCheck %s
+
+// A row of unknown alignment (no blk.divisibility on the strides): the block
+// is shifted by the input row's misalignment (8 bf16 in 16 bytes), masks
+// become 0 <= cols' < n, and each access runs on the aligned base where its
+// own misalignment is the shift, else on cols' as a fallback.
+// CHECK-LABEL: func.func @one_row
+// CHECK:       %[[IN_START:.*]] = arith.muli %[[ROW:.*]], %arg2 : i32
+// CHECK:       %[[COLS:.*]] = blk.arange 0 to 1024
+// CHECK:       %[[HEAD:.*]] = arith.andi %[[IN_START]], %{{.*}} : i32
+// CHECK:       %[[ROOM:.*]] = arith.subi %{{.*}}, %[[HEAD]] : i32
+// CHECK:       %[[FITS:.*]] = arith.cmpi sle, %arg5, %[[ROOM]] : i32
+// CHECK:       %[[SHIFT:.*]] = arith.select %[[FITS]], %[[HEAD]], %{{.*}} : i32
+// CHECK:       %[[NEG:.*]] = arith.subi %{{.*}}, %[[SHIFT]] : i32
+// CHECK:       %[[NEG_BLOCK:.*]] = blk.splat %[[NEG]] : i32 -> tensor<1024xi32>
+// CHECK:       %[[SHIFTED:.*]] = arith.addi %[[COLS]], %[[NEG_BLOCK]] : tensor<1024xi32>
+// CHECK:       %[[ABOVE:.*]] = arith.cmpi sge, %[[SHIFTED]], %{{.*}} : tensor<1024xi32>
+// CHECK:       %[[BELOW:.*]] = arith.cmpi slt, %[[SHIFTED]], %{{.*}} : tensor<1024xi32>
+// CHECK:       %[[IN_ROW:.*]] = arith.andi %[[ABOVE]], %[[BELOW]] : tensor<1024xi1>
+// CHECK:       %[[MINE:.*]] = arith.andi %[[IN_START]], %{{.*}} : i32
+// CHECK:       %[[SAME:.*]] = arith.cmpi eq, %[[MINE]], %[[SHIFT]] : i32
+// CHECK:       %[[DOWN:.*]] = arith.andi %[[IN_START]], %{{.*}} : i32
+// CHECK:       %[[BASE:.*]] = blk.addptr %arg1, %[[DOWN]]
+// CHECK:       %[[X:.*]] = scf.if %[[SAME]] -> (tensor<1024xbf16>) {
+// CHECK:         blk.load %[[BASE]][%[[COLS]]] mask %[[IN_ROW]]
+// CHECK-NOT:     blk.fallback
+// CHECK:       } else {
+// CHECK:         blk.load %{{.*}}[%[[SHIFTED]]] mask %[[IN_ROW]] other %{{.*}} {blk.fallback}
+// CHECK:       arith.extf %[[X]]
+// CHECK:       %[[OUT_START:.*]] = arith.muli %[[ROW]], %arg3 : i32
+// CHECK:       %[[OUT_HEAD:.*]] = arith.andi %[[OUT_START]], %{{.*}} : i32
+// CHECK:       %[[OUT_SAME:.*]] = arith.cmpi eq, %[[OUT_HEAD]], %[[SHIFT]] : i32
+// CHECK:       scf.if %[[OUT_SAME]] {
+// CHECK:         blk.store %{{.*}}[%[[COLS]]], %{{.*}} mask %[[IN_ROW]] :
+// CHECK:       } else {
+// CHECK:         blk.store %{{.*}}[%[[SHIFTED]]], %{{.*}} mask %[[IN_ROW]] {blk.fallback}
+// CHECK-NOT:   arith.cmpi slt, %[[COLS]]
+// CHECK:       return
+func.func @one_row(%out: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %in: !blk.ptr<bf16> {blk.divisibility = 16 : i64},
+                   %in_stride: i32, %out_stride: i32, %n_rows: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %in_start = arith.muli %row, %in_stride : i32
+  %in_row = blk.addptr %in, %in_start : !blk.ptr<bf16>, i32
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<1024xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<1024xi32>
+  %ninf = arith.constant 0xFF80 : bf16
+  %x = blk.load %in_row[%cols] mask %in_bounds other %ninf : !blk.ptr<bf16>, tensor<1024xi32> -> tensor<1024xbf16>
+  %wide = arith.extf %x : tensor<1024xbf16> to tensor<1024xf32>
+  %y = arith.truncf %wide : tensor<1024xf32> to tensor<1024xbf16>
+  %out_start = arith.muli %row, %out_stride : i32
+  %out_row = blk.addptr %out, %out_start : !blk.ptr<bf16>, i32
+  blk.store %out_row[%cols], %y mask %in_bounds : !blk.ptr<bf16>, tensor<1024xi32>, tensor<1024xbf16>
+  return
+}
+
+// -----
+
+// The row start is computed after the mask (as in cross_entropy.mlir): its
+// pure scalar ops move up to where the shift is needed.
+// CHECK-LABEL: func.func @start_after_mask
+// CHECK:       %[[START:.*]] = arith.muli
+// CHECK:       arith.andi %[[START]]
+// CHECK:       arith.cmpi sge
+// CHECK:       scf.if
+// CHECK:         blk.load
+// CHECK:       } else {
+// CHECK:         blk.load {{.*}} {blk.fallback}
+func.func @start_after_mask(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                            %stride: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %sum = blk.reduce sum %x axis 0 : tensor<256xf32> -> f32
+  %at = arith.constant dense<0> : tensor<1xi32>
+  %s = blk.splat %sum : f32 -> tensor<1xf32>
+  blk.store %out[%at], %s : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  return
+}
+
+// -----
+
+// Rows provably on the 16-byte grid (strides divisible by 16): nothing to
+// peel.
+// CHECK-LABEL: func.func @aligned_rows
+// CHECK-NOT:   scf.if
+// CHECK:       blk.load %{{.*}}[%{{.*}}] mask
+// CHECK-NOT:   blk.fallback
+func.func @aligned_rows(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                        %stride: i32 {blk.divisibility = 16 : i64}, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  blk.store %out_row[%cols], %x mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
+// A weight vector read at the same columns from an aligned pointer would
+// lose its alignment: not peeled.
+// CHECK-LABEL: func.func @weight_vector
+// CHECK-NOT:   scf.if
+// CHECK-NOT:   blk.fallback
+func.func @weight_vector(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %w: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                         %out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %wv = blk.load %w[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %y = arith.mulf %x, %wv : tensor<256xf32>
+  blk.store %out_row[%cols], %y mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
+// Columns offset by the part of a split row (softmax_split.mlir): the
+// padding of each part would change, so the block is left as it is.
+// CHECK-LABEL: func.func @split_part
+// CHECK-NOT:   scf.if
+func.func @split_part(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                      %stride: i32, %n_cols: i32, %part_start: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %firsts = blk.splat %part_start : i32 -> tensor<256xi32>
+  %abs = arith.addi %cols, %firsts : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %abs, %n : tensor<256xi32>
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  blk.store %out_row[%cols], %x mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
+// An access without a mask reads every column of the block: no padding
+// to shift into.
+// CHECK-LABEL: func.func @unmasked
+// CHECK-NOT:   scf.if
+func.func @unmasked(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                    %stride: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  %x = blk.load %in_row[%cols] : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  blk.store %out_row[%cols], %x mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
+// Another use of the columns (their values enter the arithmetic): the
+// shifted slots would compute something else.
+// CHECK-LABEL: func.func @columns_as_values
+// CHECK-NOT:   scf.if
+func.func @columns_as_values(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                             %stride: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %c = arith.sitofp %cols : tensor<256xi32> to tensor<256xf32>
+  %y = arith.mulf %x, %c : tensor<256xf32>
+  blk.store %out_row[%cols], %y mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
