@@ -109,6 +109,42 @@ std::optional<RowBlock> matchRowBlock(ArangeOp arange,
   return row;
 }
 
+/// Whether every block of the row's shape whose elements depend on their
+/// position comes from the row's arange or its accesses: those are all
+/// shifted together. Another arange, an access through other offsets, or a
+/// constant that is not a splat would keep its positions, and a mask of the
+/// row guarding such an access would move off its elements.
+bool onlyRowIsPositional(RowBlock &row, func::FuncOp func) {
+  ArrayRef<int64_t> shape = row.arange.getType().getShape();
+  auto hasRowShape = [&](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.getShape() == shape;
+  };
+  auto isRowAccess = [&](Operation *op) {
+    return llvm::is_contained(row.accesses, op);
+  };
+  for (arith::CmpIOp compare : row.compares)
+    for (Operation *user : compare->getUsers())
+      if (isa<MemoryAccessOpInterface>(user) && !isRowAccess(user))
+        return false;
+  WalkResult result = func.walk([&](Operation *op) {
+    if (auto arange = dyn_cast<ArangeOp>(op))
+      return arange == row.arange ? WalkResult::advance()
+                                  : WalkResult::interrupt();
+    if (auto access = dyn_cast<MemoryAccessOpInterface>(op))
+      return !hasRowShape(access.getOffsets().getType()) || isRowAccess(op)
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (dense && !dense.isSplat())
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
 /// The arange's first user in its block, where the shifted columns go.
 Operation *getFirstUser(ArangeOp arange) {
   Operation *first = nullptr;
@@ -259,7 +295,8 @@ struct BlkPeelAlignmentPass
       SmallVector<RowBlock> rows;
       for (ArangeOp arange : aranges) {
         std::optional<RowBlock> row = matchRowBlock(arange, analysis);
-        if (row && startsDominateFirstUse(*row, dominance))
+        if (row && onlyRowIsPositional(*row, func) &&
+            startsDominateFirstUse(*row, dominance))
           rows.push_back(std::move(*row));
       }
       for (RowBlock &row : rows)
@@ -286,8 +323,7 @@ struct BlkPeelAlignmentPass
     if (dominance.properlyDominates(value, point))
       return true;
     Operation *def = value.getDefiningOp();
-    if (!def || def->getBlock() != point->getBlock() || !isPure(def) ||
-        def->getNumRegions() != 0 || !canComputeBefore(def, point, dominance))
+    if (!canMoveBefore(def, point) || !canComputeBefore(def, point, dominance))
       return false;
     SmallVector<Operation *> toMove;
     collectAfter(def, point, dominance, toMove);
@@ -296,14 +332,22 @@ struct BlkPeelAlignmentPass
     return true;
   }
 
+  /// A pure op without regions after `point` in its block (not `point`
+  /// itself, which the shift is computed before).
+  static bool canMoveBefore(Operation *def, Operation *point) {
+    return def && def->getBlock() == point->getBlock() &&
+           point->isBeforeInBlock(def) && isPure(def) &&
+           def->getNumRegions() == 0;
+  }
+
   static bool canComputeBefore(Operation *op, Operation *point,
                                DominanceInfo &dominance) {
     for (Value operand : op->getOperands()) {
       if (dominance.properlyDominates(operand, point))
         continue;
       Operation *def = operand.getDefiningOp();
-      if (!def || def->getBlock() != point->getBlock() || !isPure(def) ||
-          def->getNumRegions() != 0 || !canComputeBefore(def, point, dominance))
+      if (!canMoveBefore(def, point) ||
+          !canComputeBefore(def, point, dominance))
         return false;
     }
     return true;

@@ -8,7 +8,9 @@
 // the rest from the next lane's chunk (a shuffle down; the last lane of
 // the warp reads it itself), and shifts the 32 bytes by the run's offset:
 // selects of whole words, then funnel shifts for the 2-byte step. Both
-// chunk loads come before the shuffles that wait for them.
+// chunk loads come before the shuffles that wait for them. A chunk the
+// row's end falls inside is read element by element (nothing past the
+// row's end is read: it may be past the end of the tensor).
 // CHECK-LABEL: gpu.func @row
 func.func @row(%p: !blk.ptr<bf16>, %q: !blk.ptr<bf16>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
   %row = blk.program_id x
@@ -25,6 +27,7 @@ func.func @row(%p: !blk.ptr<bf16>, %q: !blk.ptr<bf16>, %n: i32) attributes {blk.
   // CHECK: %[[CHUNK:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
   // CHECK: scf.if %{{.*}} -> (vector<4xi32>)
   // CHECK:   llvm.load %[[CHUNK]] {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+  // CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<1> -> bf16
   // CHECK: scf.if %{{.*}} -> (vector<4xi32>)
   // CHECK:   llvm.getelementptr %[[CHUNK]][%c16_i32{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
   // CHECK:   llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>

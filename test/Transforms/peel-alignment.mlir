@@ -197,3 +197,45 @@ func.func @columns_as_values(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %
   blk.store %out_row[%cols], %y mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
   return
 }
+
+// -----
+
+// A second arange shares the mask: its store would move off its row with
+// the shifted mask, and its blocks would keep their positions. Not peeled.
+// CHECK-LABEL: func.func @second_arange
+// CHECK-NOT:   scf.if
+// CHECK:       arith.cmpi slt
+// CHECK-NOT:   blk.fallback
+func.func @second_arange(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                         %stride: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %cols2 = blk.arange 0 to 256 : tensor<256xi32>
+  blk.store %out_row[%cols2], %x mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
+// A row start computed from the mask itself cannot move before it: the
+// row is left as it is, and the IR stays valid.
+// CHECK-LABEL: func.func @start_from_mask
+// CHECK-NOT:   scf.if
+func.func @start_from_mask(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  %ones = arith.extui %in_bounds : tensor<256xi1> to tensor<256xi32>
+  %count = blk.reduce sum %ones axis 0 : tensor<256xi32> -> i32
+  %in_row = blk.addptr %in, %count : !blk.ptr<f32>, i32
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  return
+}

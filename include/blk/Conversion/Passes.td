@@ -19,7 +19,11 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
       per-element predicated accesses otherwise (the row tail); with
       `blk.realign`, each lane moves the aligned 16 bytes around its run
       and shifts the pieces in from its neighbour lane (`gpu.shuffle`
-      up/down, `llvm.intr.fshr`);
+      up/down, `llvm.intr.fshr`), reading the chunk that holds the row's
+      end element by element; a load or store masked by `lower <= offsets
+      < bound` (a row shifted by `blk-peel-alignment`) checks each run's
+      first and last element, moves the row's end runs element by element
+      and fills the runs past it at once;
     * `blk.reduce` -> a reduction inside each thread, an xor-shuffle
       butterfly across the lanes, and, with several warps along the reduced
       dimension, a round through workgroup memory between barriers, and,

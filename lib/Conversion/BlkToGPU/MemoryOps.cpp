@@ -549,8 +549,10 @@ struct RealignedChunks {
 
 /// Issues the loads of one realigned run. A chunk is read when its first
 /// element of the run is enabled (a bound mask enables a prefix of the row),
-/// so it holds an element the access reads; its other bytes, up to 15
-/// around the row, are read too and ignored.
+/// so it holds an element the access reads; bytes before the row's first
+/// element (in the row before, or at the aligned start of the tensor) are
+/// read too and ignored, and a chunk the row's end falls inside is read
+/// element by element.
 RealignedChunks loadRealignedChunks(OpBuilder &builder, Location loc,
                                     const ThreadAccess &access,
                                     const LaneGroupEdges &edges,
@@ -558,32 +560,74 @@ RealignedChunks loadRealignedChunks(OpBuilder &builder, Location loc,
   const AccessPlan &plan = access.plan;
   VectorType wordsType = getWordsType(plan, builder.getContext());
   RunPlacement place = placeRun(builder, loc, access, first);
-  auto loadIf = [&](Value condition, int64_t byteOffset) {
+  // Chunk `index` (0: the one holding the run's first element, 1: the
+  // next), where it is to be read, is read whole when its last element is
+  // enabled; partly enabled (the row's end falls inside it), element by
+  // element, so that nothing
+  // past the row's end is read (it may be past the end of the tensor's
+  // allocation: compute-sanitizer memcheck flagged such 16-byte reads).
+  auto loadChunk = [&](Value anyEnabled, int64_t index) {
+    int64_t firstElement = index * plan.width;
+    auto elementAddress = [&](OpBuilder &b, Location l, int64_t j) {
+      int64_t elementBytes = plan.alignment / plan.width;
+      int64_t byteOffset = firstElement * elementBytes + j * elementBytes;
+      if (!byteOffset)
+        return place.chunk;
+      return LLVM::GEPOp::create(
+                 b, l, place.chunk.getType(), b.getI8Type(), place.chunk,
+                 ValueRange{createI32Constant(b, l, byteOffset)})
+          .getResult();
+    };
+    auto whole = [&](OpBuilder &b, Location l) -> Value {
+      return LLVM::LoadOp::create(b, l, wordsType, elementAddress(b, l, 0),
+                                  plan.alignment);
+    };
+    auto zeros = [&](OpBuilder &b, Location l) -> Value {
+      return arith::ConstantOp::create(b, l, wordsType,
+                                       b.getZeroAttr(wordsType));
+    };
+    auto eachElement = [&](OpBuilder &b, Location l) -> Value {
+      Type element = access.elementType;
+      SmallVector<Value> elements;
+      for (int64_t j = 0; j < plan.width; ++j)
+        elements.push_back(yieldIf(
+            b, l,
+            access.enabledAt(b, l, first,
+                             place.fromChunkStart(b, l, firstElement + j)),
+            element,
+            [&](OpBuilder &b, Location l) -> Value {
+              return LLVM::LoadOp::create(b, l, element,
+                                          elementAddress(b, l, j));
+            },
+            [&](OpBuilder &b, Location l) -> Value {
+              return arith::ConstantOp::create(b, l, element,
+                                               b.getZeroAttr(element));
+            }));
+      Value run = vector::FromElementsOp::create(
+          b, l, VectorType::get({plan.width}, element), elements);
+      return vector::BitCastOp::create(b, l, wordsType, run);
+    };
+    if (!access.masked())
+      return yieldIf(builder, loc, anyEnabled, wordsType, whole, zeros);
     return yieldIf(
-        builder, loc, condition, wordsType,
-        [&](OpBuilder &b, Location l) -> Value {
-          Value address = place.chunk;
-          if (byteOffset)
-            address = LLVM::GEPOp::create(
-                b, l, address.getType(), b.getI8Type(), address,
-                ValueRange{createI32Constant(b, l, byteOffset)});
-          return LLVM::LoadOp::create(b, l, wordsType, address,
-                                      plan.alignment);
+        builder, loc, anyEnabled, wordsType,
+        [&](OpBuilder &b, Location l) {
+          Value allEnabled = access.enabledAt(
+              b, l, first,
+              place.fromChunkStart(b, l, firstElement + plan.width - 1));
+          return yieldIf(b, l, allEnabled, wordsType, whole, eachElement);
         },
-        [&](OpBuilder &b, Location l) -> Value {
-          return arith::ConstantOp::create(b, l, wordsType,
-                                           b.getZeroAttr(wordsType));
-        });
+        zeros);
   };
-  Value low = loadIf(access.enabledAt(builder, loc, first,
-                                      place.fromChunkStart(builder, loc, 0)),
-                     0);
+  Value low = loadChunk(access.enabledAt(builder, loc, first,
+                                         place.fromChunkStart(builder, loc, 0)),
+                        0);
   Value misaligned = createNot(builder, loc, place.aligned);
   Value ownsHigh = arith::AndIOp::create(
       builder, loc, arith::AndIOp::create(builder, loc, edges.last, misaligned),
       access.enabledAt(builder, loc, first,
                        place.fromChunkStart(builder, loc, plan.width)));
-  Value high = loadIf(ownsHigh, plan.alignment);
+  Value high = loadChunk(ownsHigh, 1);
   return {place, low, high, ownsHigh};
 }
 
