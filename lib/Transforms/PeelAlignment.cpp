@@ -271,8 +271,6 @@ private:
     fallback->setAttr(BlkDialect::getFallbackAttrName(), builder.getUnitAttr());
     access->replaceAllUsesWith(branch.getResults());
     access->erase();
-    if (addptr->use_empty())
-      addptr->erase();
   }
 
   RowBlock &row;
