@@ -232,8 +232,9 @@ struct ThreadAccess {
 
   bool masked() const { return !mask.empty() || boundMask.has_value(); }
 
-  /// For a fallback: offsets[k] = firstOffset + offsetConstants[k], added
-  /// where element k is accessed.
+  /// For a shifted row (see getThreadAccess), in place of `offsets`:
+  /// offsets[k] = firstOffset + offsetConstants[k], added where element k
+  /// is accessed.
   Value firstOffset;
   SmallVector<int64_t> offsetConstants;
 
@@ -563,9 +564,9 @@ RealignedChunks loadRealignedChunks(OpBuilder &builder, Location loc,
   // Chunk `index` (0: the one holding the run's first element, 1: the
   // next), where it is to be read, is read whole when its last element is
   // enabled; partly enabled (the row's end falls inside it), element by
-  // element, so that nothing
-  // past the row's end is read (it may be past the end of the tensor's
-  // allocation: compute-sanitizer memcheck flagged such 16-byte reads).
+  // element, so that nothing past the row's end is read (it may be past the
+  // end of the tensor's allocation: compute-sanitizer memcheck flagged such
+  // 16-byte reads).
   auto loadChunk = [&](Value anyEnabled, int64_t index) {
     int64_t firstElement = index * plan.width;
     auto elementAddress = [&](OpBuilder &b, Location l, int64_t j) {
