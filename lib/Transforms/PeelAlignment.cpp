@@ -33,6 +33,10 @@ struct RowBlock {
   ArangeOp arange;
   /// The scalar every comparison checks the columns against.
   Value bound;
+  /// For a part of a split row (softmax_split.mlir), its first column:
+  /// the comparisons check `arange + first`, and each access's row start
+  /// is `start + first`. Null for a row in one program.
+  Value first;
   SmallVector<arith::CmpIOp> compares;
   SmallVector<MemoryAccessOpInterface> accesses;
   /// Elements in 16 bytes.
@@ -58,13 +62,70 @@ bool addressesMisalignedRow(MemoryAccessOpInterface access,
          kVectorBytes;
 }
 
+/// Whether `compare` is `columns < splat(n)`, with the row's one bound n.
+bool matchBoundCompare(arith::CmpIOp compare, Value columns, RowBlock &row) {
+  Value bound = getSplatScalar(compare.getRhs());
+  if (compare.getPredicate() != arith::CmpIPredicate::slt ||
+      compare.getLhs() != columns || !bound ||
+      (row.bound && row.bound != bound))
+    return false;
+  row.bound = bound;
+  row.compares.push_back(compare);
+  return true;
+}
+
+/// The scalar `first` of `arange + splat(first)` (either order).
+Value getAddedScalar(arith::AddIOp add, Value arange) {
+  if (add.getLhs() == arange)
+    return getSplatScalar(add.getRhs());
+  if (add.getRhs() == arange)
+    return getSplatScalar(add.getLhs());
+  return Value();
+}
+
+/// Whether `add` is the row's `arange + splat(first)`, used only by
+/// comparisons with the row's bound.
+bool matchFirstColumns(arith::AddIOp add, RowBlock &row) {
+  Value first = getAddedScalar(add, row.arange.getResult());
+  if (!first || (row.first && row.first != first))
+    return false;
+  row.first = first;
+  for (Operation *user : add->getUsers()) {
+    auto compare = dyn_cast<arith::CmpIOp>(user);
+    if (!compare || !matchBoundCompare(compare, add.getResult(), row))
+      return false;
+  }
+  return true;
+}
+
+/// Whether a part's accesses and its columns move together: the part's
+/// first column is a multiple of the block (so parts tile the row and
+/// share the row start's misalignment), every comparison adds it, and
+/// every access starts at `row start + first`.
+bool partsTileRow(RowBlock &row, AccessAnalysis &analysis) {
+  int64_t size = row.arange.getType().getDimSize(0);
+  int64_t divisibility = analysis.getFacts(row.first).divisibility;
+  if (divisibility % size != 0 || divisibility % row.vectorElements != 0)
+    return false;
+  for (arith::CmpIOp compare : row.compares)
+    if (compare.getLhs() == row.arange.getResult())
+      return false;
+  return llvm::all_of(row.accesses, [&](MemoryAccessOpInterface access) {
+    auto add = access.getBase()
+                   .getDefiningOp<AddPtrOp>()
+                   .getOffset()
+                   .getDefiningOp<arith::AddIOp>();
+    return add && (add.getLhs() == row.first || add.getRhs() == row.first);
+  });
+}
+
 /// The row block of `arange`, if the pass applies to it.
 std::optional<RowBlock> matchRowBlock(ArangeOp arange,
                                       AccessAnalysis &analysis) {
   auto type = arange.getType();
   if (arange.getStart() != 0 || type.getRank() != 1 || !type.hasStaticShape())
     return std::nullopt;
-  RowBlock row{arange, Value(), {}, {}, 0};
+  RowBlock row{arange, Value(), Value(), {}, {}, 0};
   Block *block = arange->getBlock();
   for (OpOperand &use : arange->getUses()) {
     Operation *user = use.getOwner();
@@ -77,14 +138,14 @@ std::optional<RowBlock> matchRowBlock(ArangeOp arange,
       row.accesses.push_back(access);
       continue;
     }
+    if (auto add = dyn_cast<arith::AddIOp>(user)) {
+      if (!matchFirstColumns(add, row))
+        return std::nullopt;
+      continue;
+    }
     auto compare = dyn_cast<arith::CmpIOp>(user);
-    Value bound = compare ? getSplatScalar(compare.getRhs()) : Value();
-    if (!compare || compare.getPredicate() != arith::CmpIPredicate::slt ||
-        compare.getLhs() != arange.getResult() || !bound ||
-        (row.bound && row.bound != bound))
+    if (!compare || !matchBoundCompare(compare, use.get(), row))
       return std::nullopt;
-    row.bound = bound;
-    row.compares.push_back(compare);
   }
   if (row.accesses.empty())
     return std::nullopt;
@@ -104,16 +165,18 @@ std::optional<RowBlock> matchRowBlock(ArangeOp arange,
       return std::nullopt;
     row.vectorElements = elements;
   }
-  if (row.vectorElements < 2 || type.getDimSize(0) < row.vectorElements)
+  if (row.vectorElements < 2 || type.getDimSize(0) < row.vectorElements ||
+      (row.first && !partsTileRow(row, analysis)))
     return std::nullopt;
   return row;
 }
 
 /// Whether every block of the row's shape whose elements depend on their
 /// position comes from the row's arange or its accesses: those are all
-/// shifted together. Another arange, an access through other offsets, or a
-/// constant that is not a splat would keep its positions, and a mask of the
-/// row guarding such an access would move off its elements.
+/// shifted together. Another arange of that shape, an access through other
+/// offsets, or a constant that is not a splat would keep its positions,
+/// and a mask of the row guarding such an access would move off its
+/// elements.
 bool onlyRowIsPositional(RowBlock &row, func::FuncOp func) {
   ArrayRef<int64_t> shape = row.arange.getType().getShape();
   auto hasRowShape = [&](Type type) {
@@ -128,9 +191,12 @@ bool onlyRowIsPositional(RowBlock &row, func::FuncOp func) {
       if (isa<MemoryAccessOpInterface>(user) && !isRowAccess(user))
         return false;
   WalkResult result = func.walk([&](Operation *op) {
+    // An arange of another shape (the parts of softmax_split's normalize
+    // kernel) cannot meet the row's blocks elementwise.
     if (auto arange = dyn_cast<ArangeOp>(op))
-      return arange == row.arange ? WalkResult::advance()
-                                  : WalkResult::interrupt();
+      return arange == row.arange || !hasRowShape(arange.getType())
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
     if (auto access = dyn_cast<MemoryAccessOpInterface>(op))
       return !hasRowShape(access.getOffsets().getType()) || isRowAccess(op)
                  ? WalkResult::advance()
@@ -194,7 +260,7 @@ public:
 
 private:
   /// shift (the first access's misalignment, or 0 where the shifted row
-  /// would not fit the block) and cols' = arange - shift, before the
+  /// would not fit its blocks) and cols' = arange - shift, before the
   /// first use of the arange.
   void createShiftedColumns() {
     OpBuilder builder(getFirstUser(row.arange));
@@ -202,9 +268,8 @@ private:
     Type i32 = builder.getI32Type();
     Value misalignment = createMisalignment(builder, loc, row.accesses.front(),
                                             row.vectorElements);
-    int64_t size = row.arange.getType().getDimSize(0);
     Value room = arith::SubIOp::create(
-        builder, loc, createIntConstant(builder, loc, i32, size), misalignment);
+        builder, loc, createRowCapacity(builder, loc), misalignment);
     Value fits = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle,
                                        row.bound, room);
     shift = arith::SelectOp::create(builder, loc, fits, misalignment,
@@ -217,21 +282,47 @@ private:
         arith::AddIOp::create(builder, loc, row.arange.getResult(), splat);
   }
 
-  /// cols < n becomes 0 <= cols' < n.
+  /// The columns the row's blocks hold: BLOCK for a row in one program;
+  /// for a split row, its length rounded up to whole parts
+  /// (ceil(n / BLOCK) * BLOCK), assuming, as the unshifted program does,
+  /// that its parts cover the row.
+  Value createRowCapacity(OpBuilder &builder, Location loc) {
+    Type i32 = builder.getI32Type();
+    int64_t size = row.arange.getType().getDimSize(0);
+    Value block = createIntConstant(builder, loc, i32, size);
+    if (!row.first)
+      return block;
+    Value padded =
+        arith::AddIOp::create(builder, loc, row.bound,
+                              createIntConstant(builder, loc, i32, size - 1));
+    Value parts = arith::DivUIOp::create(builder, loc, padded, block);
+    return arith::MulIOp::create(builder, loc, parts, block);
+  }
+
+  /// cols < n becomes 0 <= cols' < n (and cols + first < n of a split row
+  /// 0 <= cols' + first < n).
   void boundBelow(arith::CmpIOp compare) {
     OpBuilder builder(compare);
     Location loc = compare.getLoc();
     RankedTensorType type = row.arange.getType();
+    Value columns = shiftedColumns;
+    if (row.first)
+      columns = arith::AddIOp::create(
+          builder, loc, columns,
+          SplatOp::create(builder, loc, type, row.first, ArrayAttr()));
     Value zeros = SplatOp::create(
         builder, loc, type,
         createIntConstant(builder, loc, builder.getI32Type(), 0), ArrayAttr());
     Value above = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
-                                        shiftedColumns, zeros);
+                                        columns, zeros);
     Value below = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                        shiftedColumns, compare.getRhs());
+                                        columns, compare.getRhs());
     Value inRow = arith::AndIOp::create(builder, loc, above, below);
+    Operation *firstColumns = compare.getLhs().getDefiningOp();
     compare.replaceAllUsesWith(inRow);
     compare.erase();
+    if (firstColumns && firstColumns->use_empty())
+      firstColumns->erase();
   }
 
   /// if (misalignment == shift) access aligned_base[arange]

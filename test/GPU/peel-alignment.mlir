@@ -7,7 +7,8 @@
 // shifted block (n + shift > BLOCK). Each run is checked against the
 // double-precision reference, and nothing between the rows (strides
 // larger than the row) may be written (--check counts stray writes).
-// One CTA and clusters, bf16, f16 and f32 (8 and 4 elements a vector).
+// One CTA, clusters and split rows, bf16, f16 and f32 (8 and 4 elements a
+// vector).
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 50257 --dtype bf16 --special
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 50257 --special
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 33 --cols 32001 --dtype f16 --special
@@ -23,6 +24,14 @@
 // Rows of 1 to 9 elements in blocks of 8 or 16.
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 9 --cols 7 --dtype bf16 --special
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 9 --cols 9 --dtype bf16 --in-stride 11 --out-stride 19
+// Split rows (softmax_split.mlir, both kernels peeled): every part has the
+// row's shift; a row fits where n + shift <= ceil(n / BLOCK) * BLOCK
+// (n = 8190 in parts of 1024: only rows at most 2 past the grid shift),
+// rows of 9 in two parts of 8, and an output on another part of the grid.
+// RUN: softmax-run %examples/softmax_split.mlir --target gpu --check --rows 5 --cols 100003 --dtype bf16 --special
+// RUN: softmax-run %examples/softmax_split.mlir --target gpu --check --rows 7 --cols 100003 --in-stride 100007 --out-stride 100005 --special
+// RUN: softmax-run %examples/softmax_split.mlir --target gpu --check --rows 40 --cols 8190 --dtype f16 --in-stride 8191 --out-stride 8199 --const BLOCK=1024,SPLITS=8 --num-warps 2 --special
+// RUN: softmax-run %examples/softmax_split.mlir --target gpu --check --rows 40 --cols 9 --dtype bf16 --in-stride 11 --out-stride 13 --const BLOCK=8,SPLITS=2
 // The family.
 // RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 77 --cols 32001 --dtype bf16 --special
 // RUN: softmax-run %examples/cross_entropy.mlir --target gpu --check --reference cross_entropy --param ignore_index=-100 --rows 99 --cols 50257 --dtype bf16 --special

@@ -133,15 +133,133 @@ func.func @weight_vector(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %w: !
 
 // -----
 
-// Columns offset by the part of a split row (softmax_split.mlir): the
-// padding of each part would change, so the block is left as it is.
+// A part of a split row (softmax_split.mlir): its columns are
+// `arange + first` with `first` a multiple of the block, and its row start
+// is `row start + first`, so every part has the row's misalignment and the
+// shifted parts still tile the row. The row fits where n + shift <=
+// ceil(n / 256) * 256, and the masks become 0 <= cols' + first < n.
 // CHECK-LABEL: func.func @split_part
-// CHECK-NOT:   scf.if
+// CHECK:       %[[FIRST:.*]] = arith.muli %{{.*}}, %c256_i32 : i32
+// CHECK:       %[[START:.*]] = arith.addi %{{.*}}, %[[FIRST]] : i32
+// CHECK:       %[[COLS:.*]] = blk.arange 0 to 256
+// CHECK:       %[[HEAD:.*]] = arith.andi %[[START]], %{{.*}} : i32
+// CHECK:       %[[UP:.*]] = arith.addi %arg3, %{{.*}} : i32
+// CHECK:       %[[PARTS:.*]] = arith.divui %[[UP]], %[[BLOCK:.*]] : i32
+// CHECK:       %[[CAPACITY:.*]] = arith.muli %[[PARTS]], %[[BLOCK]] : i32
+// CHECK:       %[[ROOM:.*]] = arith.subi %[[CAPACITY]], %[[HEAD]] : i32
+// CHECK:       %[[FITS:.*]] = arith.cmpi sle, %arg3, %[[ROOM]] : i32
+// CHECK:       %[[SHIFT:.*]] = arith.select %[[FITS]], %[[HEAD]], %{{.*}} : i32
+// CHECK:       %[[SHIFTED:.*]] = arith.addi %[[COLS]], %{{.*}} : tensor<256xi32>
+// CHECK:       %[[FIRSTS:.*]] = blk.splat %[[FIRST]] : i32 -> tensor<256xi32>
+// CHECK:       %[[ABS:.*]] = arith.addi %[[SHIFTED]], %[[FIRSTS]] : tensor<256xi32>
+// CHECK:       %[[ABOVE:.*]] = arith.cmpi sge, %[[ABS]], %{{.*}} : tensor<256xi32>
+// CHECK:       %[[BELOW:.*]] = arith.cmpi slt, %[[ABS]], %{{.*}} : tensor<256xi32>
+// CHECK:       %[[IN_ROW:.*]] = arith.andi %[[ABOVE]], %[[BELOW]] : tensor<256xi1>
+// CHECK:       scf.if
+// CHECK:         blk.load %{{.*}}[%[[COLS]]] mask %[[IN_ROW]]
+// CHECK:       } else {
+// CHECK:         blk.load %{{.*}}[%[[SHIFTED]]] mask %[[IN_ROW]] {blk.fallback}
+// CHECK:       scf.if
+// CHECK:         blk.store %{{.*}}[%[[COLS]]], %{{.*}} mask %[[IN_ROW]] :
+// CHECK:       } else {
+// CHECK:         blk.store %{{.*}}[%[[SHIFTED]]], %{{.*}} mask %[[IN_ROW]] {blk.fallback}
+// CHECK-NOT:   arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<256xi32>
+// CHECK:       return
 func.func @split_part(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
-                      %stride: i32, %n_cols: i32, %part_start: i32)
+                      %stride: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %pid = blk.program_id x
+  %c4 = arith.constant 4 : i32
+  %c256 = arith.constant 256 : i32
+  %row = arith.divui %pid, %c4 : i32
+  %part = arith.remui %pid, %c4 : i32
+  %row_start = arith.muli %row, %stride : i32
+  %part_start = arith.muli %part, %c256 : i32
+  %start = arith.addi %row_start, %part_start : i32
+  %in_part = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %firsts = blk.splat %part_start : i32 -> tensor<256xi32>
+  %abs = arith.addi %cols, %firsts : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %abs, %n : tensor<256xi32>
+  %x = blk.load %in_part[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %out_part = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  blk.store %out_part[%cols], %x mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
+// An arange of another shape (the partials of softmax_split's normalize
+// kernel) cannot meet the row's blocks elementwise: the row is peeled.
+// CHECK-LABEL: func.func @other_shape_arange
+// CHECK:       blk.arange 0 to 4 :
+// CHECK:       blk.load %{{.*}}[%{{.*}}] : !blk.ptr<f32>, tensor<4xi32>
+// CHECK:       scf.if
+// CHECK:         blk.load
+// CHECK:       } else {
+// CHECK:         blk.load {{.*}} {blk.fallback}
+func.func @other_shape_arange(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                              %partials: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32, %n_cols: i32)
     attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
   %row = blk.program_id x
+  %parts = blk.arange 0 to 4 : tensor<4xi32>
+  %p = blk.load %partials[%parts] : !blk.ptr<f32>, tensor<4xi32> -> tensor<4xf32>
+  %scale = blk.reduce sum %p axis 0 : tensor<4xf32> -> f32
   %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %s = blk.splat %scale : f32 -> tensor<256xf32>
+  %y = arith.mulf %x, %s : tensor<256xf32>
+  blk.store %out_row[%cols], %y mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
+// A part's first column that is not provably a multiple of the block: the
+// shifted parts might not tile the row. Not peeled.
+// CHECK-LABEL: func.func @split_part_any_first
+// CHECK-NOT:   scf.if
+func.func @split_part_any_first(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                                %stride: i32, %n_cols: i32, %part_start: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %row = blk.program_id x
+  %row_start = arith.muli %row, %stride : i32
+  %start = arith.addi %row_start, %part_start : i32
+  %in_part = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %firsts = blk.splat %part_start : i32 -> tensor<256xi32>
+  %abs = arith.addi %cols, %firsts : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %abs, %n : tensor<256xi32>
+  %x = blk.load %in_part[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %out_part = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  blk.store %out_part[%cols], %x mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
+// Columns offset by a part whose accesses do not start at that part (the
+// row pointer is the row's, not the part's): the columns shifted before a
+// part would not be the previous part's last ones. Not peeled.
+// CHECK-LABEL: func.func @split_part_row_pointer
+// CHECK-NOT:   scf.if
+func.func @split_part_row_pointer(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                                  %stride: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %pid = blk.program_id x
+  %c4 = arith.constant 4 : i32
+  %c256 = arith.constant 256 : i32
+  %row = arith.divui %pid, %c4 : i32
+  %part = arith.remui %pid, %c4 : i32
+  %start = arith.muli %row, %stride : i32
+  %part_start = arith.muli %part, %c256 : i32
   %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
   %cols = blk.arange 0 to 256 : tensor<256xi32>
   %firsts = blk.splat %part_start : i32 -> tensor<256xi32>

@@ -54,14 +54,21 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
     * A row that would not fit the shifted block (`n + shift > BLOCK`, at
       most v - 1 columns from the end) is not shifted (`shift = 0`): every
       misaligned access then takes its fallback.
+    * A row split over programs (softmax_split.mlir) compares `arange +
+      first` with the bound, where `first`, the part's first column, is a
+      provable multiple of BLOCK and every access starts at `row start +
+      first`: each part has the row's misalignment, so every part shifts
+      by the same amount and the shifted parts still tile the row. Masks
+      become `0 <= cols' + first < n`; the row fits where `n + shift <=
+      ceil(n / BLOCK) * BLOCK`.
 
     The pass applies to a kernel whose `blk.arange 0 to BLOCK` is used only
     as the offsets of loads and stores and as the left side of `cmpi slt`
-    against one splatted bound, where every such access is masked by one of
-    those comparisons and addresses a row through `blk.addptr` from a
-    16-byte-aligned pointer with a start that is not provably aligned. Other
-    programs (a weight vector read at the same columns, a row split over
-    programs, a loop over tiles) are left unchanged.
+    against one splatted bound (directly, or through `+ splat(first)`),
+    where every such access is masked by one of those comparisons and
+    addresses a row through `blk.addptr` from a 16-byte-aligned pointer
+    with a start that is not provably aligned. Other programs (a weight
+    vector read at the same columns, a loop over tiles) are left unchanged.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
