@@ -301,6 +301,7 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
   if (!target)
     return getProgramDiagnosticAnchor(program)->emitError() << llvm::toString(target.takeError());
   binding.maxCtas = target->getMaxClusterCtas();
+  binding.tileRowBlocks = true;
   return binding;
 }
 

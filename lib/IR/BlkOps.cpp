@@ -188,9 +188,6 @@ LogicalResult ArangeOp::verify() {
   if (end <= start)
     return emitOpError() << "range [" << start << ", " << end << ") is empty";
   int64_t length = end - start;
-  if (!llvm::isPowerOf2_64(length))
-    return emitOpError() << "range [" << start << ", " << end << ") has "
-                         << length << " elements, which is not a power of two";
   if (resultDim != length)
     return emitOpError() << "result has " << formatShape(resultDim)
                          << " elements but the range [" << start << ", "

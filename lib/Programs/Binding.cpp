@@ -108,6 +108,31 @@ static int64_t clusterElementsPerCta(const RowShape &shape) {
   return shape.elementBytes >= 4 ? 16384 : 8192;
 }
 
+/// A row's block (or a split row's part) as a whole number of its layout's
+/// tiles (16-byte runs x 32 lanes x warps x CTAs) rather than the next power
+/// of two: 2048 x 50257 bf16 on 8 CTAs of 4 warps holds 57344 rather than
+/// 65536 columns, 151936 f32 on 8 CTAs of 16 warps 163840 rather than
+/// 262144, so no CTA or run is there only for padding. A row whose length
+/// is not a whole number of vectors may start anywhere on the 16-byte grid;
+/// blk-peel-alignment shifts it by up to a vector less one element, so the
+/// block keeps that much room.
+static int64_t getVectorElements(int64_t elementBytes) {
+  return std::max<int64_t>(1, 16 / std::max<int64_t>(1, elementBytes));
+}
+
+static int64_t getShiftRoom(int64_t cols, int64_t elementBytes) {
+  int64_t vector = getVectorElements(elementBytes);
+  return cols % vector ? vector - 1 : 0;
+}
+
+static int64_t tileRowBlock(int64_t cols, int64_t splits, int64_t elementBytes,
+                            int64_t warps, int64_t ctas) {
+  int64_t tile = getVectorElements(elementBytes) * kWarpSize * warps *
+                 std::max<int64_t>(1, ctas);
+  return llvm::alignTo(
+      llvm::divideCeil(cols + getShiftRoom(cols, elementBytes), splits), tile);
+}
+
 /// The values the rules give the constants with a role.
 struct RuleConstants {
   int64_t rowBlock, rowsPerProgram, rowSplits;
@@ -171,14 +196,16 @@ static LogicalResult verifyRoleConstants(ModuleOp program,
                         int64_t value) {
     return getProgramDiagnosticAnchor(program)->emitError() << role << " " << name << " = " << value;
   };
-  // Each role sizes a block (a blk.arange), which has a power-of-two size.
-  for (const std::string *name :
-       {&traits.rowBlock, &traits.rowSplits, &traits.rowsPerProgram}) {
+  // The rows of a program and the parts of a split row size blocks that
+  // span lanes and warps, laid out only in powers of two; a row's block may
+  // also be a whole number of its layout's tiles (blk-distribute checks).
+  for (const std::string *name : {&traits.rowSplits, &traits.rowsPerProgram}) {
     std::optional<int64_t> value = valueOf(*name);
     if (value && (*value < 1 || !llvm::isPowerOf2_64(*value)))
       return getProgramDiagnosticAnchor(program)->emitError()
              << "constant " << *name << " = " << *value
-             << " sizes a block along the rows or the row, so it must be a "
+             << " sizes a block along the rows or a row's parts, so it must be "
+                "a "
                 "power of two";
   }
   int64_t cols = std::max<int64_t>(1, shape.cols);
@@ -314,6 +341,22 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   result.numWarps = options.numWarps > 0
                         ? options.numWarps
                         : (warps != traits->numWarps ? warps : 0);
+  if (options.tileRowBlocks && !traits->rowBlock.empty() &&
+      !options.constants.count(traits->rowBlock) && rowsBound <= 1 &&
+      !traits->loopsOverRow) {
+    int64_t cols = std::max<int64_t>(1, shape.cols);
+    int64_t parts = std::max<int64_t>(1, splitsBound);
+    int64_t tiled =
+        tileRowBlock(cols, parts, shape.elementBytes,
+                     options.numWarps > 0 ? options.numWarps : warps, ctas);
+    // Smaller than the power of two, or larger where that has no room to
+    // shift the row (64 x 1048573 bf16 in 128 parts: 10240, not 8192).
+    bool roomless =
+        llvm::divideCeil(cols + getShiftRoom(cols, shape.elementBytes), parts) >
+        boundBlock;
+    if (tiled < boundBlock || roomless)
+      result.constants[traits->rowBlock] = tiled;
+  }
   result.grid = rowsBound > 0 ? llvm::divideCeil(shape.rows, rowsBound)
                               : shape.rows;
   if (splitsBound > 0)

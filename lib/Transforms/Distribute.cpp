@@ -60,7 +60,8 @@ LogicalResult checkSpecialized(func::FuncOp func) {
 }
 
 /// Reports blocks the layouts cannot describe: of rank other than 1 or 2,
-/// or with a dimension that is not a power of two.
+/// or 2-D with a dimension that is not a power of two (1-D blocks are
+/// checked against their layout, checkBlocksFitLayout).
 LogicalResult checkBlockShapes(func::FuncOp func) {
   WalkResult result = func.walk([](Operation *op) {
     for (Value value : op->getResults()) {
@@ -72,13 +73,49 @@ LogicalResult checkBlockShapes(func::FuncOp func) {
                           << " are not supported (1 or 2)";
         return WalkResult::interrupt();
       }
+      if (tensor.getRank() == 1)
+        continue;
       for (int64_t dim : tensor.getShape())
         if (!llvm::isPowerOf2_64(dim)) {
-          op->emitOpError() << "block " << tensor << " has dimension " << dim
-                            << ", which is not a power of two; use a larger "
-                               "block and mask the tail";
+          op->emitOpError()
+              << "2-D block " << tensor << " has dimension " << dim
+              << ", which is not a power of two; use a larger "
+                 "block and mask the tail";
           return WalkResult::interrupt();
         }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Reports blocks their layout does not cover exactly: a dimension must be
+/// a power of two (the layout's threads wrap around a smaller one, or tile
+/// a larger one) or a whole number of the layout's tiles along it (a row
+/// of 50257 in a block of 7 x 8192 rather than 65536).
+LogicalResult checkBlocksFitLayout(func::FuncOp func) {
+  WalkResult result = func.walk([](Operation *op) {
+    for (Value value : op->getResults()) {
+      FailureOr<Distribution> distribution = Distribution::get(value.getType());
+      if (failed(distribution))
+        continue;
+      for (int64_t d = 0; d < distribution->getRank(); ++d) {
+        int64_t dim = distribution->getShape()[d];
+        int64_t tile = distribution->getTile(d);
+        if (llvm::isPowerOf2_64(dim) || dim % tile == 0)
+          continue;
+        auto tensor = cast<RankedTensorType>(value.getType());
+        op->emitOpError()
+            << "block "
+            << RankedTensorType::get(tensor.getShape(), tensor.getElementType())
+            << " has dimension " << dim
+            << ", which is neither a power of two nor a multiple of its "
+               "layout's tile of "
+            << tile
+            << " elements along it; use a power of two or a "
+               "multiple of the tile, and mask the tail";
+        return WalkResult::interrupt();
+      }
     }
     return WalkResult::advance();
   });
@@ -397,6 +434,8 @@ struct BlkDistributePass
       access->setAttr(BlkDialect::getVectorAttrName(),
                       IntegerAttr::get(IntegerType::get(context, 64), width));
     });
+    if (failed(checkBlocksFitLayout(func)))
+      return failure();
     return checkRegisterBudget(func, warps);
   }
 };

@@ -98,14 +98,30 @@ bool matchFirstColumns(arith::AddIOp add, RowBlock &row) {
   return true;
 }
 
+/// Whether `value` is provably a multiple of `factor`: by its divisibility
+/// (a power of two), or as a product with a constant multiple of it (the
+/// first column `part * BLOCK` of a part of 10240 columns).
+bool isMultipleOf(Value value, int64_t factor, AccessAnalysis &analysis) {
+  if (analysis.getFacts(value).divisibility % factor == 0)
+    return true;
+  auto product = value.getDefiningOp<arith::MulIOp>();
+  if (!product)
+    return false;
+  return llvm::any_of(product->getOperands(), [&](Value operand) {
+    APInt constant;
+    return matchPattern(operand, m_ConstantInt(&constant)) &&
+           constant.getSExtValue() % factor == 0;
+  });
+}
+
 /// Whether a part's accesses and its columns move together: the part's
 /// first column is a multiple of the block (so parts tile the row and
 /// share the row start's misalignment), every comparison adds it, and
 /// every access starts at `row start + first`.
 bool partsTileRow(RowBlock &row, AccessAnalysis &analysis) {
   int64_t size = row.arange.getType().getDimSize(0);
-  int64_t divisibility = analysis.getFacts(row.first).divisibility;
-  if (divisibility % size != 0 || divisibility % row.vectorElements != 0)
+  if (!isMultipleOf(row.first, size, analysis) ||
+      !isMultipleOf(row.first, row.vectorElements, analysis))
     return false;
   for (arith::CmpIOp compare : row.compares)
     if (compare.getLhs() == row.arange.getResult())

@@ -12,7 +12,7 @@
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" | FileCheck %s --check-prefix=FUSED
 // RUN: softmax-opt %examples/softmax_tiled.mlir --blk-specialize="BLOCK=4096" | FileCheck %s --check-prefix=TILED
 // RUN: softmax-opt %examples/softmax_online.mlir --blk-specialize="BLOCK=2048" | FileCheck %s --check-prefix=ONLINE
-// RUN: not softmax-opt %examples/softmax_fused.mlir 2>&1 --blk-specialize="BLOCK=1000" | FileCheck %s --check-prefix=BAD
+// RUN: not softmax-opt %examples/softmax_fused.mlir 2>&1 --blk-specialize="BLOCK=1000" --blk-to-ptx | FileCheck %s --check-prefix=BAD
 
 // FUSED1-LABEL: func.func @softmax_fused
 // FUSED1: blk.arange 0 to 1 : tensor<1xi32>
@@ -36,7 +36,7 @@
 // ONLINE: blk.reduce max %{{.*}} : tensor<2048xf32> -> f32
 // ONLINE: blk.reduce sum %{{.*}} : tensor<2048xf32> -> f32
 
-// BAD: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'blk.arange' op range [0, 1000) has 1000 elements, which is not a power of two
+// BAD: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'blk.arange' op block 'tensor<1000xi32>' has dimension 1000, which is neither a power of two nor a multiple of its layout's tile of 512 elements along it
 
 // PERSISTENT-LABEL: func.func @softmax_persistent
 // PERSISTENT-SAME: grid = persistent

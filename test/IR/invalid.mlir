@@ -109,14 +109,6 @@ func.func @arange_empty() {
 
 // -----
 
-func.func @arange_not_power_of_two() {
-  // expected-error @+1 {{range [0, 1000) has 1000 elements, which is not a power of two}}
-  %0 = blk.arange 0 to 1000 : tensor<1000xi32>
-  return
-}
-
-// -----
-
 func.func @arange_wrong_size() {
   // expected-error @+1 {{result has 512 elements but the range [0, 1024) has 1024}}
   %0 = blk.arange 0 to 1024 : tensor<512xi32>

@@ -87,6 +87,8 @@ func.func @making_blocks(%x: f32, %i: i32) {
   %0 = blk.arange 0 to 1024 : tensor<1024xi32>
   // CHECK: blk.arange 16 to 32 : tensor<16xi32>
   %1 = blk.arange 16 to 32 : tensor<16xi32>
+  // CHECK: blk.arange 0 to 57344 : tensor<57344xi32>
+  %r = blk.arange 0 to 57344 : tensor<57344xi32>
   // CHECK: blk.arange 0 to BLOCK : tensor<?xi32>
   %2 = blk.arange 0 to BLOCK : tensor<?xi32>
   // CHECK: blk.splat %{{.*}} : f32 -> tensor<4x128xf32>

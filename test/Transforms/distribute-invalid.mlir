@@ -28,8 +28,20 @@ func.func @rank3(%x: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
 // -----
 
 func.func @not_power_of_two(%x: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
-  // expected-error @+1 {{block 'tensor<4x3xf32>' has dimension 3, which is not a power of two; use a larger block and mask the tail}}
+  // expected-error @+1 {{2-D block 'tensor<4x3xf32>' has dimension 3, which is not a power of two; use a larger block and mask the tail}}
   %s = blk.splat %x : f32 -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// 3000 elements, which 4 warps of 4-element runs (a tile of 512) do not
+// divide: the last 440 would belong to no thread.
+func.func @not_whole_tiles(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{block 'tensor<3000xi32>' has dimension 3000, which is neither a power of two nor a multiple of its layout's tile of 512 elements along it}}
+  %cols = blk.arange 0 to 3000 : tensor<3000xi32>
+  %x = blk.load %p[%cols] : !blk.ptr<f32>, tensor<3000xi32> -> tensor<3000xf32>
+  blk.store %p[%cols], %x : !blk.ptr<f32>, tensor<3000xi32>, tensor<3000xf32>
   return
 }
 

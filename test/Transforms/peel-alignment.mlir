@@ -221,6 +221,40 @@ func.func @other_shape_arange(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, 
 
 // -----
 
+// Parts of 384 columns (3 tiles of 128, a block that is not a power of
+// two): `part * 384` is a multiple of the block by its constant factor,
+// though its divisibility is only 128.
+// CHECK-LABEL: func.func @split_part_tiled
+// CHECK:       arith.divui %{{.*}}, %c384_i32
+// CHECK:       scf.if
+// CHECK:         blk.load
+// CHECK:       } else {
+// CHECK:         blk.load {{.*}} {blk.fallback}
+func.func @split_part_tiled(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                            %stride: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %pid = blk.program_id x
+  %c4 = arith.constant 4 : i32
+  %c384 = arith.constant 384 : i32
+  %row = arith.divui %pid, %c4 : i32
+  %part = arith.remui %pid, %c4 : i32
+  %row_start = arith.muli %row, %stride : i32
+  %part_start = arith.muli %part, %c384 : i32
+  %start = arith.addi %row_start, %part_start : i32
+  %in_part = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 384 : tensor<384xi32>
+  %firsts = blk.splat %part_start : i32 -> tensor<384xi32>
+  %abs = arith.addi %cols, %firsts : tensor<384xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<384xi32>
+  %in_bounds = arith.cmpi slt, %abs, %n : tensor<384xi32>
+  %x = blk.load %in_part[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<384xi32> -> tensor<384xf32>
+  %out_part = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  blk.store %out_part[%cols], %x mask %in_bounds : !blk.ptr<f32>, tensor<384xi32>, tensor<384xf32>
+  return
+}
+
+// -----
+
 // A part's first column that is not provably a multiple of the block: the
 // shifted parts might not tile the row. Not peeled.
 // CHECK-LABEL: func.func @split_part_any_first

@@ -29,14 +29,6 @@ func.func @constexpr_too_wide() {
 
 // -----
 
-func.func @not_power_of_two() {
-  // expected-error @+1 {{range [0, 100) has 100 elements, which is not a power of two}}
-  %0 = blk.arange 0 to N : tensor<?xi32>
-  return
-}
-
-// -----
-
 func.func @stays_dynamic() {
   %0 = blk.arange 0 to BLOCK : tensor<?xi32>
   // expected-error @+1 {{result type 'tensor<?xi32>' is still dynamic after specialization; its shape must follow from bound constants}}

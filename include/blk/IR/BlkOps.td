@@ -73,7 +73,9 @@ def Blk_ArangeOp : Blk_Op<"arange", [Pure,
   let summary = "the integers start, start+1, ..., end-1 as a 1-D block";
   let description = [{
     Like Triton's `tl.arange(start, end)`: a 1-D block of `i32` holding
-    `start .. end-1`. The length must be a power of two. `end` may name a
+    `start .. end-1`, of any length; `blk-distribute` accepts a power of
+    two or a whole number of its layout's tiles (a row of 50257 bf16 in 7 x
+    8192 rather than 65536 elements on a cluster of 8 CTAs). `end` may name a
     compile-time constant, in which case `start` must be 0 and the block's
     dimension is dynamic until specialization.
 

@@ -77,6 +77,10 @@ struct BindingOptions {
   int64_t numCtas = 0;
   /// The largest cluster the rules may use (TargetInfo::getMaxClusterCtas).
   int64_t maxCtas = kMaxClusterCtas;
+  /// Whether a block holding a row (or a split row's part) may be a whole
+  /// number of its layout's tiles rather than a power of two (GPU targets,
+  /// whose layouts blk-distribute chooses from warps and CTAs).
+  bool tileRowBlocks = false;
 };
 
 /// The binding rules (README, "softmax-run"):
@@ -95,9 +99,16 @@ struct BindingOptions {
 ///           (and `maxCtas`);
 ///   warps = one per 1024 elements of the held rows of a program's block
 ///           per CTA (at most 16; on a cluster, one per 2048 of the rows
-///           its CTAs were counted by, 64 elements per thread), or per 512 for a
-///           program that loops over the row (at most 32), and never
-///           fewer than the kernel's num_warps;
+///           its CTAs were counted by, 64 elements per thread), or per 512 for
+///           a program that loops over the row (at most 32), and never fewer
+///           than the kernel's num_warps;
+///   then, with `tileRowBlocks` (GPU targets), for one row per program
+///           that holds its row or a split part of it: row_block = the
+///           smallest whole number of layout tiles (16-byte runs x 32 lanes
+///           x warps x ctas) >= (cols + room) / row_splits, where room is a
+///           vector less one element for a row that is not a whole number
+///           of vectors (blk-peel-alignment's shift), if that is smaller
+///           than the power of two or the power of two has no such room;
 ///   grid  = ceil(rows / rows_per_program), times row_splits; a persistent
 ///           kernel's grid is set at launch (SMs x occupancy).
 /// A constant without a role must be bound in `options`; fails, with a
@@ -107,8 +118,9 @@ struct BindingOptions {
 /// `maxTile` for a program that loops over its row); row_splits
 /// in [1, min(cols, next power of two >= cols / row_block)]; row_block x
 /// row_splits >= cols unless the program loops over its row;
-/// rows_per_program in [1, next power of two >= rows]. Warps and CTAs are not checked here:
-/// the kernel attribute's verifier checks them when they are applied.
+/// rows_per_program in [1, next power of two >= rows]. Warps and CTAs are not
+/// checked here: the kernel attribute's verifier checks them when they are
+/// applied.
 FailureOr<Specialization> chooseSpecialization(ModuleOp program,
                                                const RowShape &shape,
                                                const BindingOptions &options);

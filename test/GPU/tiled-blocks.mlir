@@ -1,0 +1,17 @@
+// REQUIRES: cuda-gpu
+// Blocks that are a whole number of layout tiles rather than a power of two
+// (the binding rules' tileRowBlocks; see test/Runtime/binding-tiled-blocks.mlir
+// for the blocks chosen): rows on clusters (151936 f32 in 163840 on 16 CTAs,
+// 100003 f32 in 106496), split parts (1048573 bf16 in 128 parts of 10240,
+// peeled; 151936 bf16 in parts of 6144), one CTA given room for the shift
+// (8191 f32 in 9216, 32767 bf16 in 36864), and the realigned norms on
+// clusters (RMSNorm and LayerNorm 50257 bf16 in 57344). Every run is
+// checked against the double-precision reference.
+// RUN: softmax-run auto --target gpu --check --rows 24 --cols 151936 --special
+// RUN: softmax-run auto --target gpu --check --rows 24 --cols 151936 --dtype bf16 --special
+// RUN: softmax-run auto --target gpu --check --rows 5 --cols 1048573 --dtype bf16 --special
+// RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 40 --cols 100003 --special
+// RUN: softmax-run auto --target gpu --check --rows 100 --cols 8191 --in-stride 8195 --out-stride 8197 --special
+// RUN: softmax-run auto --target gpu --check --rows 100 --cols 32767 --dtype bf16 --special
+// RUN: softmax-run %examples/rms_norm.mlir --target gpu --check --reference rms_norm --param eps=1e-6 --rows 33 --cols 50257 --dtype bf16 --special
+// RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 33 --cols 50257 --dtype bf16 --special

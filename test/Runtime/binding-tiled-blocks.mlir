@@ -1,0 +1,31 @@
+// Not MLIR: on the GPU, a block holding a row (or a split row's part) is
+// the fewest whole layout tiles (16-byte runs x 32 lanes x warps x CTAs)
+// that cover it, with room for blk-peel-alignment's shift (a vector less
+// one element) where the row is not a whole number of vectors; not the next
+// power of two (Binding.h, tileRowBlocks). bf16 50257 on 8 CTAs of 4
+// warps: 7 tiles of 8192; f32 151936 on 16 CTAs of 8 warps: 10 of 16384;
+// 32767 bf16 leaves no room in 32768, so it takes 9 tiles of 4096; a split
+// row of 1048573 bf16 in 128 parts of 5 tiles of 2048 (8192 has no room).
+// Powers of two, and rows within one tile, keep their blocks; the CPU, whose
+// blocks are loops, keeps powers of two.
+// RUN: softmax-run auto --rows 2048 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx %t.ptx | FileCheck %s --check-prefix=CLUSTER
+// RUN: FileCheck %s --check-prefix=PEELED < %t.ptx
+// RUN: softmax-run auto --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED
+// RUN: softmax-run auto --rows 64 --cols 32767 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=ROOM
+// RUN: softmax-run auto --rows 64 --cols 1048573 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=SPLIT
+// RUN: softmax-run auto --rows 64 --cols 1048576 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=SPLIT-POW2
+// RUN: softmax-run auto --rows 64 --cols 65536 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=POW2
+// RUN: softmax-run %examples/softmax_fused.mlir --rows 64 --cols 100 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=SHORT
+// RUN: softmax-run %examples/rms_norm.mlir --param eps=1e-6 --rows 64 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=CLUSTER
+// RUN: softmax-run auto --rows 2 --cols 50257 --dtype bf16 --target cpu | FileCheck %s --check-prefix=CPU
+// RUN: softmax-run %examples/softmax_fused.mlir --rows 2 --cols 50257 --dtype bf16 --chip sm_90 --const BLOCK=65536 --num-ctas 8 --emit-ptx /dev/null | FileCheck %s --check-prefix=BOUND
+// CLUSTER: BLOCK=57344 ctas=8,
+// PEELED: ld.global.v4.b32
+// PADDED: BLOCK=163840 warps=8 ctas=16,
+// ROOM: BLOCK=36864 warps=16,
+// SPLIT: BLOCK=10240 SPLITS=128,
+// SPLIT-POW2: BLOCK=8192 SPLITS=128,
+// POW2: BLOCK=65536 warps=8 ctas=4,
+// SHORT: BLOCK=128,
+// CPU: BLOCK=8192 SPLITS=8,
+// BOUND: BLOCK=65536 ctas=8,
