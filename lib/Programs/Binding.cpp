@@ -216,7 +216,10 @@ static LogicalResult verifyRoleConstants(ModuleOp program,
   // A tile may be longer than a short row (the loop runs once), up to the
   // largest tile allowed; a block that holds the row needs no more than the
   // row's next power of two.
-  int64_t largestBlock = llvm::PowerOf2Ceil(cols);
+  // (With room for blk-peel-alignment's shift: tileRowBlocks may grow the
+  // block past the power of two, 32767 bf16 columns to 36864.)
+  int64_t largestBlock =
+      llvm::PowerOf2Ceil(cols + getShiftRoom(cols, shape.elementBytes));
   if (traits.loopsOverRow)
     largestBlock = std::max(largestBlock, maxTile);
   if (block && (*block < 1 || *block > largestBlock))
@@ -350,10 +353,13 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
         tileRowBlock(cols, parts, shape.elementBytes,
                      options.numWarps > 0 ? options.numWarps : warps, ctas);
     // Smaller than the power of two, or larger where that has no room to
-    // shift the row (64 x 1048573 bf16 in 128 parts: 10240, not 8192).
+    // shift the row (64 x 1048573 bf16 in 128 parts: 10240, not 8192) and
+    // the tiles at most double it (127 bf16 columns stay in 128, not in a
+    // tile of 1024).
     bool roomless =
+        tiled <= 2 * boundBlock &&
         llvm::divideCeil(cols + getShiftRoom(cols, shape.elementBytes), parts) >
-        boundBlock;
+            boundBlock;
     if (tiled < boundBlock || roomless)
       result.constants[traits->rowBlock] = tiled;
   }
@@ -406,13 +412,17 @@ mlir::blk::candidateSpecializations(ModuleOp program, const RowShape &shape,
           continue;
         int64_t warps =
             clustered->numWarps ? clustered->numWarps : traits->numWarps;
+        // Bound again for each warp count: a row block of whole layout
+        // tiles depends on the warps (tileRowBlocks).
         for (int64_t w : {warps / 2, warps, warps * 2}) {
           if (w < 1 || w > kMaxWarpsPerCta)
             continue;
-          Specialization candidate = *clustered;
-          candidate.numWarps = w;
-          if (seen.insert(candidate.describe()).second)
-            candidates.push_back(candidate);
+          BindingOptions warped = fixed;
+          warped.numWarps = w;
+          FailureOr<Specialization> candidate =
+              chooseSpecialization(program, shape, warped);
+          if (succeeded(candidate) && seen.insert(candidate->describe()).second)
+            candidates.push_back(*candidate);
         }
       }
     }

@@ -6,8 +6,9 @@
 // warps: 7 tiles of 8192; f32 151936 on 16 CTAs of 8 warps: 10 of 16384;
 // 32767 bf16 leaves no room in 32768, so it takes 9 tiles of 4096; a split
 // row of 1048573 bf16 in 128 parts of 5 tiles of 2048 (8192 has no room).
-// Powers of two, and rows within one tile, keep their blocks; the CPU, whose
-// blocks are loops, keeps powers of two.
+// Powers of two, and rows within one tile (127 bf16 without room in 128
+// still takes 128, not a tile of 1024), keep their blocks; the CPU, whose
+// blocks are loops, keeps powers of two. A caller may bind the grown block.
 // RUN: softmax-run auto --rows 2048 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx %t.ptx | FileCheck %s --check-prefix=CLUSTER
 // RUN: FileCheck %s --check-prefix=PEELED < %t.ptx
 // RUN: softmax-run auto --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED
@@ -17,6 +18,8 @@
 // RUN: softmax-run auto --rows 64 --cols 65536 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=POW2
 // RUN: softmax-run %examples/softmax_fused.mlir --rows 64 --cols 100 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=SHORT
 // RUN: softmax-run %examples/rms_norm.mlir --param eps=1e-6 --rows 64 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=CLUSTER
+// RUN: softmax-run %examples/softmax_fused.mlir --rows 64 --cols 127 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WITHIN-TILE
+// RUN: softmax-run %examples/softmax_fused.mlir --rows 64 --cols 32767 --dtype bf16 --const BLOCK=36864 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=ROOM
 // RUN: softmax-run auto --rows 2 --cols 50257 --dtype bf16 --target cpu | FileCheck %s --check-prefix=CPU
 // RUN: softmax-run %examples/softmax_fused.mlir --rows 2 --cols 50257 --dtype bf16 --chip sm_90 --const BLOCK=65536 --num-ctas 8 --emit-ptx /dev/null | FileCheck %s --check-prefix=BOUND
 // CLUSTER: BLOCK=57344 ctas=8,
@@ -27,5 +30,6 @@
 // SPLIT-POW2: BLOCK=8192 SPLITS=128,
 // POW2: BLOCK=65536 warps=8 ctas=4,
 // SHORT: BLOCK=128,
+// WITHIN-TILE: BLOCK=128,
 // CPU: BLOCK=8192 SPLITS=8,
 // BOUND: BLOCK=65536 ctas=8,

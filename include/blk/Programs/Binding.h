@@ -108,13 +108,14 @@ struct BindingOptions {
 ///           x warps x ctas) >= (cols + room) / row_splits, where room is a
 ///           vector less one element for a row that is not a whole number
 ///           of vectors (blk-peel-alignment's shift), if that is smaller
-///           than the power of two or the power of two has no such room;
+///           than the power of two, or if the power of two has no such
+///           room and the tiles at most double it;
 ///   grid  = ceil(rows / rows_per_program), times row_splits; a persistent
 ///           kernel's grid is set at launch (SMs x occupancy).
 /// A constant without a role must be bound in `options`; fails, with a
 /// diagnostic naming it, otherwise. Also fails where `options` binds a
 /// constant the program does not name, or where the role constants do not
-/// fit the shape: row_block in [1, next power of two >= cols] (or up to
+/// fit the shape: row_block in [1, next power of two >= cols + room] (or up to
 /// `maxTile` for a program that loops over its row); row_splits
 /// in [1, min(cols, next power of two >= cols / row_block)]; row_block x
 /// row_splits >= cols unless the program loops over its row;
