@@ -1,9 +1,9 @@
 // Fused softmax, one row per program: the kernel of Triton's fused-softmax
 // tutorial (seed 000), written in the blk dialect.
 //
-// Program `row` loads its whole row into registers (a block of BLOCK
-// elements, BLOCK = the next power of two >= n_cols; the lanes past the end
-// of the row read -inf), subtracts the row maximum, exponentiates, divides by
+// Program `row` loads its whole row into registers (a block of BLOCK >=
+// n_cols elements: README, "softmax-run"; the lanes past the end of the row
+// read -inf), subtracts the row maximum, exponentiates, divides by
 // the sum and stores the row back. Each element is read once and written
 // once: the traffic is 2 * n_cols * sizeof(f32) per row, the least possible.
 // The right choice while a row fits in registers (up to some 16K f32).

@@ -104,8 +104,35 @@ constexpr int64_t kClusterRow = 65536;
 constexpr int64_t kRuleCtas = 16;
 constexpr int64_t kClusterElementsPerThread = 64;
 
-static int64_t clusterElementsPerCta(const RowShape &shape) {
-  return shape.elementBytes >= 4 ? 16384 : 8192;
+static int64_t getVectorElements(int64_t elementBytes) {
+  return std::max<int64_t>(1, 16 / std::max<int64_t>(1, elementBytes));
+}
+
+static int64_t getShiftRoom(int64_t cols, int64_t elementBytes) {
+  int64_t vector = getVectorElements(elementBytes);
+  return cols % vector ? vector - 1 : 0;
+}
+
+/// A softmax-like row (one row held across the reduction, none read after
+/// it) of 16-bit data whose length is not a whole number of 16-byte
+/// vectors: blk-peel-alignment shifts it, and its threads hold up to 128
+/// elements on a cluster rather than 64. Measured, H100 / H200 (GB/s,
+/// docs/benchmarks.md): bf16 2048 x 50257 on 2 CTAs of 8 warps, 104
+/// elements a thread in 128 registers, 2537 / 3138 against 2212 / 2596 on
+/// 8 CTAs of 4 warps (64 a thread, 80 registers). The aligned 50256 does
+/// not gain: on 2 x 8 it needs 162 registers and runs at 1492 / 1691.
+static bool holdsWideRows(const RowShape &shape, int64_t held, int64_t streamed,
+                          const BindingOptions &options) {
+  return options.tileRowBlocks && shape.elementBytes < 4 && held == 1 &&
+         streamed == 0 && shape.cols % getVectorElements(shape.elementBytes);
+}
+
+static int64_t clusterElementsPerThread(bool wide) {
+  return wide ? 2 * kClusterElementsPerThread : kClusterElementsPerThread;
+}
+
+static int64_t clusterElementsPerCta(const RowShape &shape, bool wide) {
+  return wide ? 32768 : shape.elementBytes >= 4 ? 16384 : 8192;
 }
 
 /// A row's block (or a split row's part) as a whole number of its layout's
@@ -116,15 +143,6 @@ static int64_t clusterElementsPerCta(const RowShape &shape) {
 /// is not a whole number of vectors may start anywhere on the 16-byte grid;
 /// blk-peel-alignment shifts it by up to a vector less one element, so the
 /// block keeps that much room.
-static int64_t getVectorElements(int64_t elementBytes) {
-  return std::max<int64_t>(1, 16 / std::max<int64_t>(1, elementBytes));
-}
-
-static int64_t getShiftRoom(int64_t cols, int64_t elementBytes) {
-  int64_t vector = getVectorElements(elementBytes);
-  return cols % vector ? vector - 1 : 0;
-}
-
 static int64_t tileRowBlock(int64_t cols, int64_t splits, int64_t elementBytes,
                             int64_t warps, int64_t ctas) {
   int64_t tile = getVectorElements(elementBytes) * kWarpSize * warps *
@@ -314,14 +332,14 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // copy on 4 CTAs, 56% on 16); a shorter row put on a cluster for the
   // rows read besides it, by all of them (LayerNorm 4096 x 32768 f32: 8).
   int64_t clusterRows = boundBlock >= kClusterRow ? held : held + streamed;
+  bool wide = holdsWideRows(shape, held, streamed, options);
   int64_t ctas = traits->numCtas;
   if (holdsRow && rowsBound <= 1 &&
       registerThirds * boundBlock >= 3 * kClusterRow)
-    ctas = std::max(
-        ctas, std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
-                            clusterRows * boundBlock /
-                            clusterElementsPerCta(shape))),
-                        kRuleCtas, options.maxCtas}));
+    ctas = std::max(ctas, std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
+                                        clusterRows * boundBlock /
+                                        clusterElementsPerCta(shape, wide))),
+                                    kRuleCtas, options.maxCtas}));
   if (options.numCtas > 0)
     ctas = options.numCtas;
   result.numCtas =
@@ -335,8 +353,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // row held in registers (up to 16; 2048 on a cluster), a warp per 512 of a
   // tile walked in a loop (up to 32); never fewer than the kernel asks for.
   int64_t perWarp = traits->loopsOverRow ? 512
-                    : ctas > 1           ? kWarpSize * kClusterElementsPerThread
-                                         : 1024;
+                    : ctas > 1 ? kWarpSize * clusterElementsPerThread(wide)
+                               : 1024;
   int64_t maxWarps = traits->loopsOverRow ? kMaxWarpsPerCta : 16;
   int64_t warps = std::max(
       traits->numWarps, std::min<int64_t>(maxWarps, blockElements / perWarp));
@@ -362,6 +380,16 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
             boundBlock;
     if (tiled < boundBlock || roomless)
       result.constants[traits->rowBlock] = tiled;
+    // The room may take a thread past its 128 elements (65535 bf16 on 2
+    // CTAs of 8 warps: 69632, 136 a thread): twice the warps then.
+    int64_t boundWarps = result.numWarps ? result.numWarps : traits->numWarps;
+    if (wide && ctas > 1 && options.numWarps == 0 &&
+        result.constants[traits->rowBlock] >
+            kWarpSize * boundWarps * ctas * clusterElementsPerThread(true)) {
+      result.numWarps = 2 * boundWarps;
+      result.constants[traits->rowBlock] =
+          tileRowBlock(cols, parts, shape.elementBytes, result.numWarps, ctas);
+    }
   }
   result.grid = rowsBound > 0 ? llvm::divideCeil(shape.rows, rowsBound)
                               : shape.rows;

@@ -19,6 +19,11 @@ constexpr int64_t kMultirowCols = 512;
 constexpr int64_t kFusedCols = 32768;
 constexpr int64_t kClusterFusedCols = 262144;
 constexpr int64_t kClusterFused16BitCols = 65536;
+// 16-bit rows that blk-peel-alignment shifts hold 128 elements a thread on
+// a cluster (Binding.cpp, holdsWideRows), and stay fused to 131072: bf16
+// 333 x 100003 on 4 CTAs of 8 warps ran at 1993 / 2439 GB/s (H100 / H200)
+// where softmax_split ran at 1747 / 2042 (docs/benchmarks.md).
+constexpr int64_t kClusterFusedPeeled16BitCols = 131072;
 // softmax_split holds a row's SPLITS partials in one block of registers:
 // at most 32768 (8 warps, 128 registers per thread) of 8192-column parts.
 constexpr int64_t kSplitCols = int64_t(1) << 28;
@@ -41,7 +46,9 @@ const BuiltinProgram &mlir::blk::chooseSoftmaxProgram(int64_t cols,
                                                       bool hasClusters) {
   int64_t fusedCols = kFusedCols;
   if (hasClusters)
-    fusedCols = elementBytes >= 4 ? kClusterFusedCols : kClusterFused16BitCols;
+    fusedCols = elementBytes >= 4            ? kClusterFusedCols
+                : cols % (16 / elementBytes) ? kClusterFusedPeeled16BitCols
+                                             : kClusterFused16BitCols;
   llvm::StringRef name = cols <= kMultirowCols ? "softmax_multirow"
                          : cols <= fusedCols   ? "softmax_fused"
                          : cols <= kSplitCols  ? "softmax_split"

@@ -13,5 +13,11 @@
 // RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 40 --cols 100003 --special
 // RUN: softmax-run auto --target gpu --check --rows 100 --cols 8191 --in-stride 8195 --out-stride 8197 --special
 // RUN: softmax-run auto --target gpu --check --rows 100 --cols 32767 --dtype bf16 --special
+// Peeled 16-bit softmax rows on clusters hold up to 128 elements a thread
+// (50257 on 2 CTAs of 8 warps, 100003 fused on 4 CTAs, 65535 on 16 warps).
+// RUN: softmax-run auto --target gpu --check --rows 33 --cols 100003 --dtype bf16 --special
+// RUN: softmax-run auto --target gpu --check --rows 17 --cols 65535 --dtype bf16 --in-stride 65541 --out-stride 65543 --special
+// RUN: softmax-run auto --target gpu --check --rows 65 --cols 50257 --dtype f16 --special
+// RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 33 --cols 50257 --dtype bf16 --special
 // RUN: softmax-run %examples/rms_norm.mlir --target gpu --check --reference rms_norm --param eps=1e-6 --rows 33 --cols 50257 --dtype bf16 --special
 // RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 33 --cols 50257 --dtype bf16 --special

@@ -2,14 +2,20 @@
 // the fewest whole layout tiles (16-byte runs x 32 lanes x warps x CTAs)
 // that cover it, with room for blk-peel-alignment's shift (a vector less
 // one element) where the row is not a whole number of vectors; not the next
-// power of two (Binding.h, tileRowBlocks). bf16 50257 on 8 CTAs of 4
-// warps: 7 tiles of 8192; f32 151936 on 16 CTAs of 8 warps: 10 of 16384;
+// power of two (Binding.h, tileRowBlocks). bf16 50256 on 8 CTAs of 4
+// warps: 7 tiles of 8192; a softmax row of 16-bit data that is not a whole
+// number of vectors (peeled) holds up to 128 elements a thread on a cluster
+// (50257: 2 CTAs of 8 warps, 13 tiles of 4096; 100003 stays fused, on 4
+// CTAs; 65535 would need 136, so 16 warps); f32 151936 on 16 CTAs of 8 warps: 10 of 16384;
 // 32767 bf16 leaves no room in 32768, so it takes 9 tiles of 4096; a split
 // row of 1048573 bf16 in 128 parts of 5 tiles of 2048 (8192 has no room).
 // Powers of two, and rows within one tile (127 bf16 without room in 128
 // still takes 128, not a tile of 1024), keep their blocks; the CPU, whose
 // blocks are loops, keeps powers of two. A caller may bind the grown block.
-// RUN: softmax-run auto --rows 2048 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx %t.ptx | FileCheck %s --check-prefix=CLUSTER
+// RUN: softmax-run auto --rows 2048 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx %t.ptx | FileCheck %s --check-prefix=WIDE
+// RUN: softmax-run auto --rows 2048 --cols 50256 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=CLUSTER
+// RUN: softmax-run auto --rows 333 --cols 100003 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-LONG
+// RUN: softmax-run auto --rows 4 --cols 65535 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-CAPPED
 // RUN: FileCheck %s --check-prefix=PEELED < %t.ptx
 // RUN: softmax-run auto --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED
 // RUN: softmax-run auto --rows 64 --cols 32767 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=ROOM
@@ -23,6 +29,12 @@
 // RUN: softmax-run auto --rows 2 --cols 50257 --dtype bf16 --target cpu | FileCheck %s --check-prefix=CPU
 // RUN: softmax-run %examples/softmax_fused.mlir --rows 2 --cols 50257 --dtype bf16 --chip sm_90 --const BLOCK=65536 --num-ctas 8 --emit-ptx /dev/null | FileCheck %s --check-prefix=BOUND
 // CLUSTER: BLOCK=57344 ctas=8,
+// WIDE: softmax_fused.mlir
+// WIDE-SAME: 2048 x 50257 bf16
+// WIDE: BLOCK=53248 warps=8 ctas=2,
+// WIDE-LONG: softmax_fused.mlir
+// WIDE-LONG: BLOCK=106496 warps=8 ctas=4,
+// WIDE-CAPPED: BLOCK=73728 warps=16 ctas=2,
 // PEELED: ld.global.v4.b32
 // PADDED: BLOCK=163840 warps=8 ctas=16,
 // ROOM: BLOCK=36864 warps=16,

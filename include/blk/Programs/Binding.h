@@ -94,7 +94,9 @@ struct BindingOptions {
 ///           splits, one row per program) with row_block x (3 x heldRows
 ///           + streamedRows x (2 for f32, 1 for 16-bit)) >= 3 x 65536, on
 ///           a GPU with clusters (`maxCtas` > 1): one CTA per 16384 f32 or
-///           8192 16-bit elements of the held rows (for row_block < 65536:
+///           8192 16-bit elements of the held rows (32768 for a softmax
+///           row of 16-bit data that is not a whole number of vectors,
+///           whose threads hold up to 128 elements; for row_block < 65536:
 ///           of the held and streamed rows), a power of two, at most 16
 ///           (and `maxCtas`);
 ///   warps = one per 1024 elements of the held rows of a program's block
