@@ -3,8 +3,11 @@
 // 2.15e9 elements) run with row offsets computed in 64 bits: the driver
 // runs blk-widen-offsets for such problems only. Checked against the
 // double-precision reference, like every GPU test.
+// A 16-bit row that is not a whole number of vectors stays fused (peeled,
+// on a cluster) up to 131072 columns; the split program takes it too.
 // RUN: softmax-run auto --target gpu --check --rows 32768 --cols 65537 --dtype bf16 > %t.auto.log
-// RUN: grep "softmax_split.mlir" %t.auto.log
+// RUN: grep "softmax_fused.mlir" %t.auto.log
+// RUN: softmax-run %examples/softmax_split.mlir --target gpu --check --rows 32768 --cols 65537 --dtype bf16
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 16385 --cols 131072 --dtype bf16
 // A row stride that takes the input past 2^31 elements while the output
 // stays under it.
