@@ -222,9 +222,8 @@ static LogicalResult verifyRoleConstants(ModuleOp program,
     if (value && (*value < 1 || !llvm::isPowerOf2_64(*value)))
       return getProgramDiagnosticAnchor(program)->emitError()
              << "constant " << *name << " = " << *value
-             << " sizes a block along the rows or a row's parts, so it must be "
-                "a "
-                "power of two";
+             << " sizes a block along the rows or a row's parts, so it must "
+                "be a power of two";
   }
   int64_t cols = std::max<int64_t>(1, shape.cols);
   int64_t rows = std::max<int64_t>(1, shape.rows);
