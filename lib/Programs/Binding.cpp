@@ -103,6 +103,7 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
 constexpr int64_t kClusterRow = 65536;
 constexpr int64_t kRuleCtas = 16;
 constexpr int64_t kClusterElementsPerThread = 64;
+constexpr int64_t kWideClusterRow = 32768;
 
 static int64_t getVectorElements(int64_t elementBytes) {
   return std::max<int64_t>(1, 16 / std::max<int64_t>(1, elementBytes));
@@ -332,13 +333,20 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // rows read besides it, by all of them (LayerNorm 4096 x 32768 f32: 8).
   int64_t clusterRows = boundBlock >= kClusterRow ? held : held + streamed;
   bool wide = holdsWideRows(shape, held, streamed, options);
+  // A wide row from 32768 columns takes at least 2 CTAs of 128 elements a
+  // thread (bf16 4096 x 32001 on 2 CTAs of 4 warps, H100 / H200: 2509 /
+  // 3060 GB/s against 2416 / 2766 on one CTA of 16 warps).
+  bool wideCluster = wide && boundBlock >= kWideClusterRow;
   int64_t ctas = traits->numCtas;
   if (holdsRow && rowsBound <= 1 &&
-      registerThirds * boundBlock >= 3 * kClusterRow)
-    ctas = std::max(ctas, std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
-                                        clusterRows * boundBlock /
-                                        clusterElementsPerCta(shape, wide))),
-                                    kRuleCtas, options.maxCtas}));
+      (registerThirds * boundBlock >= 3 * kClusterRow || wideCluster))
+    ctas = std::max(
+        ctas,
+        std::min(
+            {static_cast<int64_t>(llvm::PowerOf2Ceil(std::max<int64_t>(
+                 wideCluster ? 2 : 1, clusterRows * boundBlock /
+                                          clusterElementsPerCta(shape, wide)))),
+             kRuleCtas, options.maxCtas}));
   if (options.numCtas > 0)
     ctas = options.numCtas;
   result.numCtas =
@@ -361,11 +369,12 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   result.numWarps = options.numWarps > 0
                         ? options.numWarps
                         : (warps != traits->numWarps ? warps : 0);
-  if (options.tileRowBlocks && !traits->rowBlock.empty() &&
-      !options.constants.count(traits->rowBlock) && rowsBound <= 1 &&
-      !traits->loopsOverRow) {
-    int64_t cols = std::max<int64_t>(1, shape.cols);
-    int64_t parts = std::max<int64_t>(1, splitsBound);
+  bool tilesBlock = options.tileRowBlocks && !traits->rowBlock.empty() &&
+                    !options.constants.count(traits->rowBlock) &&
+                    rowsBound <= 1 && !traits->loopsOverRow;
+  int64_t cols = std::max<int64_t>(1, shape.cols);
+  int64_t parts = std::max<int64_t>(1, splitsBound);
+  if (tilesBlock) {
     int64_t tiled =
         tileRowBlock(cols, parts, shape.elementBytes,
                      options.numWarps > 0 ? options.numWarps : warps, ctas);
@@ -379,16 +388,19 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
             boundBlock;
     if (tiled < boundBlock || roomless)
       result.constants[traits->rowBlock] = tiled;
-    // The room may take a thread past its 128 elements (65535 bf16 on 2
-    // CTAs of 8 warps: 69632, 136 a thread): twice the warps then.
-    int64_t boundWarps = result.numWarps ? result.numWarps : traits->numWarps;
-    if (wide && ctas > 1 && options.numWarps == 0 &&
-        result.constants[traits->rowBlock] >
-            kWarpSize * boundWarps * ctas * clusterElementsPerThread(true)) {
-      result.numWarps = 2 * boundWarps;
+  }
+  // A wide thread holds at most 128 elements; the shift's room (65535 bf16
+  // on 2 CTAs of 8 warps: 69632, 136 a thread) or a caller's block may ask
+  // for more: twice the warps then.
+  int64_t boundWarps = result.numWarps ? result.numWarps : traits->numWarps;
+  if (wide && ctas > 1 && options.numWarps == 0 && holdsRow &&
+      !traits->rowBlock.empty() &&
+      result.constants.lookup(traits->rowBlock) >
+          kWarpSize * boundWarps * ctas * clusterElementsPerThread(true)) {
+    result.numWarps = 2 * boundWarps;
+    if (tilesBlock)
       result.constants[traits->rowBlock] =
           tileRowBlock(cols, parts, shape.elementBytes, result.numWarps, ctas);
-    }
   }
   result.grid = rowsBound > 0 ? llvm::divideCeil(shape.rows, rowsBound)
                               : shape.rows;
