@@ -103,7 +103,6 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
 constexpr int64_t kClusterRow = 65536;
 constexpr int64_t kRuleCtas = 16;
 constexpr int64_t kClusterElementsPerThread = 64;
-constexpr int64_t kWideClusterRow = 32768;
 
 static int64_t getVectorElements(int64_t elementBytes) {
   return std::max<int64_t>(1, 16 / std::max<int64_t>(1, elementBytes));
@@ -333,20 +332,13 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // rows read besides it, by all of them (LayerNorm 4096 x 32768 f32: 8).
   int64_t clusterRows = boundBlock >= kClusterRow ? held : held + streamed;
   bool wide = holdsWideRows(shape, held, streamed, options);
-  // A wide row from 32768 columns takes at least 2 CTAs of 128 elements a
-  // thread (bf16 4096 x 32001 on 2 CTAs of 4 warps, H100 / H200: 2509 /
-  // 3060 GB/s against 2416 / 2766 on one CTA of 16 warps).
-  bool wideCluster = wide && boundBlock >= kWideClusterRow;
   int64_t ctas = traits->numCtas;
   if (holdsRow && rowsBound <= 1 &&
-      (registerThirds * boundBlock >= 3 * kClusterRow || wideCluster))
-    ctas = std::max(
-        ctas,
-        std::min(
-            {static_cast<int64_t>(llvm::PowerOf2Ceil(std::max<int64_t>(
-                 wideCluster ? 2 : 1, clusterRows * boundBlock /
-                                          clusterElementsPerCta(shape, wide)))),
-             kRuleCtas, options.maxCtas}));
+      registerThirds * boundBlock >= 3 * kClusterRow)
+    ctas = std::max(ctas, std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
+                                        clusterRows * boundBlock /
+                                        clusterElementsPerCta(shape, wide))),
+                                    kRuleCtas, options.maxCtas}));
   if (options.numCtas > 0)
     ctas = options.numCtas;
   result.numCtas =

@@ -7,9 +7,8 @@
 // number of vectors (peeled) holds up to 128 elements a thread on a cluster
 // (50257: 2 CTAs of 8 warps, 13 tiles of 4096; 100003 stays fused, on 4
 // CTAs; 65535 would need 136, so 16 warps); f32 151936 on 16 CTAs of 8 warps: 10 of 16384;
-// 32767 f32 leaves no room in 32768, so it takes 17 tiles of 2048 (bf16, a
-// wide row from 32768 columns, takes 2 CTAs: 9 tiles of 4096 with 8 warps,
-// also where a caller binds that block; 32001 2 CTAs of 4 warps); a split
+// 32767 f32 leaves no room in 32768, so it takes 17 tiles of 2048 (bf16:
+// 9 tiles of 4096, also where a caller binds that block); a split
 // row of 1048573 bf16 in 128 parts of 5 tiles of 2048 (8192 has no room).
 // Powers of two, and rows within one tile (127 bf16 without room in 128
 // still takes 128, not a tile of 1024), keep their blocks; the CPU, whose
@@ -22,7 +21,6 @@
 // RUN: softmax-run auto --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED
 // RUN: softmax-run auto --rows 64 --cols 32767 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=ROOM
 // RUN: softmax-run auto --rows 64 --cols 32767 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-ROOM
-// RUN: softmax-run auto --rows 64 --cols 32001 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-PAIR
 // RUN: softmax-run auto --rows 64 --cols 1048573 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=SPLIT
 // RUN: softmax-run auto --rows 64 --cols 1048576 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=SPLIT-POW2
 // RUN: softmax-run auto --rows 64 --cols 65536 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=POW2
@@ -42,8 +40,7 @@
 // PEELED: ld.global.v4.b32
 // PADDED: BLOCK=163840 warps=8 ctas=16,
 // ROOM: BLOCK=34816 warps=16,
-// WIDE-ROOM: BLOCK=36864 warps=8 ctas=2,
-// WIDE-PAIR: BLOCK=32768 ctas=2,
+// WIDE-ROOM: BLOCK=36864 warps=16,
 // SPLIT: BLOCK=10240 SPLITS=128,
 // SPLIT-POW2: BLOCK=8192 SPLITS=128,
 // POW2: BLOCK=65536 warps=8 ctas=4,
