@@ -49,6 +49,7 @@ static mlir::blk::CompileOptions getOptions(const Compiler::Options &options) {
     compile.constants[name] = value;
   compile.numWarps = options.numWarps;
   compile.numCtas = options.numCtas;
+  compile.numStages = options.numStages;
   compile.cacheDirectory = options.cacheDirectory;
   return compile;
 }

@@ -292,6 +292,7 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
   binding.maxTile = options.maxTile;
   binding.numWarps = options.numWarps;
   binding.numCtas = options.numCtas;
+  binding.numStages = options.numStages;
   if (options.target == TargetKind::CPU) {
     binding.maxCtas = 1;
     return binding;
@@ -344,8 +345,8 @@ mlir::blk::chooseBuiltinSoftmax(const ProblemDesc &problem,
 // Compiling
 //===----------------------------------------------------------------------===//
 
-/// Gives every kernel the binding's warps and CTAs. The kernel attribute's
-/// verifier is the one check of both, for every target.
+/// Gives every kernel the binding's warps, CTAs and stages. The kernel
+/// attribute's verifier is the one check of both, for every target.
 static LogicalResult applyLaunchShape(ModuleOp program,
                                       const Specialization &binding) {
   for (auto func : program.getOps<func::FuncOp>()) {
@@ -355,8 +356,10 @@ static LogicalResult applyLaunchShape(ModuleOp program,
     int64_t warps = binding.numWarps > 0 ? binding.numWarps
                                          : kernel.getNumWarps();
     int64_t ctas = binding.numCtas > 0 ? binding.numCtas : kernel.getNumCtas();
-    KernelAttr shaped =
-        kernel.withLaunchShape([&] { return func.emitError(); }, warps, ctas);
+    int64_t stages =
+        binding.numStages > 0 ? binding.numStages : kernel.getNumStages();
+    KernelAttr shaped = kernel.withLaunchShape([&] { return func.emitError(); },
+                                               warps, ctas, stages);
     if (!shaped)
       return failure();
     func->setAttr(BlkDialect::getKernelAttrName(), shaped);

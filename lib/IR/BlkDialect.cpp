@@ -21,15 +21,18 @@ using namespace mlir::blk;
 #include "blk/IR/BlkOpsTypes.cpp.inc"
 
 /// `(, key = value)*` after num_warps, each key at most once, in any order:
-/// `grid = rows|persistent`, `num_ctas = N`, and the constants' roles
+/// `grid = rows|persistent`, `num_ctas = N`, `num_stages = N`, and the
+/// constants' roles
 /// `row_block = NAME`, `rows_per_program = NAME`, `row_splits = NAME`.
 /// Defaults are not printed.
 static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
-                                      int64_t &numCtas, std::string &rowBlock,
+                                      int64_t &numCtas, int64_t &numStages,
+                                      std::string &rowBlock,
                                       std::string &rowsPerProgram,
                                       std::string &rowSplits) {
   grid = GridKind::rows;
   numCtas = 1;
+  numStages = 1;
   llvm::StringMap<std::string *> constantRoles = {
       {"row_block", &rowBlock},
       {"rows_per_program", &rowsPerProgram},
@@ -55,6 +58,9 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
     } else if (key == "num_ctas") {
       if (parser.parseInteger(numCtas))
         return failure();
+    } else if (key == "num_stages") {
+      if (parser.parseInteger(numStages))
+        return failure();
     } else if (std::string *name = constantRoles.lookup(key)) {
       StringRef value;
       if (parser.parseKeyword(&value))
@@ -62,7 +68,7 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
       *name = value.str();
     } else {
       return parser.emitError(at)
-             << "expected 'grid', 'num_ctas', 'row_block', "
+             << "expected 'grid', 'num_ctas', 'num_stages', 'row_block', "
                 "'rows_per_program' or 'row_splits', got '"
              << key << "'";
     }
@@ -71,12 +77,15 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
 }
 
 static void printKernelOptions(AsmPrinter &printer, GridKind grid,
-                               int64_t numCtas, StringRef rowBlock,
-                               StringRef rowsPerProgram, StringRef rowSplits) {
+                               int64_t numCtas, int64_t numStages,
+                               StringRef rowBlock, StringRef rowsPerProgram,
+                               StringRef rowSplits) {
   if (grid != GridKind::rows)
     printer << ", grid = " << stringifyGridKind(grid);
   if (numCtas != 1)
     printer << ", num_ctas = " << numCtas;
+  if (numStages != 1)
+    printer << ", num_stages = " << numStages;
   if (!rowBlock.empty())
     printer << ", row_block = " << rowBlock;
   if (!rowsPerProgram.empty())
@@ -191,8 +200,8 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t numWarps, GridKind grid,
-                                 int64_t numCtas, StringRef rowBlock,
-                                 StringRef rowsPerProgram,
+                                 int64_t numCtas, int64_t numStages,
+                                 StringRef rowBlock, StringRef rowsPerProgram,
                                  StringRef rowSplits) {
   if (numWarps < 1 || numWarps > kMaxWarpsPerCta ||
       !llvm::isPowerOf2_64(numWarps))
@@ -201,10 +210,9 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (numCtas < 1 || numCtas > kMaxClusterCtas || !llvm::isPowerOf2_64(numCtas))
     return emitError() << "num_ctas must be a power of two from 1 to "
                        << kMaxClusterCtas << ", but got " << numCtas;
-  if (numCtas > 1 && grid != GridKind::rows)
-    return emitError() << "num_ctas = " << numCtas
-                       << " needs grid = rows: a persistent grid of "
-                          "clusters is not supported";
+  if (numStages < 1 || numStages > kMaxPipelineStages)
+    return emitError() << "num_stages must be from 1 to " << kMaxPipelineStages
+                       << ", but got " << numStages;
   StringRef roles[] = {rowBlock, rowsPerProgram, rowSplits};
   for (unsigned i = 0; i < 3; ++i)
     for (unsigned j = i + 1; j < 3; ++j)
@@ -217,9 +225,11 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 KernelAttr
 KernelAttr::withLaunchShape(function_ref<InFlightDiagnostic()> emitError,
-                            int64_t numWarps, int64_t numCtas) const {
+                            int64_t numWarps, int64_t numCtas,
+                            int64_t numStages) const {
   return getChecked(emitError, getContext(), numWarps, getGrid(), numCtas,
-                    getRowBlock(), getRowsPerProgram(), getRowSplits());
+                    numStages, getRowBlock(), getRowsPerProgram(),
+                    getRowSplits());
 }
 
 //===----------------------------------------------------------------------===//

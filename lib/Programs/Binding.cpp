@@ -22,7 +22,9 @@ std::string Specialization::describe() const {
   if (numWarps > 0)
     text += "warps=" + std::to_string(numWarps) + " ";
   if (numCtas > 1)
-    text += "ctas=" + std::to_string(numCtas);
+    text += "ctas=" + std::to_string(numCtas) + " ";
+  if (numStages > 0)
+    text += "stages=" + std::to_string(numStages);
   return llvm::StringRef(text).rtrim().str();
 }
 
@@ -86,7 +88,10 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
       return failure();
     traits.numWarps = std::max(traits.numWarps, kernel.getNumWarps());
     traits.numCtas = std::max(traits.numCtas, kernel.getNumCtas());
-    func.walk([&](scf::ForOp loop) { traits.loopsOverRow |= walksRow(loop); });
+    func.walk([&](scf::ForOp loop) {
+      traits.loopsOverRow |= walksRow(loop);
+      traits.loadsInLoops |= !loop.getBody()->getOps<LoadOp>().empty();
+    });
     auto [held, streamed] = countRowLoads(func);
     traits.heldRows = std::max(traits.heldRows, held);
     traits.streamedRows = std::max(traits.streamedRows, streamed);
@@ -282,6 +287,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
     return failure();
   RuleConstants rules = ruleConstants(*traits, shape, options);
   Specialization result;
+  result.numStages = options.numStages;
   for (const std::string &name : getConstantNames(program)) {
     if (options.constants.count(name))
       result.constants[name] = options.constants.lookup(name);
@@ -452,8 +458,19 @@ mlir::blk::candidateSpecializations(ModuleOp program, const RowShape &shape,
           warped.numWarps = w;
           FailureOr<Specialization> candidate =
               chooseSpecialization(program, shape, warped);
-          if (succeeded(candidate) && seen.insert(candidate->describe()).second)
-            candidates.push_back(*candidate);
+          if (failed(candidate))
+            continue;
+          // A loop's loads one iteration ahead, or not (no rule picks
+          // either: docs/benchmarks.md, "Software pipelining").
+          std::vector<int64_t> stages = {candidate->numStages};
+          if (traits->loadsInLoops && options.numStages == 0)
+            stages = {1, 2};
+          for (int64_t s : stages) {
+            Specialization staged = *candidate;
+            staged.numStages = s;
+            if (seen.insert(staged.describe()).second)
+              candidates.push_back(staged);
+          }
         }
       }
     }

@@ -83,6 +83,11 @@ Status resolveEntryPoints(void *library, CudaDriverApi &api) {
   if (!resolved)
     return Status::failure(std::string(kDriverLibrary) + " lacks " + missing +
                            " (NVIDIA driver too old?)");
+  // Optional: only persistent grids of clusters ask for it.
+  std::string optional;
+  if (!resolve(library, {"cuOccupancyMaxActiveClusters"},
+               api.cuOccupancyMaxActiveClusters, optional))
+    api.cuOccupancyMaxActiveClusters = nullptr;
   return Status::success();
 }
 
@@ -492,6 +497,25 @@ Status Kernel::maxActiveBlocksPerMultiprocessor(int blockThreads,
           &blocks, function, blockThreads, dynamicSharedBytes),
       "cuOccupancyMaxActiveBlocksPerMultiprocessor",
       "kernel '" + kernelName + "'");
+}
+
+Status Kernel::maxActiveClusters(int clusterCtas, int blockThreads,
+                                 size_t dynamicSharedBytes,
+                                 int &clusters) const {
+  if (!driver->api().cuOccupancyMaxActiveClusters)
+    return Status::failure("the NVIDIA driver has no "
+                           "cuOccupancyMaxActiveClusters (before CUDA 11.8): "
+                           "kernel '" +
+                           kernelName + "' runs on clusters");
+  CUlaunchConfig config = {};
+  config.gridDimX = static_cast<unsigned>(clusterCtas);
+  config.gridDimY = config.gridDimZ = 1;
+  config.blockDimX = static_cast<unsigned>(blockThreads);
+  config.blockDimY = config.blockDimZ = 1;
+  config.sharedMemBytes = static_cast<unsigned>(dynamicSharedBytes);
+  return driver->check(
+      driver->api().cuOccupancyMaxActiveClusters(&clusters, function, &config),
+      "cuOccupancyMaxActiveClusters", "kernel '" + kernelName + "'");
 }
 
 Status Kernel::launch(const LaunchConfig &config, void **arguments,

@@ -33,7 +33,17 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
           !status)
         return status;
     int64_t grid = compiled.grid;
-    if (launch.grid == GridKind::persistent) {
+    if (launch.grid == GridKind::persistent && launch.ctas > 1) {
+      // Clusters are placed whole within a GPC: the driver knows how many
+      // fit at once, SMs x CTAs per SM / cluster size overcounts.
+      int clusters = 0;
+      if (Status status = kernel.maxActiveClusters(
+              static_cast<int>(launch.ctas), static_cast<int>(launch.threads),
+              static_cast<size_t>(launch.dynamicSharedBytes), clusters);
+          !status)
+        return status;
+      grid = std::min<int64_t>(compiled.shape.rows, std::max(1, clusters));
+    } else if (launch.grid == GridKind::persistent) {
       int blocksPerSM = 0;
       if (Status status = kernel.maxActiveBlocksPerMultiprocessor(
               static_cast<int>(launch.threads),

@@ -38,6 +38,7 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   // blk-widen-offsets) are cheaper inside the offsets blocks.
   pm.addPass(createBlkFoldOffsets());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createBlkPipelineLoads());
   pm.addPass(createBlkDistribute(
       BlkDistributeOptions{options.numWarps, options.numCtas}));
   pm.addPass(createConvertBlkToGPU(

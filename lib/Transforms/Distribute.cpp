@@ -369,7 +369,7 @@ struct BlkDistributePass
       // The options are checked where every kernel's values are: by the
       // attribute's verifier.
       kernel = kernel.withLaunchShape([&] { return func.emitError(); }, warps,
-                                      ctas);
+                                      ctas, kernel.getNumStages());
       if (!kernel)
         return failure();
       func->setAttr(BlkDialect::getKernelAttrName(), kernel);

@@ -82,10 +82,12 @@ static void buildSoftmaxFused(ModuleOp module) {
   auto kernel = func::FuncOp::create(builder, loc, "softmax_fused", signature);
   kernel->setAttr(mlir::blk::BlkDialect::getKernelAttrName(),
                   mlir::blk::KernelAttr::get(context, /*numWarps=*/4,
-                                       mlir::blk::GridKind::rows, /*numCtas=*/1,
-                                       /*rowBlock=*/"BLOCK",
-                                       /*rowsPerProgram=*/"",
-                                       /*rowSplits=*/""));
+                                             mlir::blk::GridKind::rows,
+                                             /*numCtas=*/1,
+                                             /*numStages=*/1,
+                                             /*rowBlock=*/"BLOCK",
+                                             /*rowsPerProgram=*/"",
+                                             /*rowSplits=*/""));
   // The kernel ABI, declared: what each argument is ({blk.arg = ...}), from
   // which a launcher builds the arguments.
   using mlir::blk::ArgRole;

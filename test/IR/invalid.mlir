@@ -462,8 +462,15 @@ func.func @bad_ctas() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ct
 
 // -----
 
-// expected-error @+1 {{num_ctas = 2 needs grid = rows: a persistent grid of clusters is not supported}}
-func.func @persistent_cluster() attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent, num_ctas = 2>} {
+// expected-error @+1 {{num_stages must be from 1 to 4, but got 5}}
+func.func @deep_pipeline() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 5>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{num_stages must be from 1 to 4, but got 0}}
+func.func @no_stage() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 0>} {
   return
 }
 

@@ -26,6 +26,12 @@ func.func @on_a_cluster() attributes {blk.kernel = #blk.kernel<num_warps = 16, n
 // CHECK-SAME: tensor<65536xf32, #blocked>
 func.func private @cluster_layout(tensor<65536xf32, #blk.blocked<elems = [4], lanes = [32], warps = [16], ctas = [4]>>)
 
+// CHECK-LABEL: func.func @persistent_pipelined_cluster
+// CHECK-SAME: #blk.kernel<num_warps = 4, grid = persistent, num_ctas = 8, num_stages = 2>
+func.func @persistent_pipelined_cluster() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 2, num_ctas = 8, grid = persistent>} {
+  return
+}
+
 // CHECK-LABEL: func.func @kernel_options_in_any_order
 // CHECK-SAME: #blk.kernel<num_warps = 2, grid = persistent>
 func.func @kernel_options_in_any_order() attributes {blk.kernel = #blk.kernel<num_warps = 2, num_ctas = 1, grid = persistent>} {

@@ -51,18 +51,21 @@ static bool isLaunchCount(int64_t value, int64_t most) {
   return value == 0 || (value > 0 && value <= most && llvm::isPowerOf2_64(value));
 }
 
-/// The entry of one line, `key <TAB> NAME=V,NAME=V <TAB> warps <TAB> ctas`
-/// (lines written before clusters have no ctas field), if it is well
-/// formed. The constants are checked against the program when bound.
+/// The entry of one line, `key <TAB> NAME=V,NAME=V <TAB> warps <TAB> ctas
+/// <TAB> stages` (lines written before clusters have no ctas field, before
+/// pipelining no stages), if it is well formed. The constants are checked
+/// against the program when bound.
 static std::optional<AutotuneCache::Entry> parseLine(llvm::StringRef line) {
   llvm::SmallVector<llvm::StringRef> fields;
   line.split(fields, '\t');
   AutotuneCache::Entry entry;
-  if ((fields.size() != 3 && fields.size() != 4) ||
+  if (fields.size() < 3 || fields.size() > 5 ||
       fields[2].getAsInteger(10, entry.numWarps) ||
-      (fields.size() == 4 && fields[3].getAsInteger(10, entry.numCtas)) ||
+      (fields.size() >= 4 && fields[3].getAsInteger(10, entry.numCtas)) ||
+      (fields.size() == 5 && fields[4].getAsInteger(10, entry.numStages)) ||
       !isLaunchCount(entry.numWarps, mlir::blk::kMaxWarpsPerCta) ||
-      !isLaunchCount(entry.numCtas, mlir::blk::kMaxClusterCtas))
+      !isLaunchCount(entry.numCtas, mlir::blk::kMaxClusterCtas) ||
+      entry.numStages < 0 || entry.numStages > mlir::blk::kMaxPipelineStages)
     return std::nullopt;
   llvm::SmallVector<llvm::StringRef> bindings;
   fields[1].split(bindings, ',', -1, false);
@@ -122,7 +125,8 @@ bool AutotuneCache::store(const std::string &key, const Specialization &best,
                 std::to_string(entry.getValue());
   std::string line = key + "\t" + bindings + "\t" +
                      std::to_string(best.numWarps) + "\t" +
-                     std::to_string(best.numCtas) + "\n";
+                     std::to_string(best.numCtas) + "\t" +
+                     std::to_string(best.numStages) + "\n";
   blk::runtime::Status written =
       blk::runtime::writeFileWhole(path, previous + line);
   error = written.message();

@@ -32,6 +32,7 @@ public:
     llvm::StringMap<int64_t> constants;
     int64_t numWarps = 0;
     int64_t numCtas = 0;
+    int64_t numStages = 0;
   };
 
   /// The remembered constants, warps and CTAs for `key`, if any.

@@ -121,6 +121,11 @@ static cl::opt<int64_t> ctasOption(
     "num-ctas",
     cl::desc("CTAs (a thread-block cluster, sm_90+) per program (override)"),
     cl::init(0), cl::cat(runCategory));
+static cl::opt<int64_t> stagesOption(
+    "num-stages",
+    cl::desc("Loop iterations whose loads are in flight at once (override; "
+             "programs that loop, 1 to 4)"),
+    cl::init(0), cl::cat(runCategory));
 static cl::opt<int64_t>
     maxTileOption("max-tile",
                   cl::desc("Largest BLOCK for programs that loop over a row"),
@@ -780,6 +785,7 @@ bool autotune(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
     fixed.constants = remembered->constants;
     fixed.numWarps = remembered->numWarps;
     fixed.numCtas = remembered->numCtas;
+    fixed.numStages = remembered->numStages;
     auto chosen = mlir::blk::chooseBinding(fitted, problem.desc, fixed);
     if (mlir::succeeded(chosen)) {
       binding = std::move(*chosen);
@@ -992,9 +998,9 @@ int main(int argc, char **argv) {
     return fail("no program given (softmax-run PROGRAM.mlir --rows M --cols N)");
   if (targetOption != "gpu" && targetOption != "cpu" && targetOption != "auto")
     return fail("--target must be gpu, cpu or auto");
-  if (warpsOption < 0 || ctasOption < 0)
-    return fail("--num-warps and --num-ctas must be positive (or 0: the "
-                "program's own)");
+  if (warpsOption < 0 || ctasOption < 0 || stagesOption < 0)
+    return fail("--num-warps, --num-ctas and --num-stages must be positive "
+                "(or 0: the program's own)");
   if (runsOption < 1)
     return fail("--runs must be at least 1");
   if (!csvPath.empty() && !benchOption)
@@ -1012,6 +1018,7 @@ int main(int argc, char **argv) {
   mlir::blk::CompileOptions options;
   options.numWarps = warpsOption;
   options.numCtas = ctasOption;
+  options.numStages = stagesOption;
   options.maxTile = maxTileOption;
   options.checkBounds = checkBoundsOption;
   options.cacheDirectory =

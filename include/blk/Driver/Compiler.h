@@ -45,6 +45,8 @@ public:
     std::vector<std::pair<std::string, int64_t>> constants;
     int64_t numWarps = 0;
     int64_t numCtas = 0;
+    /// Loop iterations whose loads are in flight at once (0: the rules').
+    int64_t numStages = 0;
     /// Where compiled programs are kept; empty: compile every time.
     std::string cacheDirectory = runtime::KernelCache::getDefaultDirectory();
   };

@@ -87,6 +87,9 @@ struct CompileOptions {
   llvm::StringMap<int64_t> constants;
   int64_t numWarps = 0;
   int64_t numCtas = 0;
+  /// Loop iterations whose loads are in flight at once (num_stages; 0
+  /// keeps the kernels').
+  int64_t numStages = 0;
   int64_t maxTile = 8192;
   /// CPU: check every element access against the buffers the caller gives
   /// CPUKernels::setBuffers (an out-of-bounds access is an error naming

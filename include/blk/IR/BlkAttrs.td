@@ -38,7 +38,13 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
     and newer): `blk-distribute` spreads each block over the CTAs as well as
     over warps and lanes, and reductions combine the CTAs' partials through
     distributed shared memory. A row too long for one SM is then still read
-    once. `blk.program_id` numbers clusters, not CTAs.
+    once. `blk.program_id` numbers clusters, not CTAs; with `grid =
+    persistent`, as many clusters run as the GPU keeps resident.
+
+    `num_stages` (Triton's option of the same name, 1 to 4, default 1) is
+    for programs that loop: `blk-pipeline-loads` issues the loads of an
+    iteration `num_stages - 1` iterations ahead, so that they are in flight
+    while the current one reduces and stores.
 
     Three optional entries say what the program's compile-time constants
     are, so that a driver can bind them to a problem without knowing their
@@ -53,31 +59,33 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
     func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>}
     func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 8, grid = persistent>}
     func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 16, num_ctas = 4>}
+    func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 8, grid = persistent, num_stages = 2>}
     ```
   }];
   let parameters = (ins "int64_t":$numWarps,
                         DefaultValuedParameter<"GridKind", "GridKind::rows",
                                                "how many programs a launch needs">:$grid,
                         DefaultValuedParameter<"int64_t", "1", "CTAs (a cluster) per program">:$numCtas,
+                        DefaultValuedParameter<"int64_t", "1", "iterations of a loop whose loads are in flight at once">:$numStages,
                         StringRefParameter<"constant: a program's block along a row", "\"\"">:$rowBlock,
                         StringRefParameter<"constant: rows per program", "\"\"">:$rowsPerProgram,
                         StringRefParameter<"constant: programs per row", "\"\"">:$rowSplits);
   let builders = [
     AttrBuilder<(ins "int64_t":$numWarps), [{
-      return $_get($_ctxt, numWarps, GridKind::rows, 1, "", "", "");
+      return $_get($_ctxt, numWarps, GridKind::rows, 1, 1, "", "", "");
     }]>,
   ];
   // Everything after num_warps may be left out (custom<KernelOptions>).
   let assemblyFormat =
       "`<` `num_warps` `=` $numWarps `` custom<KernelOptions>($grid, $numCtas, "
-      "$rowBlock, $rowsPerProgram, $rowSplits) `>`";
+      "$numStages, $rowBlock, $rowsPerProgram, $rowSplits) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// The same kernel run with other warps and CTAs per program; null,
-    /// with the verifier's diagnostic, if they are out of range.
+    /// The same kernel run with other warps, CTAs and pipeline stages;
+    /// null, with the verifier's diagnostic, if they are out of range.
     KernelAttr withLaunchShape(
         ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
-        int64_t numWarps, int64_t numCtas) const;
+        int64_t numWarps, int64_t numCtas, int64_t numStages) const;
   }];
 }
 

@@ -37,6 +37,9 @@ struct ProgramTraits {
   /// Whether a kernel walks the row in a loop (an scf.for up to the
   /// argument declared `cols`), so that row_block is a tile.
   bool loopsOverRow = false;
+  /// Whether a kernel loads in a loop (over rows or tiles): what
+  /// num_stages pipelines (blk-pipeline-loads).
+  bool loadsInLoops = false;
   /// The most row-long blocks a kernel holds across a reduction (the
   /// blk.load ops of a block with a dimension set by a constant before its
   /// last blk.reduce): a program holding y and dy needs twice the
@@ -60,6 +63,7 @@ struct Specialization {
   llvm::StringMap<int64_t> constants;
   int64_t numWarps = 0; // 0: each kernel's own num_warps
   int64_t numCtas = 0;  // 0: each kernel's own num_ctas
+  int64_t numStages = 0; // 0: each kernel's own num_stages
   int64_t grid = 0;     // programs (clusters when numCtas > 1)
   /// "BLOCK=1024 ROWS=4 warps=8", for messages and cache keys.
   std::string describe() const;
@@ -75,6 +79,9 @@ struct BindingOptions {
   /// Warps and CTAs per program; 0 lets the rules choose.
   int64_t numWarps = 0;
   int64_t numCtas = 0;
+  /// Loop iterations whose loads are in flight at once; 0 keeps each
+  /// kernel's num_stages.
+  int64_t numStages = 0;
   /// The largest cluster the rules may use (TargetInfo::getMaxClusterCtas).
   int64_t maxCtas = kMaxClusterCtas;
   /// Whether a block holding a row (or a split row's part) may be a whole

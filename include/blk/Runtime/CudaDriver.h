@@ -72,6 +72,18 @@ enum CUfunction_attribute : int {
   CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14,
 };
 
+/// cuOccupancyMaxActiveClusters's launch description (CUDA 12's
+/// CUlaunchConfig; no attributes: a kernel's cluster size is compiled in).
+struct CUlaunchAttribute;
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
 enum CUjit_option : int {
   CU_JIT_ERROR_LOG_BUFFER = 5,
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
@@ -124,6 +136,9 @@ struct CudaDriverApi {
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(
       int *blocks, CUfunction function, int blockThreads,
       size_t dynamicSharedBytes);
+  /// Null on a driver without clusters (before CUDA 11.8).
+  CUresult (*cuOccupancyMaxActiveClusters)(int *clusters, CUfunction function,
+                                           const CUlaunchConfig *config);
   CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
   CUresult (*cuEventRecord)(CUevent event, CUstream stream);
   CUresult (*cuEventSynchronize)(CUevent event);
@@ -231,6 +246,10 @@ public:
   Status maxActiveBlocksPerMultiprocessor(int blockThreads,
                                           size_t dynamicSharedBytes,
                                           int &blocks) const;
+  /// Clusters of `clusterCtas` CTAs (the kernel's compiled-in cluster
+  /// size) the device runs at once.
+  Status maxActiveClusters(int clusterCtas, int blockThreads,
+                           size_t dynamicSharedBytes, int &clusters) const;
   /// Enqueues a launch on `stream` (null: the default stream). `arguments`
   /// holds one pointer per kernel parameter, pointing at its value
   /// (cuLaunchKernel's kernelParams). Faults inside the kernel surface at

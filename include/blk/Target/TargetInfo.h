@@ -35,6 +35,9 @@ constexpr int64_t kMaxWarpsPerCta = kMaxThreadsPerCta / kWarpSize;
 /// needs the kernel's opt-in at launch): a program's `num_ctas` is at most
 /// this.
 constexpr int64_t kMaxClusterCtas = 16;
+/// A loop's iterations whose loads may be in flight at once (`num_stages`):
+/// each holds a block in registers.
+constexpr int64_t kMaxPipelineStages = 4;
 
 /// A chip the compiler can generate code for, with the PTX features to
 /// compile with.

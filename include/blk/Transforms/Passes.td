@@ -192,4 +192,47 @@ def BlkFoldOffsets : Pass<"blk-fold-offsets", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def BlkPipelineLoads : Pass<"blk-pipeline-loads", "::mlir::ModuleOp"> {
+  let summary = "Software-pipeline the loads of loops: issue the next "
+                "iterations' loads before the current one's work";
+  let description = [{
+    Triton's `num_stages` for programs that loop (the persistent program's
+    rows, the online and tiled programs' tiles), read from each kernel's
+    `#blk.kernel<..., num_stages = N>`: a `blk.load` directly in
+    an `scf.for` body whose address, mask and fill are computed from the
+    induction variable and values defined outside the loop (pure ops of
+    the body, no loop-carried value) is issued `num-stages - 1` iterations
+    ahead. The first `num-stages - 1` loads move before the loop; each
+    iteration starts by loading iteration `i + num-stages - 1` into a
+    loop-carried block and works on the block loaded for `i`:
+
+    ```mlir
+    %x0 = blk.load %p(lb)[%cols] mask %m & splat(lb < ub)
+    scf.for %i = %lb to %ub step %s iter_args(%x = %x0) {
+      %next = blk.load %p(i + s)[%cols] mask %m & splat(i < ub - s)
+      ... the work on %x ...
+      scf.yield %next
+    }
+    ```
+
+    A load past the last iteration is masked off (no memory is touched),
+    so the loop's bounds need not be known. The memory traffic stays
+    what it was; what changes is that a loop's loads are in flight while
+    the previous iteration reduces and stores (registers hold
+    `num-stages` blocks instead of one). The loads move ahead of the
+    stores of earlier iterations: a loop whose iteration reads what an
+    earlier one wrote must not be pipelined (the row-wise programs read
+    and write disjoint rows or tiles, in place or not). Blocks must be
+    static (run after blk-specialize); loads of dynamic shape are left
+    alone. `num_stages = 1` changes nothing.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int64_t", "0",
+           "Iterations whose loads are in flight at once, overriding the "
+           "kernels' num_stages (0 keeps them)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // BLK_TRANSFORMS_PASSES_TD

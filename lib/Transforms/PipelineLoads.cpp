@@ -1,0 +1,233 @@
+//===- PipelineLoads.cpp - issue a loop's loads iterations ahead ----------===//
+//
+// A program that loops (over rows, or over a row's tiles) waits for each
+// iteration's loads before it can reduce, and while it reduces and stores
+// no load of it is in flight. With the next iteration's loads issued at
+// the top of the current one, the memory latency of iteration i + 1
+// overlaps the reductions and stores of iteration i: the registers of one
+// more block buy a stream of loads that never stops.
+//
+// The rewrite (num_stages = S, L = S - 1 iterations ahead):
+//   - before the loop: the loads of iterations k = 0 .. L - 1, each masked
+//     by `lb < ub - k * step`;
+//   - the loop carries L blocks per load, the oldest is the current
+//     iteration's; at the top of the body, the load of iteration i + L,
+//     masked by `i < ub - L * step`;
+//   - the yield shifts the carried blocks by one.
+// The bound is compared as `i < ub - L * step`, not `i + L * step < ub`,
+// so that it cannot wrap where ub is near the top of the type.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::blk {
+#define GEN_PASS_DEF_BLKPIPELINELOADS
+#include "blk/Transforms/Passes.h.inc"
+} // namespace mlir::blk
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+/// A load of the loop body and the body's ops its operands are computed
+/// from, in program order.
+struct PipelinedLoad {
+  LoadOp load;
+  SmallVector<Operation *> addressOps;
+};
+
+/// The body ops `load`'s operands come from, if they can be computed for
+/// another iteration: pure ops without regions, fed by the induction
+/// variable and values from outside the loop only.
+std::optional<PipelinedLoad> getPipelinedLoad(scf::ForOp loop, LoadOp load) {
+  if (!load.getResult().getType().hasStaticShape())
+    return std::nullopt;
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist(load->getOperands());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (value == loop.getInductionVar())
+      continue;
+    Operation *owner =
+        isa<BlockArgument>(value)
+            ? cast<BlockArgument>(value).getOwner()->getParentOp()
+            : value.getDefiningOp();
+    if (!loop->isAncestor(owner))
+      continue; // defined outside the loop
+    // A loop-carried value, or one computed inside a nested region.
+    if (isa<BlockArgument>(value) || owner->getBlock() != loop.getBody())
+      return std::nullopt;
+    if (owner->getNumRegions() != 0 || !isMemoryEffectFree(owner))
+      return std::nullopt;
+    if (slice.insert(owner))
+      worklist.append(owner->operand_begin(), owner->operand_end());
+  }
+  SmallVector<Operation *> ops = slice.takeVector();
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return PipelinedLoad{load, std::move(ops)};
+}
+
+/// Builds `load` as it would be for the iteration whose induction variable
+/// is `position`, masked off where `runs` (that iteration runs) is false.
+Value createLoadAt(OpBuilder &builder, scf::ForOp loop,
+                   const PipelinedLoad &pipelined, Value position, Value runs) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), position);
+  for (Operation *op : pipelined.addressOps)
+    builder.clone(*op, mapping);
+  LoadOp load = pipelined.load;
+  Location loc = load.getLoc();
+  auto maskType =
+      cast<RankedTensorType>(getMaskType(load.getOffsets().getType()));
+  Value mask = SplatOp::create(builder, loc, maskType, runs, /*shape=*/nullptr);
+  if (Value original = load.getMask())
+    mask = arith::AndIOp::create(builder, loc,
+                                 mapping.lookupOrDefault(original), mask);
+  Value other =
+      load.getOther() ? mapping.lookupOrDefault(load.getOther()) : Value();
+  return LoadOp::create(builder, loc, load.getResult().getType(),
+                        mapping.lookupOrDefault(load.getBase()),
+                        mapping.lookupOrDefault(load.getOffsets()), mask, other)
+      .getResult();
+}
+
+/// `step * k`, before the loop.
+Value createSteps(OpBuilder &builder, scf::ForOp loop, int64_t k) {
+  Location loc = loop.getLoc();
+  Type type = loop.getStep().getType();
+  return arith::MulIOp::create(
+      builder, loc, loop.getStep(),
+      arith::ConstantOp::create(builder, loc, builder.getIntegerAttr(type, k)));
+}
+
+/// `ub - steps`, before the loop: iteration `i + k` runs iff `i < ub - k *
+/// step`, which does not wrap where `i + k * step` would.
+Value createBound(OpBuilder &builder, scf::ForOp loop, Value steps) {
+  return arith::SubIOp::create(builder, loop.getLoc(), loop.getUpperBound(),
+                               steps);
+}
+
+Value createBelow(OpBuilder &builder, Location loc, Value position,
+                  Value bound) {
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                               position, bound);
+}
+
+/// Loads of iterations 0 .. ahead - 1, built before the loop, load by load.
+SmallVector<Value> createPrologue(OpBuilder &builder, scf::ForOp loop,
+                                  ArrayRef<PipelinedLoad> loads,
+                                  int64_t ahead) {
+  Location loc = loop.getLoc();
+  SmallVector<Value> blocks;
+  for (const PipelinedLoad &pipelined : loads)
+    for (int64_t k = 0; k < ahead; ++k) {
+      Value position = loop.getLowerBound();
+      Value bound = loop.getUpperBound();
+      if (k > 0) {
+        Value steps = createSteps(builder, loop, k);
+        position = arith::AddIOp::create(builder, loc, position, steps);
+        bound = createBound(builder, loop, steps);
+      }
+      Value runs = createBelow(builder, loc, loop.getLowerBound(), bound);
+      blocks.push_back(createLoadAt(builder, loop, pipelined, position, runs));
+    }
+  return blocks;
+}
+
+/// Loads of iteration `i + ahead`, at the top of the body, load by load.
+SmallVector<Value> createPrefetches(scf::ForOp loop,
+                                    ArrayRef<PipelinedLoad> loads,
+                                    Value aheadSteps, Value lastBound) {
+  OpBuilder top = OpBuilder::atBlockBegin(loop.getBody());
+  Location loc = loop.getLoc();
+  Value iv = loop.getInductionVar();
+  Value position = arith::AddIOp::create(top, loc, iv, aheadSteps);
+  Value runs = createBelow(top, loc, iv, lastBound);
+  SmallVector<Value> next;
+  for (const PipelinedLoad &pipelined : loads)
+    next.push_back(createLoadAt(top, loop, pipelined, position, runs));
+  return next;
+}
+
+void pipelineLoop(scf::ForOp loop, int64_t numStages) {
+  // Signed bounds only: `ub - k * step` may go below zero.
+  if (loop.getUnsignedCmp())
+    return;
+  SmallVector<PipelinedLoad> loads;
+  for (LoadOp load : loop.getBody()->getOps<LoadOp>())
+    if (std::optional<PipelinedLoad> pipelined = getPipelinedLoad(loop, load))
+      loads.push_back(std::move(*pipelined));
+  if (loads.empty())
+    return;
+  int64_t ahead = numStages - 1;
+
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  SmallVector<Value> prologue = createPrologue(rewriter, loop, loads, ahead);
+  Value aheadSteps = createSteps(rewriter, loop, ahead);
+  Value lastBound = createBound(rewriter, loop, aheadSteps);
+  SmallVector<Value> next =
+      createPrefetches(loop, loads, aheadSteps, lastBound);
+
+  SmallVector<Value> inits(loop.getInitArgs());
+  inits.append(prologue);
+  auto pipelined = scf::ForOp::create(
+      rewriter, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
+      loop.getStep(), inits, [](OpBuilder &, Location, Value, ValueRange) {});
+  ArrayRef<BlockArgument> carried =
+      pipelined.getRegionIterArgs().take_back(prologue.size());
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [index, load] : llvm::enumerate(loads)) {
+    ArrayRef<BlockArgument> blocks = carried.slice(index * ahead, ahead);
+    load.load.getResult().replaceAllUsesWith(blocks.front());
+    rewriter.eraseOp(load.load);
+    SmallVector<Value> shifted(blocks.drop_front());
+    shifted.push_back(next[index]);
+    yield.getResultsMutable().append(shifted);
+  }
+  rewriter.mergeBlocks(loop.getBody(), pipelined.getBody(),
+                       pipelined.getBody()->getArguments().take_front(
+                           loop.getBody()->getNumArguments()));
+  rewriter.replaceOp(loop,
+                     pipelined.getResults().take_front(loop.getNumResults()));
+}
+
+struct BlkPipelineLoadsPass
+    : public blk::impl::BlkPipelineLoadsBase<BlkPipelineLoadsPass> {
+  using BlkPipelineLoadsBase::BlkPipelineLoadsBase;
+
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      KernelAttr kernel = getKernelAttr(func);
+      if (!kernel)
+        continue;
+      if (numStages > 0 && numStages != kernel.getNumStages()) {
+        // The attribute's verifier checks the option as every kernel's.
+        kernel = kernel.withLaunchShape([&] { return func.emitError(); },
+                                        kernel.getNumWarps(),
+                                        kernel.getNumCtas(), numStages);
+        if (!kernel)
+          return signalPassFailure();
+        func->setAttr(BlkDialect::getKernelAttrName(), kernel);
+      }
+      if (kernel.getNumStages() == 1)
+        continue;
+      SmallVector<scf::ForOp> loops;
+      func.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops)
+        pipelineLoop(loop, kernel.getNumStages());
+    }
+  }
+};
+
+} // namespace
