@@ -120,3 +120,38 @@ func.func @one_stage(%in: !blk.ptr<f32>, %n: i32, %stride: i32)
   }
   return
 }
+
+// -----
+
+// An index-typed loop is pipelined the same way; an unsigned one is left
+// alone (`ub - step` may wrap below zero).
+// CHECK-LABEL: func.func @index_loop
+// CHECK: %[[RUNS0:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<128xf32>) {
+// CHECK-LABEL: func.func @unsigned
+// CHECK: scf.for unsigned
+// CHECK-NEXT: blk.addptr
+// CHECK-NEXT: blk.load %{{.*}}[%{{.*}}] : !blk.ptr<f32>
+func.func @index_loop(%in: !blk.ptr<f32>, %n: index)
+    attributes {blk.kernel = #blk.kernel<num_warps = 1, num_stages = 2>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cols = blk.arange 0 to 128 : tensor<128xi32>
+  scf.for %i = %c0 to %n step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %row = blk.addptr %in, %ii : !blk.ptr<f32>, i32
+    %x = blk.load %row[%cols] : !blk.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
+  }
+  return
+}
+func.func @unsigned(%in: !blk.ptr<f32>, %n: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 1, num_stages = 2>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %cols = blk.arange 0 to 128 : tensor<128xi32>
+  scf.for unsigned %i = %c0 to %n step %c1 : i32 {
+    %row = blk.addptr %in, %i : !blk.ptr<f32>, i32
+    %x = blk.load %row[%cols] : !blk.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
+  }
+  return
+}
