@@ -4,14 +4,14 @@
 # bbd2a81) against one CTA of 16 warps (the rules), two runs each, all
 # checked. Produced docs/bench-data/wide-rows-sweep/ab-wide-cluster-h100.txt
 # (there "[rules]" was the 2-CTA binding).
-#   bench/ab-wide-cluster.sh OUT_FILE
+#   [SHAPES="4096x32001 ..."] bench/ab-wide-cluster.sh OUT_FILE
 set -u
 out="${1:?usage: ab-wide-cluster.sh OUT_FILE}"
 export BLK_CACHE_DIR=
 nvidia-smi --query-gpu=name --format=csv,noheader > "$out"
 softmax-run --version | tail -1 >> "$out"
-for s in "4096 32001" "2048 32001" "4096 24001" "4096 20001" "4096 16385" "4096 32000" "4096 20000"; do
-  read -r m n <<< "$s"
+for s in ${SHAPES:-4096x32001 2048x32001 4096x24001 4096x20001 4096x16385 4096x32000 4096x20000}; do
+  m=${s%x*}; n=${s#*x}
   for binding in "--num-ctas 2 --num-warps 4" "--num-ctas 1 --num-warps 16"; do
     for _ in 1 2; do
       # shellcheck disable=SC2086

@@ -108,6 +108,15 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
 constexpr int64_t kClusterRow = 65536;
 constexpr int64_t kRuleCtas = 16;
 constexpr int64_t kClusterElementsPerThread = 64;
+/// A wide row longer than this (with its shift's room) holds more than 48
+/// elements a thread on one CTA of 16 warps, in more than 64 registers:
+/// one CTA per SM. On 2 CTAs of 4 warps (up to 128 elements a thread in
+/// 128 registers, 4 CTAs per SM) it ran faster at every length measured
+/// from 24577 to 32001 bf16 columns (bench/ab-wide-cluster.sh, H100 /
+/// H200: 24577 1.22x / 1.33x, 28001 1.08x / 1.11x, 32001 1.04x / 1.11x),
+/// and slower at or below this length (24001 0.90x, 20001 0.88x, 16385
+/// 0.97x, H100), where one CTA holds at most 48 a thread.
+constexpr int64_t kWideOneCtaRow = 24576;
 
 static int64_t getVectorElements(int64_t elementBytes) {
   return std::max<int64_t>(1, 16 / std::max<int64_t>(1, elementBytes));
@@ -338,6 +347,13 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // rows read besides it, by all of them (LayerNorm 4096 x 32768 f32: 8).
   int64_t clusterRows = boundBlock >= kClusterRow ? held : held + streamed;
   bool wide = holdsWideRows(shape, held, streamed, options);
+  int64_t cols = std::max<int64_t>(1, shape.cols);
+  int64_t roomyCols = cols + getShiftRoom(cols, shape.elementBytes);
+  // Up to 32768 with the room: what 2 CTAs of 4 warps hold at 128 each.
+  bool wideOnTwoCtas =
+      wide && holdsRow && rowsBound <= 1 && roomyCols > kWideOneCtaRow &&
+      roomyCols <= 2 * 4 * kWarpSize * clusterElementsPerThread(true) &&
+      options.maxCtas >= 2;
   int64_t ctas = traits->numCtas;
   if (holdsRow && rowsBound <= 1 &&
       registerThirds * boundBlock >= 3 * kClusterRow)
@@ -345,6 +361,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
                                         clusterRows * boundBlock /
                                         clusterElementsPerCta(shape, wide))),
                                     kRuleCtas, options.maxCtas}));
+  else if (wideOnTwoCtas)
+    ctas = std::max<int64_t>(ctas, 2);
   if (options.numCtas > 0)
     ctas = options.numCtas;
   result.numCtas =
@@ -370,7 +388,6 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   bool tilesBlock = options.tileRowBlocks && !traits->rowBlock.empty() &&
                     !options.constants.count(traits->rowBlock) &&
                     rowsBound <= 1 && !traits->loopsOverRow;
-  int64_t cols = std::max<int64_t>(1, shape.cols);
   int64_t parts = std::max<int64_t>(1, splitsBound);
   if (tilesBlock) {
     int64_t tiled =

@@ -16,6 +16,11 @@
 // Peeled 16-bit softmax rows on clusters hold up to 128 elements a thread
 // (50257 on 2 CTAs of 8 warps, 100003 fused on 4 CTAs, 65535 on 16 warps).
 // RUN: softmax-run auto --target gpu --check --rows 33 --cols 100003 --dtype bf16 --special
+// Peeled 16-bit rows of 24577 to 32768 columns with their room run on 2
+// CTAs of 4 warps (32001 in 32768, 24577 f16 in 26624, 28001 strided).
+// RUN: softmax-run auto --target gpu --check --rows 300 --cols 32001 --dtype bf16 --special
+// RUN: softmax-run auto --target gpu --check --rows 77 --cols 24577 --dtype f16 --special
+// RUN: softmax-run auto --target gpu --check --rows 50 --cols 28001 --dtype bf16 --in-stride 28011 --out-stride 28003
 // RUN: softmax-run auto --target gpu --check --rows 17 --cols 65535 --dtype bf16 --in-stride 65541 --out-stride 65543 --special
 // RUN: softmax-run auto --target gpu --check --rows 65 --cols 50257 --dtype f16 --special
 // RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 33 --cols 50257 --dtype bf16 --special

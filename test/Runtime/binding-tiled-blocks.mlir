@@ -28,9 +28,18 @@
 // RUN: softmax-run %examples/rms_norm.mlir --param eps=1e-6 --rows 64 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=CLUSTER
 // RUN: softmax-run %examples/softmax_fused.mlir --rows 64 --cols 127 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WITHIN-TILE
 // RUN: softmax-run %examples/softmax_fused.mlir --rows 64 --cols 32767 --dtype bf16 --const BLOCK=36864 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-ROOM
+// Such rows past 24576 columns with their room and up to 32768 run on 2
+// CTAs of 4 warps instead of one CTA of 16 (32001: 8 tiles of 4096, 24577:
+// 13 of 2048); 24001 (48 elements a thread on one CTA) stays on one.
+// RUN: softmax-run auto --rows 64 --cols 32001 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=TWO-CTAS
+// RUN: softmax-run auto --rows 64 --cols 24577 --dtype f16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=TWO-CTAS-SHORT
+// RUN: softmax-run auto --rows 64 --cols 24001 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=ONE-CTA
 // RUN: softmax-run auto --rows 2 --cols 50257 --dtype bf16 --target cpu | FileCheck %s --check-prefix=CPU
 // RUN: softmax-run %examples/softmax_fused.mlir --rows 2 --cols 50257 --dtype bf16 --chip sm_90 --const BLOCK=65536 --num-ctas 8 --emit-ptx /dev/null | FileCheck %s --check-prefix=BOUND
 // CLUSTER: BLOCK=57344 ctas=8,
+// TWO-CTAS: BLOCK=32768 ctas=2,
+// TWO-CTAS-SHORT: BLOCK=26624 ctas=2,
+// ONE-CTA: BLOCK=24576 warps=16,
 // WIDE: softmax_fused.mlir
 // WIDE-SAME: 2048 x 50257 bf16
 // WIDE: BLOCK=53248 warps=8 ctas=2,
