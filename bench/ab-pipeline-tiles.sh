@@ -10,16 +10,9 @@
 # (cases "dtype MxN", comma-separated; an empty list skips that part).
 set -u
 out="${1:?usage: ab-pipeline-tiles.sh OUT_FILE}"
-export BLK_CACHE_DIR=
-nvidia-smi --query-gpu=name --format=csv,noheader > "$out"
-softmax-run --version | tail -1 >> "$out"
-run() { # label, program, args...
-  local label="$1" program="$2"
-  shift 2
-  r=$(softmax-run "$program" --target gpu --bench --check "$@" 2>&1 |
-      grep -E "target:|bench:|FAIL|error" | sed -E 's/.*\(sm_[0-9]+\), //; s/ \(median.*\), / /' | tr '\n' ' ')
-  echo "$dtype $shape [$label] $r" >> "$out"
-}
+. "$(dirname "$0")/ab-lib.sh"
+ab_start "$out"
+run() { ab_run "$out" "$@"; } # label, program, args...
 IFS=, read -ra cluster_cases <<< "${CLUSTER_CASES-f32 64x1048576,bf16 64x1048576,f32 8x1048576,bf16 256x262144,bf16 512x131072}"
 IFS=, read -ra one_cta_cases <<< "${ONE_CTA_CASES-bf16 4096x32768,f32 4096x32768}"
 for case in "${cluster_cases[@]}"; do

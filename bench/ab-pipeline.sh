@@ -13,16 +13,9 @@ set -u
 out="${1:?usage: ab-pipeline.sh OUT_FILE [SHAPES] [DTYPES]}"
 shapes="${2:-4096x8192 4096x16384 4096x32768 1024x65536 512x131072 256x262144}"
 dtypes="${3:-f32 bf16}"
-export BLK_CACHE_DIR=
-nvidia-smi --query-gpu=name --format=csv,noheader > "$out"
-softmax-run --version | tail -1 >> "$out"
-run() { # label, program, args...
-  local label="$1" program="$2"
-  shift 2
-  r=$(softmax-run "$program" --target gpu --bench --check "$@" 2>&1 |
-      grep -E "target:|persistent grid|bench:|FAIL|error" | sed -E 's/.*\(sm_[0-9]+\), //; s/ \(median.*\), / /' | tr '\n' ' ')
-  echo "$dtype $shape [$label] $r" >> "$out"
-}
+. "$(dirname "$0")/ab-lib.sh"
+ab_start "$out"
+run() { ab_run "$out" "$@"; } # label, program, args...
 warps_of() { # the warps of the last line (the kernels' own 4 when not shown)
   w=$(tail -1 "$out" | sed -nE 's/.* warps=([0-9]+).*/\1/p')
   echo "${w:-4}"

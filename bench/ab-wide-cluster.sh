@@ -7,17 +7,14 @@
 #   [SHAPES="4096x32001 ..."] bench/ab-wide-cluster.sh OUT_FILE
 set -u
 out="${1:?usage: ab-wide-cluster.sh OUT_FILE}"
-export BLK_CACHE_DIR=
-nvidia-smi --query-gpu=name --format=csv,noheader > "$out"
-softmax-run --version | tail -1 >> "$out"
-for s in ${SHAPES:-4096x32001 2048x32001 4096x24001 4096x20001 4096x16385 4096x32000 4096x20000}; do
-  m=${s%x*}; n=${s#*x}
+. "$(dirname "$0")/ab-lib.sh"
+ab_start "$out"
+dtype=bf16
+for shape in ${SHAPES:-4096x32001 2048x32001 4096x24001 4096x20001 4096x16385 4096x32000 4096x20000}; do
   for binding in "--num-ctas 2 --num-warps 4" "--num-ctas 1 --num-warps 16"; do
     for _ in 1 2; do
       # shellcheck disable=SC2086
-      r=$(softmax-run auto --rows "$m" --cols "$n" --dtype bf16 --target gpu --bench --check $binding 2>&1 |
-          grep -E "target:|bench:|FAIL|error" | sed -E 's/.*\(sm_90\), //; s/ \(median.*\), / /' | tr '\n' ' ')
-      echo "bf16 ${m}x${n} [$binding] $r" >> "$out"
+      ab_run "$out" "$binding" auto --rows "${shape%x*}" --cols "${shape#*x}" --dtype bf16 $binding
     done
   done
 done

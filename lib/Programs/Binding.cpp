@@ -349,11 +349,11 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   bool wide = holdsWideRows(shape, held, streamed, options);
   int64_t cols = std::max<int64_t>(1, shape.cols);
   int64_t roomyCols = cols + getShiftRoom(cols, shape.elementBytes);
-  // Up to 32768 with the room: what 2 CTAs of 4 warps hold at 128 each.
+  // Up to what 2 CTAs of 4 warps hold at 128 a thread (32768, a wide
+  // cluster CTA's share) with the room.
   bool wideOnTwoCtas =
       wide && holdsRow && rowsBound <= 1 && roomyCols > kWideOneCtaRow &&
-      roomyCols <= 2 * 4 * kWarpSize * clusterElementsPerThread(true) &&
-      options.maxCtas >= 2;
+      roomyCols <= clusterElementsPerCta(shape, wide) && options.maxCtas >= 2;
   int64_t ctas = traits->numCtas;
   if (holdsRow && rowsBound <= 1 &&
       registerThirds * boundBlock >= 3 * kClusterRow)
