@@ -128,19 +128,23 @@ SmallVector<Value> createPrologue(OpBuilder &builder, scf::ForOp loop,
                                   ArrayRef<PipelinedLoad> loads,
                                   int64_t ahead) {
   Location loc = loop.getLoc();
+  // Iteration k's induction variable and whether it runs, for every load.
+  SmallVector<std::pair<Value, Value>> iterations;
+  for (int64_t k = 0; k < ahead; ++k) {
+    Value position = loop.getLowerBound();
+    Value bound = loop.getUpperBound();
+    if (k > 0) {
+      Value steps = createSteps(builder, loop, k);
+      position = arith::AddIOp::create(builder, loc, position, steps);
+      bound = createBound(builder, loop, steps);
+    }
+    iterations.push_back(
+        {position, createBelow(builder, loc, loop.getLowerBound(), bound)});
+  }
   SmallVector<Value> blocks;
   for (const PipelinedLoad &pipelined : loads)
-    for (int64_t k = 0; k < ahead; ++k) {
-      Value position = loop.getLowerBound();
-      Value bound = loop.getUpperBound();
-      if (k > 0) {
-        Value steps = createSteps(builder, loop, k);
-        position = arith::AddIOp::create(builder, loc, position, steps);
-        bound = createBound(builder, loop, steps);
-      }
-      Value runs = createBelow(builder, loc, loop.getLowerBound(), bound);
+    for (auto [position, runs] : iterations)
       blocks.push_back(createLoadAt(builder, loop, pipelined, position, runs));
-    }
   return blocks;
 }
 
