@@ -400,7 +400,8 @@ static std::string getCacheKey(ModuleOp bound,
      << "compiler " << getVersion() << " " << getGitRevision() << " LLVM "
      << LLVM_VERSION_STRING << "\n"
      << "options O" << options.optLevel << " check-bounds "
-     << options.checkBounds << "\n";
+     << options.checkBounds << " stage-min-registers "
+     << options.stageMinRegisters << "\n";
   if (options.target == TargetKind::CPU) {
     // The CPU name does not say everything (a VM may hide AVX-512).
     std::vector<std::string> features;
@@ -440,6 +441,7 @@ static LogicalResult compileForGPU(ModuleOp bound,
   ptxTarget.chip = options.chip;
   ptxTarget.features = options.features;
   ptxTarget.optLevel = options.optLevel;
+  ptxTarget.stageMinRegisters = options.stageMinRegisters;
   PassManager pm(bound.getContext());
   buildBlkToPTXPipeline(pm, ptxTarget);
   if (failed(pm.run(bound)))

@@ -17,6 +17,21 @@ using namespace mlir::blk;
 
 #include "blk/IR/BlkInterfaces.cpp.inc"
 
+/// `32768xbf16`: the dimensions of a static shape, then the element type.
+static ParseResult parseStaticShape(AsmParser &parser,
+                                    SmallVector<int64_t> &shape,
+                                    Type &elementType) {
+  return failure(parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+                 parser.parseType(elementType));
+}
+
+static void printStaticShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                             Type elementType) {
+  for (int64_t dim : shape)
+    printer << dim << 'x';
+  printer << elementType;
+}
+
 #define GET_TYPEDEF_CLASSES
 #include "blk/IR/BlkOpsTypes.cpp.inc"
 
@@ -144,6 +159,19 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
                         "i64, "
                         "but got "
                      << pointeeType;
+}
+
+LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.empty() ||
+      llvm::any_of(shape, [](int64_t dim) { return dim <= 0; }))
+    return emitError() << "shared block must have a static shape of positive "
+                          "dimensions";
+  if (!elementType.isIntOrIndexOrFloat())
+    return emitError() << "shared block element type must be an integer or "
+                          "float, but got "
+                       << elementType;
+  return success();
 }
 
 LogicalResult

@@ -281,6 +281,32 @@ LogicalResult StoreOp::verify() {
                       getValue().getType(), "stored value");
 }
 
+/// The block in registers and the block in shared memory of a local_alloc or
+/// local_load agree in shape and element type (the layout is the block's
+/// alone).
+static LogicalResult verifySharedBlock(Operation *op, RankedTensorType block,
+                                       SharedType shared, StringRef blockName) {
+  if (block.getShape() == shared.getShape() &&
+      block.getElementType() == shared.getElementType())
+    return success();
+  return op->emitOpError() << "expected the " << blockName
+                           << " to have the shape and element "
+                           << "type of " << shared << ", but found "
+                           << RankedTensorType::get(block.getShape(),
+                                                    block.getElementType());
+}
+
+LogicalResult LocalAllocOp::verify() {
+  if (!getSrc().getType().hasStaticShape())
+    return emitOpError() << "expected a block of static shape, but found "
+                         << getSrc().getType();
+  return verifySharedBlock(*this, getSrc().getType(), getType(), "source");
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifySharedBlock(*this, getType(), getSrc().getType(), "result");
+}
+
 Value ReduceOp::combine(OpBuilder &builder, Location loc, ReduceKind kind,
                         Value lhs, Value rhs) {
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));

@@ -140,18 +140,20 @@ Status GpuProgram::describe(std::string &report) const {
             static_cast<size_t>(record.dynamicSharedBytes), blocksPerSM);
         !status)
       return status;
-    report += "  kernel @" + programImage.signatures[k].name + ": " +
-              std::to_string(record.threads) + " threads, " +
-              std::to_string(attributes.registersPerThread) + " registers, " +
-              std::to_string(attributes.localBytesPerThread) +
-              " local (spill) bytes, " +
-              std::to_string(attributes.staticSharedBytes) +
-              " B static shared, occupancy " + std::to_string(blocksPerSM) +
-              " CTAs/SM" +
-              (record.ctas > 1
-                   ? ", " + std::to_string(record.ctas) + " CTAs/program"
-                   : std::string()) +
-              "\n";
+    report +=
+        "  kernel @" + programImage.signatures[k].name + ": " +
+        std::to_string(record.threads) + " threads, " +
+        std::to_string(attributes.registersPerThread) + " registers, " +
+        std::to_string(attributes.localBytesPerThread) +
+        " local (spill) bytes, " +
+        std::to_string(attributes.staticSharedBytes) + " B static " +
+        (record.dynamicSharedBytes > 0
+             ? "+ " + std::to_string(record.dynamicSharedBytes) + " B dynamic "
+             : std::string()) +
+        "shared, occupancy " + std::to_string(blocksPerSM) + " CTAs/SM" +
+        (record.ctas > 1 ? ", " + std::to_string(record.ctas) + " CTAs/program"
+                         : std::string()) +
+        "\n";
   }
   return Status::success();
 }

@@ -41,6 +41,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createBlkPipelineLoads());
   pm.addPass(createBlkDistribute(
       BlkDistributeOptions{options.numWarps, options.numCtas}));
+  pm.addPass(createBlkStageHeldLoads(
+      BlkStageHeldLoadsOptions{options.chip, options.stageMinRegisters}));
   pm.addPass(createConvertBlkToGPU(
       ConvertBlkToGPUOptions{options.chip, features}));
   pm.addPass(createCanonicalizerPass());
@@ -73,8 +75,8 @@ void mlir::blk::registerBlkToPTXPipeline() {
       "NVVM, LLVM NVPTX backend)",
       [](OpPassManager &pm, const BlkToPTXOptions &options) {
         buildBlkToPTXPipeline(pm, PTXTarget{options.chip, options.features,
-                                            options.numWarps,
-                                            options.numCtas,
+                                            options.numWarps, options.numCtas,
+                                            options.stageMinRegisters,
                                             options.optLevel});
       });
 }

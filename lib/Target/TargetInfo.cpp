@@ -100,3 +100,26 @@ llvm::Expected<TargetInfo> TargetInfo::get(llvm::StringRef chip,
                  llvm::Twine(kMaxPTXVersion) + ")");
   return TargetInfo(chip.str(), number, std::move(chosen), ptx);
 }
+
+int64_t TargetInfo::getMaxSharedBytesPerCta() const {
+  switch (chipNumber) {
+  case 70:
+  case 72:
+    return 96 * 1024;
+  case 75:
+    return 64 * 1024;
+  case 80:
+  case 87:
+    return 163 * 1024;
+  case 90:
+  case 100:
+  case 101:
+  case 103:
+  case 110:
+    return 227 * 1024;
+  default:
+    // sm_86, sm_89, sm_120, sm_121, and chips not known when this was
+    // written: the smallest of the recent chips' limits.
+    return 99 * 1024;
+  }
+}

@@ -269,6 +269,11 @@ LogicalResult SliceAssignment::build(func::FuncOp func) {
       join(access.getOffsets(), access.getDataBlock());
       if (access.getMask())
         join(access.getOffsets(), access.getMask());
+    } else if (auto reload = dyn_cast<LocalLoadOp>(op)) {
+      // A block read back from shared memory has the layout it was written
+      // in: each thread reads what it wrote.
+      if (auto alloc = reload.getSrc().getDefiningOp<LocalAllocOp>())
+        join(alloc.getSrc(), reload.getResult());
     } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
       for (auto [init, arg, result, yielded] :
            llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),

@@ -277,3 +277,19 @@ func.func @divide(%out: !blk.ptr<f32>, %s: f32) attributes {blk.kernel = #blk.ke
   blk.store %out[%cols], %y : !blk.ptr<f32>, tensor<16xi32>, tensor<16xf32>
   return
 }
+
+// -----
+
+// A block kept in shared memory is the block itself on the CPU.
+// CHECK-LABEL: func.func @kept_block
+// CHECK-NOT: blk.local
+// CHECK: return
+func.func @kept_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  %x = blk.load %in[%cols] : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+  %b = blk.local_alloc %x : tensor<1024xf32> -> !blk.shared<1024xf32>
+  %y = blk.local_load %b : !blk.shared<1024xf32> -> tensor<1024xf32>
+  blk.store %out[%cols], %y : !blk.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>
+  return
+}

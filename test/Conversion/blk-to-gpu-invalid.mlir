@@ -80,3 +80,44 @@ func.func @unbound(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_w
   %b = blk.constexpr BLOCK : i32
   return
 }
+
+// -----
+
+#staged1 = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+#other1 = #blk.blocked<elems = [4], lanes = [32], warps = [4]>
+
+func.func @local_load_layout(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %x = arith.constant dense<1.0> : tensor<1024xbf16, #staged1>
+  %b = blk.local_alloc %x : tensor<1024xbf16, #staged1> -> !blk.shared<1024xbf16>
+  // expected-error @+1 {{'blk.local_load' op expected the layout of the block written, 'tensor<1024xbf16, #blk.blocked<elems = [8], lanes = [32], warps = [4]>>', but found 'tensor<1024xbf16, #blk.blocked<elems = [4], lanes = [32], warps = [4]>>'}}
+  %y = blk.local_load %b : !blk.shared<1024xbf16> -> tensor<1024xbf16, #other1>
+  return
+}
+
+// -----
+
+#staged2 = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+
+func.func @local_load_argument(%p: !blk.ptr<f32>, %n: index) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %x = arith.constant dense<1.0> : tensor<1024xbf16, #staged2>
+  %b = blk.local_alloc %x : tensor<1024xbf16, #staged2> -> !blk.shared<1024xbf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 iter_args(%carried = %b) -> (!blk.shared<1024xbf16>) {
+    // expected-error @+1 {{'blk.local_load' op expected its buffer to be the result of a blk.local_alloc, but found a block argument}}
+    %y = blk.local_load %carried : !blk.shared<1024xbf16> -> tensor<1024xbf16, #staged2>
+    scf.yield %carried : !blk.shared<1024xbf16>
+  }
+  return
+}
+
+// -----
+
+#staged3 = #blk.blocked<elems = [8], lanes = [32], warps = [32]>
+
+// expected-error @+1 {{kernel @too_much_shared needs 0 bytes of shared memory for its reductions and 262144 for the blocks it keeps (blk.local_alloc), over the 232448 bytes a CTA of sm_90 may have}}
+func.func @too_much_shared(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 32>} {
+  %x = arith.constant dense<1.0> : tensor<131072xbf16, #staged3>
+  %b = blk.local_alloc %x : tensor<131072xbf16, #staged3> -> !blk.shared<131072xbf16>
+  return
+}

@@ -495,3 +495,34 @@ func.func @fallback_not_an_access() attributes {blk.kernel = #blk.kernel<num_war
   %cols = blk.arange 0 to 128 {blk.fallback} : tensor<128xi32>
   return
 }
+
+// -----
+
+func.func @local_alloc_shape(%x: tensor<1024xbf16>) {
+  // expected-error @+1 {{'blk.local_alloc' op expected the source to have the shape and element type of '!blk.shared<2048xbf16>', but found 'tensor<1024xbf16>'}}
+  %b = blk.local_alloc %x : tensor<1024xbf16> -> !blk.shared<2048xbf16>
+  return
+}
+
+// -----
+
+func.func @local_alloc_dynamic(%x: tensor<?xbf16>) {
+  // expected-error @+1 {{'blk.local_alloc' op expected a block of static shape, but found 'tensor<?xbf16>'}}
+  %b = blk.local_alloc %x : tensor<?xbf16> -> !blk.shared<1024xbf16>
+  return
+}
+
+// -----
+
+func.func @local_load_type(%b: !blk.shared<1024xbf16>) {
+  // expected-error @+1 {{'blk.local_load' op expected the result to have the shape and element type of '!blk.shared<1024xbf16>', but found 'tensor<1024xf32>'}}
+  %x = blk.local_load %b : !blk.shared<1024xbf16> -> tensor<1024xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{shared block must have a static shape of positive dimensions}}
+func.func @shared_zero(%b: !blk.shared<0xbf16>) {
+  return
+}

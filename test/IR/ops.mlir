@@ -155,3 +155,14 @@ func.func @reductions(%a: tensor<1024xf32>, %b: tensor<4x256xf32>, %c: tensor<?x
   %3 = blk.reduce sum %c axis 0 : tensor<?xi32> -> i32
   return
 }
+
+// CHECK-LABEL: func.func @shared_memory
+func.func @shared_memory(%x: tensor<32768xbf16>, %y: tensor<4x256xf32>) {
+  // CHECK: %[[B:.*]] = blk.local_alloc %{{.*}} : tensor<32768xbf16> -> !blk.shared<32768xbf16>
+  %b = blk.local_alloc %x : tensor<32768xbf16> -> !blk.shared<32768xbf16>
+  // CHECK: blk.local_load %[[B]] : !blk.shared<32768xbf16> -> tensor<32768xbf16>
+  %0 = blk.local_load %b : !blk.shared<32768xbf16> -> tensor<32768xbf16>
+  // CHECK: blk.local_alloc %{{.*}} : tensor<4x256xf32> -> !blk.shared<4x256xf32>
+  %c = blk.local_alloc %y : tensor<4x256xf32> -> !blk.shared<4x256xf32>
+  return
+}

@@ -9,12 +9,16 @@
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8" --emit=ptx -o %t.cluster.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,BAR < %t.cluster.ptx
 // RUN: FileCheck %s --check-prefix=CLUSTER < %t.cluster.ptx
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16" --emit=ptx -o %t.staged.ptx
+// RUN: FileCheck %s --check-prefixes=PTX,BAR < %t.staged.ptx
+// RUN: FileCheck %s --check-prefix=STAGED < %t.staged.ptx
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 stage-min-registers=0" --emit=ptx | FileCheck %s --check-prefix=HELD
 
 // SM90: .version 8.0
 // SM90: .target sm_90
 // SM80: .version 7.0
 // SM80: .target sm_80
-// PTX-NOT: .extern
+// PTX-NOT: .extern .func
 // PTX-NOT: .local
 // PTX: .visible .entry softmax_
 // PTX: ld.global.v4.b32
@@ -36,3 +40,16 @@
 // Two reductions and, before returning, one more cluster barrier.
 // CLUSTER-COUNT-2: barrier.cluster.wait.aligned
 // CLUSTER-NEXT: ret;
+
+// A bf16 row of 32768 on 16 warps is kept in the launch's dynamic shared
+// memory: each thread stores its 8 chunks of 16 bytes after the load, and
+// reads them back after each of the two reductions.
+// STAGED: .extern .shared .align 16 .b8 blk_dynamic_shared[];
+// STAGED: .visible .entry softmax_
+// STAGED-COUNT-8: st.shared.v4.b32
+// STAGED: bar.sync
+// STAGED-COUNT-8: ld.shared.v4.b32
+// STAGED: bar.sync
+// STAGED-COUNT-8: ld.shared.v4.b32
+// HELD-NOT: blk_dynamic_shared
+// HELD-NOT: ld.shared.v4

@@ -126,6 +126,11 @@ static cl::opt<int64_t> stagesOption(
     cl::desc("Loop iterations whose loads are in flight at once (override; "
              "programs that loop, 1 to 4)"),
     cl::init(0), cl::cat(runCategory));
+static cl::opt<int64_t> stageMinRegistersOption(
+    "stage-min-registers",
+    cl::desc("Registers per thread the blocks held across a reduction must "
+             "take before their rows are kept in shared memory (0: never)"),
+    cl::init(mlir::blk::kDefaultStageMinRegisters), cl::cat(runCategory));
 static cl::opt<int64_t>
     maxTileOption("max-tile",
                   cl::desc("Largest BLOCK for programs that loop over a row"),
@@ -1001,6 +1006,9 @@ int main(int argc, char **argv) {
   if (warpsOption < 0 || ctasOption < 0 || stagesOption < 0)
     return fail("--num-warps, --num-ctas and --num-stages must be positive "
                 "(or 0: the program's own)");
+  if (stageMinRegistersOption < 0)
+    return fail("--stage-min-registers must be 0 (never) or positive, not " +
+                std::to_string(stageMinRegistersOption));
   if (runsOption < 1)
     return fail("--runs must be at least 1");
   if (!csvPath.empty() && !benchOption)
@@ -1019,6 +1027,7 @@ int main(int argc, char **argv) {
   options.numWarps = warpsOption;
   options.numCtas = ctasOption;
   options.numStages = stagesOption;
+  options.stageMinRegisters = stageMinRegistersOption;
   options.maxTile = maxTileOption;
   options.checkBounds = checkBoundsOption;
   options.cacheDirectory =

@@ -91,6 +91,10 @@ struct CompileOptions {
   /// keeps the kernels').
   int64_t numStages = 0;
   int64_t maxTile = 8192;
+  /// GPU: registers per thread the blocks held across a reduction must take
+  /// before their rows are kept in shared memory (blk-stage-held-loads; 0:
+  /// never).
+  int64_t stageMinRegisters = kDefaultStageMinRegisters;
   /// CPU: check every element access against the buffers the caller gives
   /// CPUKernels::setBuffers (an out-of-bounds access is an error naming
   /// the op, and is not done).

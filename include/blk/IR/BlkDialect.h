@@ -72,6 +72,15 @@ std::optional<Unspecialized> findUnspecialized(Operation *root);
 
 #include "blk/IR/BlkInterfaces.h.inc"
 
+namespace mlir::blk {
+/// The CTA's shared memory, which blk.local_alloc writes and blk.local_load
+/// reads.
+struct SharedMemoryResource
+    : public SideEffects::Resource::Base<SharedMemoryResource> {
+  StringRef getName() final { return "<shared memory>"; }
+};
+} // namespace mlir::blk
+
 #define GET_OP_CLASSES
 #include "blk/IR/BlkOps.h.inc"
 

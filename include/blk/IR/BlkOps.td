@@ -253,6 +253,51 @@ def Blk_StoreOp : Blk_Op<"store", [
 }
 
 //===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def Blk_SharedMemory : Resource<"::mlir::blk::SharedMemoryResource">;
+
+def Blk_LocalAllocOp : Blk_Op<"local_alloc", [
+    MemoryEffects<[MemAlloc<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>]> {
+  let summary = "keep a block in shared memory";
+  let description = [{
+    Writes `src` to a new buffer in the CTA's shared memory (Triton's
+    `ttg.local_alloc`). The buffer lives as long as the kernel; each thread
+    writes the elements it holds to places of its own, so `blk.local_load`
+    of the buffer in the same layout reads them back without a barrier.
+    blk-stage-held-loads makes these for rows a kernel needs again after a
+    reduction.
+
+    ```mlir
+    %buf = blk.local_alloc %x : tensor<32768xbf16> -> !blk.shared<32768xbf16>
+    ```
+  }];
+  let arguments = (ins Blk_Block:$src);
+  let results = (outs Blk_SharedType:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Blk_LocalLoadOp : Blk_Op<"local_load", [
+    MemoryEffects<[MemRead<Blk_SharedMemory>]>]> {
+  let summary = "read a block back from shared memory";
+  let description = [{
+    Reads the block `blk.local_alloc` wrote to `src` (Triton's
+    `ttg.local_load`). In a distributed program the result has the layout
+    of the block written, and `src` is the result of a `blk.local_alloc`.
+
+    ```mlir
+    %y = blk.local_load %buf : !blk.shared<32768xbf16> -> tensor<32768xbf16>
+    ```
+  }];
+  let arguments = (ins Blk_SharedType:$src);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
 

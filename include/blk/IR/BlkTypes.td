@@ -27,6 +27,26 @@ def Blk_PtrType : TypeDef<Blk_Dialect, "Ptr"> {
   }];
 }
 
+def Blk_SharedType : TypeDef<Blk_Dialect, "Shared"> {
+  let mnemonic = "shared";
+  let summary = "a block kept in shared memory";
+  let description = [{
+    A block of `shape` x `elementType` kept in the shared memory of the CTA
+    (Triton's `!ttg.memdesc`): made by `blk.local_alloc` from a block in
+    registers and read back by `blk.local_load`. Each thread reads back the
+    elements it wrote, so a block in shared memory costs no registers while
+    it is held, and reading it back needs no barrier.
+
+    ```mlir
+    !blk.shared<32768xbf16>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType);
+  let assemblyFormat = "`<` custom<StaticShape>($shape, $elementType) `>`";
+  let genVerifyDecl = 1;
+}
+
 def Blk_AnyPtr : Type<CPred<"::llvm::isa<::mlir::blk::PtrType>($_self)">,
                       "blk pointer", "::mlir::blk::PtrType">;
 

@@ -13,6 +13,11 @@ class OpPassManager;
 
 namespace blk {
 
+/// blk-stage-held-loads' threshold in the pipeline: registers per thread
+/// the blocks held across a reduction must take before their rows are kept
+/// in shared memory (see docs/benchmarks.md, "Rows kept in shared memory").
+constexpr int64_t kDefaultStageMinRegisters = 48;
+
 struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Target chip (sm_70 or newer)"),
@@ -31,6 +36,12 @@ struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
       llvm::cl::desc("CTAs (a cluster) per program, overriding the kernels' "
                      "(0 keeps)"),
       llvm::cl::init(0)};
+  Option<int64_t> stageMinRegisters{
+      *this, "stage-min-registers",
+      llvm::cl::desc("Registers per thread the blocks held across a "
+                     "reduction must take before blk-stage-held-loads keeps "
+                     "their rows in shared memory (0: never)"),
+      llvm::cl::init(kDefaultStageMinRegisters)};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level"),
                             llvm::cl::init(3)};
@@ -43,6 +54,7 @@ struct PTXTarget {
   std::string features;
   int64_t numWarps = 0;
   int64_t numCtas = 0;
+  int64_t stageMinRegisters = kDefaultStageMinRegisters;
   unsigned optLevel = 3;
 };
 

@@ -88,6 +88,10 @@ public:
   int64_t getMaxPortableClusterCtas() const { return hasClusters() ? 8 : 1; }
   /// Static shared memory a CTA may use without opting in to more.
   int64_t getMaxStaticSharedBytes() const { return 48 * 1024; }
+  /// Shared memory a CTA may use in all, static and dynamic, once the kernel
+  /// opts in to more than the static limit (the CUDA C++ Programming Guide's
+  /// "maximum amount of shared memory per thread block").
+  int64_t getMaxSharedBytesPerCta() const;
 
 private:
   TargetInfo(std::string chip, unsigned chipNumber, std::string features,

@@ -235,4 +235,42 @@ def BlkPipelineLoads : Pass<"blk-pipeline-loads", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
+  let summary = "Keep rows needed after a reduction in shared memory, and "
+                "recompute from them, instead of holding them in registers";
+  let description = [{
+    A fused row kernel needs its row again after each reduction. For every
+    `blk.reduce` that combines several warps (or CTAs) of a distributed
+    kernel, the blocks defined before it and used after it are recomputed
+    right after it: their pure ops are cloned, and the `blk.load`s they
+    come from are kept in shared memory (`blk.local_alloc` after the load,
+    in the loaded type) and read back (`blk.local_load`). A thread then
+    holds nothing of the row across the reduction:
+
+    ```mlir
+    %x = blk.load %p[%cols] : ... -> tensor<32768xbf16, #l>
+    %buf = blk.local_alloc %x : tensor<32768xbf16, #l> -> !blk.shared<32768xbf16>
+    %m = blk.reduce max (extf %x) ...
+    %x1 = blk.local_load %buf : !blk.shared<32768xbf16> -> tensor<32768xbf16, #l>
+    ... exp(extf %x1 - %m) ...
+    ```
+
+    It applies where the blocks held across a reduction would take at least
+    `min-registers` 32-bit registers of a thread, and the rows kept for a
+    CTA fit in half the shared memory `chip` gives a CTA (room for a
+    second CTA on the SM). Blocks that cannot be recomputed (loop-carried,
+    made by ops with effects or regions) stay held. Reductions of shuffles
+    alone are left alone: without their barrier, LLVM forwards the stored
+    row to the reloads. Runs after blk-distribute (it reads the layouts).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "Target chip, whose shared memory per CTA bounds the rows kept">,
+    Option<"minRegisters", "min-registers", "int64_t", "48",
+           "32-bit registers per thread the blocks held across a reduction "
+           "must take before they are recomputed from shared memory (0: "
+           "never)">,
+  ];
+}
+
 #endif // BLK_TRANSFORMS_PASSES_TD

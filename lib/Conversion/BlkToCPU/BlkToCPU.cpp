@@ -29,6 +29,11 @@ BlkToCPUTypeConverter::BlkToCPUTypeConverter(MLIRContext *context) {
   addConversion([context](PtrType) -> Type {
     return LLVM::LLVMPointerType::get(context);
   });
+  // A program instance runs on one core: a block kept "in shared memory"
+  // is the block itself.
+  addConversion([](SharedType type) -> Type {
+    return RankedTensorType::get(type.getShape(), type.getElementType());
+  });
 }
 
 namespace {

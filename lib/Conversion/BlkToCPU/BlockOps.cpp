@@ -275,12 +275,26 @@ struct ReduceToLinalgReduce : public OpConversionPattern<ReduceOp> {
   }
 };
 
+/// blk.local_alloc and blk.local_load keep and give back the block itself
+/// (the CPU has no shared memory to stage through).
+template <typename OpTy>
+struct KeptBlockToBlock : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::blk::populateBlockOpToLinalgPatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
-  patterns.add<ArangeToGeneric, SplatToFill, SplatConstantToFill, DivideBySplat,
-               ExpandDimsToExpandShape, BroadcastToGeneric,
-               ReduceToLinalgReduce>(
-      converter, patterns.getContext());
+  patterns
+      .add<ArangeToGeneric, SplatToFill, SplatConstantToFill, DivideBySplat,
+           ExpandDimsToExpandShape, BroadcastToGeneric, ReduceToLinalgReduce,
+           KeptBlockToBlock<LocalAllocOp>, KeptBlockToBlock<LocalLoadOp>>(
+          converter, patterns.getContext());
 }

@@ -162,7 +162,7 @@ LogicalResult checkKernel(func::FuncOp kernel, const TargetInfo &target) {
   return success();
 }
 
-/// The gpu.module the kernels move into, with the plan's cluster buffers;
+/// The gpu.module the kernels move into, with the plan's shared globals;
 /// the module gets the launch records.
 gpu::GPUModuleOp createGPUModule(ModuleOp module,
                                  ArrayRef<func::FuncOp> kernels,
@@ -174,7 +174,7 @@ gpu::GPUModuleOp createGPUModule(ModuleOp module,
                   builder.getUnitAttr());
   module->setAttr(BlkDialect::getLaunchAttrName(),
                   buildLaunchRecords(module.getContext(), kernels, plan));
-  createClusterBuffers(gpuModule, plan);
+  createSharedGlobals(gpuModule, plan);
   return gpuModule;
 }
 
@@ -221,8 +221,7 @@ struct ConvertBlkToGPUPass
     WorkgroupPlan plan;
     for (func::FuncOp kernel : kernels)
       if (failed(checkKernel(kernel, *targetInfo)) ||
-          failed(planSharedMemory(kernel,
-                                  targetInfo->getMaxStaticSharedBytes(), plan)))
+          failed(planSharedMemory(kernel, *targetInfo, plan)))
         return signalPassFailure();
     AccessPlans accessPlans = planAccesses(module);
     gpu::GPUModuleOp gpuModule = createGPUModule(module, kernels, plan);
@@ -237,6 +236,7 @@ struct ConvertBlkToGPUPass
     populateMathOpPatterns(converter, patterns);
     populateMemoryOpPatterns(converter, patterns, accessPlans);
     populateReduceOpPatterns(converter, patterns, plan);
+    populateSharedMemoryOpPatterns(converter, patterns, plan);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -19,7 +19,8 @@
 namespace mlir::blk {
 
 /// Blocks become the vector of elements one thread holds; pointers become
-/// global-memory LLVM pointers.
+/// global-memory LLVM pointers; a block in shared memory becomes the
+/// shared-memory address of the thread's first chunk of it.
 class BlkToGPUTypeConverter : public TypeConverter {
 public:
   explicit BlkToGPUTypeConverter(MLIRContext *context);
@@ -103,6 +104,12 @@ AccessPlans planAccesses(Operation *root);
 void populateMemoryOpPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
                               const AccessPlans &plans);
+/// Shared memory a CTA spends on the block `alloc` keeps: every thread's
+/// elements (SharedMemoryOps.cpp).
+int64_t getStagedBytes(LocalAllocOp alloc);
+void populateSharedMemoryOpPatterns(const TypeConverter &converter,
+                                    RewritePatternSet &patterns,
+                                    const WorkgroupPlan &plan);
 void populateReduceOpPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
                               const WorkgroupPlan &plan);

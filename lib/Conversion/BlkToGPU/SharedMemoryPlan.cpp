@@ -14,8 +14,45 @@ static int64_t totalBytes(ArrayRef<MemRefType> buffers) {
   return bytes;
 }
 
+/// Whether `load` reads back a block kept by a blk.local_alloc in the same
+/// layout: each thread then reads what it wrote.
+static LogicalResult checkLocalLoad(LocalLoadOp load) {
+  auto alloc = load.getSrc().getDefiningOp<LocalAllocOp>();
+  if (!alloc)
+    return load.emitOpError()
+           << "expected its buffer to be the result of a blk.local_alloc, "
+              "but found "
+           << (isa<BlockArgument>(load.getSrc()) ? "a block argument"
+                                                 : "another op's result");
+  if (alloc.getSrc().getType() != load.getType())
+    return load.emitOpError()
+           << "expected the layout of the block written, "
+           << alloc.getSrc().getType() << ", but found " << load.getType();
+  return success();
+}
+
+/// Places the blocks kept by the kernel's blk.local_allocs one after the
+/// other (16-byte aligned) in its dynamic shared memory; returns its size.
+static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
+                                           WorkgroupPlan &plan) {
+  int64_t bytes = 0;
+  WalkResult result = kernel.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LocalLoadOp>(op))
+      return failed(checkLocalLoad(load)) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      plan.stagedOffsetOf[alloc] = bytes;
+      bytes += llvm::alignTo(getStagedBytes(alloc), 16);
+    }
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  return bytes;
+}
+
 LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
-                                          int64_t maxSharedBytes,
+                                          const TargetInfo &target,
                                           WorkgroupPlan &plan) {
   SmallVector<MemRefType> &buffers = plan.buffers[kernel];
   int64_t clusterBytes = 0;
@@ -38,27 +75,49 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
   if (lastClusterReduce && lastClusterReduce->getParentOp() == kernel)
     plan.exitArriveOf[kernel.getSymName()] = lastClusterReduce;
   int64_t sharedBytes = totalBytes(buffers) + clusterBytes;
-  if (sharedBytes > maxSharedBytes)
+  if (sharedBytes > target.getMaxStaticSharedBytes())
     return kernel.emitError()
            << "kernel @" << kernel.getSymName() << " needs " << sharedBytes
            << " bytes of shared memory for its reductions, over the "
-           << maxSharedBytes << "-byte static limit; use fewer warps or rows";
+           << target.getMaxStaticSharedBytes()
+           << "-byte static limit; use fewer warps or rows";
+  FailureOr<int64_t> stagedBytes = planStagedBlocks(kernel, plan);
+  if (failed(stagedBytes))
+    return failure();
+  if (sharedBytes + *stagedBytes > target.getMaxSharedBytesPerCta())
+    return kernel.emitError()
+           << "kernel @" << kernel.getSymName() << " needs " << sharedBytes
+           << " bytes of shared memory for its reductions and " << *stagedBytes
+           << " for the blocks it keeps (blk.local_alloc), over the "
+           << target.getMaxSharedBytesPerCta() << " bytes a CTA of "
+           << target.getChip() << " may have";
   plan.sharedBytes[kernel] = sharedBytes;
+  plan.dynamicSharedBytes[kernel] = *stagedBytes;
   return success();
 }
 
-void mlir::blk::createClusterBuffers(gpu::GPUModuleOp gpuModule,
-                                     WorkgroupPlan &plan) {
+void mlir::blk::createSharedGlobals(gpu::GPUModuleOp gpuModule,
+                                    WorkgroupPlan &plan) {
   auto builder = OpBuilder::atBlockBegin(gpuModule.getBody());
+  auto shared = static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
   for (auto [index, partial] : llvm::enumerate(plan.clusterPartials)) {
     auto [reduce, type] = partial;
     plan.clusterBufferOf[reduce] = LLVM::GlobalOp::create(
         builder, reduce->getLoc(), type, /*isConstant=*/false,
         LLVM::Linkage::Internal,
         "blk_cluster_partials_" + std::to_string(index), Attribute(),
-        /*alignment=*/16,
-        static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+        /*alignment=*/16, shared);
   }
+  if (plan.stagedOffsetOf.empty())
+    return;
+  // An external array of no elements in shared memory is the launch's
+  // dynamic shared memory (`.extern .shared ... []` in PTX); NVPTX would
+  // demote an internal one to a static byte of the kernel.
+  plan.dynamicShared = LLVM::GlobalOp::create(
+      builder, gpuModule.getLoc(),
+      LLVM::LLVMArrayType::get(builder.getI8Type(), 0), /*isConstant=*/false,
+      LLVM::Linkage::External, "blk_dynamic_shared", Attribute(),
+      /*alignment=*/16, shared);
 }
 
 ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,
@@ -70,7 +129,7 @@ ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,
     launches.push_back(LaunchAttr::get(
         context, kernel.getSymName(), kWarpSize * attr.getNumWarps(),
         attr.getNumCtas(), plan.sharedBytes.lookup(kernel),
-        /*dynamicSharedBytes=*/0, attr.getGrid(),
+        plan.dynamicSharedBytes.lookup(kernel), attr.getGrid(),
         kernel.getArgumentTypes()));
   }
   return ArrayAttr::get(context, launches);

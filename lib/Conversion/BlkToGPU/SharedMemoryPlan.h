@@ -3,7 +3,8 @@
 // Decided for every kernel before its ops are converted, as Triton's
 // AllocateSharedMemory pass does: which reductions get a workgroup buffer
 // (across warps) or a shared-memory global (across the CTAs of a cluster),
-// where the last cluster reduction arrives at the exit barrier, and how many
+// where the last cluster reduction arrives at the exit barrier, where each
+// block kept by blk.local_alloc lies in dynamic shared memory, and how many
 // bytes the kernel needs, which the launch records carry.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +12,7 @@
 #define LIB_CONVERSION_BLKTOGPU_SHAREDMEMORYPLAN_H
 
 #include "blk/IR/BlkDialect.h"
+#include "blk/Target/TargetInfo.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/StringSet.h"
@@ -40,16 +42,27 @@ struct WorkgroupPlan {
   llvm::StringMap<Operation *> exitArriveOf;
   /// Static shared memory of each kernel in bytes (keyed by its func.func).
   llvm::DenseMap<Operation *, int64_t> sharedBytes;
+  /// Byte offset of each blk.local_alloc's buffer in its kernel's dynamic
+  /// shared memory.
+  llvm::DenseMap<Operation *, int64_t> stagedOffsetOf;
+  /// Dynamic shared memory of each kernel in bytes (keyed by its func.func).
+  llvm::DenseMap<Operation *, int64_t> dynamicSharedBytes;
+  /// The gpu.module's dynamic shared memory, once createSharedGlobals has
+  /// made it (only where a kernel keeps blocks).
+  LLVM::GlobalOp dynamicShared;
 };
 
 /// Adds the shared memory of `kernel` to `plan`. Fails, with a diagnostic at
-/// the kernel, when it needs more than `maxSharedBytes`.
-LogicalResult planSharedMemory(func::FuncOp kernel, int64_t maxSharedBytes,
+/// the kernel, when its reductions need more static shared memory than the
+/// target allows, or all of it more than a CTA of the target may have, or
+/// at a blk.local_load that does not read a blk.local_alloc of its layout.
+LogicalResult planSharedMemory(func::FuncOp kernel, const TargetInfo &target,
                                WorkgroupPlan &plan);
 
 /// Creates the shared-memory global of every reduction across CTAs at the
-/// start of `gpuModule` and records it in `plan.clusterBufferOf`.
-void createClusterBuffers(gpu::GPUModuleOp gpuModule, WorkgroupPlan &plan);
+/// start of `gpuModule` and records it in `plan.clusterBufferOf`, and the
+/// dynamic shared memory where a kernel keeps blocks (plan.dynamicShared).
+void createSharedGlobals(gpu::GPUModuleOp gpuModule, WorkgroupPlan &plan);
 
 /// The #blk.launch record of each kernel, with its planned shared memory.
 ArrayAttr buildLaunchRecords(MLIRContext *context,

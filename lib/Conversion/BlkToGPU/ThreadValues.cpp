@@ -2,6 +2,7 @@
 #include "Patterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -11,6 +12,10 @@ BlkToGPUTypeConverter::BlkToGPUTypeConverter(MLIRContext *context) {
   addConversion([](Type type) { return type; });
   addConversion([context](PtrType) -> Type {
     return LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
+  });
+  addConversion([context](SharedType) -> Type {
+    return LLVM::LLVMPointerType::get(
+        context, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   });
   addConversion([](RankedTensorType type) -> std::optional<Type> {
     FailureOr<Distribution> distribution = Distribution::get(type);

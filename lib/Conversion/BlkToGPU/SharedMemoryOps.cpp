@@ -1,0 +1,140 @@
+//===- SharedMemoryOps.cpp - blk.local_alloc and blk.local_load -----------===//
+//
+// A block kept in shared memory is stored thread-major: a thread's elements
+// go in chunks of up to 16 bytes, chunk c of thread t at
+// (c * threads + t) * chunk bytes from the buffer's start, so that the 32
+// lanes of a warp move 32 consecutive chunks (no bank conflicts) and each
+// thread reads back exactly what it wrote (no barrier). The buffer of a
+// blk.local_alloc is its thread's address of chunk 0 (an LLVM pointer to
+// shared memory), in the kernel's dynamic shared memory at the offset
+// SharedMemoryPlan gave it.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+/// How a thread's elements of a block lie in its shared-memory buffer.
+struct ThreadChunks {
+  int64_t elements;
+  /// Elements per chunk: the largest power of two dividing `elements` that
+  /// fits 16 bytes.
+  int64_t width;
+  int64_t elementBytes;
+  int64_t threads;
+
+  static ThreadChunks get(RankedTensorType type) {
+    Distribution distribution = *Distribution::get(type);
+    int64_t elements = distribution.getNumElements();
+    int64_t elementBytes =
+        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    int64_t width = 1;
+    while (width * 2 * elementBytes <= 16 && elements % (width * 2) == 0)
+      width *= 2;
+    return {elements, width, elementBytes,
+            kWarpSize * distribution.getLayout().getNumWarps()};
+  }
+  int64_t getChunkBytes() const { return width * elementBytes; }
+  int64_t getNumChunks() const { return elements / width; }
+};
+
+/// Address of chunk `chunk` of the thread whose chunk 0 is at `base`.
+Value createChunkAddress(OpBuilder &builder, Location loc, Value base,
+                         const ThreadChunks &chunks, int64_t chunk) {
+  if (chunk == 0)
+    return base;
+  return LLVM::GEPOp::create(
+      builder, loc, base.getType(), builder.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(chunk * chunks.threads *
+                                                  chunks.getChunkBytes())});
+}
+
+struct LocalAllocToStores : public OpConversionPattern<LocalAllocOp> {
+  LocalAllocToStores(const TypeConverter &converter, MLIRContext *context,
+                     const WorkgroupPlan &plan)
+      : OpConversionPattern(converter, context), plan(plan) {}
+
+  LogicalResult
+  matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ThreadChunks chunks = ThreadChunks::get(op.getSrc().getType());
+    auto sharedPtr = LLVM::LLVMPointerType::get(
+        getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+    LLVM::GlobalOp dynamicShared = plan.dynamicShared;
+    Value start = LLVM::AddressOfOp::create(rewriter, loc, sharedPtr,
+                                            dynamicShared.getSymName());
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    tid =
+        arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI32Type(), tid);
+    Value offset = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(
+            rewriter, loc, tid,
+            createI32Constant(rewriter, loc, chunks.getChunkBytes())),
+        createI32Constant(rewriter, loc, plan.stagedOffsetOf.lookup(op)));
+    Value base =
+        LLVM::GEPOp::create(rewriter, loc, sharedPtr, rewriter.getI8Type(),
+                            start, ValueRange{offset});
+    auto chunkType =
+        VectorType::get({chunks.width}, op.getSrc().getType().getElementType());
+    SmallVector<Value> elements =
+        extractElements(rewriter, loc, adaptor.getSrc());
+    for (int64_t c = 0; c < chunks.getNumChunks(); ++c) {
+      Value chunk = vector::FromElementsOp::create(
+          rewriter, loc, chunkType,
+          ArrayRef<Value>(elements).slice(c * chunks.width, chunks.width));
+      LLVM::StoreOp::create(rewriter, loc, chunk,
+                            createChunkAddress(rewriter, loc, base, chunks, c),
+                            chunks.getChunkBytes());
+    }
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+
+  const WorkgroupPlan &plan;
+};
+
+struct LocalLoadToLoads : public OpConversionPattern<LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ThreadChunks chunks = ThreadChunks::get(op.getType());
+    auto chunkType =
+        VectorType::get({chunks.width}, op.getType().getElementType());
+    SmallVector<Value> elements;
+    for (int64_t c = 0; c < chunks.getNumChunks(); ++c) {
+      Value chunk = LLVM::LoadOp::create(
+          rewriter, loc, chunkType,
+          createChunkAddress(rewriter, loc, adaptor.getSrc(), chunks, c),
+          chunks.getChunkBytes());
+      llvm::append_range(elements, extractElements(rewriter, loc, chunk));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, getTypeConverter()->convertType(op.getType()), elements);
+    return success();
+  }
+};
+
+} // namespace
+
+int64_t mlir::blk::getStagedBytes(LocalAllocOp alloc) {
+  ThreadChunks chunks = ThreadChunks::get(alloc.getSrc().getType());
+  return chunks.elements * chunks.elementBytes * chunks.threads;
+}
+
+void mlir::blk::populateSharedMemoryOpPatterns(const TypeConverter &converter,
+                                               RewritePatternSet &patterns,
+                                               const WorkgroupPlan &plan) {
+  patterns.add<LocalAllocToStores>(converter, patterns.getContext(), plan);
+  patterns.add<LocalLoadToLoads>(converter, patterns.getContext());
+}

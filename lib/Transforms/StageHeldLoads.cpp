@@ -1,0 +1,301 @@
+//===- StageHeldLoads.cpp - keep rows held across reductions in shared memory
+//-===//
+//
+// A fused row kernel reads its row once and needs it again after each
+// reduction: softmax's exp(x - max) after the max, and again after the sum.
+// Held in registers, the row of a 16-bit 4096 x 32768 softmax costs a thread
+// of 16 warps 64 f32 registers across the reductions (103 in all, one CTA
+// per SM, 75% of a copy on the H200, Nsight Compute in docs/benchmarks.md).
+// Here the loads such rows come from are kept in shared memory
+// (blk.local_alloc, in their own 16-bit type) and what a kernel uses after a
+// reduction is recomputed from blk.local_load right after it: a thread holds
+// nothing of the row across a reduction.
+//
+// The reductions this applies to cross warps (or CTAs): their barriers keep
+// LLVM from forwarding the stored row to the reloads, which a reduction of
+// shuffles alone would not.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/IR/Distribution.h"
+#include "blk/Target/TargetInfo.h"
+#include "blk/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::blk {
+#define GEN_PASS_DEF_BLKSTAGEHELDLOADS
+#include "blk/Transforms/Passes.h.inc"
+} // namespace mlir::blk
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+/// 32-bit registers a thread spends on `value`, 0 for a value without a
+/// layout.
+int64_t getRegisters(Value value) {
+  FailureOr<Distribution> distribution = Distribution::get(value.getType());
+  if (failed(distribution))
+    return 0;
+  int64_t bits = getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();
+  return distribution->getNumElements() * std::max<int64_t>(bits, 32) / 32;
+}
+
+/// Whether `value` of `block` is computed from a load of `block` (its own
+/// data, not only indices: LLVM folds a thread's offsets into addresses).
+bool dependsOnLoad(Value value, Block *block,
+                   llvm::DenseSet<Operation *> &visited) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != block || !visited.insert(def).second)
+    return false;
+  if (isa<LoadOp, LocalLoadOp>(def))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOnLoad(operand, block, visited);
+  });
+}
+
+/// Whether `reduce` combines the partials of several warps or CTAs, through
+/// shared memory and a barrier.
+bool crossesWarps(ReduceOp reduce) {
+  FailureOr<Distribution> distribution =
+      Distribution::get(reduce.getSrc().getType());
+  if (failed(distribution) || distribution->getSlicedDim())
+    return false;
+  int64_t axis = reduce.getAxis();
+  return distribution->getDistinctThreads(axis) >
+         distribution->getLayout().getLanes()[axis];
+}
+
+/// The ancestor of `op` in `block`, or null.
+Operation *getAncestorIn(Block *block, Operation *op) {
+  return block->findAncestorOpInBlock(*op);
+}
+
+/// How a block held across a reduction is computed again after it: the
+/// pure ops from the loads it comes from, in program order.
+struct Recomputation {
+  SmallVector<Operation *> ops;
+  llvm::SetVector<LoadOp> loads;
+};
+
+/// Block `value` of `block` can be recomputed after `reduce` from loads of
+/// `block` (read back from shared memory), pure ops without regions, and
+/// values that stay cheap to hold: scalars and blocks reduced from others.
+/// Fails on anything else (a loop-carried block, an op with effects).
+LogicalResult collectRecomputation(Value value, Block *block,
+                                   Recomputation &recomputation,
+                                   llvm::DenseSet<Operation *> &visited) {
+  if (!isa<RankedTensorType>(value.getType()))
+    return success();
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return failure(cast<BlockArgument>(value).getOwner() == block);
+  if (isa<ReduceOp>(def) || def->getBlock() != block)
+    return success();
+  if (!visited.insert(def).second)
+    return success();
+  if (auto load = dyn_cast<LoadOp>(def)) {
+    // A row of 32-bit elements costs shared memory what it saves in
+    // registers, and twice the bytes a thread of a 16-bit row has in
+    // flight keep its loads streaming: H100, 4096 x 24576 f32 kept in
+    // shared memory ran at 0.99x (97.3 vs 98.3% of a copy).
+    if (!load.getType().hasStaticShape() ||
+        load.getType().getElementTypeBitWidth() >= 32)
+      return failure();
+    recomputation.loads.insert(load);
+    return success();
+  }
+  // A block read back from shared memory is read again.
+  if (isa<LocalLoadOp>(def)) {
+    recomputation.ops.push_back(def);
+    return success();
+  }
+  if (def->getNumRegions() != 0 || !isPure(def))
+    return failure();
+  for (Value operand : def->getOperands())
+    if (failed(collectRecomputation(operand, block, recomputation, visited)))
+      return failure();
+  recomputation.ops.push_back(def);
+  return success();
+}
+
+/// Shared memory a CTA spends on the row of `load`: every thread's elements.
+int64_t getStagedBytes(LoadOp load, int64_t threadsPerCta) {
+  Distribution distribution = *Distribution::get(load.getType());
+  return distribution.getNumElements() * threadsPerCta *
+         load.getType().getElementTypeBitWidth() / 8;
+}
+
+class KernelStager {
+public:
+  KernelStager(func::FuncOp kernel, int64_t minRegisters,
+               int64_t maxSharedBytes)
+      : minRegisters(minRegisters), maxSharedBytes(maxSharedBytes),
+        threadsPerCta(kWarpSize * getKernelAttr(kernel).getNumWarps()) {}
+
+  void stageBlock(Block &block) {
+    SmallVector<ReduceOp> reductions;
+    for (Operation &op : block)
+      if (auto reduce = dyn_cast<ReduceOp>(op); reduce && crossesWarps(reduce))
+        reductions.push_back(reduce);
+    if (reductions.empty() || streamsRowsAfter(reductions.back()))
+      return;
+    for (ReduceOp reduce : reductions)
+      stageAcross(reduce);
+    // A block recomputed after one reduction and again after the next may
+    // be left without uses between them.
+    for (Operation *clone : llvm::reverse(clones))
+      if (isOpTriviallyDead(clone))
+        clone->erase();
+    clones.clear();
+  }
+
+private:
+  /// Whether two or more rows are loaded after the last reduction, to be
+  /// used beside what the kernel held: that phase, not the reductions,
+  /// sets the kernel's registers. H200, LayerNorm (weight and bias after
+  /// its reductions) bf16 4096 x 32768: 128 registers held, 112 staged,
+  /// one CTA per SM either way, and the reloads made it 0.89x.
+  bool streamsRowsAfter(ReduceOp last) {
+    int64_t rows = 0;
+    for (Operation &op : llvm::make_range(std::next(last->getIterator()),
+                                          last->getBlock()->end()))
+      op.walk([&](LoadOp load) {
+        if (getRegisters(load.getResult()) >= minRegisters)
+          ++rows;
+      });
+    return rows >= 2;
+  }
+
+  /// Blocks of `reduce`'s block defined before it and used after it.
+  SmallVector<Value> getHeldBlocks(ReduceOp reduce) {
+    Block *block = reduce->getBlock();
+    SmallVector<Value> held;
+    for (Operation &op :
+         llvm::make_range(block->begin(), reduce->getIterator()))
+      for (Value result : op.getResults())
+        if (isa<RankedTensorType>(result.getType()) &&
+            llvm::any_of(result.getUsers(), [&](Operation *user) {
+              Operation *ancestor = getAncestorIn(block, user);
+              return ancestor && reduce->isBeforeInBlock(ancestor);
+            }))
+          held.push_back(result);
+    return held;
+  }
+
+  void stageAcross(ReduceOp reduce) {
+    Block *block = reduce->getBlock();
+    Recomputation recomputation;
+    llvm::DenseSet<Operation *> visited;
+    SmallVector<Value> recomputed;
+    int64_t registers = 0;
+    for (Value held : getHeldBlocks(reduce)) {
+      Recomputation candidate = recomputation;
+      llvm::DenseSet<Operation *> candidateVisited = visited;
+      if (failed(
+              collectRecomputation(held, block, candidate, candidateVisited)))
+        continue;
+      recomputation = std::move(candidate);
+      visited = std::move(candidateVisited);
+      // Blocks reduced from others stay held (a value per row).
+      if (isa_and_nonnull<ReduceOp>(held.getDefiningOp()))
+        continue;
+      recomputed.push_back(held);
+      llvm::DenseSet<Operation *> loadSearch;
+      if (dependsOnLoad(held, block, loadSearch))
+        registers += getRegisters(held);
+    }
+    if (recomputed.empty() || registers < minRegisters)
+      return;
+    int64_t bytes = stagedBytes;
+    for (LoadOp load : recomputation.loads)
+      if (!buffers.count(load))
+        bytes += getStagedBytes(load, threadsPerCta);
+    if (bytes > maxSharedBytes)
+      return;
+    stagedBytes = bytes;
+
+    // Right after the reduction: the reloads, then the recomputing ops in
+    // program order (operands before users).
+    OpBuilder builder(reduce->getContext());
+    builder.setInsertionPointAfter(reduce);
+    IRMapping mapping;
+    for (LoadOp load : recomputation.loads)
+      mapping.map(load.getResult(),
+                  LocalLoadOp::create(builder, load.getLoc(), load.getType(),
+                                      getBuffer(load)));
+    llvm::sort(recomputation.ops, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    for (Operation *op : recomputation.ops)
+      clones.push_back(builder.clone(*op, mapping));
+    for (Value held : recomputed) {
+      Value again = mapping.lookup(held);
+      held.replaceUsesWithIf(again, [&](OpOperand &use) {
+        Operation *ancestor = getAncestorIn(block, use.getOwner());
+        return ancestor && reduce->isBeforeInBlock(ancestor);
+      });
+    }
+  }
+
+  /// The shared-memory copy of `load`'s row, made right after the load.
+  Value getBuffer(LoadOp load) {
+    auto [it, inserted] = buffers.try_emplace(load, nullptr);
+    if (!inserted)
+      return it->second;
+    OpBuilder builder = OpBuilder::atBlockEnd(load->getBlock());
+    builder.setInsertionPointAfter(load);
+    RankedTensorType type = load.getType();
+    auto shared = SharedType::get(load.getContext(), type.getShape(),
+                                  type.getElementType());
+    it->second =
+        LocalAllocOp::create(builder, load.getLoc(), shared, load.getResult());
+    return it->second;
+  }
+
+  int64_t minRegisters;
+  int64_t maxSharedBytes;
+  int64_t threadsPerCta;
+  int64_t stagedBytes = 0;
+  llvm::MapVector<LoadOp, Value> buffers;
+  /// The ops stageBlock made, in the order made.
+  SmallVector<Operation *> clones;
+};
+
+struct BlkStageHeldLoadsPass
+    : public blk::impl::BlkStageHeldLoadsBase<BlkStageHeldLoadsPass> {
+  using BlkStageHeldLoadsBase::BlkStageHeldLoadsBase;
+
+  void runOnOperation() override {
+    if (minRegisters <= 0)
+      return;
+    llvm::Expected<TargetInfo> target = TargetInfo::get(chip, "");
+    if (!target) {
+      getOperation().emitError() << llvm::toString(target.takeError());
+      return signalPassFailure();
+    }
+    // Rows kept in shared memory must leave room for a second CTA on the
+    // SM: staging is for kernels whose registers allow only one.
+    int64_t maxSharedBytes = target->getMaxSharedBytesPerCta() / 2;
+    for (auto kernel : getOperation().getOps<func::FuncOp>()) {
+      // On a cluster, a row's CTAs wait for each other at every reduction,
+      // and the reloads only lengthen that: H100, rows kept in shared
+      // memory ran at 0.92x (bf16 1024 x 65536 on 8 CTAs), 0.93x (f32,
+      // 4 CTAs) and 0.95x (f32 512 x 131072, 8 CTAs).
+      if (!isKernel(kernel) || getKernelAttr(kernel).getNumCtas() > 1)
+        continue;
+      KernelStager stager(kernel, minRegisters, maxSharedBytes);
+      SmallVector<Block *> blocks;
+      kernel.walk([&](Block *block) { blocks.push_back(block); });
+      for (Block *block : blocks)
+        stager.stageBlock(*block);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,62 @@
+// RUN: softmax-opt %s --convert-blk-to-gpu --split-input-file | FileCheck %s
+
+#l = #blk.blocked<elems = [8], lanes = [32], warps = [16]>
+
+// A block kept in shared memory lies in the kernel's dynamic shared memory
+// (an external array of no elements, `.extern .shared` in PTX), which the
+// launch record counts: 32768 bf16 elements, 64 a thread of 512, in 8
+// chunks of 16 bytes at (chunk * 512 + thread) * 16. Each thread reads back
+// its own chunks through the same address; no barrier is added.
+// CHECK: blk.launch = [#blk.launch<kernel = "staged", threads = 512, ctas = 1, staticSharedBytes = 0, dynamicSharedBytes = 65536,
+// CHECK: llvm.mlir.global external @blk_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: gpu.func @staged
+// CHECK: %[[START:.*]] = llvm.mlir.addressof @blk_dynamic_shared : !llvm.ptr<3>
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[T:.*]] = arith.index_castui %[[TID]] : index to i32
+// CHECK: %[[C16:.*]] = arith.constant 16 : i32
+// CHECK: %[[OFF:.*]] = arith.muli %[[T]], %[[C16]] : i32
+// CHECK: %[[AT:.*]] = arith.addi %[[OFF]], %{{.*}} : i32
+// CHECK: %[[BASE:.*]] = llvm.getelementptr %[[START]][%[[AT]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: llvm.store %{{.*}}, %[[BASE]] {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: %[[C1:.*]] = llvm.getelementptr %[[BASE]][8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: llvm.store %{{.*}}, %[[C1]] {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-COUNT-6: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NOT: gpu.barrier
+// CHECK: llvm.load %[[BASE]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK: %[[R1:.*]] = llvm.getelementptr %[[BASE]][8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: llvm.load %[[R1]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK-COUNT-6: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+// CHECK: vector.from_elements {{.*}} : vector<64xbf16>
+func.func @staged(%in: !blk.ptr<bf16>, %out: !blk.ptr<bf16>)
+    attributes {blk.kernel = #blk.kernel<num_warps = 16>} {
+  %cols = blk.arange 0 to 32768 : tensor<32768xi32, #l>
+  %x = blk.load %in[%cols] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+  %buf = blk.local_alloc %x : tensor<32768xbf16, #l> -> !blk.shared<32768xbf16>
+  %y = blk.local_load %buf : !blk.shared<32768xbf16> -> tensor<32768xbf16, #l>
+  blk.store %out[%cols], %y {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<32768xi32, #l>, tensor<32768xbf16, #l>
+  return
+}
+
+// -----
+
+#l = #blk.blocked<elems = [4], lanes = [32], warps = [4]>
+
+// Two blocks of one kernel lie one after the other (16-byte aligned); a
+// thread's 6 f16 elements make chunks of 2 (the largest power of two
+// dividing 6 within 16 bytes).
+// CHECK: dynamicSharedBytes = 7680
+// CHECK-LABEL: gpu.func @two_blocks
+// CHECK: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK: arith.addi %{{.*}}, %[[C0]] : i32
+// CHECK-COUNT-3: llvm.store %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
+// CHECK: %[[C1536:.*]] = arith.constant 1536 : i32
+// CHECK: arith.addi %{{.*}}, %[[C1536]] : i32
+// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+func.func @two_blocks(%in: !blk.ptr<f16>)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = arith.constant dense<1.0> : tensor<768xf16, #blk.blocked<elems = [2], lanes = [32], warps = [4]>>
+  %buf_a = blk.local_alloc %a : tensor<768xf16, #blk.blocked<elems = [2], lanes = [32], warps = [4]>> -> !blk.shared<768xf16>
+  %b = arith.constant dense<2.0> : tensor<1536xf32, #l>
+  %buf_b = blk.local_alloc %b : tensor<1536xf32, #l> -> !blk.shared<1536xf32>
+  return
+}
