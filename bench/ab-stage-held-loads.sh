@@ -3,10 +3,11 @@
 # the reductions (blk-stage-held-loads) against rows held in registers, the
 # rules' program and binding, all checked, interleaved, twice, one session:
 #   [registers]  --stage-min-registers 0 (never staged)
-#   [staged]     --stage-min-registers 1 (staged wherever it fits)
-# The pipeline's default threshold (kDefaultStageMinRegisters) is chosen from
-# these runs (docs/benchmarks.md, "Rows kept in shared memory").
-#   bench/ab-stage-held-loads.sh OUT_FILE [SHAPES] [DTYPES] [PROGRAMS]
+#   [staged]     the pipeline's default threshold (kDefaultStageMinRegisters),
+#                or STAGED="--stage-min-registers 1" (staged wherever the
+#                pass allows: what chose the default, docs/benchmarks.md,
+#                "Rows kept in shared memory")
+#   [STAGED=...] bench/ab-stage-held-loads.sh OUT_FILE [SHAPES] [DTYPES] [PROGRAMS]
 # PROGRAMS: auto (the rules' choice) or kernel names run on the rules'
 # binding (log_softmax, rms_norm, layer_norm, cross_entropy...).
 set -u
@@ -30,7 +31,7 @@ for program in $programs; do
       args=(--rows "$m" --cols "$n" --dtype "$dtype" $(params "$program"))
       for round in 1 2; do
         ab_run "$out" "$program registers" "$program" "${args[@]}" --stage-min-registers 0
-        ab_run "$out" "$program staged" "$program" "${args[@]}" --stage-min-registers 1
+        ab_run "$out" "$program staged" "$program" "${args[@]}" ${STAGED:-}
       done
     done
   done

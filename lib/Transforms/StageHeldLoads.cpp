@@ -143,7 +143,13 @@ public:
     for (Operation &op : block)
       if (auto reduce = dyn_cast<ReduceOp>(op); reduce && crossesWarps(reduce))
         reductions.push_back(reduce);
-    if (reductions.empty() || streamsRowsAfter(reductions.back()))
+    // Only kernels that need their rows after the last reduction (to write
+    // a row) are staged. Cross-entropy needs its row only until the sum of
+    // exp (it writes a loss per row): kept in shared memory across the max
+    // alone, bf16 4096 x 24576 ran at 0.91x (H100) / 0.90x (H200), 32768
+    // at 0.98x / 1.10x.
+    if (reductions.empty() || streamsRowsAfter(reductions.back()) ||
+        planAcross(reductions.back()).registers < minRegisters)
       return;
     for (ReduceOp reduce : reductions)
       stageAcross(reduce);
@@ -188,30 +194,43 @@ private:
     return held;
   }
 
-  void stageAcross(ReduceOp reduce) {
-    Block *block = reduce->getBlock();
+  /// What recomputing the blocks held across `reduce` takes, and the
+  /// registers a thread would no longer hold.
+  struct Plan {
     Recomputation recomputation;
-    llvm::DenseSet<Operation *> visited;
     SmallVector<Value> recomputed;
     int64_t registers = 0;
+  };
+
+  Plan planAcross(ReduceOp reduce) {
+    Block *block = reduce->getBlock();
+    Plan plan;
+    llvm::DenseSet<Operation *> visited;
     for (Value held : getHeldBlocks(reduce)) {
-      Recomputation candidate = recomputation;
+      Recomputation candidate = plan.recomputation;
       llvm::DenseSet<Operation *> candidateVisited = visited;
       if (failed(
               collectRecomputation(held, block, candidate, candidateVisited)))
         continue;
-      recomputation = std::move(candidate);
+      plan.recomputation = std::move(candidate);
       visited = std::move(candidateVisited);
       // Blocks reduced from others stay held (a value per row).
       if (isa_and_nonnull<ReduceOp>(held.getDefiningOp()))
         continue;
-      recomputed.push_back(held);
+      plan.recomputed.push_back(held);
       llvm::DenseSet<Operation *> loadSearch;
       if (dependsOnLoad(held, block, loadSearch))
-        registers += getRegisters(held);
+        plan.registers += getRegisters(held);
     }
-    if (recomputed.empty() || registers < minRegisters)
+    return plan;
+  }
+
+  void stageAcross(ReduceOp reduce) {
+    Block *block = reduce->getBlock();
+    Plan plan = planAcross(reduce);
+    if (plan.recomputed.empty() || plan.registers < minRegisters)
       return;
+    Recomputation &recomputation = plan.recomputation;
     int64_t bytes = stagedBytes;
     for (LoadOp load : recomputation.loads)
       if (!buffers.count(load))
@@ -234,7 +253,7 @@ private:
     });
     for (Operation *op : recomputation.ops)
       clones.push_back(builder.clone(*op, mapping));
-    for (Value held : recomputed) {
+    for (Value held : plan.recomputed) {
       Value again = mapping.lookup(held);
       held.replaceUsesWithIf(again, [&](OpOperand &use) {
         Operation *ancestor = getAncestorIn(block, use.getOwner());

@@ -166,3 +166,57 @@ func.func @carried(%in: !blk.ptr<bf16>, %out: !blk.ptr<f32>, %n: i32)
   blk.store %out[%cols], %acc : !blk.ptr<f32>, tensor<32768xi32, #l>, tensor<32768xf32, #l>
   return
 }
+
+// -----
+
+#l = #blk.blocked<elems = [8], lanes = [32], warps = [16]>
+
+// A row needed only until the last reduction (a cross-entropy writes one
+// value per row) stays in registers, though 64 registers are held across
+// the max.
+// CHECK-LABEL: func.func @row_ends_at_last_reduction
+// CHECK-NOT: blk.local
+// CHECK: return
+func.func @row_ends_at_last_reduction(%in: !blk.ptr<bf16>, %out: !blk.ptr<f32>)
+    attributes {blk.kernel = #blk.kernel<num_warps = 16>} {
+  %cols = blk.arange 0 to 32768 : tensor<32768xi32, #l>
+  %x = blk.load %in[%cols] : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+  %w = arith.extf %x : tensor<32768xbf16, #l> to tensor<32768xf32, #l>
+  %max = blk.reduce max %w axis 0 : tensor<32768xf32, #l> -> f32
+  %max_block = blk.splat %max : f32 -> tensor<32768xf32, #l>
+  %d = arith.subf %w, %max_block : tensor<32768xf32, #l>
+  %e = math.exp %d : tensor<32768xf32, #l>
+  %sum = blk.reduce sum %e axis 0 : tensor<32768xf32, #l> -> f32
+  %one = arith.constant dense<0> : tensor<1xi32, #blk.blocked<elems = [1], lanes = [32], warps = [16]>>
+  %sum_block = blk.splat %sum : f32 -> tensor<1xf32, #blk.blocked<elems = [1], lanes = [32], warps = [16]>>
+  blk.store %out[%one], %sum_block : !blk.ptr<f32>, tensor<1xi32, #blk.blocked<elems = [1], lanes = [32], warps = [16]>>, tensor<1xf32, #blk.blocked<elems = [1], lanes = [32], warps = [16]>>
+  return
+}
+
+// -----
+
+#l = #blk.blocked<elems = [8], lanes = [32], warps = [16]>
+
+// Weight and bias read after the last reduction (a LayerNorm): that phase
+// sets the registers, and the rows stay held.
+// CHECK-LABEL: func.func @streams_two_rows
+// CHECK-NOT: blk.local
+// CHECK: return
+func.func @streams_two_rows(%in: !blk.ptr<bf16>, %weight: !blk.ptr<bf16>, %bias: !blk.ptr<bf16>, %out: !blk.ptr<bf16>)
+    attributes {blk.kernel = #blk.kernel<num_warps = 16>} {
+  %cols = blk.arange 0 to 32768 : tensor<32768xi32, #l>
+  %x = blk.load %in[%cols] : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+  %w = arith.extf %x : tensor<32768xbf16, #l> to tensor<32768xf32, #l>
+  %sum = blk.reduce sum %w axis 0 : tensor<32768xf32, #l> -> f32
+  %sum_block = blk.splat %sum : f32 -> tensor<32768xf32, #l>
+  %d = arith.subf %w, %sum_block : tensor<32768xf32, #l>
+  %g = blk.load %weight[%cols] : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+  %b = blk.load %bias[%cols] : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+  %gw = arith.extf %g : tensor<32768xbf16, #l> to tensor<32768xf32, #l>
+  %bw = arith.extf %b : tensor<32768xbf16, #l> to tensor<32768xf32, #l>
+  %scaled = arith.mulf %d, %gw : tensor<32768xf32, #l>
+  %y = arith.addf %scaled, %bw : tensor<32768xf32, #l>
+  %y16 = arith.truncf %y : tensor<32768xf32, #l> to tensor<32768xbf16, #l>
+  blk.store %out[%cols], %y16 : !blk.ptr<bf16>, tensor<32768xi32, #l>, tensor<32768xbf16, #l>
+  return
+}

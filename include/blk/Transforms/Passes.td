@@ -255,13 +255,18 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
     ... exp(extf %x1 - %m) ...
     ```
 
-    It applies where the blocks held across a reduction would take at least
-    `min-registers` 32-bit registers of a thread, and the rows kept for a
-    CTA fit in half the shared memory `chip` gives a CTA (room for a
-    second CTA on the SM). Blocks that cannot be recomputed (loop-carried,
-    made by ops with effects or regions) stay held. Reductions of shuffles
-    alone are left alone: without their barrier, LLVM forwards the stored
-    row to the reloads. Runs after blk-distribute (it reads the layouts).
+    It applies to rows of 16-bit elements in kernels on one CTA, where the
+    blocks held across a reduction would take at least `min-registers`
+    32-bit registers of a thread, the rows kept for a CTA fit in half the
+    shared memory `chip` gives a CTA (room for a second CTA on the SM),
+    the kernel still needs its rows after its last reduction (to write a
+    row), and it does not load two rows or more after that reduction (a
+    norm's weight and bias). Each rule is measured (docs/benchmarks.md,
+    "Rows kept in shared memory"). Blocks that cannot be recomputed
+    (loop-carried, made by ops with effects or regions) stay held.
+    Reductions of shuffles alone are left alone: without their barrier,
+    LLVM forwards the stored row to the reloads. Runs after blk-distribute
+    (it reads the layouts).
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90\"",
