@@ -1,5 +1,4 @@
-//===- StageHeldLoads.cpp - keep rows held across reductions in shared memory
-//-===//
+//===- StageHeldLoads.cpp - keep held rows in shared memory ---------------===//
 //
 // A fused row kernel reads its row once and needs it again after each
 // reduction: softmax's exp(x - max) after the max, and again after the sum.
