@@ -401,7 +401,8 @@ static std::string getCacheKey(ModuleOp bound,
      << LLVM_VERSION_STRING << "\n"
      << "options O" << options.optLevel << " check-bounds "
      << options.checkBounds << " stage-min-registers "
-     << options.stageMinRegisters << "\n";
+     << options.stageMinRegisters << " stage-on-clusters "
+     << options.stageOnClusters << "\n";
   if (options.target == TargetKind::CPU) {
     // The CPU name does not say everything (a VM may hide AVX-512).
     std::vector<std::string> features;
@@ -442,6 +443,7 @@ static LogicalResult compileForGPU(ModuleOp bound,
   ptxTarget.features = options.features;
   ptxTarget.optLevel = options.optLevel;
   ptxTarget.stageMinRegisters = options.stageMinRegisters;
+  ptxTarget.stageOnClusters = options.stageOnClusters;
   PassManager pm(bound.getContext());
   buildBlkToPTXPipeline(pm, ptxTarget);
   if (failed(pm.run(bound)))

@@ -167,9 +167,11 @@ LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
       llvm::any_of(shape, [](int64_t dim) { return dim <= 0; }))
     return emitError() << "shared block must have a static shape of positive "
                           "dimensions";
-  if (!elementType.isIntOrIndexOrFloat())
+  unsigned bits =
+      elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth() : 0;
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
     return emitError() << "shared block element type must be an integer or "
-                          "float, but got "
+                          "float of 8, 16, 32 or 64 bits, but got "
                        << elementType;
   return success();
 }

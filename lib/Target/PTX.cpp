@@ -41,8 +41,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createBlkPipelineLoads());
   pm.addPass(createBlkDistribute(
       BlkDistributeOptions{options.numWarps, options.numCtas}));
-  pm.addPass(createBlkStageHeldLoads(
-      BlkStageHeldLoadsOptions{options.chip, options.stageMinRegisters}));
+  pm.addPass(createBlkStageHeldLoads(BlkStageHeldLoadsOptions{
+      options.chip, options.stageOnClusters, options.stageMinRegisters}));
   pm.addPass(createConvertBlkToGPU(
       ConvertBlkToGPUOptions{options.chip, features}));
   pm.addPass(createCanonicalizerPass());
@@ -74,10 +74,10 @@ void mlir::blk::registerBlkToPTXPipeline() {
       "Lower specialized block programs to PTX (distribute, convert to gpu, "
       "NVVM, LLVM NVPTX backend)",
       [](OpPassManager &pm, const BlkToPTXOptions &options) {
-        buildBlkToPTXPipeline(pm, PTXTarget{options.chip, options.features,
-                                            options.numWarps, options.numCtas,
-                                            options.stageMinRegisters,
-                                            options.optLevel});
+        buildBlkToPTXPipeline(
+            pm, PTXTarget{options.chip, options.features, options.numWarps,
+                          options.numCtas, options.stageMinRegisters,
+                          options.stageOnClusters, options.optLevel});
       });
 }
 

@@ -21,6 +21,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -33,6 +34,9 @@ using namespace mlir;
 using namespace mlir::blk;
 
 namespace {
+
+/// Shared memory the CUDA driver reserves for each CTA (sm_80 and newer).
+constexpr int64_t kDriverReservedSharedBytes = 1024;
 
 /// 32-bit registers a thread spends on `value`, 0 for a value without a
 /// layout.
@@ -70,9 +74,17 @@ bool crossesWarps(ReduceOp reduce) {
          distribution->getLayout().getLanes()[axis];
 }
 
-/// The ancestor of `op` in `block`, or null.
-Operation *getAncestorIn(Block *block, Operation *op) {
-  return block->findAncestorOpInBlock(*op);
+/// Whether `user` needs a value of `reduce`'s block after the reduction.
+/// The yield of a loop body does not: what it carries to the next iteration
+/// (a row loaded ahead by blk-pipeline-loads) is the next iteration's, and
+/// keeping it in shared memory would wait for its load before the barrier.
+bool usesAfter(ReduceOp reduce, Operation *user) {
+  Block *block = reduce->getBlock();
+  Operation *ancestor = block->findAncestorOpInBlock(*user);
+  if (!ancestor || !reduce->isBeforeInBlock(ancestor))
+    return false;
+  return !(ancestor == block->getTerminator() &&
+           isa<LoopLikeOpInterface>(block->getParentOp()));
 }
 
 /// How a block held across a reduction is computed again after it: the
@@ -132,10 +144,20 @@ int64_t getStagedBytes(LoadOp load, int64_t threadsPerCta) {
 
 class KernelStager {
 public:
+  /// `maxSharedBytesPerCta`: the chip's limit for one CTA (about what an
+  /// SM has).
   KernelStager(func::FuncOp kernel, int64_t minRegisters,
-               int64_t maxSharedBytes)
-      : minRegisters(minRegisters), maxSharedBytes(maxSharedBytes),
-        threadsPerCta(kWarpSize * getKernelAttr(kernel).getNumWarps()) {}
+               int64_t maxSharedBytesPerCta)
+      : minRegisters(minRegisters),
+        threadsPerCta(kWarpSize * getKernelAttr(kernel).getNumWarps()) {
+    // Room for a second CTA on the SM: half of what two may have, less each
+    // CTA's reduction buffers (a partial a thread, at most 8 bytes) and the
+    // 1 KiB the CUDA driver reserves per CTA.
+    int64_t reductions = 0;
+    kernel.walk([&](ReduceOp reduce) { reductions += crossesWarps(reduce); });
+    maxSharedBytes = maxSharedBytesPerCta / 2 - kDriverReservedSharedBytes -
+                     reductions * threadsPerCta * 8;
+  }
 
   void stageBlock(Block &block) {
     SmallVector<ReduceOp> reductions;
@@ -186,8 +208,7 @@ private:
       for (Value result : op.getResults())
         if (isa<RankedTensorType>(result.getType()) &&
             llvm::any_of(result.getUsers(), [&](Operation *user) {
-              Operation *ancestor = getAncestorIn(block, user);
-              return ancestor && reduce->isBeforeInBlock(ancestor);
+              return usesAfter(reduce, user);
             }))
           held.push_back(result);
     return held;
@@ -255,8 +276,7 @@ private:
     for (Value held : plan.recomputed) {
       Value again = mapping.lookup(held);
       held.replaceUsesWithIf(again, [&](OpOperand &use) {
-        Operation *ancestor = getAncestorIn(block, use.getOwner());
-        return ancestor && reduce->isBeforeInBlock(ancestor);
+        return usesAfter(reduce, use.getOwner());
       });
     }
   }
@@ -277,7 +297,7 @@ private:
   }
 
   int64_t minRegisters;
-  int64_t maxSharedBytes;
+  int64_t maxSharedBytes = 0;
   int64_t threadsPerCta;
   int64_t stagedBytes = 0;
   llvm::MapVector<LoadOp, Value> buffers;
@@ -299,15 +319,16 @@ struct BlkStageHeldLoadsPass
     }
     // Rows kept in shared memory must leave room for a second CTA on the
     // SM: staging is for kernels whose registers allow only one.
-    int64_t maxSharedBytes = target->getMaxSharedBytesPerCta() / 2;
+    int64_t maxSharedBytesPerCta = target->getMaxSharedBytesPerCta();
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       // On a cluster, a row's CTAs wait for each other at every reduction,
       // and the reloads only lengthen that: H100, rows kept in shared
       // memory ran at 0.92x (bf16 1024 x 65536 on 8 CTAs), 0.93x (f32,
       // 4 CTAs) and 0.95x (f32 512 x 131072, 8 CTAs).
-      if (!isKernel(kernel) || getKernelAttr(kernel).getNumCtas() > 1)
+      if (!isKernel(kernel) ||
+          (!onClusters && getKernelAttr(kernel).getNumCtas() > 1))
         continue;
-      KernelStager stager(kernel, minRegisters, maxSharedBytes);
+      KernelStager stager(kernel, minRegisters, maxSharedBytesPerCta);
       SmallVector<Block *> blocks;
       kernel.walk([&](Block *block) { blocks.push_back(block); });
       for (Block *block : blocks)

@@ -121,3 +121,14 @@ func.func @too_much_shared(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kern
   %b = blk.local_alloc %x : tensor<131072xbf16, #staged3> -> !blk.shared<131072xbf16>
   return
 }
+
+// -----
+
+#staged4 = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+
+func.func @local_alloc_warps(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
+  %x = arith.constant dense<1.0> : tensor<1024xbf16, #staged4>
+  // expected-error @+1 {{'blk.local_alloc' op expected a block laid out over the kernel's 8 warps (run blk-distribute), but found 'tensor<1024xbf16, #blk.blocked<elems = [8], lanes = [32], warps = [4]>>'}}
+  %b = blk.local_alloc %x : tensor<1024xbf16, #staged4> -> !blk.shared<1024xbf16>
+  return
+}

@@ -526,3 +526,10 @@ func.func @local_load_type(%b: !blk.shared<1024xbf16>) {
 func.func @shared_zero(%b: !blk.shared<0xbf16>) {
   return
 }
+
+// -----
+
+// expected-error @+1 {{shared block element type must be an integer or float of 8, 16, 32 or 64 bits, but got 'i12'}}
+func.func @shared_i12(%b: !blk.shared<64xi12>) {
+  return
+}

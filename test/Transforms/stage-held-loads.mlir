@@ -220,3 +220,30 @@ func.func @streams_two_rows(%in: !blk.ptr<bf16>, %weight: !blk.ptr<bf16>, %bias:
   blk.store %out[%cols], %y16 : !blk.ptr<bf16>, tensor<32768xi32, #l>, tensor<32768xbf16, #l>
   return
 }
+
+// -----
+
+#l = #blk.blocked<elems = [8], lanes = [32], warps = [16]>
+
+// blk-pipeline-loads' next row, which the loop body only yields: it is the
+// next iteration's (loop-carried) row, and stays in registers.
+// CHECK-LABEL: func.func @next_row_yielded
+// CHECK-NOT: blk.local
+// CHECK: return
+func.func @next_row_yielded(%in: !blk.ptr<bf16>, %out: !blk.ptr<f32>, %n: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 16, grid = persistent, num_stages = 2>} {
+  %cols = blk.arange 0 to 32768 : tensor<32768xi32, #l>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %first = blk.load %in[%cols] : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%x = %first) -> (tensor<32768xbf16, #l>) : i32 {
+    %next = blk.load %in[%cols] : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+    %w = arith.extf %x : tensor<32768xbf16, #l> to tensor<32768xf32, #l>
+    %max = blk.reduce max %w axis 0 : tensor<32768xf32, #l> -> f32
+    %max_block = blk.splat %max : f32 -> tensor<32768xf32, #l>
+    %d = arith.subf %w, %max_block : tensor<32768xf32, #l>
+    blk.store %out[%cols], %d : !blk.ptr<f32>, tensor<32768xi32, #l>, tensor<32768xf32, #l>
+    scf.yield %next : tensor<32768xbf16, #l>
+  }
+  return
+}

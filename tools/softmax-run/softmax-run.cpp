@@ -131,6 +131,10 @@ static cl::opt<int64_t> stageMinRegistersOption(
     cl::desc("Registers per thread the blocks held across a reduction must "
              "take before their rows are kept in shared memory (0: never)"),
     cl::init(mlir::blk::kDefaultStageMinRegisters), cl::cat(runCategory));
+static cl::opt<bool> stageOnClustersOption(
+    "stage-on-clusters",
+    cl::desc("Keep rows in shared memory in kernels on clusters too"),
+    cl::init(false), cl::cat(runCategory));
 static cl::opt<int64_t>
     maxTileOption("max-tile",
                   cl::desc("Largest BLOCK for programs that loop over a row"),
@@ -1028,6 +1032,7 @@ int main(int argc, char **argv) {
   options.numCtas = ctasOption;
   options.numStages = stagesOption;
   options.stageMinRegisters = stageMinRegistersOption;
+  options.stageOnClusters = stageOnClustersOption;
   options.maxTile = maxTileOption;
   options.checkBounds = checkBoundsOption;
   options.cacheDirectory =

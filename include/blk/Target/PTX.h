@@ -42,6 +42,10 @@ struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
                      "reduction must take before blk-stage-held-loads keeps "
                      "their rows in shared memory (0: never)"),
       llvm::cl::init(kDefaultStageMinRegisters)};
+  Option<bool> stageOnClusters{
+      *this, "stage-on-clusters",
+      llvm::cl::desc("blk-stage-held-loads also in kernels on clusters"),
+      llvm::cl::init(false)};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level"),
                             llvm::cl::init(3)};
@@ -55,6 +59,8 @@ struct PTXTarget {
   int64_t numWarps = 0;
   int64_t numCtas = 0;
   int64_t stageMinRegisters = kDefaultStageMinRegisters;
+  /// blk-stage-held-loads also in kernels on clusters.
+  bool stageOnClusters = false;
   unsigned optLevel = 3;
 };
 

@@ -240,7 +240,7 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
                 "recompute from them, instead of holding them in registers";
   let description = [{
     A fused row kernel needs its row again after each reduction. For every
-    `blk.reduce` that combines several warps (or CTAs) of a distributed
+    `blk.reduce` that combines several warps of a distributed
     kernel, the blocks defined before it and used after it are recomputed
     right after it: their pure ops are cloned, and the `blk.load`s they
     come from are kept in shared memory (`blk.local_alloc` after the load,
@@ -265,12 +265,16 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
     "Rows kept in shared memory"). Blocks that cannot be recomputed
     (loop-carried, made by ops with effects or regions) stay held.
     Reductions of shuffles alone are left alone: without their barrier,
-    LLVM forwards the stored row to the reloads. Runs after blk-distribute
-    (it reads the layouts).
+    LLVM forwards the stored row to the reloads; so is a row a loop body
+    only yields (blk-pipeline-loads' next row). Runs after blk-distribute
+    (it reads the layouts); on a program without layouts it does nothing.
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90\"",
            "Target chip, whose shared memory per CTA bounds the rows kept">,
+    Option<"onClusters", "on-clusters", "bool", "false",
+           "Also keep rows in shared memory in kernels on clusters (slower "
+           "on the clusters the binding rules choose)">,
     Option<"minRegisters", "min-registers", "int64_t", "48",
            "32-bit registers per thread the blocks held across a reduction "
            "must take before they are recomputed from shared memory (0: "

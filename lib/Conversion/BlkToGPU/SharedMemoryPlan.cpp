@@ -41,6 +41,19 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
       return failed(checkLocalLoad(load)) ? WalkResult::interrupt()
                                           : WalkResult::advance();
     if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      // Threads find their chunks by their index in the CTA: the layout
+      // must spread the block over the kernel's warps.
+      FailureOr<Distribution> distribution =
+          Distribution::get(alloc.getSrc().getType());
+      int64_t warps = getKernelAttr(kernel).getNumWarps();
+      if (failed(distribution) ||
+          distribution->getLayout().getNumWarps() != warps) {
+        alloc.emitOpError()
+            << "expected a block laid out over the kernel's " << warps
+            << " warps (run blk-distribute), but found "
+            << alloc.getSrc().getType();
+        return WalkResult::interrupt();
+      }
       plan.stagedOffsetOf[alloc] = bytes;
       bytes += llvm::alignTo(getStagedBytes(alloc), 16);
     }
