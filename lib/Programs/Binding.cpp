@@ -95,6 +95,9 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
     auto [held, streamed] = countRowLoads(func);
     traits.heldRows = std::max(traits.heldRows, held);
     traits.streamedRows = std::max(traits.streamedRows, streamed);
+    func.walk([&](StoreOp store) {
+      traits.writesRows |= !store.getValue().getType().hasStaticShape();
+    });
   }
   return traits;
 }
@@ -145,8 +148,36 @@ static int64_t clusterElementsPerThread(bool wide) {
   return wide ? 2 * kClusterElementsPerThread : kClusterElementsPerThread;
 }
 
-static int64_t clusterElementsPerCta(const RowShape &shape, bool wide) {
-  return wide ? 32768 : shape.elementBytes >= 4 ? 16384 : 8192;
+/// An aligned 16-bit softmax-like row (held across its reductions, none read
+/// after them) that the kernel writes back: on a cluster, blk-stage-held-loads
+/// keeps it in shared memory where CTAs have 8 warps or more, and a CTA takes
+/// 16384 elements on 8 warps rather than 8192 on 4 (64 a thread either
+/// way). Measured, softmax, H100 / H200 (% of a copy, same session,
+/// bench/ab-stage-clusters.sh): bf16 1024 x 65536 on 4 x 8 kept 87.3 / 76.1
+/// against 81.0 / 68.4 on 8 x 4 in registers; 512 x 131072 on 8 x 8 kept
+/// 83.8 / 71.9 and 256 x 262144 on 8 x 16 kept 78.0 / 65.9, against
+/// softmax_split's 65.8 / 63.4 and 65.8 / 63.3. At most 8 CTAs (the 16 of
+/// 262144 at 16384 each were not measured). Past 131072 columns that cap
+/// leaves a padded row fewer than 48 elements a thread on 16 warps, not
+/// kept (bf16 512 x 151936: 0.68x softmax_split): such rows keep the rule
+/// above.
+static bool keepsRowsOnClusters(const RowShape &shape, int64_t held,
+                                int64_t streamed, bool wide,
+                                const ProgramTraits &traits) {
+  int64_t cols = std::max<int64_t>(1, shape.cols);
+  bool fillsCtas =
+      cols <= 131072 ||
+      cols * 8 > static_cast<int64_t>(llvm::PowerOf2Ceil(cols)) * 7;
+  return shape.elementBytes < 4 && held == 1 && streamed == 0 && !wide &&
+         traits.writesRows && fillsCtas;
+}
+constexpr int64_t kKeptRowCtas = 8;
+
+static int64_t clusterElementsPerCta(const RowShape &shape, bool wide,
+                                     bool keepsRows) {
+  return wide || keepsRows         ? (wide ? 32768 : 16384)
+         : shape.elementBytes >= 4 ? 16384
+                                   : 8192;
 }
 
 /// A row's block (or a split row's part) as a whole number of its layout's
@@ -347,20 +378,24 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // rows read besides it, by all of them (LayerNorm 4096 x 32768 f32: 8).
   int64_t clusterRows = boundBlock >= kClusterRow ? held : held + streamed;
   bool wide = holdsWideRows(shape, held, streamed, options);
+  bool keepsRows = keepsRowsOnClusters(shape, held, streamed, wide, *traits);
   int64_t cols = std::max<int64_t>(1, shape.cols);
   int64_t roomyCols = cols + getShiftRoom(cols, shape.elementBytes);
   // Up to what 2 CTAs of 4 warps hold at 128 a thread (32768, a wide
   // cluster CTA's share) with the room.
   bool wideOnTwoCtas =
       wide && holdsRow && rowsBound <= 1 && roomyCols > kWideOneCtaRow &&
-      roomyCols <= clusterElementsPerCta(shape, wide) && options.maxCtas >= 2;
+      roomyCols <= clusterElementsPerCta(shape, wide, keepsRows) &&
+      options.maxCtas >= 2;
   int64_t ctas = traits->numCtas;
   if (holdsRow && rowsBound <= 1 &&
       registerThirds * boundBlock >= 3 * kClusterRow)
-    ctas = std::max(ctas, std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
-                                        clusterRows * boundBlock /
-                                        clusterElementsPerCta(shape, wide))),
-                                    kRuleCtas, options.maxCtas}));
+    ctas = std::max(
+        ctas,
+        std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
+                      clusterRows * boundBlock /
+                      clusterElementsPerCta(shape, wide, keepsRows))),
+                  keepsRows ? kKeptRowCtas : kRuleCtas, options.maxCtas}));
   else if (wideOnTwoCtas)
     ctas = std::max<int64_t>(ctas, 2);
   if (options.numCtas > 0)

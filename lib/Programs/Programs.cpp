@@ -4,6 +4,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir::blk;
 
@@ -19,6 +20,20 @@ constexpr int64_t kMultirowCols = 512;
 constexpr int64_t kFusedCols = 32768;
 constexpr int64_t kClusterFusedCols = 262144;
 constexpr int64_t kClusterFused16BitCols = 65536;
+// Aligned 16-bit rows keep their row in shared memory on clusters of 8-warp
+// CTAs (Binding.cpp, keepsRowsOnClusters) and stay fused to 262144 where
+// their block is the next power of two, 64 elements a thread: bf16 512 x
+// 131072 ran at 83.8 / 71.9% of a copy (H100 / H200) where softmax_split
+// ran at 65.8 / 63.4%, 256 x 262144 at 78.0 / 65.9% against 65.8 / 63.3%,
+// 2048 x 128256 at 89.3% against 67.2% (H100). A row padded further
+// (512 x 151936: a block of 163840 on 8 CTAs of 16 warps, 40 a thread, not
+// kept) ran at 0.68x the split program (docs/benchmarks.md).
+constexpr int64_t kKeptRow16BitCols = 262144;
+
+static bool keepsRowFused(int64_t cols) {
+  return cols <= kKeptRow16BitCols &&
+         cols * 8 > static_cast<int64_t>(llvm::PowerOf2Ceil(cols)) * 7;
+}
 // 16-bit rows that blk-peel-alignment shifts hold 128 elements a thread on
 // a cluster (Binding.cpp, holdsWideRows), and stay fused to 131072: bf16
 // 333 x 100003 on 4 CTAs of 8 warps ran at 1993 / 2439 GB/s (H100 / H200)
@@ -48,6 +63,7 @@ const BuiltinProgram &mlir::blk::chooseSoftmaxProgram(int64_t cols,
   if (hasClusters)
     fusedCols = elementBytes >= 4            ? kClusterFusedCols
                 : cols % (16 / elementBytes) ? kClusterFusedPeeled16BitCols
+                : keepsRowFused(cols)        ? kKeptRow16BitCols
                                              : kClusterFused16BitCols;
   llvm::StringRef name = cols <= kMultirowCols ? "softmax_multirow"
                          : cols <= fusedCols   ? "softmax_fused"

@@ -12,8 +12,8 @@
 // SHORT: kernel softmax_multirow: 128 threads x 1 CTAs, 1 16-byte loads, 1 16-byte stores
 // CLUSTER: softmax_fused.mlir for 1024 x 65536 f32 on sm_90: BLOCK=65536 warps=8 ctas=4, grid 1024
 // CLUSTER: kernel softmax_fused: 256 threads x 4 CTAs, 16 16-byte loads, 16 16-byte stores
-// CLUSTER16: softmax_fused.mlir for 1024 x 65536 bf16 on sm_90: BLOCK=65536 ctas=8, grid 1024
-// CLUSTER16: kernel softmax_fused: 128 threads x 8 CTAs
+// CLUSTER16: softmax_fused.mlir for 1024 x 65536 bf16 on sm_90: BLOCK=65536 warps=8 ctas=4, grid 1024
+// CLUSTER16: kernel softmax_fused: 256 threads x 4 CTAs
 // NOCLUSTER: softmax_split.mlir for 1024 x 65536 f32 on sm_80: BLOCK=8192 SPLITS=8, grid 8192
 // NOCLUSTER: kernel partials
 // NOCLUSTER: kernel normalize
@@ -35,4 +35,4 @@
 // RUN-SHORT: softmax_multirow.mlir: 4096 x 100 f32 (auto)
 // RUN-SHORT: PTX for sm_90, BLOCK=128 ROWS=4, grid 1024
 // RUN-CLUSTER: softmax_fused.mlir: 1024 x 65536 bf16 (auto)
-// RUN-CLUSTER: PTX for sm_90, BLOCK=65536 ctas=8, grid 1024
+// RUN-CLUSTER: PTX for sm_90, BLOCK=65536 warps=8 ctas=4, grid 1024

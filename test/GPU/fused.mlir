@@ -21,7 +21,8 @@
 // RUN: grep "ctas=4" %t.cluster.log
 // RUN: grep "4 CTAs/program" %t.cluster.log
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 65536 --dtype bf16 --verbose > %t.cluster16.log
-// RUN: grep "ctas=8" %t.cluster16.log
+// RUN: grep "warps=8 ctas=4" %t.cluster16.log
+// RUN: grep "B dynamic shared" %t.cluster16.log
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 8 --cols 262144 --verbose > %t.cluster262k.log
 // RUN: grep "16 CTAs/program" %t.cluster262k.log
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 5 --cols 100003 --special

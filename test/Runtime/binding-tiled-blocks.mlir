@@ -14,7 +14,7 @@
 // still takes 128, not a tile of 1024), keep their blocks; the CPU, whose
 // blocks are loops, keeps powers of two. A caller may bind the grown block.
 // RUN: softmax-run auto --rows 2048 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx %t.ptx | FileCheck %s --check-prefix=WIDE
-// RUN: softmax-run auto --rows 2048 --cols 50256 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=CLUSTER
+// RUN: softmax-run auto --rows 2048 --cols 50256 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=KEPT
 // RUN: softmax-run auto --rows 333 --cols 100003 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-LONG
 // RUN: softmax-run auto --rows 4 --cols 65535 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-CAPPED
 // RUN: FileCheck %s --check-prefix=PEELED < %t.ptx
@@ -37,6 +37,9 @@
 // RUN: softmax-run auto --rows 2 --cols 50257 --dtype bf16 --target cpu | FileCheck %s --check-prefix=CPU
 // RUN: softmax-run %examples/softmax_fused.mlir --rows 2 --cols 50257 --dtype bf16 --chip sm_90 --const BLOCK=65536 --num-ctas 8 --emit-ptx /dev/null | FileCheck %s --check-prefix=BOUND
 // CLUSTER: BLOCK=57344 ctas=8,
+// An aligned softmax row keeps its row in shared memory on CTAs of 8 warps
+// (16384 elements each).
+// KEPT: BLOCK=57344 warps=8 ctas=4,
 // TWO-CTAS: BLOCK=32768 ctas=2,
 // TWO-CTAS-SHORT: BLOCK=26624 ctas=2,
 // ONE-CTA: BLOCK=24576 warps=16,

@@ -50,6 +50,9 @@ struct ProgramTraits {
   /// (used as they arrive, but in registers at the same time as the held
   /// ones).
   int64_t streamedRows = 0;
+  /// Whether a kernel stores a row-long block (a softmax's output), not
+  /// only values per row (a cross-entropy's loss).
+  bool writesRows = false;
   /// The largest num_warps and num_ctas the kernels ask for.
   int64_t numWarps = 1, numCtas = 1;
 
@@ -103,9 +106,11 @@ struct BindingOptions {
 ///           a GPU with clusters (`maxCtas` > 1): one CTA per 16384 f32 or
 ///           8192 16-bit elements of the held rows (32768 for a softmax
 ///           row of 16-bit data that is not a whole number of vectors,
-///           whose threads hold up to 128 elements; for row_block < 65536:
-///           of the held and streamed rows), a power of two, at most 16
-///           (and `maxCtas`);
+///           whose threads hold up to 128 elements; 16384 on 8 warps, at
+///           most 8 CTAs, for an aligned 16-bit row a kernel holds alone
+///           and writes back, which blk-stage-held-loads keeps in shared
+///           memory; for row_block < 65536: of the held and streamed
+///           rows), a power of two, at most 16 (and `maxCtas`);
 ///   warps = one per 1024 elements of the held rows of a program's block
 ///           per CTA (at most 16; on a cluster, one per 2048 of the rows
 ///           its CTAs were counted by, 64 elements per thread), or per 512 for
