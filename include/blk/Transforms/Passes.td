@@ -255,7 +255,8 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
     ... exp(extf %x1 - %m) ...
     ```
 
-    It applies to rows of 16-bit elements in kernels on one CTA, where the
+    It applies to rows of 16-bit elements in kernels on one CTA (or on a
+    cluster of CTAs of 8 warps or more, keeping one row), where the
     blocks held across a reduction would take at least `min-registers`
     32-bit registers of a thread, the rows kept for a CTA fit in half the
     shared memory `chip` gives a CTA (room for a second CTA on the SM),
