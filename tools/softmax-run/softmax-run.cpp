@@ -133,7 +133,8 @@ static cl::opt<int64_t> stageMinRegistersOption(
     cl::init(mlir::blk::kDefaultStageMinRegisters), cl::cat(runCategory));
 static cl::opt<bool> stageOnClustersOption(
     "stage-on-clusters",
-    cl::desc("Keep rows in shared memory in kernels on clusters too"),
+    cl::desc("Keep rows in shared memory also in kernels on clusters of CTAs "
+             "under 8 warps"),
     cl::init(false), cl::cat(runCategory));
 static cl::opt<int64_t>
     maxTileOption("max-tile",

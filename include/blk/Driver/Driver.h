@@ -95,7 +95,8 @@ struct CompileOptions {
   /// before their rows are kept in shared memory (blk-stage-held-loads; 0:
   /// never).
   int64_t stageMinRegisters = kDefaultStageMinRegisters;
-  /// GPU: blk-stage-held-loads also in kernels on clusters.
+  /// GPU: blk-stage-held-loads also in kernels on clusters of CTAs under 8
+  /// warps.
   bool stageOnClusters = false;
   /// CPU: check every element access against the buffers the caller gives
   /// CPUKernels::setBuffers (an out-of-bounds access is an error naming

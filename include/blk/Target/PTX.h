@@ -44,7 +44,8 @@ struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
       llvm::cl::init(kDefaultStageMinRegisters)};
   Option<bool> stageOnClusters{
       *this, "stage-on-clusters",
-      llvm::cl::desc("blk-stage-held-loads also in kernels on clusters"),
+      llvm::cl::desc("blk-stage-held-loads also in kernels on clusters of "
+                     "CTAs under 8 warps"),
       llvm::cl::init(false)};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level"),
@@ -59,7 +60,7 @@ struct PTXTarget {
   int64_t numWarps = 0;
   int64_t numCtas = 0;
   int64_t stageMinRegisters = kDefaultStageMinRegisters;
-  /// blk-stage-held-loads also in kernels on clusters.
+  /// blk-stage-held-loads also in kernels on clusters of CTAs under 8 warps.
   bool stageOnClusters = false;
   unsigned optLevel = 3;
 };
