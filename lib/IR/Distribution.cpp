@@ -1,5 +1,6 @@
 //===- Distribution.cpp - which elements of a block each thread holds ----===//
 #include "blk/IR/Distribution.h"
+#include "blk/Target/TargetInfo.h"
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -74,4 +75,13 @@ SmallVector<int64_t> Distribution::getElementOffsets(int64_t k) const {
     offsets[d] = (offsets[d] / run) * getTile(d) + offsets[d] % run;
   }
   return offsets;
+}
+
+FailureOr<int64_t> mlir::blk::getKeptBlockBytes(RankedTensorType type) {
+  FailureOr<Distribution> distribution = Distribution::get(type);
+  if (failed(distribution))
+    return failure();
+  int64_t threads = kWarpSize * distribution->getLayout().getNumWarps();
+  return distribution->getNumElements() * threads *
+         type.getElementTypeBitWidth() / 8;
 }

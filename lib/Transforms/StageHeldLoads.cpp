@@ -138,13 +138,6 @@ LogicalResult collectRecomputation(Value value, Block *block,
   return success();
 }
 
-/// Shared memory a CTA spends on the row of `load`: every thread's elements.
-int64_t getStagedBytes(LoadOp load, int64_t threadsPerCta) {
-  Distribution distribution = *Distribution::get(load.getType());
-  return distribution.getNumElements() * threadsPerCta *
-         load.getType().getElementTypeBitWidth() / 8;
-}
-
 class KernelStager {
 public:
   /// `maxSharedBytesPerCta`: the chip's limit for one CTA (about what an
@@ -261,7 +254,7 @@ private:
     int64_t bytes = stagedBytes;
     for (LoadOp load : recomputation.loads)
       if (!buffers.count(load))
-        bytes += getStagedBytes(load, threadsPerCta);
+        bytes += *getKeptBlockBytes(load.getType());
     if (bytes > maxSharedBytes)
       return;
     stagedBytes = bytes;

@@ -65,6 +65,11 @@ private:
   SmallVector<int64_t> shape;
 };
 
+/// Shared memory a CTA spends keeping a block of `type` (blk.local_alloc):
+/// every thread's elements, in the layout's threads of one CTA. Fails for a
+/// type without a layout.
+FailureOr<int64_t> getKeptBlockBytes(RankedTensorType type);
+
 } // namespace mlir::blk
 
 #endif // BLK_IR_DISTRIBUTION_H

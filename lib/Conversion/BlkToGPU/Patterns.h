@@ -104,9 +104,6 @@ AccessPlans planAccesses(Operation *root);
 void populateMemoryOpPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
                               const AccessPlans &plans);
-/// Shared memory a CTA spends on the block `alloc` keeps: every thread's
-/// elements (SharedMemoryOps.cpp).
-int64_t getStagedBytes(LocalAllocOp alloc);
 void populateSharedMemoryOpPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const WorkgroupPlan &plan);

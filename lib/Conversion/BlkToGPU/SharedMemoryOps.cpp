@@ -127,11 +127,6 @@ struct LocalLoadToLoads : public OpConversionPattern<LocalLoadOp> {
 
 } // namespace
 
-int64_t mlir::blk::getStagedBytes(LocalAllocOp alloc) {
-  ThreadChunks chunks = ThreadChunks::get(alloc.getSrc().getType());
-  return chunks.elements * chunks.elementBytes * chunks.threads;
-}
-
 void mlir::blk::populateSharedMemoryOpPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns,
                                                const WorkgroupPlan &plan) {

@@ -55,7 +55,7 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
         return WalkResult::interrupt();
       }
       plan.stagedOffsetOf[alloc] = bytes;
-      bytes += llvm::alignTo(getStagedBytes(alloc), 16);
+      bytes += llvm::alignTo(*getKeptBlockBytes(alloc.getSrc().getType()), 16);
     }
     return WalkResult::advance();
   });
