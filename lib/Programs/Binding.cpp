@@ -164,20 +164,22 @@ static int64_t clusterElementsPerThread(bool wide) {
 static bool keepsRowsOnClusters(const RowShape &shape, int64_t held,
                                 int64_t streamed, bool wide,
                                 const ProgramTraits &traits) {
-  int64_t cols = std::max<int64_t>(1, shape.cols);
-  bool fillsCtas =
-      cols <= 131072 ||
-      cols * 8 > static_cast<int64_t>(llvm::PowerOf2Ceil(cols)) * 7;
   return shape.elementBytes < 4 && held == 1 && streamed == 0 && !wide &&
-         traits.writesRows && fillsCtas;
+         traits.writesRows &&
+         (shape.cols <= 131072 || fillsPowerOfTwoBlock(shape.cols));
+}
+
+bool mlir::blk::fillsPowerOfTwoBlock(int64_t cols) {
+  cols = std::max<int64_t>(1, cols);
+  return cols * 8 > static_cast<int64_t>(llvm::PowerOf2Ceil(cols)) * 7;
 }
 constexpr int64_t kKeptRowCtas = 8;
 
 static int64_t clusterElementsPerCta(const RowShape &shape, bool wide,
                                      bool keepsRows) {
-  return wide || keepsRows         ? (wide ? 32768 : 16384)
-         : shape.elementBytes >= 4 ? 16384
-                                   : 8192;
+  if (wide)
+    return 32768;
+  return keepsRows || shape.elementBytes >= 4 ? 16384 : 8192;
 }
 
 /// A row's block (or a split row's part) as a whole number of its layout's

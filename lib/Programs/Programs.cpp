@@ -1,10 +1,10 @@
 //===- Programs.cpp - the softmax programs built into the library ---------===//
 #include "blk/Programs/Programs.h"
+#include "blk/Programs/Binding.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir::blk;
 
@@ -31,8 +31,7 @@ constexpr int64_t kClusterFused16BitCols = 65536;
 constexpr int64_t kKeptRow16BitCols = 262144;
 
 static bool keepsRowFused(int64_t cols) {
-  return cols <= kKeptRow16BitCols &&
-         cols * 8 > static_cast<int64_t>(llvm::PowerOf2Ceil(cols)) * 7;
+  return cols <= kKeptRow16BitCols && fillsPowerOfTwoBlock(cols);
 }
 // 16-bit rows that blk-peel-alignment shifts hold 128 elements a thread on
 // a cluster (Binding.cpp, holdsWideRows), and stay fused to 131072: bf16

@@ -145,11 +145,11 @@ public:
   KernelStager(func::FuncOp kernel, int64_t minRegisters,
                int64_t maxSharedBytesPerCta)
       : minRegisters(minRegisters),
-        onCluster(getKernelAttr(kernel).getNumCtas() > 1),
-        threadsPerCta(kWarpSize * getKernelAttr(kernel).getNumWarps()) {
+        onCluster(getKernelAttr(kernel).getNumCtas() > 1) {
     // Room for a second CTA on the SM: half of what two may have, less each
     // CTA's reduction buffers (a partial a thread, at most 8 bytes) and the
     // 1 KiB the CUDA driver reserves per CTA.
+    int64_t threadsPerCta = kWarpSize * getKernelAttr(kernel).getNumWarps();
     int64_t reductions = 0;
     kernel.walk([&](ReduceOp reduce) { reductions += crossesWarps(reduce); });
     maxSharedBytes = maxSharedBytesPerCta / 2 - kDriverReservedSharedBytes -
@@ -243,7 +243,6 @@ private:
   }
 
   void stageAcross(ReduceOp reduce) {
-    Block *block = reduce->getBlock();
     Plan plan = planAcross(reduce);
     if (plan.recomputed.empty() || plan.registers < minRegisters)
       return;
@@ -299,7 +298,6 @@ private:
   int64_t minRegisters;
   bool onCluster;
   int64_t maxSharedBytes = 0;
-  int64_t threadsPerCta;
   int64_t stagedBytes = 0;
   llvm::MapVector<LoadOp, Value> buffers;
   /// The ops stageBlock made, in the order made.

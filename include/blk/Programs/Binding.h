@@ -149,6 +149,12 @@ std::vector<Specialization>
 candidateSpecializations(ModuleOp program, const RowShape &shape,
                          const BindingOptions &options);
 
+/// Whether a row of `cols` elements fills all but at most an eighth of the
+/// next power of two: the long aligned 16-bit rows kept in shared memory
+/// on clusters fill their CTAs' threads only then (bf16 128256 and 131072
+/// yes, 151936 no).
+bool fillsPowerOfTwoBlock(int64_t cols);
+
 } // namespace mlir::blk
 
 #endif // BLK_PROGRAMS_BINDING_H
