@@ -327,18 +327,19 @@ mlir::blk::candidateBindings(ModuleOp fitted, const ProblemDesc &problem,
 const BuiltinProgram &
 mlir::blk::chooseBuiltinSoftmax(const ProblemDesc &problem,
                                 const CompileOptions &options) {
-  bool hasClusters = false;
-  if (options.target == TargetKind::GPU && options.numCtas != 1) {
-    // A chip that does not parse has no clusters; compiling reports it.
-    llvm::Expected<TargetInfo> target =
+  ChoiceTarget target;
+  if (options.target == TargetKind::GPU) {
+    // A chip that does not parse gets the plainest choice; compiling
+    // reports it.
+    llvm::Expected<TargetInfo> info =
         TargetInfo::get(options.chip, options.features);
-    hasClusters = target && target->hasClusters();
-    if (!target)
-      llvm::consumeError(target.takeError());
+    target.residentGrid = info && info->hasClusters();
+    target.clusters = target.residentGrid && options.numCtas != 1;
+    if (!info)
+      llvm::consumeError(info.takeError());
   }
-  return chooseSoftmaxProgram(problem.cols,
-                              ::blk::runtime::elementSize(problem.elementType),
-                              hasClusters);
+  return chooseSoftmaxProgram(
+      problem.cols, ::blk::runtime::elementSize(problem.elementType), target);
 }
 
 //===----------------------------------------------------------------------===//
@@ -457,7 +458,8 @@ static LogicalResult compileForGPU(ModuleOp bound,
         {kernel.threads, kernel.ctas, kernel.staticSharedBytes,
          kernel.dynamicSharedBytes,
          static_cast<::blk::runtime::GridKind>(kernel.grid),
-         kernel.ctas > target->getMaxPortableClusterCtas()});
+         kernel.ctas > target->getMaxPortableClusterCtas(),
+         kernel.residentPrograms});
   return success();
 }
 

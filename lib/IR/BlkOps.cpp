@@ -307,6 +307,29 @@ LogicalResult LocalLoadOp::verify() {
   return verifySharedBlock(*this, getType(), getSrc().getType(), "result");
 }
 
+LogicalResult ProgramBarrierOp::verify() {
+  Type counter = getCounter().getType().getPointeeType();
+  if (!counter.isInteger(64))
+    return emitOpError() << "expected a pointer to an i64 counter, but found "
+                         << getCounter().getType();
+  auto func = (*this)->getParentOfType<func::FuncOp>();
+  KernelAttr kernel = func ? getKernelAttr(func) : KernelAttr();
+  if (!kernel)
+    return emitOpError() << "expected to be in a kernel (a function marked "
+                            "blk.kernel), whose grid says whether its "
+                            "programs run at once";
+  if (kernel.getGrid() != GridKind::persistent)
+    return emitOpError() << "expected a kernel of grid = persistent (the "
+                            "programs that meet here must all be resident), "
+                            "but found grid = "
+                         << stringifyGridKind(kernel.getGrid());
+  if (kernel.getNumCtas() != 1)
+    return emitOpError() << "expected a kernel of one CTA a program, but "
+                            "found num_ctas = "
+                         << kernel.getNumCtas();
+  return success();
+}
+
 Value ReduceOp::combine(OpBuilder &builder, Location loc, ReduceKind kind,
                         Value lhs, Value rhs) {
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(lhs.getType()));

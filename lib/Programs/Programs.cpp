@@ -38,6 +38,23 @@ static bool keepsRowFused(int64_t cols) {
 // 333 x 100003 on 4 CTAs of 8 warps ran at 1993 / 2439 GB/s (H100 / H200)
 // where softmax_split ran at 1747 / 2042 (docs/benchmarks.md).
 constexpr int64_t kClusterFusedPeeled16BitCols = 131072;
+// Aligned f32 rows past the fused ones, where the parts of a row meet
+// inside one launch (softmax_split_resident, blk.program_barrier, two
+// stages) and every element is read once. On an H100, 64 / 8 / 128 rows of
+// 1048576 / 1048576 / 524288 ran at 70.4 / 76.2 / 81.1% of a copy where
+// softmax_split, which reads them twice, ran at 66.6 / 71.3 / 66.6%. Not
+// 16-bit rows, whose parts are half the bytes for the same meeting (bf16
+// 64 x 1048576: 56.0% against 65.6%), nor rows that are not a whole
+// number of 16-byte vectors, which softmax_split peels (200 x 300001:
+// 60.0% against 66.8%): docs/bench-data/split-resident/. Up to 2^20
+// columns: 128 parts of 8192, which 264 programs (2 an SM) hold at once.
+constexpr int64_t kResidentSplitCols = int64_t(1) << 20;
+
+static bool splitsResident(int64_t cols, int64_t elementBytes,
+                           ChoiceTarget target) {
+  return target.residentGrid && elementBytes >= 4 &&
+         cols % (16 / elementBytes) == 0 && cols <= kResidentSplitCols;
+}
 // softmax_split holds a row's SPLITS partials in one block of registers:
 // at most 32768 (8 warps, 128 registers per thread) of 8192-column parts.
 constexpr int64_t kSplitCols = int64_t(1) << 28;
@@ -57,17 +74,22 @@ const BuiltinProgram *mlir::blk::lookupBuiltinProgram(llvm::StringRef name) {
 
 const BuiltinProgram &mlir::blk::chooseSoftmaxProgram(int64_t cols,
                                                       int64_t elementBytes,
-                                                      bool hasClusters) {
+                                                      ChoiceTarget target) {
   int64_t fusedCols = kFusedCols;
-  if (hasClusters)
+  if (target.clusters)
     fusedCols = elementBytes >= 4            ? kClusterFusedCols
                 : cols % (16 / elementBytes) ? kClusterFusedPeeled16BitCols
                 : keepsRowFused(cols)        ? kKeptRow16BitCols
                                              : kClusterFused16BitCols;
-  llvm::StringRef name = cols <= kMultirowCols ? "softmax_multirow"
-                         : cols <= fusedCols   ? "softmax_fused"
-                         : cols <= kSplitCols  ? "softmax_split"
-                                               : "softmax_online";
+  llvm::StringRef name = "softmax_online";
+  if (cols <= kMultirowCols)
+    name = "softmax_multirow";
+  else if (cols <= fusedCols)
+    name = "softmax_fused";
+  else if (splitsResident(cols, elementBytes, target))
+    name = "softmax_split_resident";
+  else if (cols <= kSplitCols)
+    name = "softmax_split";
   const BuiltinProgram *program = lookupBuiltinProgram(name);
   if (!program)
     llvm::report_fatal_error(llvm::Twine("the built-in programs lack ") + name);

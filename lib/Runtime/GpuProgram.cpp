@@ -42,7 +42,7 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
               static_cast<size_t>(launch.dynamicSharedBytes), clusters);
           !status)
         return status;
-      grid = std::min<int64_t>(compiled.shape.rows, std::max(1, clusters));
+      grid = std::min<int64_t>(compiled.grid, std::max(1, clusters));
     } else if (launch.grid == GridKind::persistent) {
       int blocksPerSM = 0;
       if (Status status = kernel.maxActiveBlocksPerMultiprocessor(
@@ -52,7 +52,15 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
         return status;
       int64_t resident = int64_t(driver.device().multiprocessorCount) *
                          std::max(1, blocksPerSM);
-      grid = std::min<int64_t>(compiled.shape.rows, resident);
+      // Programs that wait for each other must all be running.
+      if (resident < launch.residentPrograms)
+        return Status::failure(
+            "kernel @" + compiled.signatures[k].name + " needs " +
+            std::to_string(launch.residentPrograms) +
+            " programs resident at once (they wait for each other), but " +
+            driver.device().name + " keeps " + std::to_string(resident) +
+            " of its " + std::to_string(launch.threads) + " threads");
+      grid = std::min<int64_t>(compiled.grid, resident);
     }
     // cuLaunchKernel's grid is at most 2^31 - 1 CTAs in x.
     if (grid < 1 || grid > INT32_MAX / launch.ctas)
@@ -89,6 +97,9 @@ Status GpuProgram::allocateScratch() {
       if (Status status = driver.allocate(
               static_cast<size_t>(elements) * argument.bytes, buffer);
           !status)
+        return status;
+      // Counters (blk.program_barrier) start at zero.
+      if (Status status = buffer.fillBytes(0); !status)
         return status;
       scratch.emplace_back(argument.name, std::move(buffer));
     }

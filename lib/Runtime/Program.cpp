@@ -14,7 +14,7 @@
 
 using namespace blk::runtime;
 
-static const char kImageHeader[] = "blk-program-image 1\n";
+static const char kImageHeader[] = "blk-program-image 2\n";
 
 bool blk::runtime::isTensorRole(ArgRole role) {
   return role == ArgRole::input || role == ArgRole::output ||
@@ -145,7 +145,8 @@ bool readImage(Reader &in, ProgramImage &image) {
         !in.bounded(0, INT32_MAX, launch.staticSharedBytes) ||
         !in.bounded(0, INT32_MAX, launch.dynamicSharedBytes) ||
         !in.enumeration(GridKind::persistent, launch.grid) ||
-        !in.bounded(0, 1, nonPortable))
+        !in.bounded(0, 1, nonPortable) ||
+        !in.bounded(0, INT32_MAX, launch.residentPrograms))
       return false;
     launch.nonPortableCluster = nonPortable;
     image.launches.push_back(launch);
@@ -198,6 +199,7 @@ std::string ProgramImage::serialize() const {
     out.integer(launch.dynamicSharedBytes);
     out.integer(static_cast<int64_t>(launch.grid));
     out.integer(launch.nonPortableCluster);
+    out.integer(launch.residentPrograms);
   }
   out.string(ptx);
   out.string(object);

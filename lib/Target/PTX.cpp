@@ -116,6 +116,7 @@ mlir::blk::getCompiledKernels(ModuleOp module) {
     kernel.staticSharedBytes = launch.getStaticSharedBytes();
     kernel.dynamicSharedBytes = launch.getDynamicSharedBytes();
     kernel.grid = launch.getGrid();
+    kernel.residentPrograms = launch.getResidentPrograms();
     for (Type type : launch.getArgs()) {
       std::string text;
       llvm::raw_string_ostream os(text);

@@ -167,10 +167,19 @@ void pipelineLoop(scf::ForOp loop, int64_t numStages) {
   // Signed bounds only: `ub - k * step` may go below zero.
   if (loop.getUnsignedCmp())
     return;
+  // Loads the body makes after a write to global memory (a store, or a
+  // blk.program_barrier where other programs' writes arrive) may read what
+  // was written in their own iteration: they stay where they are.
   SmallVector<PipelinedLoad> loads;
-  for (LoadOp load : loop.getBody()->getOps<LoadOp>())
-    if (std::optional<PipelinedLoad> pipelined = getPipelinedLoad(loop, load))
-      loads.push_back(std::move(*pipelined));
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (std::optional<PipelinedLoad> pipelined = getPipelinedLoad(loop, load))
+        loads.push_back(std::move(*pipelined));
+      continue;
+    }
+    if (isa<StoreOp, ProgramBarrierOp>(op))
+      break;
+  }
   if (loads.empty())
     return;
   int64_t ahead = numStages - 1;

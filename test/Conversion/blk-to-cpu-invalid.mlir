@@ -31,3 +31,11 @@ func.func @helper(%p: !blk.ptr<f32>, %n: i32) {
   %q = blk.addptr %p, %n : !blk.ptr<f32>, i32
   return
 }
+
+// -----
+
+func.func @barrier(%c: !blk.ptr<i64>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent>} {
+  // expected-error @+1 {{'blk.program_barrier' op waits for other programs, but the CPU path runs a kernel's programs one after another}}
+  blk.program_barrier %c, %n : !blk.ptr<i64>, i32
+  return
+}

@@ -132,3 +132,11 @@ func.func @local_alloc_warps(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.ke
   %b = blk.local_alloc %x : tensor<1024xbf16, #staged4> -> !blk.shared<1024xbf16>
   return
 }
+
+// -----
+
+func.func @barrier_count_at_run_time(%c: !blk.ptr<i64>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent>} {
+  // expected-error @+1 {{'blk.program_barrier' op expected a count known when the kernel is compiled (the launcher keeps that many programs resident), but found a value computed at run time}}
+  blk.program_barrier %c, %n : !blk.ptr<i64>, i32
+  return
+}

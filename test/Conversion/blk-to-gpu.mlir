@@ -331,3 +331,29 @@ func.func @replicated_store(%p: !blk.ptr<f32>, %v: f32) attributes {blk.kernel =
   blk.store %p[%all], %values : !blk.ptr<f32>, tensor<128xi32, #held>, tensor<128xf32, #held>
   return
 }
+
+// -----
+
+// Programs meet at a counter: the CTA's threads meet, thread 0 arrives
+// (fence, atomic add) and spins until the round of 4 is full (fence), and
+// the threads meet again. The launch record asks for 4 resident programs.
+// CHECK: #blk.launch<kernel = "meet", threads = 128, ctas = 1, {{.*}}grid = persistent, residentPrograms = 4,
+// CHECK-LABEL: gpu.func @meet
+func.func @meet(%arrivals: !blk.ptr<i64>) attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent>} {
+  %four = arith.constant 4 : i32
+  // CHECK: gpu.barrier
+  // CHECK: %[[TID:.*]] = gpu.thread_id x
+  // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]]
+  // CHECK: scf.if %[[FIRST]] {
+  // CHECK: llvm.fence syncscope("device") seq_cst
+  // CHECK: %[[OLD:.*]] = llvm.atomicrmw add %{{.*}}, %{{.*}} syncscope("device") monotonic
+  // CHECK: scf.while
+  // CHECK: llvm.load %{{.*}} atomic syncscope("device") monotonic
+  // CHECK: arith.cmpi ult
+  // CHECK: scf.condition
+  // CHECK: llvm.fence syncscope("device") seq_cst
+  // CHECK: }
+  // CHECK-NEXT: gpu.barrier
+  blk.program_barrier %arrivals, %four : !blk.ptr<i64>, i32
+  return
+}

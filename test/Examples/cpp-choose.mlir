@@ -6,6 +6,11 @@
 // RUN: blk-choose-program 1024 65536 f32 --chip=sm_90 | FileCheck %s --check-prefix=CLUSTER
 // RUN: blk-choose-program 1024 65536 bf16 --chip=sm_90 | FileCheck %s --check-prefix=CLUSTER16
 // RUN: blk-choose-program 1024 65536 f32 --chip=sm_80 | FileCheck %s --check-prefix=NOCLUSTER
+// RUN: blk-choose-program 64 1048576 f32 --chip=sm_90 | FileCheck %s --check-prefix=RESIDENT
+// RUN: blk-choose-program 64 1048576 bf16 --chip=sm_90 | FileCheck %s --check-prefix=SPLIT16
+// RUN: blk-choose-program 64 1048576 f32 --chip=sm_80 | FileCheck %s --check-prefix=SPLIT80
+// RUN: blk-choose-program 64 2097152 f32 --chip=sm_90 | FileCheck %s --check-prefix=SPLIT2M
+// RUN: blk-choose-program 200 300001 f32 --chip=sm_90 | FileCheck %s --check-prefix=SPLITODD
 // RUN: not blk-choose-program 0 10 2>&1 | FileCheck %s --check-prefix=BAD
 
 // SHORT: softmax_multirow.mlir for 4096 x 100 f32 on sm_90: BLOCK=128 ROWS=4, grid 1024
@@ -17,6 +22,12 @@
 // NOCLUSTER: softmax_split.mlir for 1024 x 65536 f32 on sm_80: BLOCK=8192 SPLITS=8, grid 8192
 // NOCLUSTER: kernel partials
 // NOCLUSTER: kernel normalize
+// RESIDENT: softmax_split_resident.mlir for 64 x 1048576 f32 on sm_90: BLOCK=8192 SPLITS=128, grid 8192
+// RESIDENT: kernel softmax_split_resident: 256 threads x 1 CTAs
+// SPLIT16: softmax_split.mlir for 64 x 1048576 bf16 on sm_90: BLOCK=8192 SPLITS=128
+// SPLIT80: softmax_split.mlir for 64 x 1048576 f32 on sm_80: BLOCK=8192 SPLITS=128
+// SPLIT2M: softmax_split.mlir for 64 x 2097152 f32 on sm_90: BLOCK=8192 SPLITS=256
+// SPLITODD: softmax_split.mlir for 200 x 300001 f32 on sm_90
 // BAD: error: the problem must have at least one row and one column, but is 0 x 10
 
 // blk-choose-program compiles exactly what softmax-run auto compiles for the

@@ -7,6 +7,7 @@
 // RUN: softmax-opt %examples/softmax_persistent.mlir | softmax-opt > /dev/null
 // RUN: softmax-opt %examples/softmax_naive.mlir --blk-specialize="BLOCK=1024" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefix=NAIVE
 // RUN: softmax-opt %examples/softmax_split.mlir --blk-specialize="BLOCK=8192 SPLITS=8" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefix=SPLIT
+// RUN: softmax-opt %examples/softmax_split_resident.mlir --blk-specialize="BLOCK=8192 SPLITS=128" --blk-to-ptx --emit=ptx | FileCheck %s --check-prefix=RESIDENT
 // RUN: softmax-opt %examples/softmax_persistent.mlir --blk-specialize="BLOCK=1024" | FileCheck %s --check-prefix=PERSISTENT
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1" | FileCheck %s --check-prefix=FUSED1
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=1024" | FileCheck %s --check-prefix=FUSED
@@ -57,3 +58,11 @@
 // SPLIT: .visible .entry normalize(
 // SPLIT: ld.global.v4.b32
 // SPLIT: st.global.v4.b32
+
+// One kernel: the row's parts meet at a counter (an atomic add, then a
+// spin on a relaxed load between GPU-scope fences).
+// RESIDENT: .entry softmax_split_resident
+// RESIDENT: fence.sc.gpu
+// RESIDENT: atom.global.add.u64
+// RESIDENT: ld.relaxed.gpu
+// RESIDENT-NOT: .entry

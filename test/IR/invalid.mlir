@@ -533,3 +533,35 @@ func.func @shared_zero(%b: !blk.shared<0xbf16>) {
 func.func @shared_i12(%b: !blk.shared<64xi12>) {
   return
 }
+
+// -----
+
+func.func @barrier_on_f32(%c: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent>} {
+  // expected-error @+1 {{expected a pointer to an i64 counter, but found '!blk.ptr<f32>'}}
+  blk.program_barrier %c, %n : !blk.ptr<f32>, i32
+  return
+}
+
+// -----
+
+func.func @barrier_outside_kernel(%c: !blk.ptr<i64>, %n: i32) {
+  // expected-error @+1 {{expected to be in a kernel (a function marked blk.kernel)}}
+  blk.program_barrier %c, %n : !blk.ptr<i64>, i32
+  return
+}
+
+// -----
+
+func.func @barrier_on_rows_grid(%c: !blk.ptr<i64>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{expected a kernel of grid = persistent (the programs that meet here must all be resident), but found grid = rows}}
+  blk.program_barrier %c, %n : !blk.ptr<i64>, i32
+  return
+}
+
+// -----
+
+func.func @barrier_on_cluster(%c: !blk.ptr<i64>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent, num_ctas = 2>} {
+  // expected-error @+1 {{expected a kernel of one CTA a program, but found num_ctas = 2}}
+  blk.program_barrier %c, %n : !blk.ptr<i64>, i32
+  return
+}

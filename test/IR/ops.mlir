@@ -38,6 +38,13 @@ func.func @kernel_options_in_any_order() attributes {blk.kernel = #blk.kernel<nu
   return
 }
 
+// CHECK-LABEL: func.func @program_barrier
+// CHECK: blk.program_barrier %{{.*}}, %{{.*}} : !blk.ptr<i64>, i32
+func.func @program_barrier(%arrivals: !blk.ptr<i64>, %count: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent>} {
+  blk.program_barrier %arrivals, %count : !blk.ptr<i64>, i32
+  return
+}
+
 // The kernel ABI, declared: every role and shape, and the constants' roles.
 // CHECK-LABEL: func.func @declared_abi
 // CHECK-SAME: {blk.arg = #blk.arg<output "y">}

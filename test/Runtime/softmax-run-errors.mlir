@@ -7,6 +7,9 @@
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --dtype f64 2>&1 | FileCheck %s --check-prefix=DTYPE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-warps 3 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-ctas 3 2>&1 | FileCheck %s --check-prefix=CTAS
+// RUN: not softmax-run %examples/softmax_split_resident.mlir --target cpu --rows 4 --cols 20000 --check 2>&1 | FileCheck %s --check-prefix=BARRIER
+// BARRIER: softmax_split_resident.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'blk.program_barrier' op waits for other programs, but the CPU path runs a kernel's programs one after another
+// BARRIER: softmax-run: compilation failed
 // WARPS: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: num_warps must be a power of two from 1 to 32, but got 3
 // CTAS: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: num_ctas must be a power of two from 1 to 16, but got 3
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu 2>&1 | FileCheck %s --check-prefix=SHAPE

@@ -192,8 +192,9 @@ FailureOr<CompiledProgram> compileForProblem(ModuleOp program,
                                              const CompileOptions &options);
 
 /// The built-in program for a softmax of the problem's shape on the target
-/// (chooseSoftmaxProgram: clusters only on a GPU that has them, and not
-/// when the options ask for one CTA per program).
+/// (chooseSoftmaxProgram: a resident grid on a GPU of sm_90+, the chips the
+/// choice was measured on; clusters there unless the options ask for one
+/// CTA per program).
 const BuiltinProgram &chooseBuiltinSoftmax(const ProblemDesc &problem,
                                            const CompileOptions &options);
 

@@ -236,16 +236,19 @@ def Blk_LaunchAttr : AttrDef<Blk_Dialect, "Launch"> {
     launch), the grid it expects (`rows`: one program per row), the CTAs
     per program (a cluster: the kernel is compiled for exactly that cluster
     shape, so the launch has `ctas` times as many CTAs as programs), and the
-    argument types in order (`!blk.ptr<T>` is one device pointer).
+    argument types in order (`!blk.ptr<T>` is one device pointer). A
+    kernel whose programs meet at a `blk.program_barrier` needs
+    `residentPrograms` of them resident at once (printed only then).
   }];
   let parameters = (ins StringRefParameter<>:$kernel, "int64_t":$threads,
                         "int64_t":$ctas,
                         "int64_t":$staticSharedBytes,
                         "int64_t":$dynamicSharedBytes,
                         "GridKind":$grid,
+                        DefaultValuedParameter<"int64_t", "0">:$residentPrograms,
                         ArrayRefParameter<"::mlir::Type">:$args);
   let assemblyFormat = [{
     `<` struct($kernel, $threads, $ctas, $staticSharedBytes, $dynamicSharedBytes,
-               $grid, $args) `>`
+               $grid, $residentPrograms, $args) `>`
   }];
 }

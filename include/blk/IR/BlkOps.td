@@ -252,6 +252,39 @@ def Blk_StoreOp : Blk_Op<"store", [
   }];
 }
 
+def Blk_ProgramBarrierOp : Blk_Op<"program_barrier", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait until `count` programs have reached a counter";
+  let description = [{
+    The program arrives at the i64 counter `counter` points to and waits
+    until `count` programs have arrived there in this round; what any of
+    them wrote to global memory before arriving is visible to all of them
+    after. A round ends at each multiple of `count`, so a counter serves
+    launch after launch where each round has exactly `count` arrivals; it
+    must be zero before the first (the runtime zeroes scratch tensors when
+    it allocates them).
+
+    The programs of a round must run at once: the kernel is
+    `grid = persistent` (the runtime launches no more programs than stay
+    resident, and refuses a kernel whose rounds need more), each program
+    walks its work in increasing order, and a program is one CTA. On the
+    GPU, the CTA's threads meet at a barrier, thread 0 adds 1 to the
+    counter and spins until the round is full, between two GPU-scope
+    fences, and the threads meet again (cooperative groups' grid sync,
+    per counter). The CPU path runs programs one after another and
+    refuses it.
+
+    ```mlir
+    blk.program_barrier %arrivals, %splits : !blk.ptr<i64>, i32
+    ```
+  }];
+  let arguments = (ins Blk_AnyPtr:$counter, I32:$count);
+  let assemblyFormat = [{
+    $counter `,` $count attr-dict `:` qualified(type($counter)) `,` type($count)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Shared memory
 //===----------------------------------------------------------------------===//

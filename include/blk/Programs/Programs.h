@@ -26,18 +26,33 @@ llvm::ArrayRef<BuiltinProgram> getBuiltinPrograms();
 /// The built-in program named `name` (with or without ".mlir"), or null.
 const BuiltinProgram *lookupBuiltinProgram(llvm::StringRef name);
 
+/// What the choice of a program knows of its target.
+struct ChoiceTarget {
+  /// A GPU of sm_90 or newer, where the choices were measured: a launch's
+  /// programs stay resident at once, so a split row's parts may meet
+  /// inside one launch.
+  bool residentGrid = false;
+  /// ... that may also run a program on a thread-block cluster (the
+  /// caller did not ask for one CTA per program).
+  bool clusters = false;
+};
+
 /// The softmax program for rows of `cols` elements of `elementBytes` bytes,
-/// measured on an H200 (docs/benchmarks.md):
+/// measured on an H100 and an H200 (docs/benchmarks.md):
 ///   - up to 512 columns, softmax_multirow (several rows per program);
 ///   - rows that one program holds in registers, softmax_fused: up to 32768
-///     columns, and with thread-block clusters (`hasClusters`, sm_90+) up
-///     to 262144 f32 or 65536 16-bit columns;
+///     columns, and on clusters up to 262144 f32 or 65536 16-bit columns
+///     (262144 where the row is kept in shared memory);
+///   - longer f32 rows of whole 16-byte vectors on a resident grid, up to
+///     2^20 columns,
+///     softmax_split_resident (a row over many programs that meet in one
+///     launch, each element read once);
 ///   - longer rows, softmax_split (a row over many programs, two kernels),
 ///     up to 2^28 columns (its SPLITS partials fill one block of
 ///     registers);
 ///   - beyond, softmax_online (one program walks its row in tiles).
 const BuiltinProgram &chooseSoftmaxProgram(int64_t cols, int64_t elementBytes,
-                                           bool hasClusters);
+                                           ChoiceTarget target);
 
 } // namespace mlir::blk
 

@@ -60,6 +60,10 @@ struct KernelLaunch {
   /// The cluster is larger than the chip's portable size: the kernel must
   /// opt in (TargetInfo::getMaxPortableClusterCtas).
   bool nonPortableCluster = false;
+  /// Programs that must be resident at once, as they wait for each other
+  /// (blk.program_barrier): a persistent grid of fewer would never finish.
+  /// 0: no such need.
+  int64_t residentPrograms = 0;
 };
 
 /// The problem a program was compiled for: compiled code may rely on every

@@ -85,6 +85,8 @@ struct CompiledKernel {
   int64_t staticSharedBytes = 0;
   int64_t dynamicSharedBytes = 0;
   GridKind grid = GridKind::rows;
+  /// Programs that must be resident at once (blk.program_barrier); 0: any.
+  int64_t residentPrograms = 0;
   /// Argument types as printed in the program (`!blk.ptr<f32>`, `i32`, ...).
   std::vector<std::string> args;
 };

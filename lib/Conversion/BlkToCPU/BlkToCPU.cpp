@@ -71,6 +71,11 @@ LogicalResult checkSupported(ModuleOp module) {
               "program before blk-distribute";
   };
   WalkResult result = module.walk([&](Operation *op) {
+    if (isa<ProgramBarrierOp>(op)) {
+      op->emitOpError() << "waits for other programs, but the CPU path runs "
+                           "a kernel's programs one after another";
+      return WalkResult::interrupt();
+    }
     if (isa<BlkDialect>(op->getDialect())) {
       auto func = op->getParentOfType<func::FuncOp>();
       if (!func || !isKernel(func)) {

@@ -150,7 +150,7 @@ LogicalResult checkSupported(func::FuncOp func) {
 /// What keeps `kernel` from being converted for the target: ops without a
 /// lowering, or clusters on a chip without them.
 LogicalResult checkKernel(func::FuncOp kernel, const TargetInfo &target) {
-  if (failed(checkSupported(kernel)))
+  if (failed(checkSupported(kernel)) || failed(checkProgramBarriers(kernel)))
     return failure();
   int64_t ctas = getKernelAttr(kernel).getNumCtas();
   if (ctas > target.getMaxClusterCtas())
@@ -236,6 +236,7 @@ struct ConvertBlkToGPUPass
     populateMathOpPatterns(converter, patterns);
     populateMemoryOpPatterns(converter, patterns, accessPlans);
     populateReduceOpPatterns(converter, patterns, plan);
+    populateProgramBarrierOpPatterns(converter, patterns);
     populateSharedMemoryOpPatterns(converter, patterns, plan);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

@@ -107,6 +107,17 @@ void populateMemoryOpPatterns(const TypeConverter &converter,
 void populateSharedMemoryOpPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const WorkgroupPlan &plan);
+/// Every blk.program_barrier of `kernel` counts a number of programs known
+/// now: the launcher needs it to keep them all resident.
+LogicalResult checkProgramBarriers(func::FuncOp kernel);
+
+/// The most programs a blk.program_barrier of `kernel` waits for (0: it
+/// has none).
+int64_t getResidentPrograms(func::FuncOp kernel);
+
+/// blk.program_barrier: programs meet at a counter in global memory.
+void populateProgramBarrierOpPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
 void populateReduceOpPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
                               const WorkgroupPlan &plan);

@@ -143,7 +143,7 @@ ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,
         context, kernel.getSymName(), kWarpSize * attr.getNumWarps(),
         attr.getNumCtas(), plan.sharedBytes.lookup(kernel),
         plan.dynamicSharedBytes.lookup(kernel), attr.getGrid(),
-        kernel.getArgumentTypes()));
+        getResidentPrograms(kernel), kernel.getArgumentTypes()));
   }
   return ArrayAttr::get(context, launches);
 }
