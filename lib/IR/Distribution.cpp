@@ -52,6 +52,19 @@ int64_t Distribution::getDistinctThreads(int64_t d) const {
   return std::min(threads, std::max<int64_t>(1, shape[d] / getRunLength(d)));
 }
 
+int64_t Distribution::getLayoutDim(int64_t dim) const {
+  return slicedDim && dim >= *slicedDim ? dim + 1 : dim;
+}
+
+ReduceSpread Distribution::getReduceSpread(int64_t axis) const {
+  int64_t dim = getLayoutDim(axis);
+  int64_t distinct = getDistinctThreads(dim);
+  int64_t lanes = std::min(layout.getLanes()[dim], distinct);
+  int64_t warps = std::min(layout.getWarps()[dim], distinct / lanes);
+  return {dim, lanes, warps, distinct / (lanes * warps),
+          getNumElements() / getCount(dim)};
+}
+
 SmallVector<int64_t> Distribution::getLocalIndices(int64_t k) const {
   SmallVector<int64_t> local(getRank());
   for (int64_t d = getRank() - 1; d >= 0; --d) {

@@ -72,9 +72,7 @@ bool crossesWarps(ReduceOp reduce) {
       Distribution::get(reduce.getSrc().getType());
   if (failed(distribution) || distribution->getSlicedDim())
     return false;
-  int64_t axis = reduce.getAxis();
-  return distribution->getDistinctThreads(axis) >
-         distribution->getLayout().getLanes()[axis];
+  return distribution->getReduceSpread(reduce.getAxis()).crossesWarps();
 }
 
 /// Whether `user` needs a value of `reduce`'s block after the reduction.

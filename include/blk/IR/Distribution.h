@@ -25,6 +25,23 @@
 
 namespace mlir::blk {
 
+/// How a reduction spreads over the threads that hold distinct elements
+/// along its dimension: lanes of a warp, warps of a CTA, CTAs of a
+/// cluster.
+struct ReduceSpread {
+  /// The layout (parent) dimension reduced.
+  int64_t layoutDim;
+  int64_t lanes;
+  int64_t warps;
+  int64_t ctas;
+  /// Results each thread holds (its elements along the other dimensions).
+  int64_t resultsPerThread;
+
+  /// Whether partials of several warps or CTAs are combined (through
+  /// shared memory and a barrier).
+  bool crossesWarps() const { return warps * ctas > 1; }
+};
+
 class Distribution {
 public:
   /// The distribution of a block type carrying a #blk.blocked or #blk.slice
@@ -51,6 +68,11 @@ public:
   /// How many thread coordinates along `d` (over the lanes, warps and CTAs)
   /// hold different elements.
   int64_t getDistinctThreads(int64_t d) const;
+  /// The dimension of the layout (parent) that dimension `dim` of the
+  /// block stands for.
+  int64_t getLayoutDim(int64_t dim) const;
+  /// How a reduction along dimension `axis` of the block is spread.
+  ReduceSpread getReduceSpread(int64_t axis) const;
   /// Offset of element `k` of a thread from its base coordinate, per
   /// dimension.
   SmallVector<int64_t> getElementOffsets(int64_t k) const;

@@ -49,7 +49,7 @@ struct ArangeToThreadIndices : public OpConversionPattern<ArangeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Distribution distribution = *Distribution::get(op.getType());
-    int64_t dim = getLayoutDim(distribution, 0);
+    int64_t dim = distribution.getLayoutDim(0);
     SmallVector<Value> base = createThreadBase(
         rewriter, loc, distribution, createThreadIds(rewriter, loc));
     SmallVector<int32_t> offsets;

@@ -60,10 +60,6 @@ SmallVector<Value> createThreadBase(OpBuilder &builder, Location loc,
 Value createFirstHolderPredicate(OpBuilder &builder, Location loc,
                                  const Distribution &distribution);
 
-/// The dimension of the layout (parent) that dimension `dim` of a block
-/// with this distribution stands for.
-int64_t getLayoutDim(const Distribution &distribution, int64_t dim);
-
 SmallVector<Value> extractElements(OpBuilder &builder, Location loc,
                                    Value vector);
 

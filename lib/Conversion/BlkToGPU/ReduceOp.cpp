@@ -31,25 +31,6 @@ using namespace mlir::blk;
 
 namespace {
 
-/// How the reduced dimension is spread: distinct lanes, warps and CTAs.
-struct ReduceSpread {
-  int64_t layoutDim;
-  int64_t lanes;
-  int64_t warps;
-  int64_t ctas;
-  int64_t resultsPerThread;
-};
-
-ReduceSpread getSpread(const Distribution &distribution, ReduceOp reduce) {
-  BlockedLayoutAttr layout = distribution.getLayout();
-  int64_t dim = getLayoutDim(distribution, reduce.getAxis());
-  int64_t distinct = distribution.getDistinctThreads(dim);
-  int64_t lanes = std::min(layout.getLanes()[dim], distinct);
-  int64_t warps = std::min(layout.getWarps()[dim], distinct / lanes);
-  return {dim, lanes, warps, distinct / (lanes * warps),
-          distribution.getNumElements() / distribution.getCount(dim)};
-}
-
 /// Index of partial `slot` of the thread (warp, lane) in a buffer holding
 /// `count` partials per thread.
 Value createSlotIndex(OpBuilder &builder, Location loc, Value warp, Value lane,
@@ -131,7 +112,7 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
     ReduceKind kind = op.getKind();
     Distribution distribution = *Distribution::get(op.getSrc().getType());
     BlockedLayoutAttr layout = distribution.getLayout();
-    ReduceSpread spread = getSpread(distribution, op);
+    ReduceSpread spread = distribution.getReduceSpread(op.getAxis());
 
     SmallVector<Value> partials = reduceInThread(
         rewriter, loc, kind, distribution, spread.layoutDim,
@@ -275,7 +256,7 @@ void mlir::blk::createClusterBarrier(OpBuilder &builder, Location loc) {
 
 int64_t mlir::blk::getClusterReduceSlots(ReduceOp reduce) {
   Distribution distribution = *Distribution::get(reduce.getSrc().getType());
-  ReduceSpread spread = getSpread(distribution, reduce);
+  ReduceSpread spread = distribution.getReduceSpread(reduce.getAxis());
   if (spread.ctas <= 1)
     return 0;
   return kWarpSize * distribution.getLayout().getNumWarps() *
@@ -284,7 +265,7 @@ int64_t mlir::blk::getClusterReduceSlots(ReduceOp reduce) {
 
 std::optional<MemRefType> mlir::blk::getReduceBuffer(ReduceOp reduce) {
   Distribution distribution = *Distribution::get(reduce.getSrc().getType());
-  ReduceSpread spread = getSpread(distribution, reduce);
+  ReduceSpread spread = distribution.getReduceSpread(reduce.getAxis());
   if (spread.warps <= 1)
     return std::nullopt;
   int64_t threads = kWarpSize * distribution.getLayout().getNumWarps();

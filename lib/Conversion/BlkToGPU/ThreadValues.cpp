@@ -146,12 +146,6 @@ Value mlir::blk::createFirstHolderPredicate(OpBuilder &builder, Location loc,
   return first;
 }
 
-int64_t mlir::blk::getLayoutDim(const Distribution &distribution,
-                                int64_t dim) {
-  std::optional<int64_t> sliced = distribution.getSlicedDim();
-  return sliced && dim >= *sliced ? dim + 1 : dim;
-}
-
 SmallVector<Value> mlir::blk::extractElements(OpBuilder &builder,
                                               Location loc, Value vector) {
   auto type = cast<VectorType>(vector.getType());
