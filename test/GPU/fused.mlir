@@ -33,9 +33,12 @@
 // The program softmax-run picks for the shape and GPU (`auto`).
 // RUN: softmax-run auto --target gpu --check --rows 16 --cols 200000
 // RUN: softmax-run auto --target gpu --check --rows 16 --cols 100000 --dtype bf16
-// Without clusters (--num-ctas 1) such rows go to the split program.
+// Without clusters (--num-ctas 1) such f32 rows are split over programs
+// that meet in one launch; odd ones go to the split program.
 // RUN: softmax-run auto --target gpu --check --rows 4 --cols 200000 --num-ctas 1 > %t.auto.log
-// RUN: grep "softmax_split.mlir: 4 x 200000 f32 (auto)" %t.auto.log
+// RUN: grep "softmax_split_resident.mlir: 4 x 200000 f32 (auto)" %t.auto.log
+// RUN: softmax-run auto --target gpu --check --rows 4 --cols 200001 --num-ctas 1 > %t.odd.log
+// RUN: grep "softmax_split.mlir: 4 x 200001 f32 (auto)" %t.odd.log
 // Padded rows; a stride that breaks the example's divisibility promise is
 // compiled without it.
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1000 --in-stride 1024 --out-stride 1040
