@@ -33,6 +33,13 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
           !status)
         return status;
     int64_t grid = compiled.grid;
+    // A persistent kernel walks its programs' work with 32-bit numbers
+    // (rows, or rows x parts in softmax_split_resident).
+    if (launch.grid == GridKind::persistent && grid > INT32_MAX)
+      return Status::failure("kernel @" + compiled.signatures[k].name +
+                             " walks " + std::to_string(grid) +
+                             " programs' work, more than 32-bit numbers "
+                             "reach (2^31 - 1)");
     if (launch.grid == GridKind::persistent && launch.ctas > 1) {
       // Clusters are placed whole within a GPC: the driver knows how many
       // fit at once, SMs x CTAs per SM / cluster size overcounts.
