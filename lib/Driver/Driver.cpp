@@ -333,8 +333,10 @@ mlir::blk::chooseBuiltinSoftmax(const ProblemDesc &problem,
     // reports it.
     llvm::Expected<TargetInfo> info =
         TargetInfo::get(options.chip, options.features);
-    target.residentGrid = info && info->hasClusters();
-    target.clusters = target.residentGrid && options.numCtas != 1;
+    bool measured = info && info->hasClusters();
+    // A program that meets others is one CTA: not when clusters are asked.
+    target.residentGrid = measured && options.numCtas <= 1;
+    target.clusters = measured && options.numCtas != 1;
     if (!info)
       llvm::consumeError(info.takeError());
   }

@@ -327,6 +327,11 @@ LogicalResult ProgramBarrierOp::verify() {
     return emitOpError() << "expected a kernel of one CTA a program, but "
                             "found num_ctas = "
                          << kernel.getNumCtas();
+  if (std::optional<int64_t> count = getConstantIntValue(getCount());
+      count && *count < 1)
+    return emitOpError() << "expected a count of at least 1 program, but "
+                            "found "
+                         << *count;
   return success();
 }
 

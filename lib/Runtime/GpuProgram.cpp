@@ -66,9 +66,17 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
             std::to_string(launch.residentPrograms) +
             " programs resident at once (they wait for each other), but " +
             driver.device().name + " keeps " + std::to_string(resident) +
-            " of its " + std::to_string(launch.threads) + " threads");
+            " programs of " + std::to_string(launch.threads) +
+            " threads at once");
       grid = std::min<int64_t>(compiled.grid, resident);
     }
+    // ... and there must be as many as meet.
+    if (grid < launch.residentPrograms)
+      return Status::failure("kernel @" + compiled.signatures[k].name +
+                             " waits for " +
+                             std::to_string(launch.residentPrograms) +
+                             " programs at once, but the problem gives it " +
+                             std::to_string(grid));
     // cuLaunchKernel's grid is at most 2^31 - 1 CTAs in x.
     if (grid < 1 || grid > INT32_MAX / launch.ctas)
       return Status::failure(
@@ -110,7 +118,11 @@ Status GpuProgram::allocateScratch() {
         return status;
       scratch.emplace_back(argument.name, std::move(buffer));
     }
-  return Status::success();
+  // The zeroing runs on the legacy stream, which a caller's non-blocking
+  // stream does not wait for: it is done before the first launch.
+  if (scratch.empty())
+    return Status::success();
+  return driver.synchronize();
 }
 
 Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {

@@ -168,8 +168,11 @@ void pipelineLoop(scf::ForOp loop, int64_t numStages) {
   if (loop.getUnsignedCmp())
     return;
   // Loads the body makes after a write to global memory (a store, or a
-  // blk.program_barrier where other programs' writes arrive) may read what
-  // was written in their own iteration: they stay where they are.
+  // blk.program_barrier where other programs' writes arrive, also inside
+  // a branch) may read what was written in their own iteration: they stay
+  // where they are. The loads before are issued during the iteration
+  // before, ahead of its writes: iterations are taken to touch their own
+  // rows (or parts), as the persistent programs' do.
   SmallVector<PipelinedLoad> loads;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (auto load = dyn_cast<LoadOp>(op)) {
@@ -177,7 +180,12 @@ void pipelineLoop(scf::ForOp loop, int64_t numStages) {
         loads.push_back(std::move(*pipelined));
       continue;
     }
-    if (isa<StoreOp, ProgramBarrierOp>(op))
+    bool writes = op.walk([](Operation *inner) {
+                      return isa<StoreOp, ProgramBarrierOp>(inner)
+                                 ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+                    }).wasInterrupted();
+    if (writes)
       break;
   }
   if (loads.empty())

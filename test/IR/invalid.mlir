@@ -565,3 +565,12 @@ func.func @barrier_on_cluster(%c: !blk.ptr<i64>, %n: i32) attributes {blk.kernel
   blk.program_barrier %c, %n : !blk.ptr<i64>, i32
   return
 }
+
+// -----
+
+func.func @barrier_of_no_one(%c: !blk.ptr<i64>) attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent>} {
+  %zero = arith.constant 0 : i32
+  // expected-error @+1 {{expected a count of at least 1 program, but found 0}}
+  blk.program_barrier %c, %zero : !blk.ptr<i64>, i32
+  return
+}

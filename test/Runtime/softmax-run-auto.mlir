@@ -11,6 +11,13 @@
 // registers: auto takes softmax_online (compiled only: 1.2 GB a row).
 // RUN: softmax-run auto --rows 1 --cols 300000000 --emit-ptx %t.ptx | FileCheck %s --check-prefix=HUGE
 // HUGE: softmax_online.mlir: 1 x 300000000 f32 (auto)
+// On an sm_90 GPU, long aligned f32 rows are split over programs that meet
+// in one launch, unless clusters are asked for (such a program is one CTA).
+// RUN: softmax-run auto --rows 4 --cols 1048576 --chip sm_90 --emit-ptx %t.resident.ptx | FileCheck %s --check-prefix=RESIDENT
+// RUN: softmax-run auto --rows 4 --cols 1048576 --chip sm_90 --num-ctas 2 --emit-ptx %t.clusters.ptx | FileCheck %s --check-prefix=CLUSTERS
+// RESIDENT: softmax_split_resident.mlir: 4 x 1048576 f32 (auto)
+// CLUSTERS: softmax_split.mlir: 4 x 1048576 f32 (auto)
+// CLUSTERS: SPLITS=128 ctas=2
 // RUN: not softmax-run softmax_nothing --target cpu --rows 3 --cols 10 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // SHORT: softmax_multirow.mlir: 9 x 300 f32 (auto)

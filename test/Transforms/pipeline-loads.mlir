@@ -160,7 +160,9 @@ func.func @unsigned(%in: !blk.ptr<f32>, %n: i32)
 
 // Loads after a write stay where they are: the first load is prefetched,
 // but the one after blk.program_barrier reads what the other programs
-// wrote in this iteration (and one after a store may read its own write).
+// wrote in this iteration, the one after a store may read its own write,
+// and so may one after a store inside a branch. Each iteration touches its
+// own row of 128 (the stride).
 // CHECK-LABEL: func.func @after_writes
 // CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<128xf32>) : i32 {
 // CHECK: blk.program_barrier
@@ -168,21 +170,47 @@ func.func @unsigned(%in: !blk.ptr<f32>, %n: i32)
 // CHECK: blk.store
 // CHECK-NEXT: blk.load %{{.*}}[%{{.*}}] : !blk.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
 // CHECK: scf.yield
-func.func @after_writes(%in: !blk.ptr<f32>, %partials: !blk.ptr<f32>, %arrivals: !blk.ptr<i64>, %n: i32)
+// CHECK-LABEL: func.func @after_a_branch
+// CHECK: scf.for
+// CHECK-NOT: iter_args
+// CHECK: scf.if
+// CHECK: blk.store
+// CHECK: blk.load
+func.func @after_writes(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %partials: !blk.ptr<f32>, %arrivals: !blk.ptr<i64>, %n: i32)
     attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent, num_stages = 2>} {
   %first = blk.program_id x
   %step = blk.num_programs x
   %four = arith.constant 4 : i32
+  %stride = arith.constant 128 : i32
   %cols = blk.arange 0 to 128 : tensor<128xi32>
   scf.for %i = %first to %n step %step : i32 {
-    %row = blk.addptr %in, %i : !blk.ptr<f32>, i32
+    %start = arith.muli %i, %stride : i32
+    %row = blk.addptr %in, %start : !blk.ptr<f32>, i32
     %x = blk.load %row[%cols] : !blk.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
-    %part = blk.addptr %partials, %i : !blk.ptr<f32>, i32
+    %part = blk.addptr %partials, %start : !blk.ptr<f32>, i32
     blk.store %part[%cols], %x : !blk.ptr<f32>, tensor<128xi32>, tensor<128xf32>
     blk.program_barrier %arrivals, %four : !blk.ptr<i64>, i32
     %others = blk.load %part[%cols] : !blk.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
-    blk.store %row[%cols], %others : !blk.ptr<f32>, tensor<128xi32>, tensor<128xf32>
-    %again = blk.load %row[%cols] : !blk.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
+    %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+    blk.store %out_row[%cols], %others : !blk.ptr<f32>, tensor<128xi32>, tensor<128xf32>
+    %again = blk.load %out_row[%cols] : !blk.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
+  }
+  return
+}
+func.func @after_a_branch(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>, %n: i32, %write: i1)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent, num_stages = 2>} {
+  %first = blk.program_id x
+  %step = blk.num_programs x
+  %stride = arith.constant 128 : i32
+  %cols = blk.arange 0 to 128 : tensor<128xi32>
+  %ones = arith.constant dense<1.0> : tensor<128xf32>
+  scf.for %i = %first to %n step %step : i32 {
+    %start = arith.muli %i, %stride : i32
+    %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+    scf.if %write {
+      blk.store %out_row[%cols], %ones : !blk.ptr<f32>, tensor<128xi32>, tensor<128xf32>
+    }
+    %back = blk.load %out_row[%cols] : !blk.ptr<f32>, tensor<128xi32> -> tensor<128xf32>
   }
   return
 }

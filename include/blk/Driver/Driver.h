@@ -192,9 +192,9 @@ FailureOr<CompiledProgram> compileForProblem(ModuleOp program,
                                              const CompileOptions &options);
 
 /// The built-in program for a softmax of the problem's shape on the target
-/// (chooseSoftmaxProgram: a resident grid on a GPU of sm_90+, the chips the
-/// choice was measured on; clusters there unless the options ask for one
-/// CTA per program).
+/// (chooseSoftmaxProgram: on a GPU of sm_90+, the chips the choice was
+/// measured on, a resident grid unless the options ask for clusters, and
+/// clusters unless they ask for one CTA per program).
 const BuiltinProgram &chooseBuiltinSoftmax(const ProblemDesc &problem,
                                            const CompileOptions &options);
 

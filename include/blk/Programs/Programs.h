@@ -28,12 +28,12 @@ const BuiltinProgram *lookupBuiltinProgram(llvm::StringRef name);
 
 /// What the choice of a program knows of its target.
 struct ChoiceTarget {
-  /// A GPU of sm_90 or newer, where the choices were measured: a launch's
-  /// programs stay resident at once, so a split row's parts may meet
-  /// inside one launch.
+  /// A GPU of sm_90 or newer, where the choices were measured, running
+  /// programs of one CTA: a launch's programs stay resident at once, so a
+  /// split row's parts may meet inside one launch.
   bool residentGrid = false;
-  /// ... that may also run a program on a thread-block cluster (the
-  /// caller did not ask for one CTA per program).
+  /// A GPU of sm_90 or newer that may run a program on a thread-block
+  /// cluster (the caller did not ask for one CTA per program).
   bool clusters = false;
 };
 

@@ -222,7 +222,10 @@ def BlkPipelineLoads : Pass<"blk-pipeline-loads", "::mlir::ModuleOp"> {
     `num-stages` blocks instead of one). The loads move ahead of the
     stores of earlier iterations: a loop whose iteration reads what an
     earlier one wrote must not be pipelined (the row-wise programs read
-    and write disjoint rows or tiles, in place or not). Blocks must be
+    and write disjoint rows or tiles, in place or not). Loads after a
+    `blk.store` or a `blk.program_barrier` of the body (also one inside a
+    branch) stay where they are: they may read what their own iteration
+    wrote, or what other programs wrote before meeting. Blocks must be
     static (run after blk-specialize); loads of dynamic shape are left
     alone. `num_stages = 1` changes nothing.
   }];
