@@ -63,6 +63,8 @@ Status resolveEntryPoints(void *library, CudaDriverApi &api) {
               missing) &&
       resolve(library, {"cuModuleUnload"}, api.cuModuleUnload, missing) &&
       resolve(library, {"cuLaunchKernel"}, api.cuLaunchKernel, missing) &&
+      resolve(library, {"cuLaunchCooperativeKernel"},
+              api.cuLaunchCooperativeKernel, missing) &&
       resolve(library, {"cuFuncGetAttribute"}, api.cuFuncGetAttribute,
               missing) &&
       resolve(library, {"cuFuncSetAttribute"}, api.cuFuncSetAttribute,
@@ -524,18 +526,24 @@ Status Kernel::launch(const LaunchConfig &config, void **arguments,
     return Status::failure("cuLaunchKernel of a kernel that was never looked "
                            "up (KernelModule::getKernel)");
   const Dim3 &grid = config.grid, &block = config.block;
-  CUresult result = driver->api().cuLaunchKernel(
-      function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-      config.dynamicSharedBytes, stream, arguments,
-      /*extra=*/nullptr);
+  const CudaDriverApi &api = driver->api();
+  CUresult result =
+      config.cooperative
+          ? api.cuLaunchCooperativeKernel(
+                function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                config.dynamicSharedBytes, stream, arguments)
+          : api.cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x,
+                               block.y, block.z, config.dynamicSharedBytes,
+                               stream, arguments, /*extra=*/nullptr);
   // Launches are timed in loops: build the context string only on failure.
   if (result == CUDA_SUCCESS)
     return Status::success();
-  return driver->check(result, "cuLaunchKernel",
-                       "kernel '" + kernelName + "', grid " +
-                           dimensionsToString(grid) + ", block " +
-                           dimensionsToString(block) + ", dynamic shared " +
-                           std::to_string(config.dynamicSharedBytes) + " B");
+  return driver->check(
+      result,
+      config.cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel",
+      "kernel '" + kernelName + "', grid " + dimensionsToString(grid) +
+          ", block " + dimensionsToString(block) + ", dynamic shared " +
+          std::to_string(config.dynamicSharedBytes) + " B");
 }
 
 //===----------------------------------------------------------------------===//

@@ -151,6 +151,10 @@ Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
     config.block.x = static_cast<unsigned>(record.threads);
     config.dynamicSharedBytes =
         static_cast<unsigned>(record.dynamicSharedBytes);
+    // Programs that meet (blk.program_barrier) are resident at once because
+    // the driver says so, not only because load() sized the grid to the
+    // GPU's occupancy: a GPU shared with other work may not place them all.
+    config.cooperative = record.residentPrograms > 0;
     if (Status status = kernels[k].launch(config, packed.slots.data(), stream);
         !status)
       return status;

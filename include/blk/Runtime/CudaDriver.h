@@ -129,6 +129,11 @@ struct CudaDriverApi {
                              unsigned blockY, unsigned blockZ,
                              unsigned sharedBytes, CUstream stream,
                              void **kernelParams, void **extra);
+  CUresult (*cuLaunchCooperativeKernel)(CUfunction function, unsigned gridX,
+                                        unsigned gridY, unsigned gridZ,
+                                        unsigned blockX, unsigned blockY,
+                                        unsigned blockZ, unsigned sharedBytes,
+                                        CUstream stream, void **kernelParams);
   CUresult (*cuFuncGetAttribute)(int *value, CUfunction_attribute attribute,
                                  CUfunction function);
   CUresult (*cuFuncSetAttribute)(CUfunction function,
@@ -183,6 +188,9 @@ struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
   unsigned dynamicSharedBytes = 0;
+  /// All CTAs resident at once, or the launch fails
+  /// (cuLaunchCooperativeKernel): for programs that wait for each other.
+  bool cooperative = false;
 };
 
 struct KernelAttributes {
