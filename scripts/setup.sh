@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ python3 libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools)
+packages=(cmake ninja-build g++ python3 libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools libgtest-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,154 @@
+//===- DistributionTest.cpp - layout math of #blk.blocked / #blk.slice ----===//
+//
+// The arithmetic of include/blk/IR/Distribution.h, worked by hand for the
+// layouts the programs use: a row over one CTA, over a cluster, a 2-D
+// block of short rows, a block smaller than its tile (threads wrap), and
+// the slice a row-wise reduction leaves.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/IR/Distribution.h"
+#include "blk/IR/BlkDialect.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+class DistributionTest : public ::testing::Test {
+protected:
+  DistributionTest() { context.loadDialect<BlkDialect>(); }
+
+  Distribution get(StringRef type) {
+    Type parsed = parseType(type, &context);
+    EXPECT_TRUE(parsed) << type.str();
+    FailureOr<Distribution> distribution = Distribution::get(parsed);
+    EXPECT_TRUE(succeeded(distribution)) << type.str();
+    return *distribution;
+  }
+
+  MLIRContext context;
+};
+
+// 4096 f32 over 4 warps: 4 elements a run, a tile of 512, 8 repetitions.
+TEST_F(DistributionTest, RowOverOneCta) {
+  Distribution d =
+      get("tensor<4096xf32, #blk.blocked<elems = [4], lanes = [32], "
+          "warps = [4]>>");
+  EXPECT_EQ(d.getRank(), 1);
+  EXPECT_EQ(d.getRunLength(0), 4);
+  EXPECT_EQ(d.getTile(0), 512);
+  EXPECT_EQ(d.getCount(0), 32);
+  EXPECT_EQ(d.getNumElements(), 32);
+  EXPECT_EQ(d.getDistinctThreads(0), 128);
+  EXPECT_FALSE(d.wraps(0));
+  // Element 5 is the second of the second run: one tile further, + 1.
+  EXPECT_EQ(d.getElementOffsets(5), SmallVector<int64_t>({513}));
+  ReduceSpread spread = d.getReduceSpread(0);
+  EXPECT_EQ(spread.layoutDim, 0);
+  EXPECT_EQ(spread.lanes, 32);
+  EXPECT_EQ(spread.warps, 4);
+  EXPECT_EQ(spread.ctas, 1);
+  EXPECT_EQ(spread.resultsPerThread, 1);
+  EXPECT_TRUE(spread.crossesWarps());
+}
+
+// 65536 f32 over a cluster of 4 CTAs of 16 warps: the reduction crosses
+// lanes, warps and CTAs.
+TEST_F(DistributionTest, RowOverACluster) {
+  Distribution d =
+      get("tensor<65536xf32, #blk.blocked<elems = [4], lanes = [32], "
+          "warps = [16], ctas = [4]>>");
+  EXPECT_EQ(d.getTile(0), 8192);
+  EXPECT_EQ(d.getCount(0), 32);
+  EXPECT_EQ(d.getDistinctThreads(0), 2048);
+  ReduceSpread spread = d.getReduceSpread(0);
+  EXPECT_EQ(spread.lanes, 32);
+  EXPECT_EQ(spread.warps, 16);
+  EXPECT_EQ(spread.ctas, 4);
+  EXPECT_TRUE(spread.crossesWarps());
+}
+
+// A block smaller than its tile: 64 elements over 4 warps of 32 lanes
+// holding 4 each. 16 threads hold distinct elements; the others repeat
+// them, and a reduction stays within one warp's lanes.
+TEST_F(DistributionTest, SmallBlockWraps) {
+  Distribution d = get("tensor<64xf32, #blk.blocked<elems = [4], lanes = [32], "
+                       "warps = [4]>>");
+  EXPECT_TRUE(d.wraps(0));
+  EXPECT_EQ(d.getCount(0), 4);
+  EXPECT_EQ(d.getDistinctThreads(0), 16);
+  ReduceSpread spread = d.getReduceSpread(0);
+  EXPECT_EQ(spread.lanes, 16);
+  EXPECT_EQ(spread.warps, 1);
+  EXPECT_EQ(spread.ctas, 1);
+  EXPECT_FALSE(spread.crossesWarps());
+}
+
+// Short rows, 2-D: 8 rows of 128 over 2 x 16 lanes and 4 x 1 warps. Along
+// the rows (dim 1) a thread's results are its 2 rows; elements are
+// numbered row-major over the thread's local indices.
+TEST_F(DistributionTest, ShortRows) {
+  Distribution d =
+      get("tensor<8x128xf32, #blk.blocked<elems = [1, 4], lanes = [2, 16], "
+          "warps = [4, 1]>>");
+  EXPECT_EQ(d.getCount(0), 1);
+  EXPECT_EQ(d.getCount(1), 8);
+  EXPECT_EQ(d.getNumElements(), 8);
+  EXPECT_EQ(d.getLocalIndices(5), SmallVector<int64_t>({0, 5}));
+  EXPECT_EQ(d.getElementIndex({0, 5}), 5);
+  // Element 5: second run (one tile of 64 further) + 1.
+  EXPECT_EQ(d.getElementOffsets(5), SmallVector<int64_t>({0, 65}));
+  ReduceSpread alongRows = d.getReduceSpread(1);
+  EXPECT_EQ(alongRows.layoutDim, 1);
+  EXPECT_EQ(alongRows.lanes, 16);
+  EXPECT_EQ(alongRows.warps, 1);
+  EXPECT_EQ(alongRows.resultsPerThread, 1);
+  EXPECT_FALSE(alongRows.crossesWarps());
+  ReduceSpread acrossRows = d.getReduceSpread(0);
+  EXPECT_EQ(acrossRows.lanes, 2);
+  EXPECT_EQ(acrossRows.warps, 4);
+  EXPECT_EQ(acrossRows.resultsPerThread, 8);
+  EXPECT_TRUE(acrossRows.crossesWarps());
+}
+
+// The slice a reduction along dim 1 leaves: its dimension 0 stands for the
+// parent's dimension 0, and the sliced dimension has size 1.
+TEST_F(DistributionTest, SliceOfRows) {
+  Distribution d =
+      get("tensor<16xf32, #blk.slice<dim = 1, parent = #blk.blocked<elems = "
+          "[1, 4], lanes = [2, 16], warps = [4, 1]>>>");
+  EXPECT_EQ(d.getSlicedDim(), std::optional<int64_t>(1));
+  EXPECT_EQ(d.getRank(), 2);
+  EXPECT_EQ(d.getShape()[1], 1);
+  EXPECT_EQ(d.getLayoutDim(0), 0);
+  Distribution columns =
+      get("tensor<128xf32, #blk.slice<dim = 0, parent = #blk.blocked<elems = "
+          "[1, 4], lanes = [2, 16], warps = [4, 1]>>>");
+  EXPECT_EQ(columns.getLayoutDim(0), 1);
+  EXPECT_EQ(columns.getReduceSpread(0).layoutDim, 1);
+}
+
+// Shared memory a CTA spends keeping a block: every thread's elements of
+// one CTA (a cluster's other CTAs keep theirs).
+TEST_F(DistributionTest, KeptBlockBytes) {
+  auto type = cast<RankedTensorType>(
+      parseType("tensor<32768xbf16, #blk.blocked<elems = [8], lanes = [32], "
+                "warps = [16]>>",
+                &context));
+  EXPECT_EQ(*getKeptBlockBytes(type), 65536);
+  auto clustered = cast<RankedTensorType>(
+      parseType("tensor<131072xbf16, #blk.blocked<elems = [8], lanes = [32], "
+                "warps = [8], ctas = [8]>>",
+                &context));
+  EXPECT_EQ(*getKeptBlockBytes(clustered), 32768);
+  auto plain = cast<RankedTensorType>(parseType("tensor<64xf32>", &context));
+  EXPECT_TRUE(failed(getKeptBlockBytes(plain)));
+}
+
+} // namespace
