@@ -163,6 +163,20 @@ SmallVector<Value> createPrefetches(scf::ForOp loop,
   return next;
 }
 
+/// Whether `op`, with the ops it holds, may write global memory: a store, a
+/// blk.program_barrier (where other programs' writes arrive), or an op
+/// whose effects are unknown. Shared memory is the CTA's own.
+bool mayWriteGlobalMemory(Operation *op) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  if (!effects)
+    return true;
+  return llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Write>(e.getEffect()) &&
+           !isa<SharedMemoryResource>(e.getResource());
+  });
+}
+
 void pipelineLoop(scf::ForOp loop, int64_t numStages) {
   // Signed bounds only: `ub - k * step` may go below zero.
   if (loop.getUnsignedCmp())
@@ -180,12 +194,7 @@ void pipelineLoop(scf::ForOp loop, int64_t numStages) {
         loads.push_back(std::move(*pipelined));
       continue;
     }
-    bool writes = op.walk([](Operation *inner) {
-                      return isa<StoreOp, ProgramBarrierOp>(inner)
-                                 ? WalkResult::interrupt()
-                                 : WalkResult::advance();
-                    }).wasInterrupted();
-    if (writes)
+    if (mayWriteGlobalMemory(&op))
       break;
   }
   if (loads.empty())

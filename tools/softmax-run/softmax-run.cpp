@@ -674,8 +674,10 @@ bool relaunchMatches(GpuExecution &gpu, blk::runtime::GpuProgram &program,
                      const Problem &problem,
                      const std::vector<blk::runtime::HostTensor> &checked) {
   std::vector<blk::runtime::HostTensor> again = checked;
-  if (Status status = gpu.run(program, problem, again); !status)
-    return fail(status.message()) == 0;
+  if (Status status = gpu.run(program, problem, again); !status) {
+    fail(status.message());
+    return false;
+  }
   for (size_t i = 0; i < checked.size(); ++i)
     if (checked[i].getDeclaration().role == blk::runtime::ArgRole::output &&
         checked[i].getBytes() != again[i].getBytes()) {
