@@ -125,9 +125,13 @@ static int64_t getVectorElements(int64_t elementBytes) {
   return std::max<int64_t>(1, 16 / std::max<int64_t>(1, elementBytes));
 }
 
+bool mlir::blk::fillsVectors(int64_t cols, int64_t elementBytes) {
+  return cols % getVectorElements(elementBytes) == 0;
+}
+
 static int64_t getShiftRoom(int64_t cols, int64_t elementBytes) {
-  int64_t vector = getVectorElements(elementBytes);
-  return cols % vector ? vector - 1 : 0;
+  return fillsVectors(cols, elementBytes) ? 0
+                                          : getVectorElements(elementBytes) - 1;
 }
 
 /// A softmax-like row (one row held across the reduction, none read after
@@ -141,7 +145,7 @@ static int64_t getShiftRoom(int64_t cols, int64_t elementBytes) {
 static bool holdsWideRows(const RowShape &shape, int64_t held, int64_t streamed,
                           const BindingOptions &options) {
   return options.tileRowBlocks && shape.elementBytes < 4 && held == 1 &&
-         streamed == 0 && shape.cols % getVectorElements(shape.elementBytes);
+         streamed == 0 && !fillsVectors(shape.cols, shape.elementBytes);
 }
 
 static int64_t clusterElementsPerThread(bool wide) {

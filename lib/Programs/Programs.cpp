@@ -53,8 +53,18 @@ constexpr int64_t kResidentSplitCols = int64_t(1) << 20;
 static bool splitsResident(int64_t cols, int64_t elementBytes,
                            ChoiceTarget target) {
   return target.residentGrid && elementBytes >= 4 &&
-         cols % (16 / elementBytes) == 0 && cols <= kResidentSplitCols;
+         fillsVectors(cols, elementBytes) && cols <= kResidentSplitCols;
 }
+
+/// The longest rows softmax_fused runs on clusters.
+static int64_t clusterFusedCols(int64_t cols, int64_t elementBytes) {
+  if (elementBytes >= 4)
+    return kClusterFusedCols;
+  if (!fillsVectors(cols, elementBytes))
+    return kClusterFusedPeeled16BitCols;
+  return keepsRowFused(cols) ? kKeptRow16BitCols : kClusterFused16BitCols;
+}
+
 // softmax_split holds a row's SPLITS partials in one block of registers:
 // at most 32768 (8 warps, 128 registers per thread) of 8192-column parts.
 constexpr int64_t kSplitCols = int64_t(1) << 28;
@@ -75,12 +85,8 @@ const BuiltinProgram *mlir::blk::lookupBuiltinProgram(llvm::StringRef name) {
 const BuiltinProgram &mlir::blk::chooseSoftmaxProgram(int64_t cols,
                                                       int64_t elementBytes,
                                                       ChoiceTarget target) {
-  int64_t fusedCols = kFusedCols;
-  if (target.clusters)
-    fusedCols = elementBytes >= 4            ? kClusterFusedCols
-                : cols % (16 / elementBytes) ? kClusterFusedPeeled16BitCols
-                : keepsRowFused(cols)        ? kKeptRow16BitCols
-                                             : kClusterFused16BitCols;
+  int64_t fusedCols =
+      target.clusters ? clusterFusedCols(cols, elementBytes) : kFusedCols;
   llvm::StringRef name = "softmax_online";
   if (cols <= kMultirowCols)
     name = "softmax_multirow";
