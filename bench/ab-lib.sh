@@ -8,7 +8,7 @@
 export BLK_CACHE_DIR=
 ab_start() {
   nvidia-smi --query-gpu=name --format=csv,noheader > "$1"
-  softmax-run --version | tail -1 >> "$1"
+  "${SOFTMAX_RUN:-softmax-run}" --version | tail -1 >> "$1"
 }
 ab_run() {
   local out="$1" label="$2" program="$3"

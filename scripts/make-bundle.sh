@@ -20,6 +20,7 @@ cp -r /usr/lib/llvm-22/utils/lit "$stage/lit"
 find "$stage/lit" -name __pycache__ -prune -exec rm -rf {} +
 cp -r python-free-examples "$stage/examples"
 cp test/GPU/*.mlir "$stage/gpu-tests/"
+cp -r test/GPU/Inputs "$stage/gpu-tests/Inputs"
 cp scripts/bundle-lit.cfg.py "$stage/gpu-tests/lit.cfg.py"
 cp bench/*.sh bench/*.py "$stage/bench/"
 cat > "$stage/run-gpu-tests.sh" <<'RUN'

@@ -405,7 +405,8 @@ static std::string getCacheKey(ModuleOp bound,
      << "options O" << options.optLevel << " check-bounds "
      << options.checkBounds << " stage-min-registers "
      << options.stageMinRegisters << " stage-on-clusters "
-     << options.stageOnClusters << "\n";
+     << options.stageOnClusters << " combine-reductions "
+     << options.combineReductions << "\n";
   if (options.target == TargetKind::CPU) {
     // The CPU name does not say everything (a VM may hide AVX-512).
     std::vector<std::string> features;
@@ -447,6 +448,7 @@ static LogicalResult compileForGPU(ModuleOp bound,
   ptxTarget.optLevel = options.optLevel;
   ptxTarget.stageMinRegisters = options.stageMinRegisters;
   ptxTarget.stageOnClusters = options.stageOnClusters;
+  ptxTarget.combineReductions = options.combineReductions;
   PassManager pm(bound.getContext());
   buildBlkToPTXPipeline(pm, ptxTarget);
   if (failed(pm.run(bound)))

@@ -371,24 +371,25 @@ TypedAttr ReduceOp::getIdentity(ReduceKind kind, Type elementType,
                                          : APInt::getSignedMaxValue(width));
 }
 
-LogicalResult ReduceOp::verify() {
-  RankedTensorType srcType = getSrc().getType();
-  int64_t axis = getAxis();
+/// Checks that `resultType` is what reducing `srcType` along `axis` gives:
+/// a scalar of its element type for a 1-D block, else the block without
+/// that axis.
+static LogicalResult verifyReduction(Operation *op, RankedTensorType srcType,
+                                     int64_t axis, Type resultType) {
   if (axis < 0 || axis >= srcType.getRank())
-    return emitOpError() << "reduce axis " << axis
-                         << " is out of range for a rank-" << srcType.getRank()
-                         << " block";
+    return op->emitOpError()
+           << "reduce axis " << axis << " is out of range for a rank-"
+           << srcType.getRank() << " block";
   Type elementType = srcType.getElementType();
-  Type resultType = getType();
   if (getElementTypeOrSelf(resultType) != elementType)
-    return emitOpError() << "result element type "
-                         << getElementTypeOrSelf(resultType)
-                         << " does not match the source's " << elementType;
+    return op->emitOpError()
+           << "result element type " << getElementTypeOrSelf(resultType)
+           << " does not match the source's " << elementType;
   if (srcType.getRank() == 1) {
     if (resultType != elementType)
-      return emitOpError() << "reducing a 1-D block gives a scalar "
-                           << elementType << ", but the result is "
-                           << resultType;
+      return op->emitOpError()
+             << "reducing a 1-D block gives a scalar " << elementType
+             << ", but the result is " << resultType;
     return success();
   }
   SmallVector<int64_t> expected(srcType.getShape());
@@ -397,8 +398,28 @@ LogicalResult ReduceOp::verify() {
   if (!resultTensor ||
       resultTensor.getRank() != static_cast<int64_t>(expected.size()) ||
       !shapesAgree(resultTensor.getShape(), expected))
-    return emitOpError() << "result shape must be " << formatShape(expected)
-                         << " (the source without axis " << axis
-                         << "), but got " << resultType;
+    return op->emitOpError() << "result shape must be " << formatShape(expected)
+                             << " (the source without axis " << axis
+                             << "), but got " << resultType;
   return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  return verifyReduction(*this, getSrc().getType(), getAxis(), getType());
+}
+
+bool ReduceOp::isReducedResult(unsigned index) { return true; }
+
+bool MaxExpSumOp::isReducedResult(unsigned index) {
+  return index != cast<OpResult>(getExps()).getResultNumber();
+}
+
+LogicalResult MaxExpSumOp::verify() {
+  Type elementType = getSrc().getType().getElementType();
+  if (!elementType.isF32())
+    return emitOpError() << "expected a block of f32 (exp is computed in "
+                            "f32), but found elements of "
+                         << elementType;
+  return verifyReduction(*this, getSrc().getType(), getAxis(),
+                         getMax().getType());
 }

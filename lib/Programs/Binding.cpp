@@ -67,7 +67,7 @@ static std::pair<int64_t, int64_t> countRowLoads(func::FuncOp kernel) {
   kernel.walk([&](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op))
       loads += !load.getResult().getType().hasStaticShape();
-    else if (isa<ReduceOp>(op))
+    else if (isa<ReductionOpInterface>(op))
       held = loads;
   });
   return {held, loads - held};

@@ -43,6 +43,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
       BlkDistributeOptions{options.numWarps, options.numCtas}));
   pm.addPass(createBlkStageHeldLoads(BlkStageHeldLoadsOptions{
       options.chip, options.stageOnClusters, options.stageMinRegisters}));
+  if (options.combineReductions)
+    pm.addPass(createBlkCombineReductions());
   pm.addPass(createConvertBlkToGPU(
       ConvertBlkToGPUOptions{options.chip, features}));
   pm.addPass(createCanonicalizerPass());
@@ -77,7 +79,8 @@ void mlir::blk::registerBlkToPTXPipeline() {
         buildBlkToPTXPipeline(
             pm, PTXTarget{options.chip, options.features, options.numWarps,
                           options.numCtas, options.stageMinRegisters,
-                          options.stageOnClusters, options.optLevel});
+                          options.stageOnClusters, options.combineReductions,
+                          options.optLevel});
       });
 }
 

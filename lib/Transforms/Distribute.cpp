@@ -262,9 +262,13 @@ LogicalResult SliceAssignment::build(func::FuncOp func) {
   func.walk([&](Operation *op) {
     if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
       seeds.push_back({expand.getSrc(), expand.getAxis(), op});
-    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      if (isBlock(reduce.getResult()))
-        seeds.push_back({reduce.getResult(), reduce.getAxis(), op});
+    } else if (auto reduce = dyn_cast<ReductionOpInterface>(op)) {
+      for (OpResult result : op->getResults()) {
+        if (!reduce.isReducedResult(result.getResultNumber()))
+          join(reduce.getSrc(), result);
+        else if (isBlock(result))
+          seeds.push_back({result, reduce.getAxis(), op});
+      }
     } else if (auto access = dyn_cast<MemoryAccessOpInterface>(op)) {
       join(access.getOffsets(), access.getDataBlock());
       if (access.getMask())

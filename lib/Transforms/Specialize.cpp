@@ -74,13 +74,19 @@ bool refineResultTypes(Operation *op) {
         shape.insert(shape.begin() + expand.getAxis(), 1);
         return refine(expand.getResult(), withShape(expand.getType(), shape));
       })
-      .Case<ReduceOp>([](ReduceOp reduce) {
-        auto resultType = dyn_cast<RankedTensorType>(reduce.getType());
-        if (!resultType)
-          return false;
-        SmallVector<int64_t> shape(reduce.getSrc().getType().getShape());
-        shape.erase(shape.begin() + reduce.getAxis());
-        return refine(reduce.getResult(), resultType.clone(shape));
+      .Case<ReductionOpInterface>([](ReductionOpInterface reduce) {
+        ArrayRef<int64_t> srcShape = reduce.getSrc().getType().getShape();
+        SmallVector<int64_t> reduced(srcShape);
+        reduced.erase(reduced.begin() + reduce.getAxis());
+        bool changed = false;
+        for (OpResult result : reduce->getResults())
+          if (auto resultType = dyn_cast<RankedTensorType>(result.getType()))
+            changed |=
+                refine(result, resultType.clone(reduce.isReducedResult(
+                                                    result.getResultNumber())
+                                                    ? ArrayRef<int64_t>(reduced)
+                                                    : srcShape));
+        return changed;
       })
       .Case<scf::ForOp>([](scf::ForOp loop) {
         bool changed = false;

@@ -67,7 +67,7 @@ bool dependsOnLoad(Value value, Block *block,
 
 /// Whether `reduce` combines the partials of several warps or CTAs, through
 /// shared memory and a barrier.
-bool crossesWarps(ReduceOp reduce) {
+bool crossesWarps(ReductionOpInterface reduce) {
   FailureOr<Distribution> distribution =
       Distribution::get(reduce.getSrc().getType());
   if (failed(distribution) || distribution->getSlicedDim())
@@ -79,7 +79,7 @@ bool crossesWarps(ReduceOp reduce) {
 /// The yield of a loop body does not: what it carries to the next iteration
 /// (a row loaded ahead by blk-pipeline-loads) is the next iteration's, and
 /// keeping it in shared memory would wait for its load before the barrier.
-bool usesAfter(ReduceOp reduce, Operation *user) {
+bool usesAfter(ReductionOpInterface reduce, Operation *user) {
   Block *block = reduce->getBlock();
   Operation *ancestor = block->findAncestorOpInBlock(*user);
   if (!ancestor || !reduce->isBeforeInBlock(ancestor))
@@ -107,7 +107,7 @@ LogicalResult collectRecomputation(Value value, Block *block,
   Operation *def = value.getDefiningOp();
   if (!def)
     return failure(cast<BlockArgument>(value).getOwner() == block);
-  if (isa<ReduceOp>(def) || def->getBlock() != block)
+  if (isa<ReductionOpInterface>(def) || def->getBlock() != block)
     return success();
   if (!visited.insert(def).second)
     return success();
@@ -149,15 +149,18 @@ public:
     // 1 KiB the CUDA driver reserves per CTA.
     int64_t threadsPerCta = kWarpSize * getKernelAttr(kernel).getNumWarps();
     int64_t reductions = 0;
-    kernel.walk([&](ReduceOp reduce) { reductions += crossesWarps(reduce); });
+    kernel.walk([&](ReductionOpInterface reduce) {
+      reductions += crossesWarps(reduce);
+    });
     maxSharedBytes = maxSharedBytesPerCta / 2 - kDriverReservedSharedBytes -
                      reductions * threadsPerCta * 8;
   }
 
   void stageBlock(Block &block) {
-    SmallVector<ReduceOp> reductions;
+    SmallVector<ReductionOpInterface> reductions;
     for (Operation &op : block)
-      if (auto reduce = dyn_cast<ReduceOp>(op); reduce && crossesWarps(reduce))
+      if (auto reduce = dyn_cast<ReductionOpInterface>(op);
+          reduce && crossesWarps(reduce))
         reductions.push_back(reduce);
     // Only kernels that need their rows after the last reduction (to write
     // a row) are staged. Cross-entropy needs its row only until the sum of
@@ -167,7 +170,7 @@ public:
     if (reductions.empty() || streamsRowsAfter(reductions.back()) ||
         planAcross(reductions.back()).registers < minRegisters)
       return;
-    for (ReduceOp reduce : reductions)
+    for (ReductionOpInterface reduce : reductions)
       stageAcross(reduce);
     // A block recomputed after one reduction and again after the next may
     // be left without uses between them.
@@ -183,7 +186,7 @@ private:
   /// sets the kernel's registers. H200, LayerNorm (weight and bias after
   /// its reductions) bf16 4096 x 32768: 128 registers held, 112 staged,
   /// one CTA per SM either way, and the reloads made it 0.89x.
-  bool streamsRowsAfter(ReduceOp last) {
+  bool streamsRowsAfter(ReductionOpInterface last) {
     int64_t rows = 0;
     for (Operation &op : llvm::make_range(std::next(last->getIterator()),
                                           last->getBlock()->end()))
@@ -195,7 +198,7 @@ private:
   }
 
   /// Blocks of `reduce`'s block defined before it and used after it.
-  SmallVector<Value> getHeldBlocks(ReduceOp reduce) {
+  SmallVector<Value> getHeldBlocks(ReductionOpInterface reduce) {
     Block *block = reduce->getBlock();
     SmallVector<Value> held;
     for (Operation &op :
@@ -217,7 +220,7 @@ private:
     int64_t registers = 0;
   };
 
-  Plan planAcross(ReduceOp reduce) {
+  Plan planAcross(ReductionOpInterface reduce) {
     Block *block = reduce->getBlock();
     Plan plan;
     llvm::DenseSet<Operation *> visited;
@@ -230,7 +233,7 @@ private:
       plan.recomputation = std::move(candidate);
       visited = std::move(candidateVisited);
       // Blocks reduced from others stay held (a value per row).
-      if (isa_and_nonnull<ReduceOp>(held.getDefiningOp()))
+      if (isa_and_nonnull<ReductionOpInterface>(held.getDefiningOp()))
         continue;
       plan.recomputed.push_back(held);
       llvm::DenseSet<Operation *> loadSearch;
@@ -240,7 +243,7 @@ private:
     return plan;
   }
 
-  void stageAcross(ReduceOp reduce) {
+  void stageAcross(ReductionOpInterface reduce) {
     Plan plan = planAcross(reduce);
     if (plan.recomputed.empty() || plan.registers < minRegisters)
       return;

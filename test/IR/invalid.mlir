@@ -317,6 +317,46 @@ func.func @reduce_1d_to_tensor(%x: tensor<16xf32>) {
 
 // -----
 
+func.func @max_exp_sum_f16(%x: tensor<16xf16>) {
+  // expected-error @+1 {{expected a block of f32 (exp is computed in f32), but found elements of 'f16'}}
+  %m, %s, %e = blk.max_exp_sum %x axis 0 : tensor<16xf16> -> f32, f32, tensor<16xf16>
+  return
+}
+
+// -----
+
+func.func @max_exp_sum_axis(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{reduce axis 2 is out of range for a rank-2 block}}
+  %m, %s, %e = blk.max_exp_sum %x axis 2 : tensor<4x16xf32> -> tensor<4xf32>, tensor<4xf32>, tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @max_exp_sum_shape(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{result shape must be 4 (the source without axis 1), but got 'tensor<16xf32>'}}
+  %m, %s, %e = blk.max_exp_sum %x axis 1 : tensor<4x16xf32> -> tensor<16xf32>, tensor<16xf32>, tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @max_exp_sum_results(%x: tensor<16xf32>) {
+  // expected-error @+1 {{all of {max, sum} have same type}}
+  %m, %s, %e = "blk.max_exp_sum"(%x) {axis = 0 : i64} : (tensor<16xf32>) -> (f32, tensor<1xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+func.func @max_exp_sum_exps(%x: tensor<16xf32>) {
+  // expected-error @+1 {{all of {src, exps} have same type}}
+  %m, %s, %e = "blk.max_exp_sum"(%x) {axis = 0 : i64} : (tensor<16xf32>) -> (f32, f32, tensor<8xf32>)
+  return
+}
+
+// -----
+
 func.func @reduce_2d_shape(%x: tensor<4x16xf32>) {
   // expected-error @+1 {{result shape must be 4 (the source without axis 1), but got 'tensor<16xf32>'}}
   %0 = blk.reduce sum %x axis 1 : tensor<4x16xf32> -> tensor<16xf32>

@@ -156,6 +156,10 @@ func.func @reductions(%a: tensor<1024xf32>, %b: tensor<4x256xf32>, %c: tensor<?x
   %0 = blk.reduce max %a axis 0 : tensor<1024xf32> -> f32
   // CHECK: blk.reduce sum %{{.*}} axis 1 : tensor<4x256xf32> -> tensor<4xf32>
   %1 = blk.reduce sum %b axis 1 : tensor<4x256xf32> -> tensor<4xf32>
+  // CHECK: %{{.*}}, %{{.*}}, %{{.*}} = blk.max_exp_sum %{{.*}} axis 0 : tensor<1024xf32> -> f32, f32, tensor<1024xf32>
+  %m0, %s0, %e0 = blk.max_exp_sum %a axis 0 : tensor<1024xf32> -> f32, f32, tensor<1024xf32>
+  // CHECK: blk.max_exp_sum %{{.*}} axis 1 : tensor<4x256xf32> -> tensor<4xf32>, tensor<4xf32>, tensor<4x256xf32>
+  %m1, %s1, %e1 = blk.max_exp_sum %b axis 1 : tensor<4x256xf32> -> tensor<4xf32>, tensor<4xf32>, tensor<4x256xf32>
   // CHECK: blk.reduce max %{{.*}} axis 0 : tensor<4x256xf32> -> tensor<256xf32>
   %2 = blk.reduce max %b axis 0 : tensor<4x256xf32> -> tensor<256xf32>
   // CHECK: blk.reduce sum %{{.*}} axis 0 : tensor<?xi32> -> i32

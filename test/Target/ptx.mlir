@@ -13,6 +13,8 @@
 // RUN: FileCheck %s --check-prefixes=PTX,BAR < %t.staged.ptx
 // RUN: FileCheck %s --check-prefix=STAGED < %t.staged.ptx
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 stage-min-registers=0" --emit=ptx | FileCheck %s --check-prefix=HELD
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=PAIR
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-PAIR
 
 // SM90: .version 8.0
 // SM90: .target sm_90
@@ -43,7 +45,8 @@
 
 // A bf16 row of 32768 on 16 warps is kept in the launch's dynamic shared
 // memory: each thread stores its 8 chunks of 16 bytes after the load, and
-// reads them back after each of the two reductions.
+// reads them back after each of the two reductions (not combined:
+// blk-combine-reductions).
 // STAGED: .extern .shared .align 16 .b8 blk_dynamic_shared[];
 // STAGED: .visible .entry softmax_
 // STAGED-COUNT-8: st.shared.v4.b32
@@ -53,3 +56,18 @@
 // STAGED-COUNT-8: ld.shared.v4.b32
 // HELD-NOT: blk_dynamic_shared
 // HELD-NOT: ld.shared.v4
+
+// With combine-reductions, softmax's max and sum of exp across 8 warps:
+// one exchange of 64-bit (max, sum) pairs (blk-combine-reductions), one
+// barrier where the two reductions had two; across a cluster, one cluster
+// barrier and a 64-bit load of each CTA's pair, then the exit barrier.
+// PAIR: st.shared.v2.b32
+// PAIR: bar.sync
+// PAIR: ld.shared.v2.b32
+// PAIR-NOT: bar.sync
+// CLUSTER-PAIR: barrier.cluster.arrive.aligned
+// CLUSTER-PAIR-NEXT: barrier.cluster.wait.aligned
+// CLUSTER-PAIR-NEXT: mapa.shared::cluster
+// CLUSTER-PAIR: ld.shared::cluster.v2.b32
+// CLUSTER-PAIR-COUNT-1: barrier.cluster.wait.aligned
+// CLUSTER-PAIR-NEXT: ret;

@@ -136,6 +136,12 @@ static cl::opt<bool> stageOnClustersOption(
     cl::desc("Keep rows in shared memory also in kernels on clusters of CTAs "
              "under 8 warps"),
     cl::init(false), cl::cat(runCategory));
+static cl::opt<bool> combineReductionsOption(
+    "combine-reductions",
+    cl::desc("Reduce a row's max and sum of exp in one exchange of (max, "
+             "sum) pairs where the reductions cross warps "
+             "(blk-combine-reductions; no faster on the H100)"),
+    cl::init(false), cl::cat(runCategory));
 static cl::opt<int64_t>
     maxTileOption("max-tile",
                   cl::desc("Largest BLOCK for programs that loop over a row"),
@@ -1059,6 +1065,7 @@ int main(int argc, char **argv) {
   options.numStages = stagesOption;
   options.stageMinRegisters = stageMinRegistersOption;
   options.stageOnClusters = stageOnClustersOption;
+  options.combineReductions = combineReductionsOption;
   options.maxTile = maxTileOption;
   options.checkBounds = checkBoundsOption;
   options.cacheDirectory =

@@ -98,6 +98,8 @@ struct CompileOptions {
   /// GPU: blk-stage-held-loads also in kernels on clusters of CTAs under 8
   /// warps.
   bool stageOnClusters = false;
+  /// GPU: a row's max and sum of exp in one exchange (blk-combine-reductions).
+  bool combineReductions = false;
   /// CPU: check every element access against the buffers the caller gives
   /// CPUKernels::setBuffers (an out-of-bounds access is an error naming
   /// the op, and is not done).

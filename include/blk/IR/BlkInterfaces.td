@@ -68,4 +68,27 @@ def Blk_ConstantNamesOpInterface : OpInterface<"ConstantNamesOpInterface"> {
   ];
 }
 
+def Blk_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
+  let cppNamespace = "::mlir::blk";
+  let description = [{
+    An op that combines the elements of a block along one axis. Its reduced
+    results have the block's shape without that axis (a scalar for a 1-D
+    block); any other result is a block of the source's shape, computed
+    element by element beside the reduction. `blk.reduce` has one reduced
+    result; `blk.max_exp_sum` two, combined in one exchange, and the block
+    of exps. Passes that only need what is reduced and along which axis
+    (specialization, layouts, kept rows, shared-memory planning) ask this
+    interface.
+  }];
+  let methods = [
+    InterfaceMethod<"The block reduced.",
+      "::mlir::TypedValue<::mlir::RankedTensorType>", "getSrc">,
+    InterfaceMethod<"The axis of the block the elements are combined along.",
+      "int64_t", "getAxis">,
+    InterfaceMethod<[{Whether result `index` has the reduced shape (else it
+      has the source's).}],
+      "bool", "isReducedResult", (ins "unsigned":$index)>,
+  ];
+}
+
 #endif // BLK_INTERFACES_TD

@@ -334,7 +334,8 @@ def Blk_LocalLoadOp : Blk_Op<"local_load", [
 // Reductions
 //===----------------------------------------------------------------------===//
 
-def Blk_ReduceOp : Blk_Op<"reduce", [Pure]> {
+def Blk_ReduceOp : Blk_Op<"reduce", [Pure,
+    DeclareOpInterfaceMethods<Blk_ReductionOpInterface>]> {
   let summary = "max, min or sum of a block along one axis";
   let description = [{
     Combines the elements of `src` along `axis` with `max`, `min` or `sum`.
@@ -365,6 +366,51 @@ def Blk_ReduceOp : Blk_Op<"reduce", [Pure]> {
                                          ::mlir::Type elementType,
                                          ::mlir::Builder &builder);
   }];
+}
+
+def Blk_MaxExpSumOp : Blk_Op<"max_exp_sum", [Pure,
+    DeclareOpInterfaceMethods<Blk_ReductionOpInterface>,
+    AllTypesMatch<["max", "sum"]>, AllTypesMatch<["src", "exps"]>]> {
+  let summary = "max of a block along one axis, exp against it, and its sum";
+  let description = [{
+    `max` = the maximum of `src` along `axis`, `exps` = `exp(src - max)`
+    (the maximum repeated along the axis), `sum` = the sum of `exps` along
+    it: what softmax, log_softmax and cross-entropy compute from a row,
+    with the values of the ops it replaces,
+
+    ```mlir
+    %max = blk.reduce max %x axis 0 : tensor<1024xf32> -> f32
+    %max_block = blk.splat %max : f32 -> tensor<1024xf32>
+    %shifted = arith.subf %x, %max_block : tensor<1024xf32>
+    %exps = math.exp %shifted : tensor<1024xf32>
+    %sum = blk.reduce sum %exps axis 0 : tensor<1024xf32> -> f32
+    ```
+
+    including where `max` is not finite (`exps` and `sum` are NaN where
+    `max` is -inf: `exp(-inf - -inf)`). Formed by blk-combine-reductions.
+    On the GPU the partials are exchanged once per level (Milakov and
+    Gimelshein's online normalizer, as QuACK does): a thread computes
+    `exp` against the maximum of its own elements and sums it; (max, sum)
+    pairs, packed into 64 bits, combine as
+    `(M, s1 exp(m1 - M) + s2 exp(m2 - M))`, M = max(m1, m2); the thread's
+    exps are then scaled by `exp(m - M)`: one `exp` an element, as before,
+    and one barrier where the two reductions had two. Rounding differs
+    from the ops it replaces by the rescaling (an ulp or two). On the CPU,
+    the ops it replaces.
+
+    ```mlir
+    %max, %sum, %exps = blk.max_exp_sum %x axis 0
+        : tensor<1024xf32> -> f32, f32, tensor<1024xf32>
+    %m, %s, %e = blk.max_exp_sum %y axis 1
+        : tensor<4x256xf32> -> tensor<4xf32>, tensor<4xf32>, tensor<4x256xf32>
+    ```
+  }];
+  let arguments = (ins Blk_Block:$src, I64Attr:$axis);
+  let results = (outs AnyTypeOf<[Blk_Block, F32]>:$max,
+                      AnyTypeOf<[Blk_Block, F32]>:$sum, Blk_Block:$exps);
+  let assemblyFormat = "$src `axis` $axis attr-dict `:` type($src) `->` "
+                       "type($max) `,` type($sum) `,` type($exps)";
+  let hasVerifier = 1;
 }
 
 #endif // BLK_OPS_TD

@@ -47,6 +47,12 @@ struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
       llvm::cl::desc("blk-stage-held-loads also in kernels on clusters of "
                      "CTAs under 8 warps"),
       llvm::cl::init(false)};
+  Option<bool> combineReductions{
+      *this, "combine-reductions",
+      llvm::cl::desc("blk-combine-reductions: a row's max and sum of exp in "
+                     "one exchange (measured no faster on the H100: "
+                     "docs/benchmarks.md)"),
+      llvm::cl::init(false)};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level"),
                             llvm::cl::init(3)};
@@ -62,6 +68,8 @@ struct PTXTarget {
   int64_t stageMinRegisters = kDefaultStageMinRegisters;
   /// blk-stage-held-loads also in kernels on clusters of CTAs under 8 warps.
   bool stageOnClusters = false;
+  /// blk-combine-reductions: softmax's max and sum of exp in one exchange.
+  bool combineReductions = false;
   unsigned optLevel = 3;
 };
 

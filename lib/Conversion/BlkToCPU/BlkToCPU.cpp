@@ -224,6 +224,38 @@ void prepareBoundsChecks(ModuleOp module) {
                            type);
 }
 
+/// blk.max_exp_sum as the ops it stands for. A CPU program holds its row
+/// in one thread: there is no exchange to save, and the two passes
+/// vectorize where the pair's rescaling would not.
+void expandMaxExpSums(ModuleOp module) {
+  module.walk([](MaxExpSumOp op) {
+    OpBuilder builder(op);
+    Location loc = op.getLoc();
+    Value src = op.getSrc();
+    auto srcType = cast<RankedTensorType>(src.getType());
+    int64_t axis = op.getAxis();
+    Value max = ReduceOp::create(builder, loc, op.getMax().getType(),
+                                 ReduceKind::max, src, axis);
+    Value repeated;
+    if (auto rows = dyn_cast<RankedTensorType>(max.getType())) {
+      SmallVector<int64_t> column(srcType.getShape());
+      column[axis] = 1;
+      Value expanded =
+          ExpandDimsOp::create(builder, loc, srcType.clone(column), max, axis);
+      repeated =
+          BroadcastOp::create(builder, loc, srcType, expanded, ArrayAttr());
+    } else {
+      repeated = SplatOp::create(builder, loc, srcType, max, ArrayAttr());
+    }
+    Value exp = math::ExpOp::create(
+        builder, loc, arith::SubFOp::create(builder, loc, src, repeated));
+    Value sum = ReduceOp::create(builder, loc, op.getSum().getType(),
+                                 ReduceKind::sum, exp, axis);
+    op.replaceAllUsesWith(ValueRange{max, sum, exp});
+    op.erase();
+  });
+}
+
 struct ConvertBlkToCPUPass
     : public blk::impl::ConvertBlkToCPUBase<ConvertBlkToCPUPass> {
   using ConvertBlkToCPUBase::ConvertBlkToCPUBase;
@@ -241,6 +273,7 @@ struct ConvertBlkToCPUPass
     for (func::FuncOp kernel : kernels)
       if (failed(makeHostFunction(kernel)))
         return signalPassFailure();
+    expandMaxExpSums(module);
     if (checkBounds)
       prepareBoundsChecks(module);
     RowAccesses rowAccesses = findRowAccesses(module);

@@ -122,12 +122,6 @@ Value createLog2(OpBuilder &b, Location loc, Value x) {
   return applyLogSpecialCases(b, loc, x, result);
 }
 
-Value createExp(OpBuilder &b, Location loc, Value x) {
-  Value scaled =
-      arith::MulFOp::create(b, loc, x, createF32(b, loc, 1.4426950408889634));
-  return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", scaled);
-}
-
 Value createExp2(OpBuilder &b, Location loc, Value x) {
   return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", x);
 }
@@ -161,6 +155,12 @@ struct LowerF32Math : public OpConversionPattern<MathOp> {
 };
 
 } // namespace
+
+Value mlir::blk::createExp(OpBuilder &b, Location loc, Value x) {
+  Value scaled =
+      arith::MulFOp::create(b, loc, x, createF32(b, loc, 1.4426950408889634));
+  return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", scaled);
+}
 
 void mlir::blk::populateMathOpPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {

@@ -26,12 +26,16 @@ public:
   explicit BlkToGPUTypeConverter(MLIRContext *context);
 };
 
-/// The workgroup buffer a reduction needs when it combines several warps.
-std::optional<MemRefType> getReduceBuffer(ReduceOp reduce);
+/// The type of a reduction's partials as threads exchange them: the
+/// element type, or an i64 for blk.max_exp_sum's (max, sum) pairs.
+Type getPartialType(ReductionOpInterface reduce);
 
-/// Elements of the shared-memory buffer a reduction needs when it combines
+/// The workgroup buffer a reduction needs when it combines several warps.
+std::optional<MemRefType> getReduceBuffer(ReductionOpInterface reduce);
+
+/// Partials in the shared-memory buffer a reduction needs when it combines
 /// the CTAs of a cluster (0 when it does not).
-int64_t getClusterReduceSlots(ReduceOp reduce);
+int64_t getClusterReduceSlots(ReductionOpInterface reduce);
 
 Value createI32Constant(OpBuilder &builder, Location loc, int64_t value);
 
@@ -70,6 +74,8 @@ void populateBlockOpPatterns(const TypeConverter &converter,
 void populateMathOpPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
 void markMathOpsIllegal(ConversionTarget &target);
+/// f32 e^x as math.exp lowers: ex2.approx of x log2(e).
+Value createExp(OpBuilder &b, Location loc, Value x);
 /// How one blk.load or blk.store moves a thread's elements, decided once
 /// from the blk program (its layout, `blk.vector` and the access analysis of
 /// its mask) before any op is converted.

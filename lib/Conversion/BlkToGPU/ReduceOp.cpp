@@ -17,6 +17,12 @@
 //      the reads when the reduction sits in a loop. The last such reduction
 //      outside loops arrives at the exit barrier right after its reads, so
 //      the kernel's stores hide the wait.
+// blk.max_exp_sum goes through the same levels with a pair for a partial:
+// a thread's maximum m and its sum of exp(x - m), combined as
+// (M, s1 e^(m1 - M) + s2 e^(m2 - M)) and packed into one i64, so that each
+// level exchanges once (two 32-bit shuffles across lanes; one 64-bit store
+// and load through shared and distributed shared memory) where the two
+// reductions it replaces exchanged twice, with a barrier each.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -25,6 +31,9 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -56,13 +65,61 @@ Value createOtherDims(OpBuilder &builder, Location loc, Value index,
       createI32Constant(builder, loc, ~((size - 1) * stride)));
 }
 
+/// What a reduction combines and how its partials travel between threads:
+/// blk.reduce's elements themselves; blk.max_exp_sum's (max, sum) pairs,
+/// packed into an i64.
+struct Combiner {
+  /// The type of a partial as it is exchanged.
+  Type partialType;
+  /// Level 1: the partial of the elements a thread holds for one result
+  /// element.
+  std::function<Value(OpBuilder &, Location, ArrayRef<Value>)> reduceElements;
+  /// Two partials into one. Both orders give the same bits, so that the
+  /// lanes of a butterfly end with equal results.
+  std::function<Value(OpBuilder &, Location, Value, Value)> combine;
+  /// The `count` partials of all warps or CTAs, which `read(j)` reads
+  /// (every thread in the same order), into one.
+  std::function<Value(OpBuilder &, Location, int64_t,
+                      function_ref<Value(int64_t)>)>
+      combineAll;
+  /// Butterflies over the lanes `offsets` (xor) apart: every lane ends with
+  /// the same partials of them all.
+  std::function<void(OpBuilder &, Location, MutableArrayRef<Value>,
+                     ArrayRef<int64_t>)>
+      acrossLanes;
+};
+
+Value shuffleXor(OpBuilder &builder, Location loc, Value partial, Value offset);
+
+/// The butterfly with `combine` at each step.
+Value butterfly(OpBuilder &builder, Location loc, Value partial,
+                ArrayRef<int64_t> offsets,
+                function_ref<Value(Value, Value)> combine) {
+  for (int64_t offset : offsets)
+    partial =
+        combine(partial, shuffleXor(builder, loc, partial,
+                                    createI32Constant(builder, loc, offset)));
+  return partial;
+}
+
+/// Partials read and folded one by one, in order, with `combine`.
+Value foldInOrder(
+    OpBuilder &builder, Location loc, int64_t count,
+    function_ref<Value(int64_t)> read,
+    const std::function<Value(OpBuilder &, Location, Value, Value)> &combine) {
+  Value total = read(0);
+  for (int64_t j = 1; j < count; ++j)
+    total = combine(builder, loc, total, read(j));
+  return total;
+}
+
 /// Pairwise tree, for instruction-level parallelism.
-Value combineAll(OpBuilder &builder, Location loc, ReduceKind kind,
-                 SmallVector<Value> values) {
+Value combineTree(OpBuilder &builder, Location loc, SmallVector<Value> values,
+                  function_ref<Value(Value, Value)> combine) {
   while (values.size() > 1) {
     SmallVector<Value> next;
     for (size_t i = 0; i + 1 < values.size(); i += 2)
-      next.push_back(ReduceOp::combine(builder, loc, kind, values[i], values[i + 1]));
+      next.push_back(combine(values[i], values[i + 1]));
     if (values.size() % 2)
       next.push_back(values.back());
     values = std::move(next);
@@ -70,26 +127,175 @@ Value combineAll(OpBuilder &builder, Location loc, ReduceKind kind,
   return values.front();
 }
 
-/// Level 1: one partial per result element the thread holds.
-SmallVector<Value> reduceInThread(OpBuilder &builder, Location loc,
-                                  ReduceKind kind,
-                                  const Distribution &distribution,
-                                  int64_t dim, ArrayRef<Value> elements,
-                                  int64_t resultsPerThread) {
-  SmallVector<SmallVector<Value>> groups(resultsPerThread);
-  for (int64_t k = 0; k < distribution.getNumElements(); ++k) {
-    SmallVector<int64_t> local = distribution.getLocalIndices(k);
-    // Row-major index over the other dimensions: the result's numbering.
-    int64_t slot = 0;
-    for (int64_t d = 0; d < distribution.getRank(); ++d)
-      if (d != dim)
-        slot = slot * distribution.getCount(d) + local[d];
-    groups[slot].push_back(elements[k]);
+Combiner getKindCombiner(ReduceKind kind, Type elementType) {
+  auto combine = [kind](OpBuilder &builder, Location loc, Value lhs,
+                        Value rhs) {
+    return ReduceOp::combine(builder, loc, kind, lhs, rhs);
+  };
+  return {
+      elementType,
+      [combine](OpBuilder &builder, Location loc, ArrayRef<Value> elements) {
+        return combineTree(builder, loc, SmallVector<Value>(elements),
+                           [&](Value lhs, Value rhs) {
+                             return combine(builder, loc, lhs, rhs);
+                           });
+      },
+      combine,
+      [combine](OpBuilder &builder, Location loc, int64_t count,
+                function_ref<Value(int64_t)> read) {
+        return foldInOrder(builder, loc, count, read, combine);
+      },
+      [combine](OpBuilder &builder, Location loc,
+                MutableArrayRef<Value> partials, ArrayRef<int64_t> offsets) {
+        for (int64_t offset : offsets) {
+          Value step = createI32Constant(builder, loc, offset);
+          for (Value &partial : partials)
+            partial = combine(builder, loc, partial,
+                              shuffleXor(builder, loc, partial, step));
+        }
+      }};
+}
+
+Value createF32Constant(OpBuilder &builder, Location loc, float value) {
+  return arith::ConstantOp::create(builder, loc,
+                                   builder.getF32FloatAttr(value));
+}
+
+Value packPair(OpBuilder &builder, Location loc, Value max, Value sum) {
+  Value pair = vector::FromElementsOp::create(
+      builder, loc, VectorType::get({2}, builder.getF32Type()),
+      ValueRange{max, sum});
+  return LLVM::BitcastOp::create(builder, loc, builder.getI64Type(), pair);
+}
+
+std::pair<Value, Value> unpackPair(OpBuilder &builder, Location loc,
+                                   Value packed) {
+  Value pair = LLVM::BitcastOp::create(
+      builder, loc, VectorType::get({2}, builder.getF32Type()), packed);
+  return {vector::ExtractOp::create(builder, loc, pair, 0),
+          vector::ExtractOp::create(builder, loc, pair, 1)};
+}
+
+/// The maximum of a thread's elements of one result element, and the shift
+/// its exps are computed against: the maximum, or 0 where it is -inf (only
+/// -inf, padding past the row's end, adds exp(-inf - 0) = 0 rather than
+/// NaN).
+std::pair<Value, Value> createThreadMax(OpBuilder &builder, Location loc,
+                                        ArrayRef<Value> elements) {
+  Value max = combineTree(
+      builder, loc, SmallVector<Value>(elements), [&](Value lhs, Value rhs) {
+        return ReduceOp::combine(builder, loc, ReduceKind::max, lhs, rhs);
+      });
+  Value empty = arith::CmpFOp::create(
+      builder, loc, arith::CmpFPredicate::OEQ, max,
+      createF32Constant(builder, loc, -std::numeric_limits<float>::infinity()));
+  Value shift = arith::SelectOp::create(
+      builder, loc, empty, createF32Constant(builder, loc, 0.0f), max);
+  return {max, shift};
+}
+
+/// (M, s_big + s_small exp(m_small - M)), M = max(m1, m2): one exp. Equal
+/// maxima scale by 1 (two empty partials stay (-inf, 0)); a NaN maximum
+/// makes the sum NaN.
+Value combinePairs(OpBuilder &builder, Location loc, Value lhs, Value rhs) {
+  auto [m1, s1] = unpackPair(builder, loc, lhs);
+  auto [m2, s2] = unpackPair(builder, loc, rhs);
+  Value big = arith::MaximumFOp::create(builder, loc, m1, m2);
+  Value small = arith::MinimumFOp::create(builder, loc, m1, m2);
+  Value lhsBig =
+      arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGE, m1, m2);
+  Value sBig = arith::SelectOp::create(builder, loc, lhsBig, s1, s2);
+  Value sSmall = arith::SelectOp::create(builder, loc, lhsBig, s2, s1);
+  Value same = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ,
+                                     small, big);
+  Value scale = arith::SelectOp::create(
+      builder, loc, same, createF32Constant(builder, loc, 1.0f),
+      createExp(builder, loc, arith::SubFOp::create(builder, loc, small, big)));
+  Value sum = arith::AddFOp::create(
+      builder, loc, sBig, arith::MulFOp::create(builder, loc, sSmall, scale));
+  return packPair(builder, loc, big, sum);
+}
+
+/// A sum of exps against `max` rescaled to `total` >= max: s exp(max -
+/// total), by 1 where they are equal (infinite ones included).
+Value scaleSum(OpBuilder &builder, Location loc, Value max, Value sum,
+               Value total) {
+  Value same = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ,
+                                     max, total);
+  Value scale = arith::SelectOp::create(
+      builder, loc, same, createF32Constant(builder, loc, 1.0f),
+      createExp(builder, loc, arith::SubFOp::create(builder, loc, max, total)));
+  return arith::MulFOp::create(builder, loc, sum, scale);
+}
+
+/// The pairs of all warps or CTAs: M = the max of their maxima first, then
+/// the sum of s exp(m - M), whose exps are independent of each other (in
+/// pairs folded one by one, each exp waited for the one before).
+Value combineAllPairs(OpBuilder &builder, Location loc, int64_t count,
+                      function_ref<Value(int64_t)> read) {
+  SmallVector<std::pair<Value, Value>> pairs;
+  for (int64_t j = 0; j < count; ++j)
+    pairs.push_back(unpackPair(builder, loc, read(j)));
+  Value max = pairs.front().first;
+  for (auto [m, s] : ArrayRef(pairs).drop_front())
+    max = arith::MaximumFOp::create(builder, loc, max, m);
+  Value sum;
+  for (auto [m, s] : pairs) {
+    Value term = scaleSum(builder, loc, m, s, max);
+    sum =
+        sum ? arith::AddFOp::create(builder, loc, sum, term).getResult() : term;
   }
-  SmallVector<Value> partials;
-  for (SmallVector<Value> &group : groups)
-    partials.push_back(combineAll(builder, loc, kind, group));
-  return partials;
+  return packPair(builder, loc, max, sum);
+}
+
+/// Pairs across lanes: the maxima's butterfly, each lane's sum scaled to
+/// the warp's maximum, the sums' butterfly. As many shuffles as pairs
+/// combined at each step, and one exp instead of one a step.
+Value pairAcrossLanes(OpBuilder &builder, Location loc, Value partial,
+                      ArrayRef<int64_t> offsets) {
+  auto [threadMax, threadSum] = unpackPair(builder, loc, partial);
+  Value max =
+      butterfly(builder, loc, threadMax, offsets, [&](Value lhs, Value rhs) {
+        return arith::MaximumFOp::create(builder, loc, lhs, rhs).getResult();
+      });
+  Value sum = butterfly(
+      builder, loc, scaleSum(builder, loc, threadMax, threadSum, max), offsets,
+      [&](Value lhs, Value rhs) {
+        return arith::AddFOp::create(builder, loc, lhs, rhs).getResult();
+      });
+  return packPair(builder, loc, max, sum);
+}
+
+Combiner getPairCombiner(MLIRContext *context) {
+  // A thread's elements become a pair in MaxExpSumAcrossThreads, which keeps
+  // their exps.
+  return {IntegerType::get(context, 64), nullptr, combinePairs, combineAllPairs,
+          [](OpBuilder &builder, Location loc, MutableArrayRef<Value> partials,
+             ArrayRef<int64_t> offsets) {
+            for (Value &partial : partials)
+              partial = pairAcrossLanes(builder, loc, partial, offsets);
+          }};
+}
+
+/// Lane `lane ^ offset`'s partial; a 64-bit partial crosses as two 32-bit
+/// shuffles, as the hardware moves them.
+Value shuffleXor(OpBuilder &builder, Location loc, Value partial,
+                 Value offset) {
+  Value width = createI32Constant(builder, loc, kWarpSize);
+  auto shuffle = [&](Value value) {
+    return gpu::ShuffleOp::create(builder, loc, value, offset, width,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  if (partial.getType().getIntOrFloatBitWidth() != 64)
+    return shuffle(partial);
+  auto halves = VectorType::get({2}, builder.getI32Type());
+  Value pair = LLVM::BitcastOp::create(builder, loc, halves, partial);
+  Value low = shuffle(vector::ExtractOp::create(builder, loc, pair, 0));
+  Value high = shuffle(vector::ExtractOp::create(builder, loc, pair, 1));
+  Value shuffled = vector::FromElementsOp::create(builder, loc, halves,
+                                                  ValueRange{low, high});
+  return LLVM::BitcastOp::create(builder, loc, partial.getType(), shuffled);
 }
 
 /// Product of the sizes of the dimensions after `dim`.
@@ -100,54 +306,67 @@ int64_t strideOf(ArrayRef<int64_t> sizes, int64_t dim) {
   return stride;
 }
 
-struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
-  ReduceAcrossThreads(const TypeConverter &converter, MLIRContext *context,
-                      const WorkgroupPlan &plan)
-      : OpConversionPattern(converter, context), plan(plan) {}
+/// Lowers a reduction's exchanges, level by level, to the partials of the
+/// result elements the thread holds (every thread that holds a result
+/// element ends with the same bits).
+class ReductionLowering {
+public:
+  ReductionLowering(ReductionOpInterface op, const Combiner &combiner,
+                    const WorkgroupPlan &plan)
+      : op(op), combiner(combiner), plan(plan),
+        distribution(*Distribution::get(op.getSrc().getType())),
+        spread(distribution.getReduceSpread(op.getAxis())) {}
 
-  LogicalResult
-  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    ReduceKind kind = op.getKind();
-    Distribution distribution = *Distribution::get(op.getSrc().getType());
-    BlockedLayoutAttr layout = distribution.getLayout();
-    ReduceSpread spread = distribution.getReduceSpread(op.getAxis());
-
-    SmallVector<Value> partials = reduceInThread(
-        rewriter, loc, kind, distribution, spread.layoutDim,
-        extractElements(rewriter, loc, adaptor.getSrc()),
-        spread.resultsPerThread);
-
-    int64_t laneStride = strideOf(layout.getLanes(), spread.layoutDim);
-    Value width = createI32Constant(rewriter, loc, kWarpSize);
-    for (int64_t step = 1; step < spread.lanes; step *= 2) {
-      Value offset = createI32Constant(rewriter, loc, laneStride * step);
-      for (Value &partial : partials) {
-        Value other = gpu::ShuffleOp::create(rewriter, loc, partial, offset,
-                                             width, gpu::ShuffleMode::XOR)
-                          .getShuffleResult();
-        partial = ReduceOp::combine(rewriter, loc, kind, partial, other);
-      }
+  SmallVector<Value> lower(OpBuilder &builder, Value src) {
+    SmallVector<SmallVector<int64_t>> groups = groupElements();
+    SmallVector<Value> elements = extractElements(builder, op.getLoc(), src);
+    SmallVector<Value> partials;
+    for (ArrayRef<int64_t> group : groups) {
+      SmallVector<Value> values;
+      for (int64_t k : group)
+        values.push_back(elements[k]);
+      partials.push_back(combiner.reduceElements(builder, op.getLoc(), values));
     }
-
-    if (spread.warps > 1)
-      combineAcrossWarps(rewriter, op, spread, layout, partials);
-    if (spread.ctas > 1)
-      combineAcrossCtas(rewriter, op, spread, layout, partials);
-
-    if (!isa<RankedTensorType>(op.getType())) {
-      rewriter.replaceOp(op, partials.front());
-      return success();
-    }
-    Type type = getTypeConverter()->convertType(op.getType());
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, partials);
-    return success();
+    exchange(builder, partials);
+    return partials;
   }
 
-  void combineAcrossWarps(OpBuilder &builder, ReduceOp op,
-                          const ReduceSpread &spread, BlockedLayoutAttr layout,
-                          SmallVector<Value> &partials) const {
+  /// Level 1's grouping: for each result element the thread holds (in the
+  /// result's order), the indices of its elements that reduce to it.
+  SmallVector<SmallVector<int64_t>> groupElements() const {
+    SmallVector<SmallVector<int64_t>> groups(spread.resultsPerThread);
+    for (int64_t k = 0; k < distribution.getNumElements(); ++k) {
+      SmallVector<int64_t> local = distribution.getLocalIndices(k);
+      // Row-major index over the other dimensions: the result's numbering.
+      int64_t slot = 0;
+      for (int64_t d = 0; d < distribution.getRank(); ++d)
+        if (d != spread.layoutDim)
+          slot = slot * distribution.getCount(d) + local[d];
+      groups[slot].push_back(k);
+    }
+    return groups;
+  }
+
+  /// Levels 2 to 4: one partial per result element the thread holds
+  /// becomes that element's total.
+  void exchange(OpBuilder &builder, SmallVector<Value> &partials) {
+    Location loc = op.getLoc();
+    BlockedLayoutAttr layout = distribution.getLayout();
+    int64_t laneStride = strideOf(layout.getLanes(), spread.layoutDim);
+    SmallVector<int64_t> offsets;
+    for (int64_t step = 1; step < spread.lanes; step *= 2)
+      offsets.push_back(laneStride * step);
+    if (!offsets.empty())
+      combiner.acrossLanes(builder, loc, partials, offsets);
+    if (spread.warps > 1)
+      combineAcrossWarps(builder, layout, partials);
+    if (spread.ctas > 1)
+      combineAcrossCtas(builder, layout, partials);
+  }
+
+private:
+  void combineAcrossWarps(OpBuilder &builder, BlockedLayoutAttr layout,
+                          SmallVector<Value> &partials) {
     Location loc = op.getLoc();
     auto function = op->getParentOfType<gpu::GPUFuncOp>();
     Value buffer =
@@ -174,25 +393,21 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
     Value otherDims =
         createOtherDims(builder, loc, ids.warp, warpStride, warpsAlong);
     for (auto [slot, partial] : llvm::enumerate(partials)) {
-      Value total;
-      for (int64_t j = 0; j < spread.warps; ++j) {
+      auto read = [&, slot = slot](int64_t j) -> Value {
         Value warp = arith::OrIOp::create(
             builder, loc, otherDims,
             createI32Constant(builder, loc, j * warpStride));
-        Value value = memref::LoadOp::create(builder, loc, buffer,
-                                             ValueRange{slotIndex(warp, slot)});
-        total = total ? ReduceOp::combine(builder, loc, op.getKind(), total, value)
-                      : value;
-      }
-      partial = total;
+        return memref::LoadOp::create(builder, loc, buffer,
+                                      ValueRange{slotIndex(warp, slot)});
+      };
+      partial = combiner.combineAll(builder, loc, spread.warps, read);
     }
   }
 
-  void combineAcrossCtas(OpBuilder &builder, ReduceOp op,
-                         const ReduceSpread &spread, BlockedLayoutAttr layout,
-                         SmallVector<Value> &partials) const {
+  void combineAcrossCtas(OpBuilder &builder, BlockedLayoutAttr layout,
+                         SmallVector<Value> &partials) {
     Location loc = op.getLoc();
-    Type element = partials.front().getType();
+    Type element = combiner.partialType;
     LLVM::GlobalOp global = plan.clusterBufferOf.lookup(op);
     auto sharedPtr = LLVM::LLVMPointerType::get(
         builder.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
@@ -223,24 +438,130 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
                         ctaStride, layout.getCtasAlong(spread.layoutDim));
     for (auto [slot, partial] : llvm::enumerate(partials)) {
       Value local = slotAddress(slot);
-      Value total;
-      for (int64_t j = 0; j < spread.ctas; ++j) {
+      auto read = [&](int64_t j) -> Value {
         Value rank = arith::OrIOp::create(
             builder, loc, otherDims,
             createI32Constant(builder, loc, j * ctaStride));
         Value remote =
             NVVM::MapaOp::create(builder, loc, clusterPtr, local, rank);
-        Value value = LLVM::LoadOp::create(builder, loc, element, remote);
-        total = total ? ReduceOp::combine(builder, loc, op.getKind(), total, value)
-                      : value;
-      }
-      partial = total;
+        return LLVM::LoadOp::create(builder, loc, element, remote,
+                                    element.getIntOrFloatBitWidth() / 8);
+      };
+      partial = combiner.combineAll(builder, loc, spread.ctas, read);
     }
     if (inLoop)
       createClusterBarrier(builder, loc);
     else if (plan.exitArriveOf.lookup(
                  op->getParentOfType<gpu::GPUFuncOp>().getName()) == op)
       NVVM::ClusterArriveOp::create(builder, loc, builder.getUnitAttr());
+  }
+
+  ReductionOpInterface op;
+  const Combiner &combiner;
+  const WorkgroupPlan &plan;
+  Distribution distribution;
+  ReduceSpread spread;
+};
+
+/// The result of a reduction from the partials of the elements a thread
+/// holds: a scalar, or the thread's vector of a block.
+Value buildResult(OpBuilder &builder, Location loc, Type resultType,
+                  ArrayRef<Value> values) {
+  if (values.size() == 1 && !isa<VectorType>(resultType))
+    return values.front();
+  return vector::FromElementsOp::create(builder, loc, resultType, values);
+}
+
+struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
+  ReduceAcrossThreads(const TypeConverter &converter, MLIRContext *context,
+                      const WorkgroupPlan &plan)
+      : OpConversionPattern(converter, context), plan(plan) {}
+
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Combiner combiner =
+        getKindCombiner(op.getKind(), op.getSrc().getType().getElementType());
+    SmallVector<Value> partials =
+        ReductionLowering(op, combiner, plan).lower(rewriter, adaptor.getSrc());
+    Type type = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOp(op, buildResult(rewriter, op.getLoc(), type, partials));
+    return success();
+  }
+
+  const WorkgroupPlan &plan;
+};
+
+struct MaxExpSumAcrossThreads : public OpConversionPattern<MaxExpSumOp> {
+  MaxExpSumAcrossThreads(const TypeConverter &converter, MLIRContext *context,
+                         const WorkgroupPlan &plan)
+      : OpConversionPattern(converter, context), plan(plan) {}
+
+  LogicalResult
+  matchAndRewrite(MaxExpSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Combiner combiner = getPairCombiner(op.getContext());
+    ReductionLowering lowering(op, combiner, plan);
+    SmallVector<SmallVector<int64_t>> groups = lowering.groupElements();
+    SmallVector<Value> exps = extractElements(rewriter, loc, adaptor.getSrc());
+
+    // Level 1: each thread's maximum m of a result element's elements, its
+    // exps against it, and their sum.
+    SmallVector<Value> threadMaxes, partials;
+    for (ArrayRef<int64_t> group : groups) {
+      SmallVector<Value> values;
+      for (int64_t k : group)
+        values.push_back(exps[k]);
+      auto [max, shift] = createThreadMax(rewriter, loc, values);
+      SmallVector<Value> terms;
+      for (int64_t k : group) {
+        exps[k] =
+            createExp(rewriter, loc,
+                      arith::SubFOp::create(rewriter, loc, exps[k], shift));
+        terms.push_back(exps[k]);
+      }
+      Value sum = combineTree(rewriter, loc, terms, [&](Value lhs, Value rhs) {
+        return arith::AddFOp::create(rewriter, loc, lhs, rhs).getResult();
+      });
+      threadMaxes.push_back(max);
+      partials.push_back(packPair(rewriter, loc, max, sum));
+    }
+    lowering.exchange(rewriter, partials);
+
+    // exp(x - M) = exp(x - m) exp(m - M), by 1 where m = M (an infinite M
+    // included); NaN where M is -inf, as exp(-inf - -inf) in the ops this
+    // op stands for (the sum too).
+    Value ninf = createF32Constant(rewriter, loc,
+                                   -std::numeric_limits<float>::infinity());
+    Value nan = createF32Constant(rewriter, loc,
+                                  std::numeric_limits<float>::quiet_NaN());
+    SmallVector<Value> maxes, sums;
+    for (auto [slot, partial] : llvm::enumerate(partials)) {
+      auto [max, sum] = unpackPair(rewriter, loc, partial);
+      Value threadMax = threadMaxes[slot];
+      Value empty = arith::CmpFOp::create(rewriter, loc,
+                                          arith::CmpFPredicate::OEQ, max, ninf);
+      Value same = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OEQ, threadMax, max);
+      Value scale = arith::SelectOp::create(
+          rewriter, loc, empty, nan,
+          arith::SelectOp::create(
+              rewriter, loc, same, createF32Constant(rewriter, loc, 1.0f),
+              createExp(rewriter, loc,
+                        arith::SubFOp::create(rewriter, loc, threadMax, max))));
+      for (int64_t k : groups[slot])
+        exps[k] = arith::MulFOp::create(rewriter, loc, exps[k], scale);
+      maxes.push_back(max);
+      sums.push_back(arith::SelectOp::create(rewriter, loc, empty, nan, sum));
+    }
+    Type reducedType = getTypeConverter()->convertType(op.getMax().getType());
+    Type blockType = getTypeConverter()->convertType(op.getExps().getType());
+    rewriter.replaceOp(
+        op, {buildResult(rewriter, loc, reducedType, maxes),
+             buildResult(rewriter, loc, reducedType, sums),
+             vector::FromElementsOp::create(rewriter, loc, blockType, exps)});
+    return success();
   }
 
   const WorkgroupPlan &plan;
@@ -254,7 +575,13 @@ void mlir::blk::createClusterBarrier(OpBuilder &builder, Location loc) {
   NVVM::ClusterWaitOp::create(builder, loc, builder.getUnitAttr());
 }
 
-int64_t mlir::blk::getClusterReduceSlots(ReduceOp reduce) {
+Type mlir::blk::getPartialType(ReductionOpInterface reduce) {
+  if (isa<MaxExpSumOp>(reduce))
+    return getPairCombiner(reduce->getContext()).partialType;
+  return reduce.getSrc().getType().getElementType();
+}
+
+int64_t mlir::blk::getClusterReduceSlots(ReductionOpInterface reduce) {
   Distribution distribution = *Distribution::get(reduce.getSrc().getType());
   ReduceSpread spread = distribution.getReduceSpread(reduce.getAxis());
   if (spread.ctas <= 1)
@@ -263,7 +590,8 @@ int64_t mlir::blk::getClusterReduceSlots(ReduceOp reduce) {
          spread.resultsPerThread;
 }
 
-std::optional<MemRefType> mlir::blk::getReduceBuffer(ReduceOp reduce) {
+std::optional<MemRefType>
+mlir::blk::getReduceBuffer(ReductionOpInterface reduce) {
   Distribution distribution = *Distribution::get(reduce.getSrc().getType());
   ReduceSpread spread = distribution.getReduceSpread(reduce.getAxis());
   if (spread.warps <= 1)
@@ -272,12 +600,13 @@ std::optional<MemRefType> mlir::blk::getReduceBuffer(ReduceOp reduce) {
   auto workgroup = gpu::AddressSpaceAttr::get(reduce.getContext(),
                                               gpu::AddressSpace::Workgroup);
   return MemRefType::get({threads * spread.resultsPerThread},
-                         reduce.getSrc().getType().getElementType(),
-                         MemRefLayoutAttrInterface(), workgroup);
+                         getPartialType(reduce), MemRefLayoutAttrInterface(),
+                         workgroup);
 }
 
 void mlir::blk::populateReduceOpPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const WorkgroupPlan &plan) {
-  patterns.add<ReduceAcrossThreads>(converter, patterns.getContext(), plan);
+  patterns.add<ReduceAcrossThreads, MaxExpSumAcrossThreads>(
+      converter, patterns.getContext(), plan);
 }

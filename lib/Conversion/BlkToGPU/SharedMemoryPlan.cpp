@@ -70,13 +70,13 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
   SmallVector<MemRefType> &buffers = plan.buffers[kernel];
   int64_t clusterBytes = 0;
   Operation *lastClusterReduce = nullptr;
-  kernel.walk([&](ReduceOp reduce) {
+  kernel.walk([&](ReductionOpInterface reduce) {
     if (std::optional<MemRefType> buffer = getReduceBuffer(reduce)) {
       plan.bufferOf[reduce] = buffers.size();
       buffers.push_back(*buffer);
     }
     if (int64_t slots = getClusterReduceSlots(reduce)) {
-      Type element = reduce.getSrc().getType().getElementType();
+      Type element = getPartialType(reduce);
       clusterBytes += slots * element.getIntOrFloatBitWidth() / 8;
       plan.clusterPartials.push_back(
           {reduce, LLVM::LLVMArrayType::get(element, slots)});
