@@ -65,18 +65,13 @@ Value createOtherDims(OpBuilder &builder, Location loc, Value index,
       createI32Constant(builder, loc, ~((size - 1) * stride)));
 }
 
-/// What a reduction combines and how its partials travel between threads:
-/// blk.reduce's elements themselves; blk.max_exp_sum's (max, sum) pairs,
-/// packed into an i64.
+/// How the partials of a reduction travel between threads and combine
+/// (levels 2 to 4): blk.reduce's elements themselves; blk.max_exp_sum's
+/// (max, sum) pairs, packed into an i64. Level 1, a thread's own
+/// elements, is each op's pattern.
 struct Combiner {
   /// The type of a partial as it is exchanged.
   Type partialType;
-  /// Level 1: the partial of the elements a thread holds for one result
-  /// element.
-  std::function<Value(OpBuilder &, Location, ArrayRef<Value>)> reduceElements;
-  /// Two partials into one. Both orders give the same bits, so that the
-  /// lanes of a butterfly end with equal results.
-  std::function<Value(OpBuilder &, Location, Value, Value)> combine;
   /// The `count` partials of all warps or CTAs, which `read(j)` reads
   /// (every thread in the same order), into one.
   std::function<Value(OpBuilder &, Location, int64_t,
@@ -102,20 +97,11 @@ Value butterfly(OpBuilder &builder, Location loc, Value partial,
   return partial;
 }
 
-/// Partials read and folded one by one, in order, with `combine`.
-Value foldInOrder(
-    OpBuilder &builder, Location loc, int64_t count,
-    function_ref<Value(int64_t)> read,
-    const std::function<Value(OpBuilder &, Location, Value, Value)> &combine) {
-  Value total = read(0);
-  for (int64_t j = 1; j < count; ++j)
-    total = combine(builder, loc, total, read(j));
-  return total;
-}
-
-/// Pairwise tree, for instruction-level parallelism.
-Value combineTree(OpBuilder &builder, Location loc, SmallVector<Value> values,
+/// Pairwise tree of `leaves` (at least one), for instruction-level
+/// parallelism.
+Value combineTree(OpBuilder &builder, Location loc, ArrayRef<Value> leaves,
                   function_ref<Value(Value, Value)> combine) {
+  SmallVector<Value> values(leaves);
   while (values.size() > 1) {
     SmallVector<Value> next;
     for (size_t i = 0; i + 1 < values.size(); i += 2)
@@ -127,33 +113,28 @@ Value combineTree(OpBuilder &builder, Location loc, SmallVector<Value> values,
   return values.front();
 }
 
+/// blk.reduce's partials: combined with `kind`, the lanes of a butterfly
+/// in both orders (so that they end with the same bits), the warps' and
+/// CTAs' one by one in order.
 Combiner getKindCombiner(ReduceKind kind, Type elementType) {
-  auto combine = [kind](OpBuilder &builder, Location loc, Value lhs,
-                        Value rhs) {
-    return ReduceOp::combine(builder, loc, kind, lhs, rhs);
-  };
-  return {
-      elementType,
-      [combine](OpBuilder &builder, Location loc, ArrayRef<Value> elements) {
-        return combineTree(builder, loc, SmallVector<Value>(elements),
-                           [&](Value lhs, Value rhs) {
-                             return combine(builder, loc, lhs, rhs);
-                           });
-      },
-      combine,
-      [combine](OpBuilder &builder, Location loc, int64_t count,
-                function_ref<Value(int64_t)> read) {
-        return foldInOrder(builder, loc, count, read, combine);
-      },
-      [combine](OpBuilder &builder, Location loc,
-                MutableArrayRef<Value> partials, ArrayRef<int64_t> offsets) {
-        for (int64_t offset : offsets) {
-          Value step = createI32Constant(builder, loc, offset);
-          for (Value &partial : partials)
-            partial = combine(builder, loc, partial,
-                              shuffleXor(builder, loc, partial, step));
-        }
-      }};
+  return {elementType,
+          [kind](OpBuilder &builder, Location loc, int64_t count,
+                 function_ref<Value(int64_t)> read) {
+            Value total = read(0);
+            for (int64_t j = 1; j < count; ++j)
+              total = ReduceOp::combine(builder, loc, kind, total, read(j));
+            return total;
+          },
+          [kind](OpBuilder &builder, Location loc,
+                 MutableArrayRef<Value> partials, ArrayRef<int64_t> offsets) {
+            for (int64_t offset : offsets) {
+              Value step = createI32Constant(builder, loc, offset);
+              for (Value &partial : partials)
+                partial =
+                    ReduceOp::combine(builder, loc, kind, partial,
+                                      shuffleXor(builder, loc, partial, step));
+            }
+          }};
 }
 
 Value createF32Constant(OpBuilder &builder, Location loc, float value) {
@@ -182,38 +163,15 @@ std::pair<Value, Value> unpackPair(OpBuilder &builder, Location loc,
 /// NaN).
 std::pair<Value, Value> createThreadMax(OpBuilder &builder, Location loc,
                                         ArrayRef<Value> elements) {
-  Value max = combineTree(
-      builder, loc, SmallVector<Value>(elements), [&](Value lhs, Value rhs) {
-        return ReduceOp::combine(builder, loc, ReduceKind::max, lhs, rhs);
-      });
+  Value max = combineTree(builder, loc, elements, [&](Value lhs, Value rhs) {
+    return ReduceOp::combine(builder, loc, ReduceKind::max, lhs, rhs);
+  });
   Value empty = arith::CmpFOp::create(
       builder, loc, arith::CmpFPredicate::OEQ, max,
       createF32Constant(builder, loc, -std::numeric_limits<float>::infinity()));
   Value shift = arith::SelectOp::create(
       builder, loc, empty, createF32Constant(builder, loc, 0.0f), max);
   return {max, shift};
-}
-
-/// (M, s_big + s_small exp(m_small - M)), M = max(m1, m2): one exp. Equal
-/// maxima scale by 1 (two empty partials stay (-inf, 0)); a NaN maximum
-/// makes the sum NaN.
-Value combinePairs(OpBuilder &builder, Location loc, Value lhs, Value rhs) {
-  auto [m1, s1] = unpackPair(builder, loc, lhs);
-  auto [m2, s2] = unpackPair(builder, loc, rhs);
-  Value big = arith::MaximumFOp::create(builder, loc, m1, m2);
-  Value small = arith::MinimumFOp::create(builder, loc, m1, m2);
-  Value lhsBig =
-      arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGE, m1, m2);
-  Value sBig = arith::SelectOp::create(builder, loc, lhsBig, s1, s2);
-  Value sSmall = arith::SelectOp::create(builder, loc, lhsBig, s2, s1);
-  Value same = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ,
-                                     small, big);
-  Value scale = arith::SelectOp::create(
-      builder, loc, same, createF32Constant(builder, loc, 1.0f),
-      createExp(builder, loc, arith::SubFOp::create(builder, loc, small, big)));
-  Value sum = arith::AddFOp::create(
-      builder, loc, sBig, arith::MulFOp::create(builder, loc, sSmall, scale));
-  return packPair(builder, loc, big, sum);
 }
 
 /// A sum of exps against `max` rescaled to `total` >= max: s exp(max -
@@ -233,10 +191,11 @@ Value scaleSum(OpBuilder &builder, Location loc, Value max, Value sum,
 /// pairs folded one by one, each exp waited for the one before).
 Value combineAllPairs(OpBuilder &builder, Location loc, int64_t count,
                       function_ref<Value(int64_t)> read) {
-  SmallVector<std::pair<Value, Value>> pairs;
-  for (int64_t j = 0; j < count; ++j)
+  std::pair<Value, Value> first = unpackPair(builder, loc, read(0));
+  SmallVector<std::pair<Value, Value>> pairs{first};
+  for (int64_t j = 1; j < count; ++j)
     pairs.push_back(unpackPair(builder, loc, read(j)));
-  Value max = pairs.front().first;
+  Value max = first.first;
   for (auto [m, s] : ArrayRef(pairs).drop_front())
     max = arith::MaximumFOp::create(builder, loc, max, m);
   Value sum;
@@ -267,9 +226,7 @@ Value pairAcrossLanes(OpBuilder &builder, Location loc, Value partial,
 }
 
 Combiner getPairCombiner(MLIRContext *context) {
-  // A thread's elements become a pair in MaxExpSumAcrossThreads, which keeps
-  // their exps.
-  return {IntegerType::get(context, 64), nullptr, combinePairs, combineAllPairs,
+  return {IntegerType::get(context, 64), combineAllPairs,
           [](OpBuilder &builder, Location loc, MutableArrayRef<Value> partials,
              ArrayRef<int64_t> offsets) {
             for (Value &partial : partials)
@@ -316,20 +273,6 @@ public:
       : op(op), combiner(combiner), plan(plan),
         distribution(*Distribution::get(op.getSrc().getType())),
         spread(distribution.getReduceSpread(op.getAxis())) {}
-
-  SmallVector<Value> lower(OpBuilder &builder, Value src) {
-    SmallVector<SmallVector<int64_t>> groups = groupElements();
-    SmallVector<Value> elements = extractElements(builder, op.getLoc(), src);
-    SmallVector<Value> partials;
-    for (ArrayRef<int64_t> group : groups) {
-      SmallVector<Value> values;
-      for (int64_t k : group)
-        values.push_back(elements[k]);
-      partials.push_back(combiner.reduceElements(builder, op.getLoc(), values));
-    }
-    exchange(builder, partials);
-    return partials;
-  }
 
   /// Level 1's grouping: for each result element the thread holds (in the
   /// result's order), the indices of its elements that reduce to it.
@@ -480,12 +423,28 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
   LogicalResult
   matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ReduceKind kind = op.getKind();
     Combiner combiner =
-        getKindCombiner(op.getKind(), op.getSrc().getType().getElementType());
-    SmallVector<Value> partials =
-        ReductionLowering(op, combiner, plan).lower(rewriter, adaptor.getSrc());
+        getKindCombiner(kind, op.getSrc().getType().getElementType());
+    ReductionLowering lowering(op, combiner, plan);
+    // Level 1: a pairwise tree of each result element's elements, for
+    // instruction-level parallelism.
+    SmallVector<Value> elements =
+        extractElements(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> partials;
+    for (ArrayRef<int64_t> group : lowering.groupElements()) {
+      SmallVector<Value> values;
+      for (int64_t k : group)
+        values.push_back(elements[k]);
+      partials.push_back(
+          combineTree(rewriter, loc, values, [&](Value lhs, Value rhs) {
+            return ReduceOp::combine(rewriter, loc, kind, lhs, rhs);
+          }));
+    }
+    lowering.exchange(rewriter, partials);
     Type type = getTypeConverter()->convertType(op.getType());
-    rewriter.replaceOp(op, buildResult(rewriter, op.getLoc(), type, partials));
+    rewriter.replaceOp(op, buildResult(rewriter, loc, type, partials));
     return success();
   }
 
