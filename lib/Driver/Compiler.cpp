@@ -45,6 +45,7 @@ static mlir::blk::CompileOptions getOptions(const Compiler::Options &options) {
   compile.target = mlir::blk::TargetKind::GPU;
   compile.chip = options.chip;
   compile.features = options.features;
+  compile.multiprocessors = options.multiprocessors;
   for (const auto &[name, value] : options.constants)
     compile.constants[name] = value;
   compile.numWarps = options.numWarps;

@@ -337,6 +337,7 @@ mlir::blk::chooseBuiltinSoftmax(const ProblemDesc &problem,
     // A program that meets others is one CTA: not when clusters are asked.
     target.residentGrid = measured && options.numCtas <= 1;
     target.clusters = measured && options.numCtas != 1;
+    target.multiprocessors = options.multiprocessors;
     if (!info)
       llvm::consumeError(info.takeError());
   }

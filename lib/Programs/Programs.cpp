@@ -47,12 +47,20 @@ constexpr int64_t kClusterFusedPeeled16BitCols = 131072;
 // 64 x 1048576: 56.0% against 65.6%), nor rows that are not a whole
 // number of 16-byte vectors, which softmax_split peels (200 x 300001:
 // 60.0% against 66.8%): docs/bench-data/split-resident/. Up to 2^20
-// columns: 128 parts of 8192, which 264 programs (2 an SM) hold at once.
+// columns: 128 parts of 8192, which 264 programs (2 an SM of an H100's
+// 132) hold at once. A GPU must keep a row's parts resident: with fewer
+// SMs than parts / 2 (a MIG slice), launching the program is refused, so
+// softmax_split runs there.
 constexpr int64_t kResidentSplitCols = int64_t(1) << 20;
+constexpr int64_t kResidentSplitPartCols = 8192;
+constexpr int64_t kResidentSplitProgramsPerSM = 2;
 
 static bool splitsResident(int64_t cols, int64_t elementBytes,
                            ChoiceTarget target) {
-  return target.residentGrid && elementBytes >= 4 &&
+  int64_t parts = llvm::divideCeil(cols, kResidentSplitPartCols);
+  bool partsFit = target.multiprocessors == 0 ||
+                  kResidentSplitProgramsPerSM * target.multiprocessors >= parts;
+  return target.residentGrid && partsFit && elementBytes >= 4 &&
          fillsVectors(cols, elementBytes) && cols <= kResidentSplitCols;
 }
 

@@ -39,6 +39,10 @@ static llvm::cl::opt<std::string> dtype(llvm::cl::Positional,
 static llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("Target chip"),
                                        llvm::cl::init("sm_90"),
                                        llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> multiprocessors(
+    "multiprocessors",
+    llvm::cl::desc("SMs of the GPU the program is for (0: a whole chip)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     ptxPath("ptx", llvm::cl::desc("Write the PTX of the kernels to this file"),
             llvm::cl::cat(toolOptions));
@@ -61,6 +65,7 @@ int main(int argc, char **argv) {
   }
   mlir::blk::CompileOptions options;
   options.chip = chip;
+  options.multiprocessors = multiprocessors;
   const mlir::blk::BuiltinProgram &chosen = mlir::blk::chooseBuiltinSoftmax(problem, options);
 
   DialectRegistry registry;

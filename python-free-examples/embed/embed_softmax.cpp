@@ -60,6 +60,8 @@ int main(int argc, char **argv) {
   blk::Compiler compiler;
   blk::Compiler::Options options;
   options.chip = argc > 3 ? argv[3] : gpu ? cuda->device().smArch() : "sm_90";
+  if (gpu)
+    options.multiprocessors = cuda->device().multiprocessorCount;
   blk::runtime::ProgramImage image;
   if (Status s = compiler.compileSoftmax(
           {rows, cols, blk::runtime::ElementType::F32, {}}, options, image);

@@ -7,6 +7,10 @@
 // RUN: blk-choose-program 1024 65536 bf16 --chip=sm_90 | FileCheck %s --check-prefix=CLUSTER16
 // RUN: blk-choose-program 1024 65536 f32 --chip=sm_80 | FileCheck %s --check-prefix=NOCLUSTER
 // RUN: blk-choose-program 64 1048576 f32 --chip=sm_90 | FileCheck %s --check-prefix=RESIDENT
+// RUN: blk-choose-program 64 1048576 f32 --chip=sm_90 --multiprocessors=64 | FileCheck %s --check-prefix=RESIDENT
+// A MIG slice of 42 SMs keeps 84 programs, not a 2^20-column row's 128 parts.
+// RUN: blk-choose-program 64 1048576 f32 --chip=sm_90 --multiprocessors=42 | FileCheck %s --check-prefix=SPLITMIG
+// RUN: blk-choose-program 64 524288 f32 --chip=sm_90 --multiprocessors=42 | FileCheck %s --check-prefix=RESIDENTMIG
 // RUN: blk-choose-program 64 1048576 bf16 --chip=sm_90 | FileCheck %s --check-prefix=SPLIT16
 // RUN: blk-choose-program 64 1048576 f32 --chip=sm_80 | FileCheck %s --check-prefix=SPLIT80
 // RUN: blk-choose-program 64 2097152 f32 --chip=sm_90 | FileCheck %s --check-prefix=SPLIT2M
@@ -24,6 +28,8 @@
 // NOCLUSTER: kernel normalize
 // RESIDENT: softmax_split_resident.mlir for 64 x 1048576 f32 on sm_90: BLOCK=8192 SPLITS=128, grid 8192
 // RESIDENT: kernel softmax_split_resident: 256 threads x 1 CTAs
+// SPLITMIG: softmax_split.mlir for 64 x 1048576 f32 on sm_90: BLOCK=8192 SPLITS=128
+// RESIDENTMIG: softmax_split_resident.mlir for 64 x 524288 f32 on sm_90: BLOCK=8192 SPLITS=64
 // SPLIT16: softmax_split.mlir for 64 x 1048576 bf16 on sm_90: BLOCK=8192 SPLITS=128
 // SPLIT80: softmax_split.mlir for 64 x 1048576 f32 on sm_80: BLOCK=8192 SPLITS=128
 // SPLIT2M: softmax_split.mlir for 64 x 2097152 f32 on sm_90: BLOCK=8192 SPLITS=256

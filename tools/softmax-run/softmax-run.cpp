@@ -1104,6 +1104,8 @@ int main(int argc, char **argv) {
     options.chip = chipOption;
   else if (driver)
     options.chip = driver->device().smArch();
+  if (driver)
+    options.multiprocessors = driver->device().multiprocessorCount;
 
   mlir::DialectRegistry registry;
   mlir::blk::registerCompilerDialects(registry);

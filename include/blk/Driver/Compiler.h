@@ -10,6 +10,7 @@
 //   blk::runtime::ProgramImage image;
 //   blk::Compiler::Options options;
 //   options.chip = cuda->device().smArch();
+//   options.multiprocessors = cuda->device().multiprocessorCount;
 //   blk::runtime::Status s =
 //       compiler.compileSoftmax({rows, cols, ElementType::F32, {}}, options,
 //                               image);
@@ -40,6 +41,10 @@ public:
     /// default).
     std::string chip = "sm_90";
     std::string features;
+    /// The GPU's streaming multiprocessors (0: not known, a whole chip
+    /// assumed): a MIG slice too small to keep a split row's parts
+    /// resident gets the program whose parts need not meet.
+    int64_t multiprocessors = 0;
     /// Constants the binding rules must not choose (BLOCK, ROWS...), and
     /// warps and CTAs per program (0: the rules choose).
     std::vector<std::pair<std::string, int64_t>> constants;

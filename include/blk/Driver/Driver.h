@@ -80,6 +80,9 @@ struct CompileOptions {
   /// default).
   std::string chip = "sm_90";
   std::string features;
+  /// GPU: the streaming multiprocessors of the device the program will run
+  /// on (0: not known; the automatic choice then assumes a whole chip).
+  int64_t multiprocessors = 0;
   unsigned optLevel = 3;
   /// What the binding rules must not choose: constants, warps and CTAs per
   /// program (0: the rules choose), the largest tile of a program that

@@ -35,6 +35,10 @@ struct ChoiceTarget {
   /// A GPU of sm_90 or newer that may run a program on a thread-block
   /// cluster (the caller did not ask for one CTA per program).
   bool clusters = false;
+  /// Its streaming multiprocessors (0: not known, a whole chip assumed): a
+  /// GPU that cannot keep a split row's parts resident at once (a MIG
+  /// slice) gets the program whose parts need not meet.
+  int64_t multiprocessors = 0;
 };
 
 /// The softmax program for rows of `cols` elements of `elementBytes` bytes,
