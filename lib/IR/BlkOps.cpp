@@ -408,7 +408,7 @@ LogicalResult ReduceOp::verify() {
   return verifyReduction(*this, getSrc().getType(), getAxis(), getType());
 }
 
-bool ReduceOp::isReducedResult(unsigned index) { return true; }
+bool ReduceOp::isReducedResult(unsigned) { return true; }
 
 bool MaxExpSumOp::isReducedResult(unsigned index) {
   return index != cast<OpResult>(getExps()).getResultNumber();

@@ -57,7 +57,9 @@ constexpr int64_t kResidentSplitProgramsPerSM = 2;
 
 static bool splitsResident(int64_t cols, int64_t elementBytes,
                            ChoiceTarget target) {
-  int64_t parts = llvm::divideCeil(cols, kResidentSplitPartCols);
+  // SPLITS as the binding rounds it: a power of two.
+  int64_t parts =
+      llvm::PowerOf2Ceil(llvm::divideCeil(cols, kResidentSplitPartCols));
   bool partsFit = target.multiprocessors == 0 ||
                   kResidentSplitProgramsPerSM * target.multiprocessors >= parts;
   return target.residentGrid && partsFit && elementBytes >= 4 &&

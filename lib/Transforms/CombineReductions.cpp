@@ -25,6 +25,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::blk {
 #define GEN_PASS_DEF_BLKCOMBINEREDUCTIONS
@@ -117,8 +118,12 @@ struct BlkCombineReductionsPass
     : public blk::impl::BlkCombineReductionsBase<BlkCombineReductionsPass> {
   void runOnOperation() override {
     SmallVector<std::pair<ReduceOp, ReduceOp>> pairs;
+    // A max whose exps two sums reduce combines with the first; the second
+    // stays a sum (of the pair's exps, once the first is combined).
+    llvm::SmallPtrSet<Operation *, 8> claimed;
     getOperation().walk([&](ReduceOp sum) {
-      if (ReduceOp max = getMatchingMax(sum); max && isWorthCombining(max))
+      if (ReduceOp max = getMatchingMax(sum);
+          max && isWorthCombining(max) && claimed.insert(max).second)
         pairs.push_back({max, sum});
     });
     for (auto [max, sum] : pairs)

@@ -75,6 +75,14 @@ bool crossesWarps(ReductionOpInterface reduce) {
   return distribution->getReduceSpread(reduce.getAxis()).crossesWarps();
 }
 
+/// Whether `value` is a reduced result (a value per row) of a reduction.
+bool isReducedValue(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  auto reduce =
+      result ? dyn_cast<ReductionOpInterface>(result.getOwner()) : nullptr;
+  return reduce && reduce.isReducedResult(result.getResultNumber());
+}
+
 /// Whether `user` needs a value of `reduce`'s block after the reduction.
 /// The yield of a loop body does not: what it carries to the next iteration
 /// (a row loaded ahead by blk-pipeline-loads) is the next iteration's, and
@@ -107,8 +115,12 @@ LogicalResult collectRecomputation(Value value, Block *block,
   Operation *def = value.getDefiningOp();
   if (!def)
     return failure(cast<BlockArgument>(value).getOwner() == block);
-  if (isa<ReductionOpInterface>(def) || def->getBlock() != block)
+  if (isReducedValue(value) || def->getBlock() != block)
     return success();
+  // A block computed beside a reduction (blk.max_exp_sum's exps): cloning
+  // its op would redo the exchange.
+  if (isa<ReductionOpInterface>(def))
+    return failure();
   if (!visited.insert(def).second)
     return success();
   if (auto load = dyn_cast<LoadOp>(def)) {
@@ -233,7 +245,7 @@ private:
       plan.recomputation = std::move(candidate);
       visited = std::move(candidateVisited);
       // Blocks reduced from others stay held (a value per row).
-      if (isa_and_nonnull<ReductionOpInterface>(held.getDefiningOp()))
+      if (isReducedValue(held))
         continue;
       plan.recomputed.push_back(held);
       llvm::DenseSet<Operation *> loadSearch;

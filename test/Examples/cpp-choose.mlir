@@ -11,6 +11,8 @@
 // A MIG slice of 42 SMs keeps 84 programs, not a 2^20-column row's 128 parts.
 // RUN: blk-choose-program 64 1048576 f32 --chip=sm_90 --multiprocessors=42 | FileCheck %s --check-prefix=SPLITMIG
 // RUN: blk-choose-program 64 524288 f32 --chip=sm_90 --multiprocessors=42 | FileCheck %s --check-prefix=RESIDENTMIG
+// 1000000 columns are 123 parts, bound as SPLITS = 128: 62 SMs keep 124.
+// RUN: blk-choose-program 64 1000000 f32 --chip=sm_90 --multiprocessors=62 | FileCheck %s --check-prefix=SPLITMIG1M
 // RUN: blk-choose-program 64 1048576 bf16 --chip=sm_90 | FileCheck %s --check-prefix=SPLIT16
 // RUN: blk-choose-program 64 1048576 f32 --chip=sm_80 | FileCheck %s --check-prefix=SPLIT80
 // RUN: blk-choose-program 64 2097152 f32 --chip=sm_90 | FileCheck %s --check-prefix=SPLIT2M
@@ -30,6 +32,7 @@
 // RESIDENT: kernel softmax_split_resident: 256 threads x 1 CTAs
 // SPLITMIG: softmax_split.mlir for 64 x 1048576 f32 on sm_90: BLOCK=8192 SPLITS=128
 // RESIDENTMIG: softmax_split_resident.mlir for 64 x 524288 f32 on sm_90: BLOCK=8192 SPLITS=64
+// SPLITMIG1M: softmax_split.mlir for 64 x 1000000 f32 on sm_90
 // SPLIT16: softmax_split.mlir for 64 x 1048576 bf16 on sm_90: BLOCK=8192 SPLITS=128
 // SPLIT80: softmax_split.mlir for 64 x 1048576 f32 on sm_80: BLOCK=8192 SPLITS=128
 // SPLIT2M: softmax_split.mlir for 64 x 2097152 f32 on sm_90: BLOCK=8192 SPLITS=256

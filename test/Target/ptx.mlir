@@ -69,5 +69,5 @@
 // CLUSTER-PAIR-NEXT: barrier.cluster.wait.aligned
 // CLUSTER-PAIR-NEXT: mapa.shared::cluster
 // CLUSTER-PAIR: ld.shared::cluster.v2.b32
-// CLUSTER-PAIR-COUNT-1: barrier.cluster.wait.aligned
+// CLUSTER-PAIR: barrier.cluster.wait.aligned
 // CLUSTER-PAIR-NEXT: ret;

@@ -164,3 +164,67 @@ func.func @in_loop(%x: tensor<1024xf32, #l>, %n: index) -> f32 {
   }
   return %total : f32
 }
+
+// -----
+
+#l = #blk.blocked<elems = [4], lanes = [32], warps = [8]>
+
+// Two sums of the same exps: the first combines, the second stays a sum of
+// the pair's exps.
+// CHECK-LABEL: func.func @two_sums
+// CHECK: %[[M:.*]], %[[S:.*]], %[[E:.*]] = blk.max_exp_sum
+// CHECK-NEXT: %[[S2:.*]] = blk.reduce sum %[[E]] axis 0
+// CHECK-NEXT: return %[[M]], %[[S]], %[[S2]]
+func.func @two_sums(%x: tensor<1024xf32, #l>) -> (f32, f32, f32) {
+  %m = blk.reduce max %x axis 0 : tensor<1024xf32, #l> -> f32
+  %mb = blk.splat %m : f32 -> tensor<1024xf32, #l>
+  %d = arith.subf %x, %mb : tensor<1024xf32, #l>
+  %e = math.exp %d : tensor<1024xf32, #l>
+  %s = blk.reduce sum %e axis 0 : tensor<1024xf32, #l> -> f32
+  %s2 = blk.reduce sum %e axis 0 : tensor<1024xf32, #l> -> f32
+  return %m, %s, %s2 : f32, f32, f32
+}
+
+// -----
+
+#l = #blk.blocked<elems = [4], lanes = [32], warps = [8]>
+
+// One max, two chains of exp(x - max) and their sums: the first chain
+// combines; the second keeps its own exp and sum, against the pair's max.
+// CHECK-LABEL: func.func @two_chains
+// CHECK: %[[M:.*]], %[[S:.*]], %{{.*}} = blk.max_exp_sum
+// CHECK: %[[MB:.*]] = blk.splat %[[M]]
+// CHECK: %[[D:.*]] = arith.subf %{{.*}}, %[[MB]]
+// CHECK: %[[E:.*]] = math.exp %[[D]]
+// CHECK: blk.reduce sum %[[E]]
+func.func @two_chains(%x: tensor<1024xf32, #l>) -> (f32, f32, f32) {
+  %m = blk.reduce max %x axis 0 : tensor<1024xf32, #l> -> f32
+  %mb = blk.splat %m : f32 -> tensor<1024xf32, #l>
+  %d = arith.subf %x, %mb : tensor<1024xf32, #l>
+  %e = math.exp %d : tensor<1024xf32, #l>
+  %s = blk.reduce sum %e axis 0 : tensor<1024xf32, #l> -> f32
+  %mb2 = blk.splat %m : f32 -> tensor<1024xf32, #l>
+  %d2 = arith.subf %x, %mb2 : tensor<1024xf32, #l>
+  %e2 = math.exp %d2 : tensor<1024xf32, #l>
+  %s2 = blk.reduce sum %e2 axis 0 : tensor<1024xf32, #l> -> f32
+  return %m, %s, %s2 : f32, f32, f32
+}
+
+// -----
+
+#l = #blk.blocked<elems = [4, 4], lanes = [1, 32], warps = [2, 4]>
+#r = #blk.slice<dim = 1, parent = #l>
+#c = #blk.slice<dim = 0, parent = #l>
+
+// The max along the rows, the sum down the columns: not the pattern.
+// CHECK-LABEL: func.func @other_axis
+// CHECK-NOT: blk.max_exp_sum
+func.func @other_axis(%x: tensor<8x512xf32, #l>) -> (tensor<8xf32, #r>, tensor<512xf32, #c>) {
+  %m = blk.reduce max %x axis 1 : tensor<8x512xf32, #l> -> tensor<8xf32, #r>
+  %mc = blk.expand_dims %m axis 1 : tensor<8xf32, #r> -> tensor<8x1xf32, #l>
+  %mb = blk.broadcast %mc : tensor<8x1xf32, #l> -> tensor<8x512xf32, #l>
+  %d = arith.subf %x, %mb : tensor<8x512xf32, #l>
+  %e = math.exp %d : tensor<8x512xf32, #l>
+  %s = blk.reduce sum %e axis 0 : tensor<8x512xf32, #l> -> tensor<512xf32, #c>
+  return %m, %s : tensor<8xf32, #r>, tensor<512xf32, #c>
+}

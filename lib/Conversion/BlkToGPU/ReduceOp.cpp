@@ -84,7 +84,14 @@ struct Combiner {
       acrossLanes;
 };
 
-Value shuffleXor(OpBuilder &builder, Location loc, Value partial, Value offset);
+/// Lane `lane ^ offset`'s partial.
+Value shuffleXor(OpBuilder &builder, Location loc, Value partial,
+                 Value offset) {
+  Value width = createI32Constant(builder, loc, kWarpSize);
+  return gpu::ShuffleOp::create(builder, loc, partial, offset, width,
+                                gpu::ShuffleMode::XOR)
+      .getShuffleResult();
+}
 
 /// The butterfly with `combine` at each step.
 Value butterfly(OpBuilder &builder, Location loc, Value partial,
@@ -232,27 +239,6 @@ Combiner getPairCombiner(MLIRContext *context) {
             for (Value &partial : partials)
               partial = pairAcrossLanes(builder, loc, partial, offsets);
           }};
-}
-
-/// Lane `lane ^ offset`'s partial; a 64-bit partial crosses as two 32-bit
-/// shuffles, as the hardware moves them.
-Value shuffleXor(OpBuilder &builder, Location loc, Value partial,
-                 Value offset) {
-  Value width = createI32Constant(builder, loc, kWarpSize);
-  auto shuffle = [&](Value value) {
-    return gpu::ShuffleOp::create(builder, loc, value, offset, width,
-                                  gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  };
-  if (partial.getType().getIntOrFloatBitWidth() != 64)
-    return shuffle(partial);
-  auto halves = VectorType::get({2}, builder.getI32Type());
-  Value pair = LLVM::BitcastOp::create(builder, loc, halves, partial);
-  Value low = shuffle(vector::ExtractOp::create(builder, loc, pair, 0));
-  Value high = shuffle(vector::ExtractOp::create(builder, loc, pair, 1));
-  Value shuffled = vector::FromElementsOp::create(builder, loc, halves,
-                                                  ValueRange{low, high});
-  return LLVM::BitcastOp::create(builder, loc, partial.getType(), shuffled);
 }
 
 /// Product of the sizes of the dimensions after `dim`.
@@ -535,8 +521,9 @@ void mlir::blk::createClusterBarrier(OpBuilder &builder, Location loc) {
 }
 
 Type mlir::blk::getPartialType(ReductionOpInterface reduce) {
+  // blk.max_exp_sum's (max, sum) pairs travel packed, as getPairCombiner's.
   if (isa<MaxExpSumOp>(reduce))
-    return getPairCombiner(reduce->getContext()).partialType;
+    return IntegerType::get(reduce->getContext(), 64);
   return reduce.getSrc().getType().getElementType();
 }
 
