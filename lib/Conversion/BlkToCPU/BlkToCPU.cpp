@@ -237,7 +237,7 @@ void expandMaxExpSums(ModuleOp module) {
     Value max = ReduceOp::create(builder, loc, op.getMax().getType(),
                                  ReduceKind::max, src, axis);
     Value repeated;
-    if (auto rows = dyn_cast<RankedTensorType>(max.getType())) {
+    if (isa<RankedTensorType>(max.getType())) {
       SmallVector<int64_t> column(srcType.getShape());
       column[axis] = 1;
       Value expanded =

@@ -23,11 +23,6 @@ using namespace mlir::blk;
 
 namespace {
 
-Value createF32(OpBuilder &builder, Location loc, double value) {
-  return arith::ConstantOp::create(builder, loc,
-                                   builder.getF32FloatAttr(value));
-}
-
 Value callIntrinsic(OpBuilder &builder, Location loc, StringRef name,
                     Value x) {
   return LLVM::CallIntrinsicOp::create(builder, loc, builder.getF32Type(),
@@ -47,7 +42,7 @@ std::pair<Value, Value> reduceForLog(OpBuilder &b, Location loc, Value x) {
                                           bits, i32c(0x00800000));
   Value scaled = arith::SelectOp::create(
       b, loc, subnormal,
-      arith::MulFOp::create(b, loc, x, createF32(b, loc, 0x1p25)), x);
+      arith::MulFOp::create(b, loc, x, createF32Constant(b, loc, 0x1p25)), x);
   Value exponentBias = arith::SelectOp::create(b, loc, subnormal,
                                                i32c(-25 - 0x7f), i32c(-0x7f));
   // Shift the mantissa range so that m lands in [sqrt(1/2), sqrt(2)).
@@ -64,14 +59,15 @@ std::pair<Value, Value> reduceForLog(OpBuilder &b, Location loc, Value x) {
   // log(m) = f - f^2/2 + s (f^2/2 + R(s^2)), f = m - 1, s = f / (2 + f).
   auto mul = [&](Value l, Value r) { return arith::MulFOp::create(b, loc, l, r); };
   auto add = [&](Value l, Value r) { return arith::AddFOp::create(b, loc, l, r); };
-  Value f = arith::SubFOp::create(b, loc, m, createF32(b, loc, 1.0));
-  Value s = arith::DivFOp::create(b, loc, f, add(createF32(b, loc, 2.0), f));
+  Value f = arith::SubFOp::create(b, loc, m, createF32Constant(b, loc, 1.0));
+  Value s =
+      arith::DivFOp::create(b, loc, f, add(createF32Constant(b, loc, 2.0), f));
   Value z = mul(s, s), w = mul(z, z);
-  Value t1 = mul(w, add(createF32(b, loc, 0.40000972152),
-                        mul(w, createF32(b, loc, 0.24279078841))));
-  Value t2 = mul(z, add(createF32(b, loc, 0.66666662693),
-                        mul(w, createF32(b, loc, 0.28498786688))));
-  Value halfSquare = mul(createF32(b, loc, 0.5), mul(f, f));
+  Value t1 = mul(w, add(createF32Constant(b, loc, 0.40000972152),
+                        mul(w, createF32Constant(b, loc, 0.24279078841))));
+  Value t2 = mul(z, add(createF32Constant(b, loc, 0.66666662693),
+                        mul(w, createF32Constant(b, loc, 0.28498786688))));
+  Value halfSquare = mul(createF32Constant(b, loc, 0.5), mul(f, f));
   Value logM = add(arith::SubFOp::create(b, loc, mul(s, add(halfSquare,
                                                             add(t2, t1))),
                                          halfSquare),
@@ -87,17 +83,17 @@ Value applyLogSpecialCases(OpBuilder &b, Location loc, Value x,
   auto cmp = [&](arith::CmpFPredicate predicate, Value l, Value r) {
     return arith::CmpFOp::create(b, loc, predicate, l, r);
   };
-  Value zero = createF32(b, loc, 0.0);
-  Value inf = createF32(b, loc, INFINITY);
+  Value zero = createF32Constant(b, loc, 0.0);
+  Value inf = createF32Constant(b, loc, INFINITY);
   result = arith::SelectOp::create(
       b, loc, cmp(arith::CmpFPredicate::OEQ, x, inf), inf, result);
-  result = arith::SelectOp::create(b, loc,
-                                   cmp(arith::CmpFPredicate::OEQ, x, zero),
-                                   createF32(b, loc, -INFINITY), result);
+  result =
+      arith::SelectOp::create(b, loc, cmp(arith::CmpFPredicate::OEQ, x, zero),
+                              createF32Constant(b, loc, -INFINITY), result);
   // Unordered or less than zero: NaN or negative.
   return arith::SelectOp::create(b, loc,
                                  cmp(arith::CmpFPredicate::ULT, x, zero),
-                                 createF32(b, loc, NAN), result);
+                                 createF32Constant(b, loc, NAN), result);
 }
 
 Value createLog(OpBuilder &b, Location loc, Value x) {
@@ -106,10 +102,12 @@ Value createLog(OpBuilder &b, Location loc, Value x) {
   // exact), the small one added first.
   Value low = arith::AddFOp::create(
       b, loc, logM,
-      arith::MulFOp::create(b, loc, k, createF32(b, loc, 9.0580006145e-06)));
+      arith::MulFOp::create(b, loc, k,
+                            createF32Constant(b, loc, 9.0580006145e-06)));
   Value result = arith::AddFOp::create(
       b, loc, low,
-      arith::MulFOp::create(b, loc, k, createF32(b, loc, 6.9313812256e-01)));
+      arith::MulFOp::create(b, loc, k,
+                            createF32Constant(b, loc, 6.9313812256e-01)));
   return applyLogSpecialCases(b, loc, x, result);
 }
 
@@ -118,7 +116,7 @@ Value createLog2(OpBuilder &b, Location loc, Value x) {
   Value result = arith::AddFOp::create(
       b, loc, k,
       arith::MulFOp::create(b, loc, logM,
-                            createF32(b, loc, 1.4426950408889634)));
+                            createF32Constant(b, loc, 1.4426950408889634)));
   return applyLogSpecialCases(b, loc, x, result);
 }
 
@@ -157,8 +155,8 @@ struct LowerF32Math : public OpConversionPattern<MathOp> {
 } // namespace
 
 Value mlir::blk::createExp(OpBuilder &b, Location loc, Value x) {
-  Value scaled =
-      arith::MulFOp::create(b, loc, x, createF32(b, loc, 1.4426950408889634));
+  Value scaled = arith::MulFOp::create(
+      b, loc, x, createF32Constant(b, loc, 1.4426950408889634));
   return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", scaled);
 }
 

@@ -38,6 +38,8 @@ std::optional<MemRefType> getReduceBuffer(ReductionOpInterface reduce);
 int64_t getClusterReduceSlots(ReductionOpInterface reduce);
 
 Value createI32Constant(OpBuilder &builder, Location loc, int64_t value);
+/// An f32 constant (`value` rounded to f32).
+Value createF32Constant(OpBuilder &builder, Location loc, double value);
 
 /// Lane (0..31) and warp index of the current thread, as i32.
 struct ThreadIds {

@@ -18,11 +18,12 @@
 //      outside loops arrives at the exit barrier right after its reads, so
 //      the kernel's stores hide the wait.
 // blk.max_exp_sum goes through the same levels with a pair for a partial:
-// a thread's maximum m and its sum of exp(x - m), combined as
-// (M, s1 e^(m1 - M) + s2 e^(m2 - M)) and packed into one i64, so that each
-// level exchanges once (two 32-bit shuffles across lanes; one 64-bit store
-// and load through shared and distributed shared memory) where the two
-// reductions it replaces exchanged twice, with a barrier each.
+// a thread's maximum m and its sum s of exp(x - m). Across lanes, the
+// maxima's butterfly, then each s scaled once to the warp's maximum M and
+// the sums' butterfly; across warps and CTAs, the pairs packed into one
+// i64 (one 64-bit store and load through shared and distributed shared
+// memory), M the max of all, and the sum of s exp(m - M). One barrier (or
+// cluster barrier) where the two reductions it replaces had two.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -144,11 +145,6 @@ Combiner getKindCombiner(ReduceKind kind, Type elementType) {
           }};
 }
 
-Value createF32Constant(OpBuilder &builder, Location loc, float value) {
-  return arith::ConstantOp::create(builder, loc,
-                                   builder.getF32FloatAttr(value));
-}
-
 Value packPair(OpBuilder &builder, Location loc, Value max, Value sum) {
   Value pair = vector::FromElementsOp::create(
       builder, loc, VectorType::get({2}, builder.getF32Type()),
@@ -181,16 +177,22 @@ std::pair<Value, Value> createThreadMax(OpBuilder &builder, Location loc,
   return {max, shift};
 }
 
-/// A sum of exps against `max` rescaled to `total` >= max: s exp(max -
-/// total), by 1 where they are equal (infinite ones included).
-Value scaleSum(OpBuilder &builder, Location loc, Value max, Value sum,
-               Value total) {
+/// The factor exps against `max` take to be against `total` >= max:
+/// exp(max - total), and 1 where they are equal (infinite ones included,
+/// where the difference would be NaN).
+Value createRescale(OpBuilder &builder, Location loc, Value max, Value total) {
   Value same = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ,
                                      max, total);
-  Value scale = arith::SelectOp::create(
+  return arith::SelectOp::create(
       builder, loc, same, createF32Constant(builder, loc, 1.0f),
       createExp(builder, loc, arith::SubFOp::create(builder, loc, max, total)));
-  return arith::MulFOp::create(builder, loc, sum, scale);
+}
+
+/// A sum of exps against `max` rescaled to `total` >= max.
+Value scaleSum(OpBuilder &builder, Location loc, Value max, Value sum,
+               Value total) {
+  return arith::MulFOp::create(builder, loc, sum,
+                               createRescale(builder, loc, max, total));
 }
 
 /// The pairs of all warps or CTAs: M = the max of their maxima first, then
@@ -487,14 +489,9 @@ struct MaxExpSumAcrossThreads : public OpConversionPattern<MaxExpSumOp> {
       Value threadMax = threadMaxes[slot];
       Value empty = arith::CmpFOp::create(rewriter, loc,
                                           arith::CmpFPredicate::OEQ, max, ninf);
-      Value same = arith::CmpFOp::create(
-          rewriter, loc, arith::CmpFPredicate::OEQ, threadMax, max);
-      Value scale = arith::SelectOp::create(
-          rewriter, loc, empty, nan,
-          arith::SelectOp::create(
-              rewriter, loc, same, createF32Constant(rewriter, loc, 1.0f),
-              createExp(rewriter, loc,
-                        arith::SubFOp::create(rewriter, loc, threadMax, max))));
+      Value scale =
+          arith::SelectOp::create(rewriter, loc, empty, nan,
+                                  createRescale(rewriter, loc, threadMax, max));
       for (int64_t k : groups[slot])
         exps[k] = arith::MulFOp::create(rewriter, loc, exps[k], scale);
       maxes.push_back(max);

@@ -38,6 +38,12 @@ Value mlir::blk::createI32Constant(OpBuilder &builder, Location loc,
   return arith::ConstantIntOp::create(builder, loc, value, 32);
 }
 
+Value mlir::blk::createF32Constant(OpBuilder &builder, Location loc,
+                                   double value) {
+  return arith::ConstantOp::create(builder, loc,
+                                   builder.getF32FloatAttr(value));
+}
+
 ThreadIds mlir::blk::createThreadIds(OpBuilder &builder, Location loc) {
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   tid = arith::IndexCastUIOp::create(builder, loc, builder.getI32Type(), tid);
