@@ -155,7 +155,7 @@ EXCERPTS = {
     "ptx-round": ("fused-ptx", None, [
         {"start": r"st\.shared", "before": 3, "end": r"max\.NaN\.f32"}]),
     "ptx-exp": ("fused-ptx", None, [
-        {"start": r"ex2\.approx\.f32", "before": 1, "count": 1}]),
+        {"start": r"ex2\.approx\.ftz\.f32", "before": 1, "count": 1}]),
     "ptx-store": ("fused-ptx", None, [
         {"start": r"rcp\.rn\.f32", "end": r"bra\.uni"}]),
     # log_softmax: what differs from softmax.

@@ -47,9 +47,9 @@ func.func @row(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<
   %m = blk.reduce max %x axis 0 : tensor<1024xf32, #row> -> f32
   %mb = blk.splat %m : f32 -> tensor<1024xf32, #row>
   %s = arith.subf %x, %mb : tensor<1024xf32, #row>
-  // exp(x) = ex2.approx(x * log2(e)), element by element.
+  // exp(x) = ex2.approx.ftz(x * log2(e)), element by element.
   // CHECK: arith.constant 1.44269502 : f32
-  // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
   %e = math.exp %s : tensor<1024xf32, #row>
   // CHECK: scf.if
   // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>

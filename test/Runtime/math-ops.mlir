@@ -7,7 +7,7 @@
 // RUN: softmax-run %S/../GPU/math.mlir --rows 64 --cols 1000 --chip sm_90 --emit-ptx - | FileCheck %s
 // CHECK: .visible .entry softmax_via_log(
 // CHECK-DAG: rsqrt.approx.f32
-// CHECK-DAG: ex2.approx.f32
+// CHECK-DAG: ex2.approx.ftz.f32
 // CHECK-DAG: min.NaN.f32
 // CHECK-DAG: div.rn.f32
 // CHECK-NOT: lg2.approx

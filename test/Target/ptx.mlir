@@ -27,7 +27,7 @@
 // PTX: shfl.sync.bfly.b32
 // BAR: bar.sync
 // NOBAR-NOT: bar.sync
-// PTX: ex2.approx.f32
+// PTX: ex2.approx.ftz.f32
 // PTX: st.global.v4.b32
 
 // A row over a cluster of 8 CTAs: the cluster shape is part of the kernel,

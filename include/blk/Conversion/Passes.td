@@ -31,7 +31,8 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
       between cluster barriers (`nvvm.mapa`, `ld.shared::cluster`); every
       thread ends with the result;
     * `math.exp(x)` -> `exp2(x * log2(e))`, which NVPTX emits as
-      `ex2.approx.f32`: no libdevice.
+      `ex2.approx.ftz.f32` (results under 2^-126 flush to zero): no
+      libdevice.
 
     The launch contract of each kernel (symbol, threads, shared memory,
     grid, arguments) is written on the module as `blk.launch`.

@@ -76,7 +76,7 @@ void populateBlockOpPatterns(const TypeConverter &converter,
 void populateMathOpPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
 void markMathOpsIllegal(ConversionTarget &target);
-/// f32 e^x as math.exp lowers: ex2.approx of x log2(e).
+/// f32 e^x as math.exp lowers: ex2.approx.ftz of x log2(e).
 Value createExp(OpBuilder &b, Location loc, Value x);
 /// How one blk.load or blk.store moves a thread's elements, decided once
 /// from the blk program (its layout, `blk.vector` and the access analysis of
