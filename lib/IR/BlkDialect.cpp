@@ -564,3 +564,9 @@ LogicalResult BlkDialect::verifyRegionArgAttribute(Operation *op,
                             "dialect (expected 'blk.divisibility' or "
                             "'blk.arg')";
 }
+
+Type mlir::blk::withElementType(Type type, Type element) {
+  if (auto block = dyn_cast<RankedTensorType>(type))
+    return block.clone(element);
+  return element;
+}

@@ -45,6 +45,7 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
       options.chip, options.stageOnClusters, options.stageMinRegisters}));
   if (options.combineReductions)
     pm.addPass(createBlkCombineReductions());
+  pm.addPass(createBlkNarrowReductions());
   pm.addPass(createConvertBlkToGPU(
       ConvertBlkToGPUOptions{options.chip, features}));
   pm.addPass(createCanonicalizerPass());

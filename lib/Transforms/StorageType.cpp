@@ -13,12 +13,6 @@ using namespace mlir::blk;
 
 namespace {
 
-Type narrow(Type type, FloatType storage) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.clone(storage);
-  return storage;
-}
-
 bool isF32Pointer(Type type) {
   auto pointer = dyn_cast<PtrType>(type);
   return pointer && pointer.getPointeeType().isF32();
@@ -34,14 +28,14 @@ void narrowAccess(MemoryAccessOpInterface access, FloatType storage) {
     if (!wide)
       continue;
     Value narrowed = arith::TruncFOp::create(
-        builder, loc, narrow(wide.getType(), storage), wide);
+        builder, loc, withElementType(wide.getType(), storage), wide);
     access->replaceUsesOfWith(wide, narrowed);
   }
   if (!access.isRead())
     return;
   Value read = access.getDataBlock();
   Type wideType = read.getType();
-  read.setType(narrow(wideType, storage));
+  read.setType(withElementType(wideType, storage));
   builder.setInsertionPointAfter(access);
   auto extended = arith::ExtFOp::create(builder, loc, wideType, read);
   read.replaceAllUsesExcept(extended, extended);

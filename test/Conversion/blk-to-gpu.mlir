@@ -60,6 +60,28 @@ func.func @row(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<
 
 // -----
 
+#sixteen = #blk.blocked<elems = [8], lanes = [32], warps = [2]>
+
+// A max of bf16: a thread's 8 elements two at a time, the last pair's
+// halves, then widened; lanes and warps exchange f32 partials; the result
+// narrows back (exactly: it is one of the elements).
+// CHECK-LABEL: gpu.func @max_of_sixteens
+// CHECK-SAME: workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-3: arith.maximumf %{{.*}}, %{{.*}} : vector<2xbf16>
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : bf16
+// CHECK-NEXT: arith.extf %{{.*}} : bf16 to f32
+// CHECK: gpu.shuffle  xor %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: gpu.barrier
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+func.func @max_of_sixteens(%p: !blk.ptr<bf16>) attributes {blk.kernel = #blk.kernel<num_warps = 2>} {
+  %cols = blk.arange 0 to 512 : tensor<512xi32, #sixteen>
+  %x = blk.load %p[%cols] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<512xi32, #sixteen> -> tensor<512xbf16, #sixteen>
+  %m = blk.reduce max %x axis 0 : tensor<512xbf16, #sixteen> -> bf16
+  return
+}
+
+// -----
+
 #small = #blk.blocked<elems = [4], lanes = [32], warps = [1]>
 
 // A block that fits one warp reduces with shuffles alone; an unmasked access

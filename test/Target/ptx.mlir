@@ -50,6 +50,11 @@
 // STAGED: .extern .shared .align 16 .b8 blk_dynamic_shared[];
 // STAGED: .visible .entry softmax_
 // STAGED-COUNT-8: st.shared.v4.b32
+// The row's max two bf16 at a time, widened once (blk-narrow-reductions).
+// STAGED: max.NaN.bf16x2
+// STAGED-NOT: cvt.f32.bf16
+// STAGED: max.NaN.bf16{{[[:space:]]}}
+// STAGED-NEXT: cvt.f32.bf16
 // STAGED: bar.sync
 // STAGED-COUNT-8: ld.shared.v4.b32
 // STAGED: bar.sync

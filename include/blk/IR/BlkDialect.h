@@ -68,6 +68,9 @@ struct Unspecialized {
 /// reported by its dynamic block.
 std::optional<Unspecialized> findUnspecialized(Operation *root);
 
+/// `type` (a scalar, or a block with its layout) with `element` elements.
+Type withElementType(Type type, Type element);
+
 } // namespace mlir::blk
 
 #include "blk/IR/BlkInterfaces.h.inc"

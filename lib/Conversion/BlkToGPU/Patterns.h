@@ -27,7 +27,9 @@ public:
 };
 
 /// The type of a reduction's partials as threads exchange them: the
-/// element type, or an i64 for blk.max_exp_sum's (max, sum) pairs.
+/// element type, f32 for 16-bit floats (shuffles move 32 bits; max and min
+/// are exact in f32, a sum keeps its precision), or an i64 for
+/// blk.max_exp_sum's (max, sum) pairs.
 Type getPartialType(ReductionOpInterface reduce);
 
 /// The workgroup buffer a reduction needs when it combines several warps.

@@ -1,7 +1,9 @@
 //===- ReduceOp.cpp - reductions across the threads of a program ----------===//
 //
 // Three levels, each only as far as the reduced dimension is spread:
-//   1. inside a thread, over the elements it holds along the dimension;
+//   1. inside a thread, over the elements it holds along the dimension
+//      (16-bit floats' max and min two at a time, then widened: their
+//      partials cross threads as f32);
 //   2. across lanes, an xor-shuffle butterfly (every lane ends with the
 //      result, and since each step combines a pair in both orders, they all
 //      hold the same bits);
@@ -119,6 +121,38 @@ Value combineTree(OpBuilder &builder, Location loc, ArrayRef<Value> leaves,
     values = std::move(next);
   }
   return values.front();
+}
+
+/// Level 1 of blk.reduce: a thread's `elements` of one result element,
+/// combined with `kind` into one partial of `partialType`, a pairwise tree
+/// for instruction-level parallelism. 16-bit floats' max and min go two
+/// at a time (max.NaN.bf16x2 on sm_80+: no conversion per element) and widen
+/// once; their sums widen every element.
+Value reduceThreadElements(OpBuilder &builder, Location loc, ReduceKind kind,
+                           ArrayRef<Value> elements, Type partialType) {
+  auto combine = [&](Value lhs, Value rhs) {
+    return ReduceOp::combine(builder, loc, kind, lhs, rhs);
+  };
+  auto widen = [&](Value value) -> Value {
+    if (value.getType() == partialType)
+      return value;
+    return arith::ExtFOp::create(builder, loc, partialType, value);
+  };
+  Type element = elements.front().getType();
+  if (element == partialType || kind == ReduceKind::sum || elements.size() < 2)
+    return combineTree(builder, loc, llvm::map_to_vector(elements, widen),
+                       combine);
+  auto pairType = VectorType::get({2}, element);
+  SmallVector<Value> pairs;
+  for (size_t i = 0; i + 1 < elements.size(); i += 2)
+    pairs.push_back(vector::FromElementsOp::create(
+        builder, loc, pairType, ValueRange{elements[i], elements[i + 1]}));
+  Value pair = combineTree(builder, loc, pairs, combine);
+  Value result = combine(vector::ExtractOp::create(builder, loc, pair, 0),
+                         vector::ExtractOp::create(builder, loc, pair, 1));
+  if (elements.size() % 2)
+    result = combine(result, elements.back());
+  return widen(result);
 }
 
 /// blk.reduce's partials: combined with `kind`, the lanes of a butterfly
@@ -413,11 +447,9 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     ReduceKind kind = op.getKind();
-    Combiner combiner =
-        getKindCombiner(kind, op.getSrc().getType().getElementType());
+    Type partialType = getPartialType(op);
+    Combiner combiner = getKindCombiner(kind, partialType);
     ReductionLowering lowering(op, combiner, plan);
-    // Level 1: a pairwise tree of each result element's elements, for
-    // instruction-level parallelism.
     SmallVector<Value> elements =
         extractElements(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> partials;
@@ -426,11 +458,14 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
       for (int64_t k : group)
         values.push_back(elements[k]);
       partials.push_back(
-          combineTree(rewriter, loc, values, [&](Value lhs, Value rhs) {
-            return ReduceOp::combine(rewriter, loc, kind, lhs, rhs);
-          }));
+          reduceThreadElements(rewriter, loc, kind, values, partialType));
     }
     lowering.exchange(rewriter, partials);
+    Type resultElement = getElementTypeOrSelf(op.getType());
+    if (resultElement != partialType)
+      for (Value &partial : partials)
+        partial =
+            arith::TruncFOp::create(rewriter, loc, resultElement, partial);
     Type type = getTypeConverter()->convertType(op.getType());
     rewriter.replaceOp(op, buildResult(rewriter, loc, type, partials));
     return success();
@@ -521,7 +556,10 @@ Type mlir::blk::getPartialType(ReductionOpInterface reduce) {
   // blk.max_exp_sum's (max, sum) pairs travel packed, as getPairCombiner's.
   if (isa<MaxExpSumOp>(reduce))
     return IntegerType::get(reduce->getContext(), 64);
-  return reduce.getSrc().getType().getElementType();
+  Type element = reduce.getSrc().getType().getElementType();
+  if (isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 16)
+    return Float32Type::get(reduce->getContext());
+  return element;
 }
 
 int64_t mlir::blk::getClusterReduceSlots(ReductionOpInterface reduce) {
