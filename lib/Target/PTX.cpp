@@ -45,7 +45,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
       options.chip, options.stageOnClusters, options.stageMinRegisters}));
   if (options.combineReductions)
     pm.addPass(createBlkCombineReductions());
-  pm.addPass(createBlkNarrowReductions());
+  pm.addPass(
+      createBlkNarrowReductions(BlkNarrowReductionsOptions{options.chip}));
   pm.addPass(createConvertBlkToGPU(
       ConvertBlkToGPUOptions{options.chip, features}));
   pm.addPass(createCanonicalizerPass());

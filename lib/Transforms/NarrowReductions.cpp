@@ -8,8 +8,14 @@
 // sm_80+) with no conversion: bf16 1024 x 65536 softmax on 4 CTAs, sm_90,
 // 1288 -> 1152 instructions a thread (ptxas, the cubin's .text).
 //
+// Where it does not pay it leaves the reduction alone: on chips without
+// 16-bit pair max (LLVM emulates it with integer ops: a bf16 multirow
+// kernel on sm_75 went from 64 to 99 registers), and where a thread holds
+// few elements of each result (kMinNarrowedElements).
+//
 //===----------------------------------------------------------------------===//
-#include "blk/IR/BlkDialect.h"
+#include "blk/IR/Distribution.h"
+#include "blk/Target/TargetInfo.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,8 +31,27 @@ using namespace mlir::blk;
 
 namespace {
 
+/// Elements of each result a thread must hold before narrowing pays: with
+/// 4, two pair maxes, one of the halves, one widening and the result's
+/// round trip (narrowed after the exchange, widened back) replace four
+/// widenings and three f32 maxes; with 2 the round trip costs more than it
+/// saves.
+constexpr int64_t kMinNarrowedElements = 4;
+
+/// Whether a thread holds too few elements of each of `reduce`'s results
+/// (once distributed) for narrowing to pay.
+bool holdsTooFewElements(ReduceOp reduce) {
+  FailureOr<Distribution> distribution =
+      Distribution::get(reduce.getSrc().getType());
+  if (failed(distribution))
+    return false;
+  int64_t results =
+      distribution->getReduceSpread(reduce.getAxis()).resultsPerThread;
+  return distribution->getNumElements() / results < kMinNarrowedElements;
+}
+
 /// The 16-bit float block whose widening `reduce` takes the max or min
-/// of; null if there is none.
+/// of; null if there is none or narrowing would not pay.
 Value getNarrowSource(ReduceOp reduce) {
   if (reduce.getKind() == ReduceKind::sum) // A sum rounds in its type.
     return nullptr;
@@ -34,11 +59,17 @@ Value getNarrowSource(ReduceOp reduce) {
   if (!widen)
     return nullptr;
   Type narrow = getElementTypeOrSelf(widen.getIn().getType());
-  return narrow.isF16() || narrow.isBF16() ? widen.getIn() : nullptr;
+  if ((!narrow.isF16() && !narrow.isBF16()) || holdsTooFewElements(reduce))
+    return nullptr;
+  return widen.getIn();
 }
 
-/// Whether every user of `value` comes after `op` in its block.
+/// Whether `value` is defined in `op`'s block and every user of it comes
+/// after `op` there (moving it after `op` then neither enters nor leaves a
+/// loop).
 bool isUsedOnlyAfter(Value value, Operation *op) {
+  if (value.getParentBlock() != op->getBlock())
+    return false;
   return llvm::all_of(value.getUsers(), [&](Operation *user) {
     Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user);
     return ancestor && op->isBeforeInBlock(ancestor);
@@ -70,7 +101,16 @@ void narrow(ReduceOp reduce, Value source) {
 
 struct BlkNarrowReductions
     : public blk::impl::BlkNarrowReductionsBase<BlkNarrowReductions> {
+  using BlkNarrowReductionsBase::BlkNarrowReductionsBase;
+
   void runOnOperation() override {
+    llvm::Expected<TargetInfo> target = TargetInfo::get(chip, "");
+    if (!target) {
+      getOperation().emitError() << llvm::toString(target.takeError());
+      return signalPassFailure();
+    }
+    if (!target->hasPacked16BitMinMax())
+      return;
     SmallVector<std::pair<ReduceOp, Value>> found;
     getOperation().walk([&](ReduceOp reduce) {
       if (Value source = getNarrowSource(reduce))

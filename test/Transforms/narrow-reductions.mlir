@@ -1,4 +1,9 @@
 // RUN: softmax-opt %s --blk-narrow-reductions --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --blk-narrow-reductions=chip=sm_75 --split-input-file | FileCheck %s --check-prefix=SM75
+
+// Before sm_80 a 16-bit max is emulated: nothing is narrowed.
+// SM75-NOT: blk.reduce {{.*}}bf16
+// SM75-NOT: blk.reduce {{.*}}f16
 
 #l = #blk.blocked<elems = [8], lanes = [32], warps = [8]>
 
@@ -77,4 +82,41 @@ func.func @used_before(%x: tensor<256xbf16>) -> (f32, f32) {
   %s = blk.reduce sum %w axis 0 : tensor<256xf32> -> f32
   %m = blk.reduce max %w axis 0 : tensor<256xf32> -> f32
   return %s, %m : f32, f32
+}
+
+// -----
+
+#two = #blk.blocked<elems = [2], lanes = [32], warps = [4]>
+
+// Two elements a thread: narrowing would cost more than it saves.
+// CHECK-LABEL: func.func @two_a_thread
+// CHECK: blk.reduce max %{{.*}} : tensor<256xf32, #{{.*}}> -> f32
+func.func @two_a_thread(%x: tensor<256xbf16, #two>) -> f32 {
+  %w = arith.extf %x : tensor<256xbf16, #two> to tensor<256xf32, #two>
+  %m = blk.reduce max %w axis 0 : tensor<256xf32, #two> -> f32
+  return %m : f32
+}
+
+// -----
+
+// A widening outside the loop whose max is in it stays outside.
+// CHECK-LABEL: func.func @loop
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : tensor<256xbf16> to tensor<256xf32>
+// CHECK: scf.for
+// CHECK-NEXT: blk.reduce max %{{.*}} : tensor<256xbf16> -> bf16
+// CHECK-NEXT: arith.extf
+// CHECK-NEXT: blk.reduce sum %[[W]]
+func.func @loop(%x: tensor<256xbf16>, %n: index) -> f32 {
+  %w = arith.extf %x : tensor<256xbf16> to tensor<256xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+    %m = blk.reduce max %w axis 0 : tensor<256xf32> -> f32
+    %s = blk.reduce sum %w axis 0 : tensor<256xf32> -> f32
+    %t = arith.addf %m, %s : f32
+    %a = arith.addf %acc, %t : f32
+    scf.yield %a : f32
+  }
+  return %r : f32
 }

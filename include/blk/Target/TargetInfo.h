@@ -81,6 +81,13 @@ public:
 
   int64_t getWarpSize() const { return kWarpSize; }
   bool hasClusters() const { return chipNumber >= kMinClusterChip; }
+  /// Oldest chip with max and min of 16-bit float pairs (max.NaN.bf16x2,
+  /// max.NaN.f16x2, PTX ISA); before it LLVM emulates them with integer
+  /// ops, dearer than widening first.
+  static constexpr unsigned kMinPacked16BitMinMaxChip = 80;
+  bool hasPacked16BitMinMax() const {
+    return chipNumber >= kMinPacked16BitMinMaxChip;
+  }
   /// The largest cluster a program may run on: 1 without clusters.
   int64_t getMaxClusterCtas() const { return hasClusters() ? kMaxClusterCtas : 1; }
   /// Clusters larger than this need the kernel's non-portable opt-in

@@ -307,13 +307,23 @@ def BlkNarrowReductions : Pass<"blk-narrow-reductions", "::mlir::ModuleOp"> {
     held both: a peeled bf16 row of 50257 on 2 CTAs, 128 -> 147 registers,
     0.71x on the H100). The GPU lowering takes a thread's 16-bit elements
     two at a time (`max.NaN.bf16x2`, sm_80+) with no conversion; its
-    partials cross threads as f32. In blk-to-ptx after blk-combine-reductions (whose
-    pattern is a max of the f32 block): bf16 1024 x 65536 softmax on 4 CTAs,
-    sm_90, 1288 -> 1152 instructions a thread (ptxas, the cubin's .text),
-    1.037x on the H100 (512 x 131072: 1.060x; docs/benchmarks.md, "Fewer
-    instructions per element"). Sums are left alone: they round in their
-    type.
+    partials cross threads as f32. In blk-to-ptx after
+    blk-combine-reductions (whose pattern is a max of the f32 block): bf16
+    1024 x 65536 softmax on 4 CTAs, sm_90, 1288 -> 1152 instructions a
+    thread (ptxas, the cubin's .text), 1.037x on the H100 (512 x 131072:
+    1.060x; docs/benchmarks.md, "Fewer instructions per element"). Sums are
+    left alone: they round in their type.
+
+    Only where it pays: on chips with 16-bit float pair max and min (sm_80+;
+    on sm_75 LLVM's emulation grew a bf16 multirow kernel from 64 to 99
+    registers), and, once the block is distributed, where a thread holds at
+    least 4 elements of each result (fewer save less than the result's
+    narrowing and widening back cost).
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "Target chip: narrowed only where it has 16-bit pair max and min">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
