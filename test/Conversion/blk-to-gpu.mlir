@@ -82,6 +82,27 @@ func.func @max_of_sixteens(%p: !blk.ptr<bf16>) attributes {blk.kernel = #blk.ker
 
 // -----
 
+#narrow = #blk.blocked<elems = [4], lanes = [32], warps = [2]>
+
+// A sum of i16: each element sign-extended, i32 shuffles (they move 32
+// bits) and an i32 buffer, truncated at the end: the same wrap-around as
+// an i16 sum.
+// CHECK-LABEL: gpu.func @sum_of_i16
+// CHECK-SAME: workgroup(%{{.*}} : memref<64xi32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: arith.extsi %{{.*}} : i16 to i32
+// CHECK: gpu.shuffle  xor %{{.*}}, %{{.*}}, %{{.*}} : i32
+// CHECK: gpu.barrier
+// CHECK: arith.trunci %{{.*}} : i32 to i16
+func.func @sum_of_i16(%p: !blk.ptr<i32>) attributes {blk.kernel = #blk.kernel<num_warps = 2>} {
+  %cols = blk.arange 0 to 256 : tensor<256xi32, #narrow>
+  %x32 = blk.load %p[%cols] : !blk.ptr<i32>, tensor<256xi32, #narrow> -> tensor<256xi32, #narrow>
+  %x = arith.trunci %x32 : tensor<256xi32, #narrow> to tensor<256xi16, #narrow>
+  %s = blk.reduce sum %x axis 0 : tensor<256xi16, #narrow> -> i16
+  return
+}
+
+// -----
+
 #small = #blk.blocked<elems = [4], lanes = [32], warps = [1]>
 
 // A block that fits one warp reduces with shuffles alone; an unmasked access

@@ -27,9 +27,10 @@ public:
 };
 
 /// The type of a reduction's partials as threads exchange them: the
-/// element type, f32 for 16-bit floats (shuffles move 32 bits; max and min
-/// are exact in f32, a sum keeps its precision), or an i64 for
-/// blk.max_exp_sum's (max, sum) pairs.
+/// element type, f32 or i32 for narrower floats and integers (shuffles move
+/// 32 bits; max and min are exact there, a float sum keeps f32's precision,
+/// an integer sum wraps the same), or an i64 for blk.max_exp_sum's (max,
+/// sum) pairs.
 Type getPartialType(ReductionOpInterface reduce);
 
 /// The workgroup buffer a reduction needs when it combines several warps.

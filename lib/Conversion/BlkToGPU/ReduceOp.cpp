@@ -2,8 +2,9 @@
 //
 // Three levels, each only as far as the reduced dimension is spread:
 //   1. inside a thread, over the elements it holds along the dimension
-//      (16-bit floats' max and min two at a time, then widened: their
-//      partials cross threads as f32);
+//      (16-bit floats' max and min two at a time, then widened: partials
+//      narrower than 32 bits cross threads as f32 or i32, shuffles' width;
+//      a narrow integer sum wraps the same either way);
 //   2. across lanes, an xor-shuffle butterfly (every lane ends with the
 //      result, and since each step combines a pair in both orders, they all
 //      hold the same bits);
@@ -123,23 +124,40 @@ Value combineTree(OpBuilder &builder, Location loc, ArrayRef<Value> leaves,
   return values.front();
 }
 
+/// `value` as a partial of the wider `partialType` (exactly), and back.
+Value widenToPartial(OpBuilder &builder, Location loc, Value value,
+                     Type partialType) {
+  if (value.getType() == partialType)
+    return value;
+  if (isa<FloatType>(partialType))
+    return arith::ExtFOp::create(builder, loc, partialType, value);
+  return arith::ExtSIOp::create(builder, loc, partialType, value);
+}
+Value narrowFromPartial(OpBuilder &builder, Location loc, Value partial,
+                        Type type) {
+  if (partial.getType() == type)
+    return partial;
+  if (isa<FloatType>(type))
+    return arith::TruncFOp::create(builder, loc, type, partial);
+  return arith::TruncIOp::create(builder, loc, type, partial);
+}
+
 /// Level 1 of blk.reduce: a thread's `elements` of one result element,
 /// combined with `kind` into one partial of `partialType`, a pairwise tree
 /// for instruction-level parallelism. 16-bit floats' max and min go two
 /// at a time (max.NaN.bf16x2 on sm_80+: no conversion per element) and widen
-/// once; their sums widen every element.
+/// once; their sums, and narrow integers, widen every element.
 Value reduceThreadElements(OpBuilder &builder, Location loc, ReduceKind kind,
                            ArrayRef<Value> elements, Type partialType) {
   auto combine = [&](Value lhs, Value rhs) {
     return ReduceOp::combine(builder, loc, kind, lhs, rhs);
   };
-  auto widen = [&](Value value) -> Value {
-    if (value.getType() == partialType)
-      return value;
-    return arith::ExtFOp::create(builder, loc, partialType, value);
+  auto widen = [&](Value value) {
+    return widenToPartial(builder, loc, value, partialType);
   };
   Type element = elements.front().getType();
-  if (element == partialType || kind == ReduceKind::sum || elements.size() < 2)
+  if (element == partialType || !isa<FloatType>(element) ||
+      kind == ReduceKind::sum || elements.size() < 2)
     return combineTree(builder, loc, llvm::map_to_vector(elements, widen),
                        combine);
   auto pairType = VectorType::get({2}, element);
@@ -462,10 +480,8 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
     }
     lowering.exchange(rewriter, partials);
     Type resultElement = getElementTypeOrSelf(op.getType());
-    if (resultElement != partialType)
-      for (Value &partial : partials)
-        partial =
-            arith::TruncFOp::create(rewriter, loc, resultElement, partial);
+    for (Value &partial : partials)
+      partial = narrowFromPartial(rewriter, loc, partial, resultElement);
     Type type = getTypeConverter()->convertType(op.getType());
     rewriter.replaceOp(op, buildResult(rewriter, loc, type, partials));
     return success();
@@ -557,9 +573,11 @@ Type mlir::blk::getPartialType(ReductionOpInterface reduce) {
   if (isa<MaxExpSumOp>(reduce))
     return IntegerType::get(reduce->getContext(), 64);
   Type element = reduce.getSrc().getType().getElementType();
-  if (isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 16)
+  if (element.getIntOrFloatBitWidth() >= 32)
+    return element;
+  if (isa<FloatType>(element))
     return Float32Type::get(reduce->getContext());
-  return element;
+  return IntegerType::get(reduce->getContext(), 32);
 }
 
 int64_t mlir::blk::getClusterReduceSlots(ReductionOpInterface reduce) {
