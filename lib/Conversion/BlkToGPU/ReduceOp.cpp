@@ -446,6 +446,12 @@ private:
   ReduceSpread spread;
 };
 
+/// The thread's `elements` that a group of groupElements() names.
+SmallVector<Value> pickElements(ArrayRef<Value> elements,
+                                ArrayRef<int64_t> group) {
+  return llvm::map_to_vector(group, [&](int64_t k) { return elements[k]; });
+}
+
 /// The result of a reduction from the partials of the elements a thread
 /// holds: a scalar, or the thread's vector of a block.
 Value buildResult(OpBuilder &builder, Location loc, Type resultType,
@@ -471,13 +477,9 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
     SmallVector<Value> elements =
         extractElements(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> partials;
-    for (ArrayRef<int64_t> group : lowering.groupElements()) {
-      SmallVector<Value> values;
-      for (int64_t k : group)
-        values.push_back(elements[k]);
-      partials.push_back(
-          reduceThreadElements(rewriter, loc, kind, values, partialType));
-    }
+    for (ArrayRef<int64_t> group : lowering.groupElements())
+      partials.push_back(reduceThreadElements(
+          rewriter, loc, kind, pickElements(elements, group), partialType));
     lowering.exchange(rewriter, partials);
     Type resultElement = getElementTypeOrSelf(op.getType());
     for (Value &partial : partials)
@@ -508,10 +510,8 @@ struct MaxExpSumAcrossThreads : public OpConversionPattern<MaxExpSumOp> {
     // exps against it, and their sum.
     SmallVector<Value> threadMaxes, partials;
     for (ArrayRef<int64_t> group : groups) {
-      SmallVector<Value> values;
-      for (int64_t k : group)
-        values.push_back(exps[k]);
-      auto [max, shift] = createThreadMax(rewriter, loc, values);
+      auto [max, shift] =
+          createThreadMax(rewriter, loc, pickElements(exps, group));
       SmallVector<Value> terms;
       for (int64_t k : group) {
         exps[k] =
