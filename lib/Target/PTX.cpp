@@ -47,6 +47,7 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
     pm.addPass(createBlkCombineReductions());
   pm.addPass(
       createBlkNarrowReductions(BlkNarrowReductionsOptions{options.chip}));
+  pm.addPass(createBlkDivideInExponent());
   pm.addPass(createConvertBlkToGPU(
       ConvertBlkToGPUOptions{options.chip, features}));
   pm.addPass(createCanonicalizerPass());

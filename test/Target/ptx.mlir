@@ -12,6 +12,7 @@
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16" --emit=ptx -o %t.staged.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,BAR < %t.staged.ptx
 // RUN: FileCheck %s --check-prefix=STAGED < %t.staged.ptx
+// RUN: FileCheck %s --check-prefix=DIVIDE < %t.staged.ptx
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 stage-min-registers=0" --emit=ptx | FileCheck %s --check-prefix=HELD
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=PAIR
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-PAIR
@@ -59,8 +60,17 @@
 // STAGED-COUNT-8: ld.shared.v4.b32
 // STAGED: bar.sync
 // STAGED-COUNT-8: ld.shared.v4.b32
+// The write divides in the exponent (blk-divide-in-exponent): one
+// lg2.approx a thread, then per element an fma by log2 e and ex2, no rcp.
+// DIVIDE-NOT: rcp
+// DIVIDE: lg2.approx.ftz.f32
+// DIVIDE: fma.rn.f32 {{.*}}, 0f3FB8AA3B,
+// DIVIDE: ex2.approx.ftz.f32
+// DIVIDE-NOT: rcp
 // HELD-NOT: blk_dynamic_shared
 // HELD-NOT: ld.shared.v4
+// HELD-NOT: lg2.approx
+// HELD: rcp.rn.f32
 
 // With combine-reductions, softmax's max and sum of exp across 8 warps:
 // one exchange of 64-bit (max, sum) pairs (blk-combine-reductions), one

@@ -117,8 +117,8 @@ LogicalResult checkSupported(func::FuncOp func) {
   if (std::optional<Unspecialized> found = findUnspecialized(func))
     return found->emitError() << "; run --blk-specialize first";
   WalkResult result = func.walk([](Operation *op) {
-    if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
-            math::RsqrtOp>(op)) {
+    if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::RsqrtOp,
+            math::FmaOp>(op)) {
       Type type = getElementTypeOrSelf(op->getResult(0).getType());
       if (!type.isF32()) {
         op->emitOpError() << "on " << type

@@ -12,8 +12,12 @@
 //         the polynomial of FreeBSD's e_logf.c for log(m) (under 1 ulp);
 //         lg2.approx alone has an absolute error of 2^-22, which near x = 1
 //         is most of the result;
-//   log2  k + log(m) log2 e, exact at powers of two;
-//   rsqrt rsqrt.approx (relative error 2^-22.9, PTX ISA).
+//   log2  k + log(m) log2 e, exact at powers of two; with the `afn`
+//         fast-math flag lg2.approx (for shifts in an exponent, where the
+//         absolute error is what counts: blk-divide-in-exponent);
+//   rsqrt rsqrt.approx (relative error 2^-22.9, PTX ISA);
+//   fma   LLVM's fma, one fma.rn (convert-gpu-to-nvvm would call
+//         libdevice's __nv_fmaf for a scalar one).
 // The intrinsics are scalar: a thread's vector goes element by element.
 //
 //===----------------------------------------------------------------------===//
@@ -131,6 +135,10 @@ Value createExp2(OpBuilder &b, Location loc, Value x) {
   return callIntrinsic(b, loc, kEx2Intrinsic, x);
 }
 
+Value createApproximateLog2(OpBuilder &b, Location loc, Value x) {
+  return callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.ftz.f", x);
+}
+
 Value createRsqrt(OpBuilder &b, Location loc, Value x) {
   return callIntrinsic(b, loc, "llvm.nvvm.rsqrt.approx.f", x);
 }
@@ -159,6 +167,34 @@ struct LowerF32Math : public OpConversionPattern<MathOp> {
   }
 };
 
+/// log2 with `afn` (approximate functions allowed).
+struct LowerApproximateLog2
+    : public LowerF32Math<math::Log2Op, createApproximateLog2> {
+  using LowerF32Math::LowerF32Math;
+  LogicalResult
+  matchAndRewrite(math::Log2Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!arith::bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn))
+      return rewriter.notifyMatchFailure(op, "log2 without afn");
+    return LowerF32Math::matchAndRewrite(op, adaptor, rewriter);
+  }
+};
+
+/// math.fma, scalar or a thread's vector, as LLVM's fma.
+struct LowerFma : public OpConversionPattern<math::FmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(math::FmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type || !getElementTypeOrSelf(type).isF32())
+      return rewriter.notifyMatchFailure(op, "not an f32 fma");
+    rewriter.replaceOpWithNewOp<LLVM::FMAOp>(op, type, adaptor.getA(),
+                                             adaptor.getB(), adaptor.getC());
+    return success();
+  }
+};
+
 } // namespace
 
 Value mlir::blk::createExp(OpBuilder &b, Location loc, Value x) {
@@ -176,9 +212,12 @@ void mlir::blk::populateMathOpPatterns(const TypeConverter &converter,
                LowerF32Math<math::Log2Op, createLog2>,
                LowerF32Math<math::RsqrtOp, createRsqrt>>(
       converter, patterns.getContext(), /*benefit=*/2);
+  patterns.add<LowerFma>(converter, patterns.getContext(), /*benefit=*/2);
+  patterns.add<LowerApproximateLog2>(converter, patterns.getContext(),
+                                     /*benefit=*/3);
 }
 
 void mlir::blk::markMathOpsIllegal(ConversionTarget &target) {
   target.addIllegalOp<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
-                      math::RsqrtOp>();
+                      math::RsqrtOp, math::FmaOp>();
 }
