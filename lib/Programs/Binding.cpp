@@ -160,24 +160,21 @@ static int64_t clusterElementsPerThread(bool wide) {
 /// bench/ab-stage-clusters.sh): bf16 1024 x 65536 on 4 x 8 kept 87.3 / 76.1
 /// against 81.0 / 68.4 on 8 x 4 in registers; 512 x 131072 on 8 x 8 kept
 /// 83.8 / 71.9 and 256 x 262144 on 8 x 16 kept 78.0 / 65.9, against
-/// softmax_split's 65.8 / 63.4 and 65.8 / 63.3. At most 8 CTAs (the 16 of
-/// 262144 at 16384 each were not measured). Past 131072 columns that cap
-/// leaves a padded row fewer than 48 elements a thread on 16 warps, not
-/// kept (bf16 512 x 151936: 0.68x softmax_split): such rows keep the rule
-/// above.
+/// softmax_split's 65.8 / 63.4 and 65.8 / 63.3. At most 8 CTAs (16 CTAs of
+/// 8 warps: bf16 256 x 262144 79.7% against 85.7% on 8 x 16, H100,
+/// docs/bench-data/padded-rows/).
 static bool keepsRowsOnClusters(const RowShape &shape, int64_t held,
                                 int64_t streamed, bool wide,
                                 const ProgramTraits &traits) {
   return shape.elementBytes < 4 && held == 1 && streamed == 0 && !wide &&
-         traits.writesRows &&
-         (shape.cols <= 131072 || fillsPowerOfTwoBlock(shape.cols));
-}
-
-bool mlir::blk::fillsPowerOfTwoBlock(int64_t cols) {
-  cols = std::max<int64_t>(1, cols);
-  return cols * 8 > static_cast<int64_t>(llvm::PowerOf2Ceil(cols)) * 7;
+         traits.writesRows;
 }
 constexpr int64_t kKeptRowCtas = 8;
+/// blk-stage-held-loads keeps a row only where a thread would hold at
+/// least this many registers of it (its min-registers), and on a cluster
+/// only in CTAs of 8 warps or more.
+constexpr int64_t kMinKeptElements = 48;
+constexpr int64_t kKeptRowMinWarps = 8;
 
 static int64_t clusterElementsPerCta(const RowShape &shape, bool wide,
                                      bool keepsRows) {
@@ -200,6 +197,28 @@ static int64_t tileRowBlock(int64_t cols, int64_t splits, int64_t elementBytes,
                  std::max<int64_t>(1, ctas);
   return llvm::alignTo(
       llvm::divideCeil(cols + getShiftRoom(cols, elementBytes), splits), tile);
+}
+
+/// A row padded past its layout tiles (its block sized by the next power
+/// of two) leaves a kept row's threads too few elements to keep: fewer
+/// warps, then fewer CTAs, each holding more. bf16 512 x 151936 on 8 CTAs:
+/// 16 warps held 40 a thread in registers, 62.2% of a copy; 8 warps keep
+/// 80, 88.9% (H100, docs/bench-data/padded-rows/).
+static void fitKeptRow(int64_t cols, int64_t elementBytes,
+                       const ProgramTraits &traits, int64_t &warps,
+                       int64_t &ctas) {
+  auto holdsEnough = [&] {
+    return tileRowBlock(cols, 1, elementBytes, warps, ctas) >=
+           kMinKeptElements * kWarpSize * warps * ctas;
+  };
+  while (!holdsEnough()) {
+    if (warps > std::max(kKeptRowMinWarps, traits.numWarps))
+      warps /= 2;
+    else if (ctas > std::max<int64_t>(2, traits.numCtas))
+      ctas /= 2;
+    else
+      return;
+  }
 }
 
 /// The values the rules give the constants with a role.
@@ -423,6 +442,11 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   int64_t warps = std::max(
       traits->numWarps, std::min<int64_t>(maxWarps, blockElements / perWarp));
   warps = llvm::PowerOf2Ceil(warps);
+  if (keepsRows && ctas > 1 && holdsRow && rowsBound <= 1 &&
+      options.tileRowBlocks && options.numCtas == 0 && options.numWarps == 0) {
+    fitKeptRow(cols, shape.elementBytes, *traits, warps, ctas);
+    result.numCtas = ctas != traits->numCtas ? ctas : 0;
+  }
   result.numWarps = options.numWarps > 0
                         ? options.numWarps
                         : (warps != traits->numWarps ? warps : 0);

@@ -19,20 +19,15 @@ const BuiltinProgram kPrograms[] = {
 constexpr int64_t kMultirowCols = 512;
 constexpr int64_t kFusedCols = 32768;
 constexpr int64_t kClusterFusedCols = 262144;
-constexpr int64_t kClusterFused16BitCols = 65536;
 // Aligned 16-bit rows keep their row in shared memory on clusters of 8-warp
-// CTAs (Binding.cpp, keepsRowsOnClusters) and stay fused to 262144 where
-// their block is the next power of two, 64 elements a thread: bf16 512 x
-// 131072 ran at 83.8 / 71.9% of a copy (H100 / H200) where softmax_split
-// ran at 65.8 / 63.4%, 256 x 262144 at 78.0 / 65.9% against 65.8 / 63.3%,
-// 2048 x 128256 at 89.3% against 67.2% (H100). A row padded further
-// (512 x 151936: a block of 163840 on 8 CTAs of 16 warps, 40 a thread, not
-// kept) ran at 0.68x the split program (docs/benchmarks.md).
+// CTAs (Binding.cpp, keepsRowsOnClusters) and stay fused to 262144: bf16
+// 512 x 131072 ran at 83.8 / 71.9% of a copy (H100 / H200) where
+// softmax_split ran at 65.8 / 63.4%, 256 x 262144 at 78.0 / 65.9% against
+// 65.8 / 63.3%, 2048 x 128256 at 89.3% against 67.2% (H100); rows padded
+// in their power of two too, on fewer warps (512 x 151936: 88.9% against
+// 66.6%, H100; docs/bench-data/padded-rows/).
 constexpr int64_t kKeptRow16BitCols = 262144;
 
-static bool keepsRowFused(int64_t cols) {
-  return cols <= kKeptRow16BitCols && fillsPowerOfTwoBlock(cols);
-}
 // 16-bit rows that blk-peel-alignment shifts hold 128 elements a thread on
 // a cluster (Binding.cpp, holdsWideRows), and stay fused to 131072: bf16
 // 333 x 100003 on 4 CTAs of 8 warps ran at 1993 / 2439 GB/s (H100 / H200)
@@ -72,7 +67,7 @@ static int64_t clusterFusedCols(int64_t cols, int64_t elementBytes) {
     return kClusterFusedCols;
   if (!fillsVectors(cols, elementBytes))
     return kClusterFusedPeeled16BitCols;
-  return keepsRowFused(cols) ? kKeptRow16BitCols : kClusterFused16BitCols;
+  return kKeptRow16BitCols;
 }
 
 // softmax_split holds a row's SPLITS partials in one block of registers:

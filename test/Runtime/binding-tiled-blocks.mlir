@@ -19,6 +19,14 @@
 // RUN: softmax-run auto --rows 4 --cols 65535 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-CAPPED
 // RUN: FileCheck %s --check-prefix=PEELED < %t.ptx
 // RUN: softmax-run auto --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED
+// An aligned 16-bit softmax row kept in shared memory needs 48 elements a
+// thread (blk-stage-held-loads): a padded one takes fewer warps (151936:
+// 8 of 16), then fewer CTAs (40000: 2 of 4), and stays fused to 262144.
+// RUN: softmax-run auto --rows 512 --cols 151936 --dtype bf16 --chip sm_90 --emit-ptx %t.kept.ptx | FileCheck %s --check-prefix=KEPT-PADDED
+// RUN: FileCheck %s --check-prefix=KEPT-PTX < %t.kept.ptx
+// RUN: softmax-run auto --rows 4096 --cols 40000 --dtype bf16 --chip sm_90 --emit-ptx %t.kept.ptx | FileCheck %s --check-prefix=KEPT-FEWER-CTAS
+// RUN: FileCheck %s --check-prefix=KEPT-PTX < %t.kept.ptx
+// RUN: softmax-run auto --rows 333 --cols 100000 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=KEPT-100000
 // RUN: softmax-run auto --rows 64 --cols 32767 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=ROOM
 // RUN: softmax-run auto --rows 64 --cols 32767 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-ROOM
 // RUN: softmax-run auto --rows 64 --cols 1048573 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=SPLIT
@@ -51,6 +59,12 @@
 // WIDE-CAPPED: BLOCK=73728 warps=16 ctas=2,
 // PEELED: ld.global.v4.b32
 // PADDED: BLOCK=163840 warps=8 ctas=16,
+// KEPT-PADDED: softmax_fused.mlir
+// KEPT-PADDED: BLOCK=163840 warps=8 ctas=8,
+// KEPT-FEWER-CTAS: BLOCK=40960 warps=8 ctas=2,
+// KEPT-100000: softmax_fused.mlir
+// KEPT-100000: BLOCK=114688 warps=8 ctas=8,
+// KEPT-PTX: blk_dynamic_shared
 // ROOM: BLOCK=34816 warps=16,
 // WIDE-ROOM: BLOCK=36864 warps=16,
 // SPLIT: BLOCK=10240 SPLITS=128,

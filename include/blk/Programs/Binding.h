@@ -153,12 +153,6 @@ candidateSpecializations(ModuleOp program, const RowShape &shape,
 /// number of 16-byte vectors (else blk-peel-alignment shifts it).
 bool fillsVectors(int64_t cols, int64_t elementBytes);
 
-/// Whether a row of `cols` elements fills all but at most an eighth of the
-/// next power of two: the long aligned 16-bit rows kept in shared memory
-/// on clusters fill their CTAs' threads only then (bf16 128256 and 131072
-/// yes, 151936 no).
-bool fillsPowerOfTwoBlock(int64_t cols);
-
 } // namespace mlir::blk
 
 #endif // BLK_PROGRAMS_BINDING_H
