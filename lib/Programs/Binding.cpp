@@ -435,9 +435,20 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // Measured on an H200 (docs/benchmarks.md): a warp per 1024 elements of a
   // row held in registers (up to 16; 2048 on a cluster), a warp per 512 of a
   // tile walked in a loop (up to 32); never fewer than the kernel asks for.
-  int64_t perWarp = traits->loopsOverRow ? 512
-                    : ctas > 1 ? kWarpSize * clusterElementsPerThread(wide)
-                               : 1024;
+  // An f32 row on the full cluster (16 CTAs: past 131072 columns), the
+  // only row a kernel reads, holds up to 128 elements a thread on 4 warps
+  // rather than 64 on 8. H100, % of a copy, 16 x 4 against 16 x 8: 256 x
+  // 262144 84.6 / 82.1, 512 x 151936 88.7 / 83.6, 256 x 200000 90.5 /
+  // 78.0, 256 x 180000 88.6 / 74.6, 512 x 140000 91.1 / 79.1
+  // (docs/bench-data/padded-rows/sweep2-h100.txt).
+  bool wideOnFullCluster = shape.elementBytes >= 4 && ctas == kRuleCtas &&
+                           held == 1 && streamed == 0 && holdsRow &&
+                           rowsBound <= 1;
+  int64_t perWarp =
+      traits->loopsOverRow ? 512
+      : ctas > 1
+          ? kWarpSize * clusterElementsPerThread(wide || wideOnFullCluster)
+          : 1024;
   int64_t maxWarps = traits->loopsOverRow ? kMaxWarpsPerCta : 16;
   int64_t warps = std::max(
       traits->numWarps, std::min<int64_t>(maxWarps, blockElements / perWarp));

@@ -6,7 +6,7 @@
 // warps: 7 tiles of 8192; a softmax row of 16-bit data that is not a whole
 // number of vectors (peeled) holds up to 128 elements a thread on a cluster
 // (50257: 2 CTAs of 8 warps, 13 tiles of 4096; 100003 stays fused, on 4
-// CTAs; 65535 would need 136, so 16 warps); f32 151936 on 16 CTAs of 8 warps: 10 of 16384;
+// CTAs; 65535 would need 136, so 16 warps); f32 151936 on 16 CTAs of 4 warps: 19 of 8192;
 // 32767 f32 leaves no room in 32768, so it takes 17 tiles of 2048 (bf16:
 // 9 tiles of 4096, also where a caller binds that block); a split
 // row of 1048573 bf16 in 128 parts of 5 tiles of 2048 (8192 has no room).
@@ -58,7 +58,7 @@
 // WIDE-LONG: BLOCK=106496 warps=8 ctas=4,
 // WIDE-CAPPED: BLOCK=73728 warps=16 ctas=2,
 // PEELED: ld.global.v4.b32
-// PADDED: BLOCK=163840 warps=8 ctas=16,
+// PADDED: BLOCK=155648 ctas=16,
 // KEPT-PADDED: softmax_fused.mlir
 // KEPT-PADDED: BLOCK=163840 warps=8 ctas=8,
 // KEPT-FEWER-CTAS: BLOCK=40960 warps=8 ctas=2,
