@@ -481,11 +481,12 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       result.constants[traits->rowBlock] = tiled;
   }
   // A wide thread holds at most 128 elements; the shift's room (65535 bf16
-  // on 2 CTAs of 8 warps: 69632, 136 a thread) or a caller's block may ask
-  // for more: twice the warps then.
+  // on 2 CTAs of 8 warps: 69632, 136 a thread; 262143 f32 on 16 CTAs of 4
+  // warps: 270336, 132) or a caller's block may ask for more: twice the
+  // warps then.
   int64_t boundWarps = result.numWarps ? result.numWarps : traits->numWarps;
-  if (wide && ctas > 1 && options.numWarps == 0 && holdsRow &&
-      !traits->rowBlock.empty() &&
+  if ((wide || wideOnFullCluster) && ctas > 1 && options.numWarps == 0 &&
+      holdsRow && !traits->rowBlock.empty() &&
       result.constants.lookup(traits->rowBlock) >
           kWarpSize * boundWarps * ctas * clusterElementsPerThread(true)) {
     result.numWarps = 2 * boundWarps;

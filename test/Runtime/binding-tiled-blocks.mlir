@@ -19,6 +19,8 @@
 // RUN: softmax-run auto --rows 4 --cols 65535 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-CAPPED
 // RUN: FileCheck %s --check-prefix=PEELED < %t.ptx
 // RUN: softmax-run auto --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED
+// 262143 f32 with its shift's room would be 132 a thread on 16 x 4: 8 warps.
+// RUN: softmax-run auto --rows 4 --cols 262143 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-ROOM
 // An aligned 16-bit softmax row kept in shared memory needs 48 elements a
 // thread (blk-stage-held-loads): a padded one takes fewer warps (151936:
 // 8 of 16), then fewer CTAs (40000: 2 of 4), and stays fused to 262144.
@@ -59,6 +61,7 @@
 // WIDE-CAPPED: BLOCK=73728 warps=16 ctas=2,
 // PEELED: ld.global.v4.b32
 // PADDED: BLOCK=155648 ctas=16,
+// PADDED-ROOM: BLOCK=278528 warps=8 ctas=16,
 // KEPT-PADDED: softmax_fused.mlir
 // KEPT-PADDED: BLOCK=163840 warps=8 ctas=8,
 // KEPT-FEWER-CTAS: BLOCK=40960 warps=8 ctas=2,
