@@ -47,7 +47,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
     pm.addPass(createBlkCombineReductions());
   pm.addPass(
       createBlkNarrowReductions(BlkNarrowReductionsOptions{options.chip}));
-  pm.addPass(createBlkDivideInExponent());
+  if (options.divideInExponent)
+    pm.addPass(createBlkDivideInExponent());
   pm.addPass(createConvertBlkToGPU(
       ConvertBlkToGPUOptions{options.chip, features}));
   pm.addPass(createCanonicalizerPass());
@@ -83,7 +84,7 @@ void mlir::blk::registerBlkToPTXPipeline() {
             pm, PTXTarget{options.chip, options.features, options.numWarps,
                           options.numCtas, options.stageMinRegisters,
                           options.stageOnClusters, options.combineReductions,
-                          options.optLevel});
+                          options.divideInExponent, options.optLevel});
       });
 }
 

@@ -12,7 +12,8 @@
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16" --emit=ptx -o %t.staged.ptx
 // RUN: FileCheck %s --check-prefixes=PTX,BAR < %t.staged.ptx
 // RUN: FileCheck %s --check-prefix=STAGED < %t.staged.ptx
-// RUN: FileCheck %s --check-prefix=DIVIDE < %t.staged.ptx
+// RUN: FileCheck %s --check-prefix=NODIVIDE < %t.staged.ptx
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 divide-in-exponent=1" --emit=ptx | FileCheck %s --check-prefix=DIVIDE
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 stage-min-registers=0" --emit=ptx | FileCheck %s --check-prefix=HELD
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=PAIR
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-PAIR
@@ -60,13 +61,16 @@
 // STAGED-COUNT-8: ld.shared.v4.b32
 // STAGED: bar.sync
 // STAGED-COUNT-8: ld.shared.v4.b32
-// The write divides in the exponent (blk-divide-in-exponent): one
+// By default the write multiplies by 1 / sum; with divide-in-exponent it
+// divides in the exponent (blk-divide-in-exponent): one
 // lg2.approx a thread, then per element an fma by log2 e and ex2, no rcp.
 // DIVIDE-NOT: rcp
 // DIVIDE: lg2.approx.ftz.f32
 // DIVIDE: fma.rn.f32 {{.*}}, 0f3FB8AA3B,
 // DIVIDE: ex2.approx.ftz.f32
 // DIVIDE-NOT: rcp
+// NODIVIDE-NOT: lg2.approx
+// NODIVIDE: rcp.rn.f32
 // HELD-NOT: blk_dynamic_shared
 // HELD-NOT: ld.shared.v4
 // HELD-NOT: lg2.approx

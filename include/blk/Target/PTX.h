@@ -53,6 +53,12 @@ struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
                      "one exchange (measured no faster on the H100: "
                      "docs/benchmarks.md)"),
       llvm::cl::init(false)};
+  Option<bool> divideInExponent{
+      *this, "divide-in-exponent",
+      llvm::cl::desc("blk-divide-in-exponent: a recomputed exp(a) / sum as "
+                     "exp2(a log2 e - log2 sum) (measured no faster on the "
+                     "H100: docs/benchmarks.md)"),
+      llvm::cl::init(false)};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level"),
                             llvm::cl::init(3)};
@@ -70,6 +76,8 @@ struct PTXTarget {
   bool stageOnClusters = false;
   /// blk-combine-reductions: softmax's max and sum of exp in one exchange.
   bool combineReductions = false;
+  /// blk-divide-in-exponent: a recomputed exp(a) / sum in the exponent.
+  bool divideInExponent = false;
   unsigned optLevel = 3;
 };
 

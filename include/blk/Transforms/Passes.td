@@ -363,8 +363,12 @@ def BlkDivideInExponent : Pass<"blk-divide-in-exponent", "::mlir::ModuleOp"> {
     4 CTAs, sm_90: 1152 -> 1016 instructions a thread (ptxas, the cubin's
     .text). A row held in registers keeps exp(a) for its sum: there the
     division costs one multiplication an element and is left alone. f32
-    blocks of static shape (after blk-specialize); in blk-to-ptx after
-    blk-narrow-reductions.
+    blocks of static shape (after blk-specialize). Not in blk-to-ptx
+    unless `divide-in-exponent` is set (then after blk-narrow-reductions):
+    no faster on the H100 (0.994-1.005x on kept bf16 rows,
+    docs/benchmarks.md), and without rcp.rn's slow path ptxas may take
+    more registers (softmax_scaled_masked bf16 50257 on 2 CTAs: 128 with
+    8 bytes spilled -> 238, one CTA an SM instead of two; not measured).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
