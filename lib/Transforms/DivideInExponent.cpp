@@ -9,11 +9,14 @@
 // softmax on 4 CTAs, sm_90, 1152 -> 1016 instructions a thread (ptxas,
 // the cubin's .text; rcp.rn's slow path goes too).
 //
-// Only where it is the same function: s is a sum of exponentials, so +0,
-// positive, +inf or NaN, and for each the new form gives what exp(a) / s
-// gives (+inf or NaN at s = +0, 0 at s = +inf, NaN with a NaN); s under
-// 2^-126 (every exponential of the row that small) counts as +0. It rounds
-// the argument once, and lg2.approx's absolute error (2^-22) becomes a
+// Only where s is a sum of exponentials, so +0, positive, +inf or NaN:
+// log2 s is defined, and the special sums give what exp(a) / s gives (+inf
+// or NaN at s = +0, 0 at s = +inf, NaN with a NaN). Where exp(a) itself
+// overflows or flushes to zero but the quotient does not (an unshifted
+// exp(x) / sum with x >= 88.7: NaN before, a number now), the new form is
+// the more exact one; a softmax's shifted a <= 0 with s >= 1 has no such
+// case. It rounds the argument once, at the magnitude of log2 s (2^-20 for
+// a row of 262144), and lg2.approx's absolute error (2^-22) becomes a
 // relative error of the result 0.7 times as large. Only where exp(a) has
 // no other user: a row held in registers keeps exp(a) for its sum, and
 // dividing costs it one multiplication an element.
