@@ -412,15 +412,22 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       wide && holdsRow && rowsBound <= 1 && roomyCols > kWideOneCtaRow &&
       roomyCols <= clusterElementsPerCta(shape, wide, keepsRows) &&
       options.maxCtas >= 2;
+  // A kept row takes at most 8 CTAs, unless the caller's warps would then
+  // hold more than a thread can (bf16 151936 on 4 warps: 152 a thread).
+  int64_t ctaCap = keepsRows ? kKeptRowCtas : kRuleCtas;
+  if (keepsRows && options.numWarps > 0 &&
+      tileRowBlock(cols, 1, shape.elementBytes, options.numWarps,
+                   kKeptRowCtas) > kWarpSize * options.numWarps * kKeptRowCtas *
+                                       clusterElementsPerThread(true))
+    ctaCap = kRuleCtas;
   int64_t ctas = traits->numCtas;
   if (holdsRow && rowsBound <= 1 &&
       registerThirds * boundBlock >= 3 * kClusterRow)
     ctas = std::max(
-        ctas,
-        std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
-                      clusterRows * boundBlock /
-                      clusterElementsPerCta(shape, wide, keepsRows))),
-                  keepsRows ? kKeptRowCtas : kRuleCtas, options.maxCtas}));
+        ctas, std::min({static_cast<int64_t>(llvm::PowerOf2Ceil(
+                            clusterRows * boundBlock /
+                            clusterElementsPerCta(shape, wide, keepsRows))),
+                        ctaCap, options.maxCtas}));
   else if (wideOnTwoCtas)
     ctas = std::max<int64_t>(ctas, 2);
   if (options.numCtas > 0)

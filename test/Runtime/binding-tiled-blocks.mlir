@@ -29,6 +29,8 @@
 // RUN: softmax-run auto --rows 4096 --cols 40000 --dtype bf16 --chip sm_90 --emit-ptx %t.kept.ptx | FileCheck %s --check-prefix=KEPT-FEWER-CTAS
 // RUN: FileCheck %s --check-prefix=KEPT-PTX < %t.kept.ptx
 // RUN: softmax-run auto --rows 333 --cols 100000 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=KEPT-100000
+// A caller's 4 warps would hold 152 a thread on the kept row's 8 CTAs: 16.
+// RUN: softmax-run %examples/softmax_fused.mlir --rows 4 --cols 151936 --dtype bf16 --num-warps 4 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=KEPT-CALLER-WARPS
 // RUN: softmax-run auto --rows 64 --cols 32767 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=ROOM
 // RUN: softmax-run auto --rows 64 --cols 32767 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-ROOM
 // RUN: softmax-run auto --rows 64 --cols 1048573 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=SPLIT
@@ -68,6 +70,7 @@
 // KEPT-100000: softmax_fused.mlir
 // KEPT-100000: BLOCK=114688 warps=8 ctas=8,
 // KEPT-PTX: blk_dynamic_shared
+// KEPT-CALLER-WARPS: BLOCK=163840 warps=4 ctas=16,
 // ROOM: BLOCK=34816 warps=16,
 // WIDE-ROOM: BLOCK=36864 warps=16,
 // SPLIT: BLOCK=10240 SPLITS=128,
