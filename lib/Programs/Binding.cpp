@@ -199,6 +199,13 @@ static int64_t tileRowBlock(int64_t cols, int64_t splits, int64_t elementBytes,
       llvm::divideCeil(cols + getShiftRoom(cols, elementBytes), splits), tile);
 }
 
+/// Elements of a row a thread holds in its block of whole layout tiles.
+static int64_t tiledElementsPerThread(int64_t cols, int64_t elementBytes,
+                                      int64_t warps, int64_t ctas) {
+  return tileRowBlock(cols, 1, elementBytes, warps, ctas) /
+         (kWarpSize * warps * ctas);
+}
+
 /// A row padded past its layout tiles (its block sized by the next power
 /// of two) leaves a kept row's threads too few elements to keep: fewer
 /// warps, then fewer CTAs, each holding more. bf16 512 x 151936 on 8 CTAs:
@@ -207,11 +214,8 @@ static int64_t tileRowBlock(int64_t cols, int64_t splits, int64_t elementBytes,
 static void fitKeptRow(int64_t cols, int64_t elementBytes,
                        const ProgramTraits &traits, int64_t &warps,
                        int64_t &ctas) {
-  auto holdsEnough = [&] {
-    return tileRowBlock(cols, 1, elementBytes, warps, ctas) >=
-           kMinKeptElements * kWarpSize * warps * ctas;
-  };
-  while (!holdsEnough()) {
+  while (tiledElementsPerThread(cols, elementBytes, warps, ctas) <
+         kMinKeptElements) {
     if (warps > std::max(kKeptRowMinWarps, traits.numWarps))
       warps /= 2;
     else if (ctas > std::max<int64_t>(2, traits.numCtas))
@@ -416,9 +420,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // hold more than a thread can (bf16 151936 on 4 warps: 152 a thread).
   int64_t ctaCap = keepsRows ? kKeptRowCtas : kRuleCtas;
   if (keepsRows && options.numWarps > 0 &&
-      tileRowBlock(cols, 1, shape.elementBytes, options.numWarps,
-                   kKeptRowCtas) > kWarpSize * options.numWarps * kKeptRowCtas *
-                                       clusterElementsPerThread(true))
+      tiledElementsPerThread(cols, shape.elementBytes, options.numWarps,
+                             kKeptRowCtas) > clusterElementsPerThread(true))
     ctaCap = kRuleCtas;
   int64_t ctas = traits->numCtas;
   if (holdsRow && rowsBound <= 1 &&
