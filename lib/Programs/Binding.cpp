@@ -170,10 +170,19 @@ static bool keepsRowsOnClusters(const RowShape &shape, int64_t held,
          traits.writesRows;
 }
 constexpr int64_t kKeptRowCtas = 8;
-/// blk-stage-held-loads keeps a row only where a thread would hold at
-/// least this many registers of it (its min-registers), and on a cluster
-/// only in CTAs of 8 warps or more.
-constexpr int64_t kMinKeptElements = 48;
+/// blk-stage-held-loads keeps a row where a thread would hold at least 48
+/// registers of it (its min-registers), and on a cluster only in CTAs of 8
+/// warps or more; fitKeptRow gives a kept row's threads at least 64
+/// elements, what the aligned rows hold (1024 x 65536 on 4 x 8, 256 x
+/// 262144 on 8 x 16). Measured, bf16, % of a copy, H100 / H200: 256 x
+/// 200000 on 8 CTAs of 8 warps (104 a thread) 79.8 / 69.5 against 75.2 /
+/// 63.9 on 8 x 16 (56 a thread), 256 x 180000 (88 against 48) 85.4 / 74.8
+/// against 81.6 / 68.1; 256 x 262144 on 8 x 8 (128) 83.8 / 72.0 against
+/// 85.6 / 74.6 on 8 x 16 (forced bindings, docs/bench-data/padded-rows/,
+/// cluster-row-rules/). Against 48, H200, GB/s, checked, each twice: 256 x
+/// 180000 1.10x, 256 x 200000 1.05x, 333 x 100000 1.02x (4 x 8), 2048 x
+/// 50256 1.00x (2 x 8); log_softmax 256 x 200000 1.03x.
+constexpr int64_t kKeptRowElements = 64;
 constexpr int64_t kKeptRowMinWarps = 8;
 
 static int64_t clusterElementsPerCta(const RowShape &shape, bool wide,
@@ -207,15 +216,15 @@ static int64_t tiledElementsPerThread(int64_t cols, int64_t elementBytes,
 }
 
 /// A row padded past its layout tiles (its block sized by the next power
-/// of two) leaves a kept row's threads too few elements to keep: fewer
-/// warps, then fewer CTAs, each holding more. bf16 512 x 151936 on 8 CTAs:
-/// 16 warps held 40 a thread in registers, 62.2% of a copy; 8 warps keep
-/// 80, 88.9% (H100, docs/bench-data/padded-rows/).
+/// of two) leaves a kept row's threads too few elements: fewer warps, then
+/// fewer CTAs, each holding more. bf16 512 x 151936 on 8 CTAs: 16 warps
+/// held 40 a thread in registers, 62.2% of a copy; 8 warps keep 80, 88.9%
+/// (H100, docs/bench-data/padded-rows/).
 static void fitKeptRow(int64_t cols, int64_t elementBytes,
                        const ProgramTraits &traits, int64_t &warps,
                        int64_t &ctas) {
   while (tiledElementsPerThread(cols, elementBytes, warps, ctas) <
-         kMinKeptElements) {
+         kKeptRowElements) {
     if (warps > std::max(kKeptRowMinWarps, traits.numWarps))
       warps /= 2;
     else if (ctas > std::max<int64_t>(2, traits.numCtas))
@@ -224,6 +233,22 @@ static void fitKeptRow(int64_t cols, int64_t elementBytes,
       return;
   }
 }
+
+/// An f32 row, the only row its kernel reads, that the rules put on 8 or 16
+/// CTAs: on 8 CTAs of 4 warps where a thread then holds at most 100
+/// elements (softmax at 100000: 157 registers, 3 CTAs an SM, against 103
+/// and 2 on 8 x 8). Measured against the rules before (8 x 8 to 131072, 16
+/// x 4 past it), H200, GB/s, checked, each twice
+/// (docs/bench-data/cluster-row-rules/): softmax 1024 x 70000 1.14x, 1024 x
+/// 90000 1.06x, 333 x 100000 1.12x (80.6 -> 90.6% of a copy), 333 x
+/// 100003 1.05x; log_softmax and softmax_persistent 333 x 100000 1.04x.
+/// 8 CTAs of 8 warps at up to 80 a thread won for softmax (512 x 151936
+/// 1.11x, 128 registers) and lost for log_softmax and softmax_persistent
+/// (0.85x, 184 and 202 registers: one CTA an SM): the rules do not know a
+/// kernel's registers, so those rows stay on 16 x 4.
+constexpr int64_t kHeldF32RowCtas = 8;
+constexpr int64_t kHeldF32RowWarps = 4;
+constexpr int64_t kHeldF32RowElements = 100;
 
 /// The values the rules give the constants with a role.
 struct RuleConstants {
@@ -435,6 +460,16 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
     ctas = std::max<int64_t>(ctas, 2);
   if (options.numCtas > 0)
     ctas = options.numCtas;
+  bool heldF32RowOnFourWarps =
+      shape.elementBytes == 4 && held == 1 && streamed == 0 && holdsRow &&
+      rowsBound <= 1 && ctas >= kHeldF32RowCtas &&
+      traits->numCtas <= kHeldF32RowCtas &&
+      traits->numWarps <= kHeldF32RowWarps && options.tileRowBlocks &&
+      options.numCtas == 0 && options.numWarps == 0 &&
+      tiledElementsPerThread(cols, shape.elementBytes, kHeldF32RowWarps,
+                             kHeldF32RowCtas) <= kHeldF32RowElements;
+  if (heldF32RowOnFourWarps)
+    ctas = kHeldF32RowCtas;
   result.numCtas =
       ctas != traits->numCtas || options.numCtas > 0 ? ctas : 0;
   // Warps by the rows held across the reduction; on a cluster, by the
@@ -460,9 +495,12 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
           ? kWarpSize * clusterElementsPerThread(wide || wideOnFullCluster)
           : 1024;
   int64_t maxWarps = traits->loopsOverRow ? kMaxWarpsPerCta : 16;
-  int64_t warps = std::max(
-      traits->numWarps, std::min<int64_t>(maxWarps, blockElements / perWarp));
-  warps = llvm::PowerOf2Ceil(warps);
+  int64_t warps =
+      heldF32RowOnFourWarps
+          ? kHeldF32RowWarps
+          : llvm::PowerOf2Ceil(
+                std::max(traits->numWarps,
+                         std::min<int64_t>(maxWarps, blockElements / perWarp)));
   if (keepsRows && ctas > 1 && holdsRow && rowsBound <= 1 &&
       options.tileRowBlocks && options.numCtas == 0 && options.numWarps == 0) {
     fitKeptRow(cols, shape.elementBytes, *traits, warps, ctas);

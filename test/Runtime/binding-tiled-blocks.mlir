@@ -20,6 +20,8 @@
 // RUN: FileCheck %s --check-prefix=PEELED < %t.ptx
 // RUN: softmax-run auto --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED
 // 262143 f32 with its shift's room would be 132 a thread on 16 x 4: 8 warps.
+// RUN: softmax-run auto --rows 333 --cols 100000 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-FOUR-WARPS
+// RUN: softmax-run auto --rows 512 --cols 131072 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-EIGHT-WARPS
 // RUN: softmax-run auto --rows 4 --cols 262143 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-ROOM
 // An aligned 16-bit softmax row kept in shared memory needs 48 elements a
 // thread (blk-stage-held-loads): a padded one takes fewer warps (151936:
@@ -50,8 +52,9 @@
 // RUN: softmax-run %examples/softmax_fused.mlir --rows 2 --cols 50257 --dtype bf16 --chip sm_90 --const BLOCK=65536 --num-ctas 8 --emit-ptx /dev/null | FileCheck %s --check-prefix=BOUND
 // CLUSTER: BLOCK=57344 ctas=8,
 // An aligned softmax row keeps its row in shared memory on CTAs of 8 warps
-// (16384 elements each).
-// KEPT: BLOCK=57344 warps=8 ctas=4,
+// (16384 elements each), at least 64 elements a thread: 50256 on 2 CTAs (104
+// a thread), not 4 (56).
+// KEPT: BLOCK=53248 warps=8 ctas=2,
 // TWO-CTAS: BLOCK=32768 ctas=2,
 // TWO-CTAS-SHORT: BLOCK=26624 ctas=2,
 // ONE-CTA: BLOCK=24576 warps=16,
@@ -63,12 +66,15 @@
 // WIDE-CAPPED: BLOCK=73728 warps=16 ctas=2,
 // PEELED: ld.global.v4.b32
 // PADDED: BLOCK=155648 ctas=16,
+// An f32 row alone on 8 CTAs of 4 warps where a thread holds at most 100.
+// F32-FOUR-WARPS: BLOCK=102400 ctas=8,
+// F32-EIGHT-WARPS: BLOCK=131072 warps=8 ctas=8,
 // PADDED-ROOM: BLOCK=278528 warps=8 ctas=16,
 // KEPT-PADDED: softmax_fused.mlir
 // KEPT-PADDED: BLOCK=163840 warps=8 ctas=8,
 // KEPT-FEWER-CTAS: BLOCK=40960 warps=8 ctas=2,
 // KEPT-100000: softmax_fused.mlir
-// KEPT-100000: BLOCK=114688 warps=8 ctas=8,
+// KEPT-100000: BLOCK=106496 warps=8 ctas=4,
 // KEPT-PTX: blk_dynamic_shared
 // KEPT-CALLER-WARPS: BLOCK=163840 warps=4 ctas=16,
 // ROOM: BLOCK=34816 warps=16,
