@@ -303,6 +303,7 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
     return getProgramDiagnosticAnchor(program)->emitError() << llvm::toString(target.takeError());
   binding.maxCtas = target->getMaxClusterCtas();
   binding.tileRowBlocks = true;
+  binding.multiprocessors = options.multiprocessors;
   return binding;
 }
 

@@ -234,6 +234,19 @@ static void fitKeptRow(int64_t cols, int64_t elementBytes,
   }
 }
 
+/// Whether a grid of `rows` programs of `ctas` CTAs leaves the GPU's SMs
+/// without a second CTA each: fitKeptRow's fewer, fuller CTAs pay only where
+/// other rows wait for the SMs. H200, bf16, % of a copy, the rule's CTAs
+/// against fitted (docs/bench-data/cluster-row-rules/sweep-bf16-few-rows.txt):
+/// 8 x 100000 on 8 x 8 88.1 against 65.6 on 4 x 8, 8 x 40000 on 4 x 8 70.6
+/// against 48.5 on 2 x 8, 32 x 70000 on 8 x 8 88.6 against 77.3 on 4 x 8,
+/// 16 x 200000 on 8 x 16 73.7 against 70.5 on 8 x 8, 8 x 151936 on 8 x 16
+/// 87.8 against 81.7 on 8 x 8.
+static bool leavesMultiprocessorsIdle(int64_t rows, int64_t ctas,
+                                      int64_t multiprocessors) {
+  return multiprocessors > 0 && rows * ctas <= 2 * multiprocessors;
+}
+
 /// An f32 row, the only row its kernel reads, that the rules put on 8 or 16
 /// CTAs: on 8 CTAs of 4 warps where a thread then holds at most 100
 /// elements (softmax at 100000: 157 registers, 3 CTAs an SM, against 103
@@ -502,7 +515,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
                 std::max(traits->numWarps,
                          std::min<int64_t>(maxWarps, blockElements / perWarp)));
   if (keepsRows && ctas > 1 && holdsRow && rowsBound <= 1 &&
-      options.tileRowBlocks && options.numCtas == 0 && options.numWarps == 0) {
+      options.tileRowBlocks && options.numCtas == 0 && options.numWarps == 0 &&
+      !leavesMultiprocessorsIdle(shape.rows, ctas, options.multiprocessors)) {
     fitKeptRow(cols, shape.elementBytes, *traits, warps, ctas);
     result.numCtas = ctas != traits->numCtas ? ctas : 0;
   }

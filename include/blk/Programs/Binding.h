@@ -91,6 +91,10 @@ struct BindingOptions {
   /// number of its layout's tiles rather than a power of two (GPU targets,
   /// whose layouts blk-distribute chooses from warps and CTAs).
   bool tileRowBlocks = false;
+  /// The GPU's streaming multiprocessors (0: not known). Rows too few to
+  /// fill them keep CTAs the rules would otherwise trade for elements a
+  /// thread.
+  int64_t multiprocessors = 0;
 };
 
 /// The binding rules (README, "softmax-run"):
