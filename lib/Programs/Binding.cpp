@@ -537,8 +537,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
     // tile of 1024).
     bool roomless =
         tiled <= 2 * boundBlock &&
-        llvm::divideCeil(cols + getShiftRoom(cols, shape.elementBytes), parts) >
-            boundBlock;
+        llvm::divideCeilSigned(cols + getShiftRoom(cols, shape.elementBytes),
+                               parts) > boundBlock;
     if (tiled < boundBlock || roomless)
       result.constants[traits->rowBlock] = tiled;
   }

@@ -119,7 +119,12 @@ struct BindingOptions {
 ///           per CTA (at most 16; on a cluster, one per 2048 of the rows
 ///           its CTAs were counted by, 64 elements per thread), or per 512 for
 ///           a program that loops over the row (at most 32), and never fewer
-///           than the kernel's num_warps;
+///           than the kernel's num_warps; an f32 row a kernel holds alone
+///           takes 8 CTAs of 4 warps where a thread then holds at most 100
+///           elements; a row kept in shared memory takes fewer warps (down
+///           to 8), then fewer CTAs (down to 2), until a thread holds 64
+///           elements, unless its rows x CTAs would not fill twice the GPU's
+///           `multiprocessors`;
 ///   then, with `tileRowBlocks` (GPU targets), for one row per program
 ///           that holds its row or a split part of it: row_block = the
 ///           smallest whole number of layout tiles (16-byte runs x 32 lanes
