@@ -304,6 +304,8 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
   binding.maxCtas = target->getMaxClusterCtas();
   binding.tileRowBlocks = true;
   binding.multiprocessors = options.multiprocessors;
+  if (options.stageMinRegisters > 0)
+    binding.keptRowSharedBytes = target->getMaxSharedBytesPerCta();
   return binding;
 }
 

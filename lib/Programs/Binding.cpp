@@ -220,14 +220,25 @@ static int64_t tiledElementsPerThread(int64_t cols, int64_t elementBytes,
 /// fewer CTAs, each holding more. bf16 512 x 151936 on 8 CTAs: 16 warps
 /// held 40 a thread in registers, 62.2% of a copy; 8 warps keep 80, 88.9%
 /// (H100, docs/bench-data/padded-rows/).
+/// Fewer CTAs only while a CTA's share of the row fits what
+/// blk-stage-held-loads keeps (`keptRowSharedBytes`, a chip's shared memory
+/// per CTA; its max and sum exchanges): on sm_120's 99 KiB, bf16 50256 on 2
+/// CTAs would be held in registers, 162 of them against 40 kept on 4.
+constexpr int64_t kKeptRowReductions = 2;
 static void fitKeptRow(int64_t cols, int64_t elementBytes,
-                       const ProgramTraits &traits, int64_t &warps,
-                       int64_t &ctas) {
+                       const ProgramTraits &traits, int64_t keptRowSharedBytes,
+                       int64_t &warps, int64_t &ctas) {
+  auto fitsKept = [&](int64_t fewerCtas) {
+    int64_t bytes = tileRowBlock(cols, 1, elementBytes, warps, fewerCtas) /
+                    fewerCtas * elementBytes;
+    return bytes <= getMaxKeptBytesPerCta(keptRowSharedBytes, kWarpSize * warps,
+                                          kKeptRowReductions);
+  };
   while (tiledElementsPerThread(cols, elementBytes, warps, ctas) <
          kKeptRowElements) {
     if (warps > std::max(kKeptRowMinWarps, traits.numWarps))
       warps /= 2;
-    else if (ctas > std::max<int64_t>(2, traits.numCtas))
+    else if (ctas > std::max<int64_t>(2, traits.numCtas) && fitsKept(ctas / 2))
       ctas /= 2;
     else
       return;
@@ -236,7 +247,8 @@ static void fitKeptRow(int64_t cols, int64_t elementBytes,
 
 /// Whether a grid of `rows` programs of `ctas` CTAs leaves the GPU's SMs
 /// without a second CTA each: fitKeptRow's fewer, fuller CTAs pay only where
-/// other rows wait for the SMs. H200, bf16, % of a copy, the rule's CTAs
+/// other rows wait for the SMs (the rule's CTAs kept where the fitted ones
+/// would leave them idle). H200, bf16, % of a copy, the rule's CTAs
 /// against fitted (docs/bench-data/cluster-row-rules/sweep-bf16-few-rows.txt):
 /// 8 x 100000 on 8 x 8 88.1 against 65.6 on 4 x 8, 8 x 40000 on 4 x 8 70.6
 /// against 48.5 on 2 x 8, 32 x 70000 on 8 x 8 88.6 against 77.3 on 4 x 8,
@@ -244,13 +256,13 @@ static void fitKeptRow(int64_t cols, int64_t elementBytes,
 /// 87.8 against 81.7 on 8 x 8.
 static bool leavesMultiprocessorsIdle(int64_t rows, int64_t ctas,
                                       int64_t multiprocessors) {
-  return multiprocessors > 0 && rows * ctas <= 2 * multiprocessors;
+  return multiprocessors > 0 && rows <= 2 * multiprocessors / ctas;
 }
 
-/// An f32 row, the only row its kernel reads, that the rules put on 8 or 16
-/// CTAs: on 8 CTAs of 4 warps where a thread then holds at most 100
-/// elements (softmax at 100000: 157 registers, 3 CTAs an SM, against 103
-/// and 2 on 8 x 8). Measured against the rules before (8 x 8 to 131072, 16
+/// An f32 row, the only row its kernel reads, that the rules put on 8 CTAs
+/// (its block not bound by the caller): of 4 warps where a thread then holds at
+/// most 100 elements (softmax at 100000: 157 registers, 3 CTAs an SM, against
+/// 103 and 2 on 8 x 8). Measured against the rules before (8 x 8 to 131072, 16
 /// x 4 past it), H200, GB/s, checked, each twice
 /// (docs/bench-data/cluster-row-rules/): softmax 1024 x 70000 1.14x, 1024 x
 /// 90000 1.06x, 333 x 100000 1.12x (80.6 -> 90.6% of a copy), 333 x
@@ -475,7 +487,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
     ctas = options.numCtas;
   bool heldF32RowOnFourWarps =
       shape.elementBytes == 4 && held == 1 && streamed == 0 && holdsRow &&
-      rowsBound <= 1 && ctas >= kHeldF32RowCtas &&
+      rowsBound <= 1 && boundBlock >= kClusterRow &&
+      !options.constants.count(traits->rowBlock) && ctas >= kHeldF32RowCtas &&
       traits->numCtas <= kHeldF32RowCtas &&
       traits->numWarps <= kHeldF32RowWarps && options.tileRowBlocks &&
       options.numCtas == 0 && options.numWarps == 0 &&
@@ -516,9 +529,16 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
                          std::min<int64_t>(maxWarps, blockElements / perWarp)));
   if (keepsRows && ctas > 1 && holdsRow && rowsBound <= 1 &&
       options.tileRowBlocks && options.numCtas == 0 && options.numWarps == 0 &&
-      !leavesMultiprocessorsIdle(shape.rows, ctas, options.multiprocessors)) {
-    fitKeptRow(cols, shape.elementBytes, *traits, warps, ctas);
-    result.numCtas = ctas != traits->numCtas ? ctas : 0;
+      options.keptRowSharedBytes > 0) {
+    int64_t fittedWarps = warps, fittedCtas = ctas;
+    fitKeptRow(cols, shape.elementBytes, *traits, options.keptRowSharedBytes,
+               fittedWarps, fittedCtas);
+    if (!leavesMultiprocessorsIdle(shape.rows, fittedCtas,
+                                   options.multiprocessors)) {
+      warps = fittedWarps;
+      ctas = fittedCtas;
+      result.numCtas = ctas != traits->numCtas ? ctas : 0;
+    }
   }
   result.numWarps = options.numWarps > 0
                         ? options.numWarps

@@ -123,3 +123,10 @@ int64_t TargetInfo::getMaxSharedBytesPerCta() const {
     return 99 * 1024;
   }
 }
+
+int64_t mlir::blk::getMaxKeptBytesPerCta(int64_t maxSharedBytesPerCta,
+                                         int64_t threads, int64_t reductions) {
+  constexpr int64_t kDriverReservedSharedBytes = 1024;
+  return maxSharedBytesPerCta / 2 - kDriverReservedSharedBytes -
+         reductions * threads * 8;
+}

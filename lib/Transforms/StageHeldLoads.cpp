@@ -38,9 +38,6 @@ namespace {
 /// CTAs of a cluster need this many warps for their rows to be kept.
 constexpr int64_t kMinClusterWarps = 8;
 
-/// Shared memory the CUDA driver reserves for each CTA (sm_80 and newer).
-constexpr int64_t kDriverReservedSharedBytes = 1024;
-
 /// 32-bit registers a thread spends on `value`, 0 for a value without a
 /// layout.
 int64_t getRegisters(Value value) {
@@ -156,16 +153,14 @@ public:
                int64_t maxSharedBytesPerCta)
       : minRegisters(minRegisters),
         onCluster(getKernelAttr(kernel).getNumCtas() > 1) {
-    // Room for a second CTA on the SM: half of what two may have, less each
-    // CTA's reduction buffers (a partial a thread, at most 8 bytes) and the
-    // 1 KiB the CUDA driver reserves per CTA.
+    // Room for a second CTA on the SM, less each CTA's reduction buffers.
     int64_t threadsPerCta = kWarpSize * getKernelAttr(kernel).getNumWarps();
     int64_t reductions = 0;
     kernel.walk([&](ReductionOpInterface reduce) {
       reductions += crossesWarps(reduce);
     });
-    maxSharedBytes = maxSharedBytesPerCta / 2 - kDriverReservedSharedBytes -
-                     reductions * threadsPerCta * 8;
+    maxSharedBytes =
+        getMaxKeptBytesPerCta(maxSharedBytesPerCta, threadsPerCta, reductions);
   }
 
   void stageBlock(Block &block) {

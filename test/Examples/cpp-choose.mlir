@@ -17,6 +17,8 @@
 // RUN: blk-choose-program 8 100000 bf16 --chip=sm_90 --multiprocessors=132 | FileCheck %s --check-prefix=FEWROWS
 // RUN: blk-choose-program 8 100000 bf16 --chip=sm_90 | FileCheck %s --check-prefix=FEWROWS-UNKNOWN
 // RUN: blk-choose-program 333 100000 bf16 --chip=sm_90 --multiprocessors=132 | FileCheck %s --check-prefix=FEWROWS-UNKNOWN
+// RUN: blk-choose-program 66 100000 bf16 --chip=sm_90 --multiprocessors=132 | FileCheck %s --check-prefix=FEWROWS66
+// RUN: blk-choose-program 67 100000 bf16 --chip=sm_90 --multiprocessors=132 | FileCheck %s --check-prefix=FEWROWS-UNKNOWN
 // RUN: blk-choose-program 64 1048576 f32 --chip=sm_80 | FileCheck %s --check-prefix=SPLIT80
 // RUN: blk-choose-program 64 2097152 f32 --chip=sm_90 | FileCheck %s --check-prefix=SPLIT2M
 // RUN: blk-choose-program 200 300001 f32 --chip=sm_90 | FileCheck %s --check-prefix=SPLITODD
@@ -37,8 +39,10 @@
 // RESIDENTMIG: softmax_split_resident.mlir for 64 x 524288 f32 on sm_90: BLOCK=8192 SPLITS=64
 // SPLITMIG1M: softmax_split.mlir for 64 x 1000000 f32 on sm_90
 // 8 rows of a kept 100000-column row keep the rule's 8 CTAs where 132 SMs
-// would otherwise idle; with the SMs unknown, or 333 rows, the row takes 4
+// would otherwise idle: up to 66 rows, whose 4 fitted CTAs would be at most
+// two an SM; with the SMs unknown, or 67 rows and more, the row takes 4
 // CTAs, 104 elements a thread.
+// FEWROWS66: BLOCK=114688 warps=8 ctas=8, grid 66
 // FEWROWS: softmax_fused.mlir for 8 x 100000 bf16 on sm_90: BLOCK=114688 warps=8 ctas=8, grid 8
 // FEWROWS-UNKNOWN: BLOCK=106496 warps=8 ctas=4,
 // SPLIT16: softmax_split.mlir for 64 x 1048576 bf16 on sm_90: BLOCK=8192 SPLITS=128

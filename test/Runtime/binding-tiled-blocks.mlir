@@ -20,12 +20,21 @@
 // RUN: FileCheck %s --check-prefix=PEELED < %t.ptx
 // RUN: softmax-run auto --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED
 // 262143 f32 with its shift's room would be 132 a thread on 16 x 4: 8 warps.
+// An f32 row alone takes 8 CTAs of 4 warps up to 100 elements a thread
+// (102400), not past them (102404: 104), nor where the caller binds BLOCK.
 // RUN: softmax-run auto --rows 333 --cols 100000 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-FOUR-WARPS
+// RUN: softmax-run auto --rows 333 --cols 102400 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-FOUR-WARPS
+// RUN: softmax-run auto --rows 333 --cols 102404 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-PAST-100
+// RUN: softmax-run %examples/softmax_fused.mlir --rows 333 --cols 100000 --const BLOCK=131072 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-CALLER-BLOCK
 // RUN: softmax-run auto --rows 512 --cols 131072 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-EIGHT-WARPS
 // RUN: softmax-run auto --rows 4 --cols 262143 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-ROOM
-// An aligned 16-bit softmax row kept in shared memory needs 48 elements a
-// thread (blk-stage-held-loads): a padded one takes fewer warps (151936:
-// 8 of 16), then fewer CTAs (40000: 2 of 4), and stays fused to 262144.
+// An aligned 16-bit softmax row kept in shared memory holds at least 64
+// elements a thread: a padded one takes fewer warps (151936: 8 of 16), then
+// fewer CTAs (40000: 2 of 4) while a CTA's share fits the chip's kept-row
+// shared memory (sm_120's 99 KiB keeps 50256 on 4), and stays fused to
+// 262144.
+// RUN: softmax-run auto --rows 333 --cols 50256 --dtype bf16 --chip sm_120 --emit-ptx %t.kept.ptx | FileCheck %s --check-prefix=KEPT-SM120
+// RUN: FileCheck %s --check-prefix=KEPT-PTX < %t.kept.ptx
 // RUN: softmax-run auto --rows 512 --cols 151936 --dtype bf16 --chip sm_90 --emit-ptx %t.kept.ptx | FileCheck %s --check-prefix=KEPT-PADDED
 // RUN: FileCheck %s --check-prefix=KEPT-PTX < %t.kept.ptx
 // RUN: softmax-run auto --rows 4096 --cols 40000 --dtype bf16 --chip sm_90 --emit-ptx %t.kept.ptx | FileCheck %s --check-prefix=KEPT-FEWER-CTAS
@@ -66,9 +75,11 @@
 // WIDE-CAPPED: BLOCK=73728 warps=16 ctas=2,
 // PEELED: ld.global.v4.b32
 // PADDED: BLOCK=155648 ctas=16,
-// An f32 row alone on 8 CTAs of 4 warps where a thread holds at most 100.
 // F32-FOUR-WARPS: BLOCK=102400 ctas=8,
+// F32-PAST-100: BLOCK=106496 warps=8 ctas=8,
+// F32-CALLER-BLOCK: BLOCK=131072 warps=8 ctas=8,
 // F32-EIGHT-WARPS: BLOCK=131072 warps=8 ctas=8,
+// KEPT-SM120: BLOCK=57344 warps=8 ctas=4,
 // PADDED-ROOM: BLOCK=278528 warps=8 ctas=16,
 // KEPT-PADDED: softmax_fused.mlir
 // KEPT-PADDED: BLOCK=163840 warps=8 ctas=8,

@@ -95,6 +95,9 @@ struct BindingOptions {
   /// fill them keep CTAs the rules would otherwise trade for elements a
   /// thread.
   int64_t multiprocessors = 0;
+  /// Shared memory a CTA may have (TargetInfo::getMaxSharedBytesPerCta)
+  /// where blk-stage-held-loads may keep rows in it; 0 where it keeps none.
+  int64_t keptRowSharedBytes = 0;
 };
 
 /// The binding rules (README, "softmax-run"):
@@ -122,9 +125,10 @@ struct BindingOptions {
 ///           than the kernel's num_warps; an f32 row a kernel holds alone
 ///           takes 8 CTAs of 4 warps where a thread then holds at most 100
 ///           elements; a row kept in shared memory takes fewer warps (down
-///           to 8), then fewer CTAs (down to 2), until a thread holds 64
-///           elements, unless its rows x CTAs would not fill twice the GPU's
-///           `multiprocessors`;
+///           to 8), then fewer CTAs (down to 2, while a CTA's share still
+///           fits the kept-row shared memory), until a thread holds 64
+///           elements, unless its rows x fitted CTAs are at most twice the
+///           GPU's `multiprocessors`;
 ///   then, with `tileRowBlocks` (GPU targets), for one row per program
 ///           that holds its row or a split part of it: row_block = the
 ///           smallest whole number of layout tiles (16-byte runs x 32 lanes

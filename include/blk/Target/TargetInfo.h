@@ -112,6 +112,15 @@ private:
   unsigned ptxVersion;
 };
 
+/// Shared memory a CTA of `threads` threads may keep rows in and still leave
+/// room for a second CTA on its SM, on a chip whose CTAs may have
+/// `maxSharedBytesPerCta` (TargetInfo::getMaxSharedBytesPerCta): half of that,
+/// less the 1 KiB the CUDA driver reserves per CTA and `reductions`
+/// exchanges of a partial (at most 8 bytes) a thread. blk-stage-held-loads
+/// keeps rows within it; the binding rules fit kept rows to it.
+int64_t getMaxKeptBytesPerCta(int64_t maxSharedBytesPerCta, int64_t threads,
+                              int64_t reductions);
+
 } // namespace mlir::blk
 
 #endif // BLK_TARGET_TARGETINFO_H
