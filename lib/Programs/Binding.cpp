@@ -215,16 +215,18 @@ static int64_t tiledElementsPerThread(int64_t cols, int64_t elementBytes,
          (kWarpSize * warps * ctas);
 }
 
+/// The exchanges a kept row's CTA reserves shared memory for: its max and
+/// sum.
+constexpr int64_t kKeptRowReductions = 2;
+
 /// A row padded past its layout tiles (its block sized by the next power
 /// of two) leaves a kept row's threads too few elements: fewer warps, then
 /// fewer CTAs, each holding more. bf16 512 x 151936 on 8 CTAs: 16 warps
 /// held 40 a thread in registers, 62.2% of a copy; 8 warps keep 80, 88.9%
-/// (H100, docs/bench-data/padded-rows/).
-/// Fewer CTAs only while a CTA's share of the row fits what
-/// blk-stage-held-loads keeps (`keptRowSharedBytes`, a chip's shared memory
-/// per CTA; its max and sum exchanges): on sm_120's 99 KiB, bf16 50256 on 2
-/// CTAs would be held in registers, 162 of them against 40 kept on 4.
-constexpr int64_t kKeptRowReductions = 2;
+/// (H100, docs/bench-data/padded-rows/). Fewer CTAs only while a CTA's
+/// share of the row fits what blk-stage-held-loads keeps in a chip's
+/// `keptRowSharedBytes`: on sm_120's 99 KiB, bf16 50256 on 2 CTAs would be
+/// held in registers, 162 of them, against 40 kept on 4.
 static void fitKeptRow(int64_t cols, int64_t elementBytes,
                        const ProgramTraits &traits, int64_t keptRowSharedBytes,
                        int64_t &warps, int64_t &ctas) {
@@ -266,7 +268,8 @@ static bool leavesMultiprocessorsIdle(int64_t rows, int64_t ctas,
 /// x 4 past it), H200, GB/s, checked, each twice
 /// (docs/bench-data/cluster-row-rules/): softmax 1024 x 70000 1.14x, 1024 x
 /// 90000 1.06x, 333 x 100000 1.12x (80.6 -> 90.6% of a copy), 333 x
-/// 100003 1.05x; log_softmax and softmax_persistent 333 x 100000 1.04x.
+/// 100003 1.05x; log_softmax and softmax_persistent 333 x 100000 1.04x
+/// (H100: 1.06x, 1.02x, 1.06x, 1.04x; 1.03x and 1.04x).
 /// 8 CTAs of 8 warps at up to 80 a thread won for softmax (512 x 151936
 /// 1.11x, 128 registers) and lost for log_softmax and softmax_persistent
 /// (0.85x, 184 and 202 registers: one CTA an SM): the rules do not know a
