@@ -1104,7 +1104,9 @@ int main(int argc, char **argv) {
     options.chip = chipOption;
   else if (driver)
     options.chip = driver->device().smArch();
-  if (driver)
+  // The device's SMs describe the chip compiled for only when it is the
+  // device's (--chip sm_120 on an H100 compiles for a chip not present).
+  if (driver && options.chip == driver->device().smArch())
     options.multiprocessors = driver->device().multiprocessorCount;
 
   mlir::DialectRegistry registry;
