@@ -231,8 +231,9 @@ static void fitKeptRow(int64_t cols, int64_t elementBytes,
                        const ProgramTraits &traits, int64_t keptRowSharedBytes,
                        int64_t &warps, int64_t &ctas) {
   auto fitsKept = [&](int64_t fewerCtas) {
-    int64_t bytes = tileRowBlock(cols, 1, elementBytes, warps, fewerCtas) /
-                    fewerCtas * elementBytes;
+    int64_t bytes =
+        tiledElementsPerThread(cols, elementBytes, warps, fewerCtas) *
+        kWarpSize * warps * elementBytes;
     return bytes <= getMaxKeptBytesPerCta(keptRowSharedBytes, kWarpSize * warps,
                                           kKeptRowReductions);
   };
@@ -459,6 +460,13 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // copy on 4 CTAs, 56% on 16); a shorter row put on a cluster for the
   // rows read besides it, by all of them (LayerNorm 4096 x 32768 f32: 8).
   int64_t clusterRows = boundBlock >= kClusterRow ? held : held + streamed;
+  // One row a program, the only row its kernel reads (a softmax's), and
+  // warps and CTAs left to the rules: where the cluster rules below refine
+  // the binding.
+  bool holdsOneRowAlone =
+      holdsRow && rowsBound <= 1 && held == 1 && streamed == 0;
+  bool rulesChooseThreads =
+      options.tileRowBlocks && options.numCtas == 0 && options.numWarps == 0;
   bool wide = holdsWideRows(shape, held, streamed, options);
   bool keepsRows = keepsRowsOnClusters(shape, held, streamed, wide, *traits);
   int64_t cols = std::max<int64_t>(1, shape.cols);
@@ -489,12 +497,10 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   if (options.numCtas > 0)
     ctas = options.numCtas;
   bool heldF32RowOnFourWarps =
-      shape.elementBytes == 4 && held == 1 && streamed == 0 && holdsRow &&
-      rowsBound <= 1 && boundBlock >= kClusterRow &&
-      !options.constants.count(traits->rowBlock) && ctas >= kHeldF32RowCtas &&
-      traits->numCtas <= kHeldF32RowCtas &&
-      traits->numWarps <= kHeldF32RowWarps && options.tileRowBlocks &&
-      options.numCtas == 0 && options.numWarps == 0 &&
+      shape.elementBytes == 4 && holdsOneRowAlone && rulesChooseThreads &&
+      boundBlock >= kClusterRow && !options.constants.count(traits->rowBlock) &&
+      ctas >= kHeldF32RowCtas && traits->numCtas <= kHeldF32RowCtas &&
+      traits->numWarps <= kHeldF32RowWarps &&
       tiledElementsPerThread(cols, shape.elementBytes, kHeldF32RowWarps,
                              kHeldF32RowCtas) <= kHeldF32RowElements;
   if (heldF32RowOnFourWarps)
@@ -515,9 +521,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // 262144 84.6 / 82.1, 512 x 151936 88.7 / 83.6, 256 x 200000 90.5 /
   // 78.0, 256 x 180000 88.6 / 74.6, 512 x 140000 91.1 / 79.1
   // (docs/bench-data/padded-rows/sweep2-h100.txt).
-  bool wideOnFullCluster = shape.elementBytes >= 4 && ctas == kRuleCtas &&
-                           held == 1 && streamed == 0 && holdsRow &&
-                           rowsBound <= 1;
+  bool wideOnFullCluster =
+      shape.elementBytes >= 4 && ctas == kRuleCtas && holdsOneRowAlone;
   int64_t perWarp =
       traits->loopsOverRow ? 512
       : ctas > 1
@@ -530,8 +535,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
           : llvm::PowerOf2Ceil(
                 std::max(traits->numWarps,
                          std::min<int64_t>(maxWarps, blockElements / perWarp)));
-  if (keepsRows && ctas > 1 && holdsRow && rowsBound <= 1 &&
-      options.tileRowBlocks && options.numCtas == 0 && options.numWarps == 0 &&
+  if (keepsRows && ctas > 1 && holdsOneRowAlone && rulesChooseThreads &&
       options.keptRowSharedBytes > 0) {
     int64_t fittedWarps = warps, fittedCtas = ctas;
     fitKeptRow(cols, shape.elementBytes, *traits, options.keptRowSharedBytes,
