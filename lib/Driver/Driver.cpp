@@ -410,7 +410,8 @@ static std::string getCacheKey(ModuleOp bound,
      << options.checkBounds << " stage-min-registers "
      << options.stageMinRegisters << " stage-on-clusters "
      << options.stageOnClusters << " combine-reductions "
-     << options.combineReductions << "\n";
+     << options.combineReductions << " async-fill-min-runs "
+     << options.asyncFillMinRuns << "\n";
   if (options.target == TargetKind::CPU) {
     // The CPU name does not say everything (a VM may hide AVX-512).
     std::vector<std::string> features;
@@ -453,6 +454,7 @@ static LogicalResult compileForGPU(ModuleOp bound,
   ptxTarget.stageMinRegisters = options.stageMinRegisters;
   ptxTarget.stageOnClusters = options.stageOnClusters;
   ptxTarget.combineReductions = options.combineReductions;
+  ptxTarget.asyncFillMinRuns = options.asyncFillMinRuns;
   PassManager pm(bound.getContext());
   buildBlkToPTXPipeline(pm, ptxTarget);
   if (failed(pm.run(bound)))

@@ -461,10 +461,11 @@ static LogicalResult verifyLaunchAttr(Operation *op, Attribute value) {
 
 static LogicalResult verifyVectorAttr(Operation *op, Attribute value) {
   auto width = dyn_cast<IntegerAttr>(value);
-  if (!isa<MemoryAccessOpInterface>(op) || !width || width.getInt() < 1 ||
-      !llvm::isPowerOf2_64(width.getInt()))
+  if (!isa<MemoryAccessOpInterface, AsyncCopyOp>(op) || !width ||
+      width.getInt() < 1 || !llvm::isPowerOf2_64(width.getInt()))
     return op->emitError() << "'blk.vector' must be a positive power of two "
-                              "on a blk.load or blk.store, but got "
+                              "on a blk.load, blk.store or blk.async_copy, "
+                              "but got "
                            << value;
   return success();
 }

@@ -1,5 +1,6 @@
 //===- BlkOps.cpp - blk operations: parsing helpers and verifiers ---------===//
 #include "blk/IR/BlkDialect.h"
+#include "blk/IR/Distribution.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -305,6 +306,19 @@ LogicalResult LocalAllocOp::verify() {
 
 LogicalResult LocalLoadOp::verify() {
   return verifySharedBlock(*this, getType(), getSrc().getType(), "result");
+}
+
+RankedTensorType AsyncCopyOp::getBlockType() {
+  return getOffsets().getType().clone(getType().getElementType());
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  RankedTensorType offsets = getOffsets().getType();
+  if (failed(Distribution::get(offsets)))
+    return emitOpError() << "expected offsets laid out over threads (the op "
+                            "comes after blk-distribute), but found "
+                         << offsets;
+  return verifySharedBlock(*this, getBlockType(), getType(), "offsets");
 }
 
 LogicalResult ProgramBarrierOp::verify() {

@@ -98,3 +98,12 @@ FailureOr<int64_t> mlir::blk::getKeptBlockBytes(RankedTensorType type) {
   return distribution->getNumElements() * threads *
          type.getElementTypeBitWidth() / 8;
 }
+
+int64_t mlir::blk::getAccessVectorWidth(Operation *op,
+                                        const Distribution &distribution) {
+  auto width = op->getAttrOfType<IntegerAttr>(BlkDialect::getVectorAttrName());
+  if (!width || distribution.getSlicedDim())
+    return 1;
+  int64_t run = distribution.getRunLength(distribution.getRank() - 1);
+  return std::min(width.getInt(), run);
+}

@@ -43,6 +43,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
       BlkDistributeOptions{options.numWarps, options.numCtas}));
   pm.addPass(createBlkStageHeldLoads(BlkStageHeldLoadsOptions{
       options.chip, options.stageOnClusters, options.stageMinRegisters}));
+  pm.addPass(createBlkAsyncFill(
+      BlkAsyncFillOptions{options.chip, options.asyncFillMinRuns}));
   if (options.combineReductions)
     pm.addPass(createBlkCombineReductions());
   pm.addPass(
@@ -84,7 +86,8 @@ void mlir::blk::registerBlkToPTXPipeline() {
             pm, PTXTarget{options.chip, options.features, options.numWarps,
                           options.numCtas, options.stageMinRegisters,
                           options.stageOnClusters, options.combineReductions,
-                          options.divideInExponent, options.optLevel});
+                          options.divideInExponent, options.asyncFillMinRuns,
+                          options.optLevel});
       });
 }
 

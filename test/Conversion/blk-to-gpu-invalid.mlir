@@ -96,6 +96,17 @@ func.func @local_load_layout(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.ke
 
 // -----
 
+#copied = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+
+func.func @async_copy_small_runs(%p: !blk.ptr<bf16>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32, #copied>
+  // expected-error @+1 {{'blk.async_copy' op expected runs of 16 bytes (blk.vector) that its mask takes whole or not at all, but found runs of 8 bytes}}
+  %b = blk.async_copy %p[%cols] {blk.vector = 4 : i64} : !blk.ptr<bf16>, tensor<1024xi32, #copied> -> !blk.shared<1024xbf16>
+  return
+}
+
+// -----
+
 #staged2 = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
 
 func.func @local_load_argument(%p: !blk.ptr<f32>, %n: index) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
@@ -104,7 +115,7 @@ func.func @local_load_argument(%p: !blk.ptr<f32>, %n: index) attributes {blk.ker
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 iter_args(%carried = %b) -> (!blk.shared<1024xbf16>) {
-    // expected-error @+1 {{'blk.local_load' op expected its buffer to be the result of a blk.local_alloc, but found a block argument}}
+    // expected-error @+1 {{'blk.local_load' op expected its buffer to be the result of a blk.local_alloc or blk.async_copy, but found a block argument}}
     %y = blk.local_load %carried : !blk.shared<1024xbf16> -> tensor<1024xbf16, #staged2>
     scf.yield %carried : !blk.shared<1024xbf16>
   }

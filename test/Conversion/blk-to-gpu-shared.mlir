@@ -60,3 +60,42 @@ func.func @two_blocks(%in: !blk.ptr<f16>)
   %buf_b = blk.local_alloc %b : tensor<1536xf32, #l> -> !blk.shared<1536xf32>
   return
 }
+
+// -----
+
+#l = #blk.blocked<elems = [8], lanes = [32], warps = [8]>
+
+// blk.async_copy fills its buffer where blk.local_alloc would store it:
+// run c of a thread (16 bytes) with one cp.async.cg from its global address
+// to (c * 256 + thread) * 16; a run past `n` gets -inf stored instead. The
+// thread's copies are one commit group, blk.async_wait waits for it, and no
+// barrier is added (each thread reads back its own chunks).
+// CHECK: blk.launch = [#blk.launch<kernel = "copied", threads = 256, ctas = 1, staticSharedBytes = 0, dynamicSharedBytes = 53248,
+// CHECK-LABEL: gpu.func @copied
+// CHECK: %[[START:.*]] = llvm.mlir.addressof @blk_dynamic_shared : !llvm.ptr<3>
+// CHECK: %[[BASE:.*]] = llvm.getelementptr %[[START]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+// CHECK: scf.if %{{.*}} {
+// CHECK: nvvm.cp.async.shared.global %[[BASE]], %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: } else {
+// CHECK: llvm.store %{{.*}}, %[[BASE]] {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: }
+// CHECK: %[[C1:.*]] = llvm.getelementptr %[[BASE]][4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: nvvm.cp.async.shared.global %[[C1]], %{{.*}}, 16, cache = cg
+// CHECK-COUNT-11: nvvm.cp.async.shared.global
+// CHECK-NOT: nvvm.cp.async.shared.global
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NOT: gpu.barrier
+// CHECK: llvm.load %[[BASE]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+func.func @copied(%in: !blk.ptr<bf16>, %out: !blk.ptr<bf16>, %n: i32 {blk.divisibility = 8 : i64})
+    attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
+  %cols = blk.arange 0 to 26624 : tensor<26624xi32, #l>
+  %bound = blk.splat %n : i32 -> tensor<26624xi32, #l>
+  %inrow = arith.cmpi slt, %cols, %bound : tensor<26624xi32, #l>
+  %ninf = arith.constant 0xFF80 : bf16
+  %buf = blk.async_copy %in[%cols] mask %inrow other %ninf {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<26624xi32, #l> -> !blk.shared<26624xbf16>
+  blk.async_wait %buf : !blk.shared<26624xbf16>
+  %x = blk.local_load %buf : !blk.shared<26624xbf16> -> tensor<26624xbf16, #l>
+  blk.store %out[%cols], %x mask %inrow {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<26624xi32, #l>, tensor<26624xbf16, #l>
+  return
+}

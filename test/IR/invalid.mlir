@@ -392,7 +392,7 @@ module attributes {blk.launch = [1]} {
 // -----
 
 func.func @vector_not_power_of_two(%p: !blk.ptr<f32>, %o: tensor<4xi32>) {
-  // expected-error @+1 {{'blk.vector' must be a positive power of two on a blk.load or blk.store, but got 3 : i64}}
+  // expected-error @+1 {{'blk.vector' must be a positive power of two on a blk.load, blk.store or blk.async_copy, but got 3 : i64}}
   %0 = blk.load %p[%o] {blk.vector = 3 : i64} : !blk.ptr<f32>, tensor<4xi32> -> tensor<4xf32>
   return
 }
@@ -551,6 +551,25 @@ func.func @local_alloc_dynamic(%x: tensor<?xbf16>) {
   %b = blk.local_alloc %x : tensor<?xbf16> -> !blk.shared<1024xbf16>
   return
 }
+
+// -----
+
+func.func @async_copy_no_layout(%p: !blk.ptr<bf16>, %cols: tensor<1024xi32>) {
+  // expected-error @+1 {{'blk.async_copy' op expected offsets laid out over threads (the op comes after blk-distribute), but found 'tensor<1024xi32>'}}
+  %b = blk.async_copy %p[%cols] : !blk.ptr<bf16>, tensor<1024xi32> -> !blk.shared<1024xbf16>
+  return
+}
+
+// -----
+
+#row = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+
+func.func @async_copy_shape(%p: !blk.ptr<bf16>, %cols: tensor<1024xi32, #row>) {
+  // expected-error @+1 {{'blk.async_copy' op expected the offsets to have the shape and element type of '!blk.shared<2048xbf16>', but found 'tensor<1024xbf16>'}}
+  %b = blk.async_copy %p[%cols] : !blk.ptr<bf16>, tensor<1024xi32, #row> -> !blk.shared<2048xbf16>
+  return
+}
+
 
 // -----
 

@@ -177,3 +177,16 @@ func.func @shared_memory(%x: tensor<32768xbf16>, %y: tensor<4x256xf32>) {
   %c = blk.local_alloc %y : tensor<4x256xf32> -> !blk.shared<4x256xf32>
   return
 }
+
+#row = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+
+// CHECK-LABEL: func.func @async_copy
+func.func @async_copy(%p: !blk.ptr<bf16>, %cols: tensor<1024xi32, #row>, %m: tensor<1024xi1, #row>, %o: bf16) {
+  // CHECK: %[[B:.*]] = blk.async_copy %{{.*}}[%{{.*}}] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<1024xi32, #{{.*}}> -> !blk.shared<1024xbf16>
+  %b = blk.async_copy %p[%cols] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<1024xi32, #row> -> !blk.shared<1024xbf16>
+  // CHECK: blk.async_copy %{{.*}}[%{{.*}}] mask %{{.*}} other %{{.*}} : !blk.ptr<bf16>, tensor<1024xi32, #{{.*}}> -> !blk.shared<1024xbf16>
+  %c = blk.async_copy %p[%cols] mask %m other %o : !blk.ptr<bf16>, tensor<1024xi32, #row> -> !blk.shared<1024xbf16>
+  // CHECK: blk.async_wait %[[B]] : !blk.shared<1024xbf16>
+  blk.async_wait %b : !blk.shared<1024xbf16>
+  return
+}

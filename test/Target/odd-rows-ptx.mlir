@@ -3,7 +3,8 @@
 // 32001 (one CTA) is peeled (blk-peel-alignment): 16-byte loads and stores
 // on the shifted block, and no exchange between lanes; the fallback of an
 // output on another part of the grid goes element by element (2-byte
-// accesses). The aligned neighbour 50256 has neither. RMSNorm reads a
+// accesses). The aligned neighbour 50256 has neither: its row, kept in
+// shared memory, comes by 16-byte cp.async (blk-async-fill). RMSNorm reads a
 // weight vector at the same columns, so it is not peeled: on a cluster its
 // rows are realigned (shfl down for the loads, up for the stores).
 // RUN: softmax-run auto --rows 2048 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx %t.odd.ptx
@@ -20,7 +21,7 @@
 // PEELED-NOT: shfl.sync.up
 // PEELED: st.global.v4.b32
 // PEELED: st.global.b16
-// EVEN: ld.global.v4
+// EVEN: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
 // EVEN-NOT: ld.global.b16
 // EVEN-NOT: shfl.sync.up
 // EVEN: st.global.v4

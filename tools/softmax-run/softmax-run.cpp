@@ -142,6 +142,12 @@ static cl::opt<bool> combineReductionsOption(
              "sum) pairs where the reductions cross warps "
              "(blk-combine-reductions; no faster on the H100)"),
     cl::init(false), cl::cat(runCategory));
+static cl::opt<int64_t> asyncFillMinRunsOption(
+    "async-fill-min-runs",
+    cl::desc("16-byte runs a thread must keep before its row in shared "
+             "memory is filled by cp.async instead of through registers "
+             "(blk-async-fill; 0: never)"),
+    cl::init(mlir::blk::kDefaultAsyncFillMinRuns), cl::cat(runCategory));
 static cl::opt<int64_t>
     maxTileOption("max-tile",
                   cl::desc("Largest BLOCK for programs that loop over a row"),
@@ -1045,6 +1051,9 @@ int main(int argc, char **argv) {
   if (stageMinRegistersOption < 0)
     return fail("--stage-min-registers must be 0 (never) or positive, not " +
                 std::to_string(stageMinRegistersOption));
+  if (asyncFillMinRunsOption < 0)
+    return fail("--async-fill-min-runs must be 0 (never) or positive, not " +
+                std::to_string(asyncFillMinRunsOption));
   if (runsOption < 1)
     return fail("--runs must be at least 1");
   if (!csvPath.empty() && !benchOption)
@@ -1066,6 +1075,7 @@ int main(int argc, char **argv) {
   options.stageMinRegisters = stageMinRegistersOption;
   options.stageOnClusters = stageOnClustersOption;
   options.combineReductions = combineReductionsOption;
+  options.asyncFillMinRuns = asyncFillMinRunsOption;
   options.maxTile = maxTileOption;
   options.checkBounds = checkBoundsOption;
   options.cacheDirectory =

@@ -103,6 +103,9 @@ struct CompileOptions {
   bool stageOnClusters = false;
   /// GPU: a row's max and sum of exp in one exchange (blk-combine-reductions).
   bool combineReductions = false;
+  /// GPU: 16-byte runs a thread must keep before its row in shared memory
+  /// is filled by cp.async (blk-async-fill; 0: never).
+  int64_t asyncFillMinRuns = kDefaultAsyncFillMinRuns;
   /// CPU: check every element access against the buffers the caller gives
   /// CPUKernels::setBuffers (an out-of-bounds access is an error naming
   /// the op, and is not done).

@@ -318,7 +318,8 @@ def Blk_LocalLoadOp : Blk_Op<"local_load", [
   let description = [{
     Reads the block `blk.local_alloc` wrote to `src` (Triton's
     `ttg.local_load`). In a distributed program the result has the layout
-    of the block written, and `src` is the result of a `blk.local_alloc`.
+    of the block written, and `src` is the result of a `blk.local_alloc`,
+    or of a `blk.async_copy` waited for by `blk.async_wait`.
 
     ```mlir
     %y = blk.local_load %buf : !blk.shared<32768xbf16> -> tensor<32768xbf16>
@@ -328,6 +329,66 @@ def Blk_LocalLoadOp : Blk_Op<"local_load", [
   let results = (outs Blk_Block:$result);
   let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
   let hasVerifier = 1;
+}
+
+def Blk_AsyncCopyOp : Blk_Op<"async_copy", [
+    AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemAlloc<Blk_SharedMemory>,
+                   MemWrite<Blk_SharedMemory>]>,
+    TypesMatchWith<"mask is an i1 block of the offsets' shape",
+                   "offsets", "mask", "::mlir::blk::getMaskType($_self)",
+                   "!::llvm::cast<::mlir::blk::AsyncCopyOp>($_op).getMask() || std::equal_to<>()">,
+    TypesMatchWith<"other is a scalar of the buffer's element type",
+                   "result", "other", "::llvm::cast<::mlir::blk::SharedType>($_self).getElementType()",
+                   "!::llvm::cast<::mlir::blk::AsyncCopyOp>($_op).getOther() || std::equal_to<>()">]> {
+  let summary = "start copying a block from global to shared memory";
+  let description = [{
+    Starts filling a new buffer in the CTA's shared memory with the block
+    `blk.load` would read from `base[offsets]` under the same `mask` and
+    `other` (Triton's `ttg.async_copy_global_to_local`): each thread moves
+    its runs of 16 bytes with `cp.async` (sm_80 or newer), without passing
+    them through registers, to the places `blk.local_alloc` would store
+    them. The buffer may be read only after `blk.async_wait`. The offsets
+    carry the layout (the op comes after blk-distribute), with
+    `blk.vector` runs of 16 bytes whose mask is the same over each run.
+    blk-async-fill makes these from a `blk.load` kept by `blk.local_alloc`.
+
+    ```mlir
+    %buf = blk.async_copy %in[%cols] {blk.vector = 8 : i64}
+        : !blk.ptr<bf16>, tensor<32768xi32, #l> -> !blk.shared<32768xbf16>
+    ```
+  }];
+  let arguments = (ins Blk_AnyPtr:$base, Blk_IntBlock:$offsets,
+                       Optional<Blk_MaskBlock>:$mask,
+                       Optional<AnyTypeOf<[AnyInteger, AnyFloat]>>:$other);
+  let results = (outs Blk_SharedType:$result);
+  let assemblyFormat = [{
+    $base `[` $offsets `]` (`mask` $mask^)? (`other` $other^)? attr-dict
+    `:` qualified(type($base)) `,` type($offsets) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The block the copy moves: the offsets' shape and layout, the
+    /// buffer's element type (what blk.local_load of the buffer gives).
+    ::mlir::RankedTensorType getBlockType();
+  }];
+}
+
+def Blk_AsyncWaitOp : Blk_Op<"async_wait", [
+    MemoryEffects<[MemRead<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>]> {
+  let summary = "wait for a block's asynchronous copies";
+  let description = [{
+    Waits until the copies `blk.async_copy` started into `buffer` (and any
+    the thread started before them) have landed: a `blk.local_load` of the
+    buffer after it reads the copied block. Each thread waits for its own
+    copies, which are the elements it reads back, so no barrier is needed.
+
+    ```mlir
+    blk.async_wait %buf : !blk.shared<32768xbf16>
+    ```
+  }];
+  let arguments = (ins Blk_SharedType:$buffer);
+  let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer))";
 }
 
 //===----------------------------------------------------------------------===//

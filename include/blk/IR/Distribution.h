@@ -92,6 +92,13 @@ private:
 /// type without a layout.
 FailureOr<int64_t> getKeptBlockBytes(RankedTensorType type);
 
+/// Elements a thread moves as one vector in the access `op` (a blk.load,
+/// blk.store or blk.async_copy) of a block distributed as `distribution`:
+/// its `blk.vector` width, but never more than the run of consecutive
+/// elements a thread holds (a hand-written width could exceed it); 1
+/// without the attribute or on a sliced layout.
+int64_t getAccessVectorWidth(Operation *op, const Distribution &distribution);
+
 } // namespace mlir::blk
 
 #endif // BLK_IR_DISTRIBUTION_H

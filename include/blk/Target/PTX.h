@@ -17,6 +17,10 @@ namespace blk {
 /// the blocks held across a reduction must take before their rows are kept
 /// in shared memory (see docs/benchmarks.md, "Rows kept in shared memory").
 constexpr int64_t kDefaultStageMinRegisters = 48;
+/// blk-async-fill's threshold in the pipeline: 16-byte runs a thread must
+/// keep before its row is filled by cp.async (docs/benchmarks.md, "Kept rows
+/// filled by cp.async").
+constexpr int64_t kDefaultAsyncFillMinRuns = 12;
 
 struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
   Option<std::string> chip{*this, "chip",
@@ -59,6 +63,11 @@ struct BlkToPTXOptions : public PassPipelineOptions<BlkToPTXOptions> {
                      "exp2(a log2 e - log2 sum) (measured no faster on the "
                      "H100: docs/benchmarks.md)"),
       llvm::cl::init(false)};
+  Option<int64_t> asyncFillMinRuns{
+      *this, "async-fill-min-runs",
+      llvm::cl::desc("16-byte runs a thread must keep before blk-async-fill "
+                     "fills its row in shared memory by cp.async (0: never)"),
+      llvm::cl::init(kDefaultAsyncFillMinRuns)};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimization level"),
                             llvm::cl::init(3)};
@@ -78,6 +87,9 @@ struct PTXTarget {
   bool combineReductions = false;
   /// blk-divide-in-exponent: a recomputed exp(a) / sum in the exponent.
   bool divideInExponent = false;
+  /// blk-async-fill's runs a thread (0: rows kept are filled through
+  /// registers).
+  int64_t asyncFillMinRuns = kDefaultAsyncFillMinRuns;
   unsigned optLevel = 3;
 };
 

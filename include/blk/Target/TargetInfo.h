@@ -88,6 +88,10 @@ public:
   bool hasPacked16BitMinMax() const {
     return chipNumber >= kMinPacked16BitMinMaxChip;
   }
+  /// Oldest chip with asynchronous copies from global to shared memory
+  /// (`cp.async`, PTX ISA 7.0).
+  static constexpr unsigned kMinAsyncCopyChip = 80;
+  bool hasAsyncCopy() const { return chipNumber >= kMinAsyncCopyChip; }
   /// The largest cluster a program may run on: 1 without clusters.
   int64_t getMaxClusterCtas() const { return hasClusters() ? kMaxClusterCtas : 1; }
   /// Clusters larger than this need the kernel's non-portable opt-in

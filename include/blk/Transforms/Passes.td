@@ -424,4 +424,40 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
   ];
 }
 
+def BlkAsyncFill : Pass<"blk-async-fill", "::mlir::ModuleOp"> {
+  let summary = "Fill the rows kept in shared memory with asynchronous "
+                "16-byte copies instead of through registers";
+  let description = [{
+    A row blk-stage-held-loads keeps is loaded into registers and stored
+    to shared memory from there (`blk.load`, then `blk.local_alloc` of the
+    loaded block). Where the load moves runs of 16 bytes whose mask is the
+    same over each run, this pass copies the row straight into its buffer
+    (`blk.async_copy`, `cp.async` on the GPU), waits for it, and reads
+    the block back for the load's other uses:
+
+    ```mlir
+    %buf = blk.async_copy %p[%cols] {blk.vector = 8 : i64} : ... -> !blk.shared<32768xbf16>
+    blk.async_wait %buf : !blk.shared<32768xbf16>
+    %x = blk.local_load %buf : !blk.shared<32768xbf16> -> tensor<32768xbf16, #l>
+    ```
+
+    The thread's bytes in flight then hold no registers. It applies where
+    a thread keeps at least `min-runs` runs: rows of 13 runs a thread ran
+    1.08-1.13x faster copied (bf16 333 x 100000 and 256 x 200000 on 4 and
+    8 CTAs of 8 warps, H100 and H200), rows of 8 to 10 runs on clusters
+    0.95-1.01x (the copies are waited for before the max can start, where
+    the loads into registers fed it as they came; docs/benchmarks.md,
+    "Kept rows filled by cp.async"). Runs after blk-stage-held-loads on
+    chips with `cp.async` (sm_80 or newer); other loads (element by
+    element, realigned, peeled) stay as they are.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "Target chip (nothing is copied asynchronously before sm_80)">,
+    Option<"minRuns", "min-runs", "int64_t", "12",
+           "16-byte runs a thread must keep before its row is copied "
+           "asynchronously (0: never)">,
+  ];
+}
+
 #endif // BLK_TRANSFORMS_PASSES_TD

@@ -224,6 +224,8 @@ struct ConvertBlkToGPUPass
           failed(planSharedMemory(kernel, *targetInfo, plan)))
         return signalPassFailure();
     AccessPlans accessPlans = planAccesses(module);
+    if (failed(checkAsyncCopies(module, accessPlans, *targetInfo)))
+      return signalPassFailure();
     gpu::GPUModuleOp gpuModule = createGPUModule(module, kernels, plan);
 
     BlkToGPUTypeConverter converter(context);
@@ -234,7 +236,7 @@ struct ConvertBlkToGPUPass
     patterns.add<ReturnToGPUReturn>(converter, context, plan);
     populateBlockOpPatterns(converter, patterns);
     populateMathOpPatterns(converter, patterns);
-    populateMemoryOpPatterns(converter, patterns, accessPlans);
+    populateMemoryOpPatterns(converter, patterns, accessPlans, plan);
     populateReduceOpPatterns(converter, patterns, plan);
     populateProgramBarrierOpPatterns(converter, patterns);
     populateSharedMemoryOpPatterns(converter, patterns, plan);

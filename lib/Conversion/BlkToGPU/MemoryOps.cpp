@@ -24,6 +24,7 @@
 
 #include "blk/Analysis/AccessAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
@@ -34,16 +35,6 @@ using namespace mlir::blk;
 
 namespace {
 
-/// The `blk.vector` width, but never more than the run of consecutive
-/// elements a thread holds (a hand-written width could exceed it).
-int64_t getVectorWidth(Operation *op, const Distribution &distribution) {
-  auto width = op->getAttrOfType<IntegerAttr>(BlkDialect::getVectorAttrName());
-  if (!width || distribution.getSlicedDim())
-    return 1;
-  int64_t run = distribution.getRunLength(distribution.getRank() - 1);
-  return std::min(width.getInt(), run);
-}
-
 /// Whether the lane before a thread along the row holds the run just before
 /// each of its runs, and runs are whole 32-bit words: what realigning needs.
 bool canExchangeRuns(const Distribution &distribution, int64_t width,
@@ -53,21 +44,21 @@ bool canExchangeRuns(const Distribution &distribution, int64_t width,
          distribution.getRunLength(last) == width && !distribution.wraps(last);
 }
 
-AccessPlan planAccess(MemoryAccessOpInterface access,
+/// The plan of `access` (a blk.load, blk.store or blk.async_copy) of
+/// `elementType` elements under `mask` (or none).
+AccessPlan planAccess(Operation *access, Type elementType, Value mask,
                       const Distribution &distribution,
                       AccessAnalysis &analysis) {
   AccessPlan plan;
   plan.fallback = access->hasAttr(BlkDialect::getFallbackAttrName());
-  plan.width = getVectorWidth(access, distribution);
-  plan.alignment =
-      plan.width * access.getAccessedElementType().getIntOrFloatBitWidth() / 8;
+  plan.width = getAccessVectorWidth(access, distribution);
+  plan.alignment = plan.width * elementType.getIntOrFloatBitWidth() / 8;
   if (access->hasAttr(BlkDialect::getRealignAttrName())) {
     plan.realign = canExchangeRuns(distribution, plan.width, plan.alignment);
     if (!plan.realign)
       plan.width = 1;
     return plan;
   }
-  Value mask = access.getMask();
   plan.uniformMaskRuns = mask && plan.width > 1 &&
                          analysis.getFacts(mask).constancy % plan.width == 0;
   return plan;
@@ -995,24 +986,150 @@ struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
   const AccessPlans &plans;
 };
 
+//===----------------------------------------------------------------------===//
+// Asynchronous copies into shared memory
+//===----------------------------------------------------------------------===//
+
+/// Bytes one `cp.async.cg` moves.
+constexpr int64_t kAsyncCopyBytes = 16;
+
+/// Each 16-byte run of a thread goes with one `cp.async.cg` (cached in L2
+/// only) from its global address to its chunk of the buffer, as
+/// blk.local_alloc would store it; a run masked off gets the load's
+/// `other`, stored by the thread (another address, so the two need no
+/// order). The thread's copies are one commit group, which blk.async_wait
+/// waits for.
+struct AsyncCopyToCpAsync : public OpConversionPattern<AsyncCopyOp> {
+  AsyncCopyToCpAsync(const TypeConverter &converter, MLIRContext *context,
+                     const AccessPlans &plans, const WorkgroupPlan &workgroup)
+      : OpConversionPattern(converter, context), plans(plans),
+        workgroup(workgroup) {}
+
+  LogicalResult
+  matchAndRewrite(AsyncCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const AccessPlan &plan = plans.at(op);
+    KeptChunks chunks = KeptChunks::get(op.getBlockType());
+    Type elementType = op.getType().getElementType();
+    ThreadAccess access =
+        getThreadAccess(rewriter, loc, plan, adaptor.getBase(),
+                        adaptor.getOffsets(), adaptor.getMask(), elementType);
+    Value base = chunks.createBase(rewriter, loc, workgroup, op);
+    auto cacheInL2 = NVVM::LoadCacheModifierKindAttr::get(
+        getContext(), NVVM::LoadCacheModifierKind::CG);
+    auto runType = VectorType::get({plan.width}, elementType);
+    for (int64_t c = 0; c < chunks.getNumChunks(); ++c) {
+      int64_t first = c * plan.width;
+      Value chunk = chunks.createChunkAddress(rewriter, loc, base, c);
+      auto copy = [&](OpBuilder &b, Location l) {
+        NVVM::CpAsyncOp::create(b, l, chunk, access.address(b, l, first),
+                                b.getI32IntegerAttr(kAsyncCopyBytes), cacheInL2,
+                                Value());
+      };
+      if (!access.masked()) {
+        copy(rewriter, loc);
+        continue;
+      }
+      Value other = adaptor.getOther();
+      scf::IfOp::create(
+          rewriter, loc, access.runEnabled(rewriter, loc, first),
+          [&](OpBuilder &b, Location l) {
+            copy(b, l);
+            scf::YieldOp::create(b, l);
+          },
+          [&](OpBuilder &b, Location l) {
+            if (other)
+              LLVM::StoreOp::create(
+                  b, l, vector::BroadcastOp::create(b, l, runType, other),
+                  chunk, kAsyncCopyBytes);
+            scf::YieldOp::create(b, l);
+          });
+    }
+    NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+
+  const AccessPlans &plans;
+  const WorkgroupPlan &workgroup;
+};
+
+/// Every copy the thread started has landed (its commit groups: no
+/// barrier, each thread reads back only what it copied).
+struct AsyncWaitToWaitGroup : public OpConversionPattern<AsyncWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op, 0);
+    return success();
+  }
+};
+
 } // namespace
+
+LogicalResult mlir::blk::checkAsyncCopies(Operation *root,
+                                          const AccessPlans &plans,
+                                          const TargetInfo &target) {
+  WalkResult result = root->walk([&](AsyncCopyOp op) {
+    if (!target.hasAsyncCopy()) {
+      op.emitOpError() << "expected a chip with cp.async (sm_"
+                       << TargetInfo::kMinAsyncCopyChip
+                       << " or newer), but the target is " << target.getChip();
+      return WalkResult::interrupt();
+    }
+    const AccessPlan &plan = plans.at(op);
+    bool wholeRuns = !plan.realign && plan.alignment == kAsyncCopyBytes &&
+                     KeptChunks::get(op.getBlockType()).width == plan.width;
+    if (wholeRuns && (!op.getMask() || plan.uniformMaskRuns))
+      return WalkResult::advance();
+    op.emitOpError() << "expected runs of " << kAsyncCopyBytes
+                     << " bytes (blk.vector) that its mask takes whole or not "
+                        "at all, but found "
+                     << (plan.realign ? "a realigned access"
+                         : !wholeRuns
+                             ? "runs of " + std::to_string(plan.alignment) +
+                                   " bytes"
+                             : "a mask that may differ within a run");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
 
 AccessPlans mlir::blk::planAccesses(Operation *root) {
   AccessAnalysis analysis;
   AccessPlans plans;
-  root->walk([&](MemoryAccessOpInterface access) {
+  root->walk([&](Operation *op) {
+    Value offsets, mask;
+    Type elementType;
+    if (auto access = dyn_cast<MemoryAccessOpInterface>(op)) {
+      offsets = access.getOffsets();
+      mask = access.getMask();
+      elementType = access.getAccessedElementType();
+    } else if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+      offsets = copy.getOffsets();
+      mask = copy.getMask();
+      elementType = copy.getType().getElementType();
+    } else {
+      return;
+    }
     // Accesses outside kernels have no layout; the conversion reports them.
-    FailureOr<Distribution> distribution =
-        Distribution::get(access.getOffsets().getType());
+    FailureOr<Distribution> distribution = Distribution::get(offsets.getType());
     if (succeeded(distribution))
-      plans[access] = planAccess(access, *distribution, analysis);
+      plans[op] = planAccess(op, elementType, mask, *distribution, analysis);
   });
   return plans;
 }
 
 void mlir::blk::populateMemoryOpPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns,
-                                         const AccessPlans &plans) {
+                                         const AccessPlans &plans,
+                                         const WorkgroupPlan &workgroup) {
   patterns.add<LoadToGlobalLoads, StoreToGlobalStores>(
       converter, patterns.getContext(), plans);
+  patterns.add<AsyncCopyToCpAsync>(converter, patterns.getContext(), plans,
+                                   workgroup);
+  patterns.add<AsyncWaitToWaitGroup>(converter, patterns.getContext());
 }

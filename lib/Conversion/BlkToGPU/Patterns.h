@@ -105,12 +105,47 @@ struct AccessPlan {
 };
 using AccessPlans = llvm::DenseMap<Operation *, AccessPlan>;
 
-/// The plan of every load and store under `root` that has a layout.
+/// The plan of every load, store and asynchronous copy under `root` that
+/// has a layout.
 AccessPlans planAccesses(Operation *root);
+
+/// blk.load and blk.store, and blk.async_copy and blk.async_wait (copies
+/// into the buffers `workgroup` placed).
+/// Every blk.async_copy under `root` moves whole 16-byte runs (its plan),
+/// on a chip with cp.async; otherwise a diagnostic at the first that does
+/// not.
+LogicalResult checkAsyncCopies(Operation *root, const AccessPlans &plans,
+                               const TargetInfo &target);
 
 void populateMemoryOpPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
-                              const AccessPlans &plans);
+                              const AccessPlans &plans,
+                              const WorkgroupPlan &workgroup);
+/// How a thread's elements of a block kept in shared memory (blk.local_alloc,
+/// blk.async_copy) lie in its buffer: thread-major chunks of up to 16 bytes,
+/// chunk c of thread t at (c * threads + t) * chunk bytes from the buffer's
+/// start (SharedMemoryOps.cpp says why).
+struct KeptChunks {
+  int64_t elements;
+  /// Elements per chunk: the largest power of two dividing `elements` that
+  /// fits 16 bytes.
+  int64_t width;
+  int64_t elementBytes;
+  int64_t threads;
+
+  /// For a block of `type` (it has a layout).
+  static KeptChunks get(RankedTensorType type);
+  int64_t getChunkBytes() const { return width * elementBytes; }
+  int64_t getNumChunks() const { return elements / width; }
+  /// The thread's address of its chunk 0 in the buffer of `keeper` (a
+  /// blk.local_alloc or blk.async_copy the plan placed).
+  Value createBase(OpBuilder &builder, Location loc, const WorkgroupPlan &plan,
+                   Operation *keeper) const;
+  /// Address of chunk `chunk` of the thread whose chunk 0 is at `base`.
+  Value createChunkAddress(OpBuilder &builder, Location loc, Value base,
+                           int64_t chunk) const;
+};
+
 void populateSharedMemoryOpPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const WorkgroupPlan &plan);

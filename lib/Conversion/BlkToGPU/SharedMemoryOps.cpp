@@ -5,9 +5,10 @@
 // (c * threads + t) * chunk bytes from the buffer's start, so that the 32
 // lanes of a warp move 32 consecutive chunks (no bank conflicts) and each
 // thread reads back exactly what it wrote (no barrier). The buffer of a
-// blk.local_alloc is its thread's address of chunk 0 (an LLVM pointer to
-// shared memory), in the kernel's dynamic shared memory at the offset
-// SharedMemoryPlan gave it.
+// blk.local_alloc (or of a blk.async_copy, which MemoryOps.cpp fills the
+// same way with cp.async) is its thread's address of chunk 0 (an LLVM
+// pointer to shared memory), in the kernel's dynamic shared memory at the
+// offset SharedMemoryPlan gave it.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -18,42 +19,49 @@
 using namespace mlir;
 using namespace mlir::blk;
 
-namespace {
+KeptChunks KeptChunks::get(RankedTensorType type) {
+  Distribution distribution = *Distribution::get(type);
+  int64_t elements = distribution.getNumElements();
+  int64_t elementBytes =
+      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t width = 1;
+  while (width * 2 * elementBytes <= 16 && elements % (width * 2) == 0)
+    width *= 2;
+  return {elements, width, elementBytes,
+          kWarpSize * distribution.getLayout().getNumWarps()};
+}
 
-/// How a thread's elements of a block lie in its shared-memory buffer.
-struct ThreadChunks {
-  int64_t elements;
-  /// Elements per chunk: the largest power of two dividing `elements` that
-  /// fits 16 bytes.
-  int64_t width;
-  int64_t elementBytes;
-  int64_t threads;
+Value KeptChunks::createBase(OpBuilder &builder, Location loc,
+                             const WorkgroupPlan &plan,
+                             Operation *keeper) const {
+  auto sharedPtr = LLVM::LLVMPointerType::get(
+      builder.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  LLVM::GlobalOp dynamicShared = plan.dynamicShared;
+  Value start = LLVM::AddressOfOp::create(builder, loc, sharedPtr,
+                                          dynamicShared.getSymName());
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  tid = arith::IndexCastUIOp::create(builder, loc, builder.getI32Type(), tid);
+  Value offset = arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, tid,
+                            createI32Constant(builder, loc, getChunkBytes())),
+      createI32Constant(builder, loc, plan.stagedOffsetOf.lookup(keeper)));
+  return LLVM::GEPOp::create(builder, loc, sharedPtr, builder.getI8Type(),
+                             start, ValueRange{offset});
+}
 
-  static ThreadChunks get(RankedTensorType type) {
-    Distribution distribution = *Distribution::get(type);
-    int64_t elements = distribution.getNumElements();
-    int64_t elementBytes =
-        std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-    int64_t width = 1;
-    while (width * 2 * elementBytes <= 16 && elements % (width * 2) == 0)
-      width *= 2;
-    return {elements, width, elementBytes,
-            kWarpSize * distribution.getLayout().getNumWarps()};
-  }
-  int64_t getChunkBytes() const { return width * elementBytes; }
-  int64_t getNumChunks() const { return elements / width; }
-};
-
-/// Address of chunk `chunk` of the thread whose chunk 0 is at `base`.
-Value createChunkAddress(OpBuilder &builder, Location loc, Value base,
-                         const ThreadChunks &chunks, int64_t chunk) {
+Value KeptChunks::createChunkAddress(OpBuilder &builder, Location loc,
+                                     Value base, int64_t chunk) const {
   if (chunk == 0)
     return base;
-  return LLVM::GEPOp::create(
-      builder, loc, base.getType(), builder.getI8Type(), base,
-      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(chunk * chunks.threads *
-                                                  chunks.getChunkBytes())});
+  return LLVM::GEPOp::create(builder, loc, base.getType(), builder.getI8Type(),
+                             base,
+                             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(
+                                 chunk * threads * getChunkBytes())});
 }
+
+namespace {
 
 struct LocalAllocToStores : public OpConversionPattern<LocalAllocOp> {
   LocalAllocToStores(const TypeConverter &converter, MLIRContext *context,
@@ -64,24 +72,8 @@ struct LocalAllocToStores : public OpConversionPattern<LocalAllocOp> {
   matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    ThreadChunks chunks = ThreadChunks::get(op.getSrc().getType());
-    auto sharedPtr = LLVM::LLVMPointerType::get(
-        getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-    LLVM::GlobalOp dynamicShared = plan.dynamicShared;
-    Value start = LLVM::AddressOfOp::create(rewriter, loc, sharedPtr,
-                                            dynamicShared.getSymName());
-    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-    tid =
-        arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI32Type(), tid);
-    Value offset = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(
-            rewriter, loc, tid,
-            createI32Constant(rewriter, loc, chunks.getChunkBytes())),
-        createI32Constant(rewriter, loc, plan.stagedOffsetOf.lookup(op)));
-    Value base =
-        LLVM::GEPOp::create(rewriter, loc, sharedPtr, rewriter.getI8Type(),
-                            start, ValueRange{offset});
+    KeptChunks chunks = KeptChunks::get(op.getSrc().getType());
+    Value base = chunks.createBase(rewriter, loc, plan, op);
     auto chunkType =
         VectorType::get({chunks.width}, op.getSrc().getType().getElementType());
     SmallVector<Value> elements =
@@ -91,7 +83,7 @@ struct LocalAllocToStores : public OpConversionPattern<LocalAllocOp> {
           rewriter, loc, chunkType,
           ArrayRef<Value>(elements).slice(c * chunks.width, chunks.width));
       LLVM::StoreOp::create(rewriter, loc, chunk,
-                            createChunkAddress(rewriter, loc, base, chunks, c),
+                            chunks.createChunkAddress(rewriter, loc, base, c),
                             chunks.getChunkBytes());
     }
     rewriter.replaceOp(op, base);
@@ -108,14 +100,14 @@ struct LocalLoadToLoads : public OpConversionPattern<LocalLoadOp> {
   matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    ThreadChunks chunks = ThreadChunks::get(op.getType());
+    KeptChunks chunks = KeptChunks::get(op.getType());
     auto chunkType =
         VectorType::get({chunks.width}, op.getType().getElementType());
     SmallVector<Value> elements;
     for (int64_t c = 0; c < chunks.getNumChunks(); ++c) {
       Value chunk = LLVM::LoadOp::create(
           rewriter, loc, chunkType,
-          createChunkAddress(rewriter, loc, adaptor.getSrc(), chunks, c),
+          chunks.createChunkAddress(rewriter, loc, adaptor.getSrc(), c),
           chunks.getChunkBytes());
       llvm::append_range(elements, extractElements(rewriter, loc, chunk));
     }

@@ -14,20 +14,30 @@ static int64_t totalBytes(ArrayRef<MemRefType> buffers) {
   return bytes;
 }
 
-/// Whether `load` reads back a block kept by a blk.local_alloc in the same
-/// layout: each thread then reads what it wrote.
+/// The block `keeper` (a blk.local_alloc or blk.async_copy) keeps, with
+/// its layout; null for any other op.
+static RankedTensorType getKeptBlockType(Operation *keeper) {
+  if (auto alloc = dyn_cast_or_null<LocalAllocOp>(keeper))
+    return alloc.getSrc().getType();
+  if (auto copy = dyn_cast_or_null<AsyncCopyOp>(keeper))
+    return copy.getBlockType();
+  return nullptr;
+}
+
+/// Whether `load` reads back a block kept by a blk.local_alloc (or copied
+/// by a blk.async_copy) in the same layout: each thread then reads what it
+/// wrote.
 static LogicalResult checkLocalLoad(LocalLoadOp load) {
-  auto alloc = load.getSrc().getDefiningOp<LocalAllocOp>();
-  if (!alloc)
+  RankedTensorType kept = getKeptBlockType(load.getSrc().getDefiningOp());
+  if (!kept)
     return load.emitOpError()
-           << "expected its buffer to be the result of a blk.local_alloc, "
-              "but found "
+           << "expected its buffer to be the result of a blk.local_alloc or "
+              "blk.async_copy, but found "
            << (isa<BlockArgument>(load.getSrc()) ? "a block argument"
                                                  : "another op's result");
-  if (alloc.getSrc().getType() != load.getType())
-    return load.emitOpError()
-           << "expected the layout of the block written, "
-           << alloc.getSrc().getType() << ", but found " << load.getType();
+  if (kept != load.getType())
+    return load.emitOpError() << "expected the layout of the block written, "
+                              << kept << ", but found " << load.getType();
   return success();
 }
 
@@ -40,22 +50,20 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
     if (auto load = dyn_cast<LocalLoadOp>(op))
       return failed(checkLocalLoad(load)) ? WalkResult::interrupt()
                                           : WalkResult::advance();
-    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+    if (RankedTensorType kept = getKeptBlockType(op)) {
       // Threads find their chunks by their index in the CTA: the layout
       // must spread the block over the kernel's warps.
-      FailureOr<Distribution> distribution =
-          Distribution::get(alloc.getSrc().getType());
+      FailureOr<Distribution> distribution = Distribution::get(kept);
       int64_t warps = getKernelAttr(kernel).getNumWarps();
       if (failed(distribution) ||
           distribution->getLayout().getNumWarps() != warps) {
-        alloc.emitOpError()
-            << "expected a block laid out over the kernel's " << warps
-            << " warps (run blk-distribute), but found "
-            << alloc.getSrc().getType();
+        op->emitOpError() << "expected a block laid out over the kernel's "
+                          << warps << " warps (run blk-distribute), but found "
+                          << kept;
         return WalkResult::interrupt();
       }
-      plan.stagedOffsetOf[alloc] = bytes;
-      bytes += llvm::alignTo(*getKeptBlockBytes(alloc.getSrc().getType()), 16);
+      plan.stagedOffsetOf[op] = bytes;
+      bytes += llvm::alignTo(*getKeptBlockBytes(kept), 16);
     }
     return WalkResult::advance();
   });

@@ -1,0 +1,96 @@
+//===- AsyncFill.cpp - fill kept rows with asynchronous copies ------------===//
+//
+// blk-stage-held-loads keeps a row in shared memory by storing the loaded
+// block (`blk.local_alloc` of a `blk.load`): every byte passes through a
+// register on its way. Where the load moves whole 16-byte runs, the row can
+// be copied straight into its buffer instead (`blk.async_copy`, `cp.async`
+// on the GPU, as QuACK and the seeds' block-per-row CUDA kernel fill theirs)
+// and read back for the uses the load had before the first reduction.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Analysis/AccessAnalysis.h"
+#include "blk/IR/Distribution.h"
+#include "blk/Target/TargetInfo.h"
+#include "blk/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::blk {
+#define GEN_PASS_DEF_BLKASYNCFILL
+#include "blk/Transforms/Passes.h.inc"
+} // namespace mlir::blk
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+/// Bytes `cp.async` moves at once that need no register (`.cg`, cached in
+/// L2 only, as a row read once should be).
+constexpr int64_t kAsyncCopyBytes = 16;
+
+/// Whether `load` moves at least `minRuns` runs of 16 bytes a thread that
+/// are all in or all out of its mask: each run is then one `cp.async`, and
+/// a run masked off is filled with the load's `other`.
+bool movesWholeRuns(LoadOp load, int64_t minRuns, AccessAnalysis &analysis) {
+  if (load->hasAttr(BlkDialect::getRealignAttrName()) ||
+      load->hasAttr(BlkDialect::getFallbackAttrName()))
+    return false;
+  FailureOr<Distribution> distribution =
+      Distribution::get(load.getOffsets().getType());
+  if (failed(distribution))
+    return false;
+  int64_t width = getAccessVectorWidth(load, *distribution);
+  if (width * load.getType().getElementTypeBitWidth() / 8 != kAsyncCopyBytes ||
+      distribution->getNumElements() / width < minRuns)
+    return false;
+  Value mask = load.getMask();
+  return !mask || analysis.getFacts(mask).constancy % width == 0;
+}
+
+/// `alloc` keeps the block `load` read: copies it into the buffer
+/// asynchronously instead, waits, and reads the block back for the load's
+/// other users.
+void fillAsynchronously(LocalAllocOp alloc, LoadOp load) {
+  OpBuilder builder(load);
+  Location loc = load.getLoc();
+  auto copy =
+      AsyncCopyOp::create(builder, loc, alloc.getType(), load.getBase(),
+                          load.getOffsets(), load.getMask(), load.getOther());
+  copy->setAttr(BlkDialect::getVectorAttrName(),
+                load->getAttr(BlkDialect::getVectorAttrName()));
+  AsyncWaitOp::create(builder, loc, copy);
+  Value reload = LocalLoadOp::create(builder, loc, load.getType(), copy);
+  alloc.replaceAllUsesWith(copy.getResult());
+  alloc.erase();
+  load.replaceAllUsesWith(reload);
+  load.erase();
+}
+
+struct BlkAsyncFillPass : public blk::impl::BlkAsyncFillBase<BlkAsyncFillPass> {
+  using BlkAsyncFillBase::BlkAsyncFillBase;
+
+  void runOnOperation() override {
+    llvm::Expected<TargetInfo> target = TargetInfo::get(chip, "");
+    if (!target) {
+      getOperation().emitError() << llvm::toString(target.takeError());
+      return signalPassFailure();
+    }
+    if (minRuns <= 0 || !target->hasAsyncCopy())
+      return;
+    AccessAnalysis analysis;
+    // A block kept twice is copied into the first buffer; the second keeps
+    // what is read back from it.
+    llvm::MapVector<LoadOp, LocalAllocOp> kept;
+    getOperation().walk([&](LocalAllocOp alloc) {
+      auto load = alloc.getSrc().getDefiningOp<LoadOp>();
+      if (load && movesWholeRuns(load, minRuns, analysis))
+        kept.try_emplace(load, alloc);
+    });
+    for (auto [load, alloc] : kept)
+      fillAsynchronously(alloc, load);
+  }
+};
+
+} // namespace
