@@ -14,6 +14,7 @@
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::blk {
@@ -32,9 +33,14 @@ constexpr int64_t kAsyncCopyBytes = 16;
 
 /// Whether `load` moves at least `minRuns` runs of 16 bytes a thread that
 /// are all in or all out of its mask: each run is then one `cp.async`, and
-/// a run masked off is filled with the load's `other`.
+/// a run masked off is filled with the load's `other`. A load in a loop
+/// (a persistent program's row after row) keeps its registers: bf16
+/// softmax_persistent copied ran 0.93x (2048 x 50256) and 0.97x (333 x
+/// 100000) on the H100, 0.99x and 1.00x on the H200 (1.10x at 256 x 200000
+/// on both).
 bool movesWholeRuns(LoadOp load, int64_t minRuns, AccessAnalysis &analysis) {
-  if (load->hasAttr(BlkDialect::getRealignAttrName()) ||
+  if (load->getParentOfType<LoopLikeOpInterface>() ||
+      load->hasAttr(BlkDialect::getRealignAttrName()) ||
       load->hasAttr(BlkDialect::getFallbackAttrName()))
     return false;
   FailureOr<Distribution> distribution =

@@ -16,13 +16,11 @@
 // Rows of 13 runs of 16 bytes a thread are filled by cp.async
 // (blk-async-fill), on clusters, with the -inf of the runs past a padded
 // row; --async-fill-min-runs 1 fills every kept row so (one CTA, masked
-// f16 rows, a persistent loop copying row after row into one buffer).
+// f16 rows).
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 333 --cols 100000 --dtype bf16 --special
 // RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 256 --cols 200000 --dtype f16 --special
-// RUN: softmax-run %examples/softmax_persistent.mlir --target gpu --check --rows 333 --cols 100000 --dtype bf16
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 512 --cols 32768 --dtype bf16 --special --async-fill-min-runs 1
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 77 --cols 30000 --dtype f16 --special --async-fill-min-runs 1
-// RUN: softmax-run %examples/softmax_persistent.mlir --target gpu --check --rows 2000 --cols 24576 --dtype bf16 --async-fill-min-runs 1
 // A LayerNorm reads its weight and bias after the reductions, a
 // cross-entropy needs its row only until its last reduction: they keep
 // their rows in registers.

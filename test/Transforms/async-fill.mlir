@@ -104,3 +104,24 @@ func.func @eight_runs(%in: !blk.ptr<bf16>)
   %buf = blk.local_alloc %x : tensor<32768xbf16, #l> -> !blk.shared<32768xbf16>
   return
 }
+
+// -----
+
+#l = #blk.blocked<elems = [8], lanes = [32], warps = [8]>
+
+// A row loaded in a loop (a persistent program's) keeps its registers.
+// CHECK-LABEL: func.func @in_loop
+// CHECK-NOT: blk.async
+// CHECK: blk.local_alloc
+// CHECK: return
+func.func @in_loop(%in: !blk.ptr<bf16>, %rows: index)
+    attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %rows step %c1 {
+    %cols = blk.arange 0 to 26624 : tensor<26624xi32, #l>
+    %x = blk.load %in[%cols] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<26624xi32, #l> -> tensor<26624xbf16, #l>
+    %buf = blk.local_alloc %x : tensor<26624xbf16, #l> -> !blk.shared<26624xbf16>
+  }
+  return
+}
