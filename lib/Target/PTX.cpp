@@ -42,7 +42,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createBlkDistribute(
       BlkDistributeOptions{options.numWarps, options.numCtas}));
   pm.addPass(createBlkStageHeldLoads(BlkStageHeldLoadsOptions{
-      options.chip, options.stageOnClusters, options.stageMinRegisters}));
+      options.chip, options.stageOnClusters, options.stageMinRegisters,
+      options.asyncFillMinRuns}));
   pm.addPass(createBlkAsyncFill(
       BlkAsyncFillOptions{options.chip, options.asyncFillMinRuns}));
   if (options.combineReductions)

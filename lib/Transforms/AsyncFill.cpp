@@ -8,7 +8,7 @@
 // and read back for the uses the load had before the first reduction.
 //
 //===----------------------------------------------------------------------===//
-#include "blk/Analysis/AccessAnalysis.h"
+#include "blk/Transforms/AsyncFill.h"
 #include "blk/IR/Distribution.h"
 #include "blk/Target/TargetInfo.h"
 #include "blk/Transforms/Passes.h"
@@ -25,21 +25,19 @@ namespace mlir::blk {
 using namespace mlir;
 using namespace mlir::blk;
 
-namespace {
-
 /// Bytes `cp.async` moves at once that need no register (`.cg`, cached in
 /// L2 only, as a row read once should be).
-constexpr int64_t kAsyncCopyBytes = 16;
+static constexpr int64_t kAsyncCopyBytes = 16;
 
-/// Whether `load` moves at least `minRuns` runs of 16 bytes a thread that
-/// are all in or all out of its mask: each run is then one `cp.async`, and
-/// a run masked off is filled with the load's `other`. A load in a loop
-/// (a persistent program's row after row) keeps its registers: bf16
+/// Each run is one `cp.async`, and a run masked off is filled with the
+/// load's `other`. A load in a loop (a persistent program's row after row)
+/// keeps its registers: bf16
 /// softmax_persistent copied ran 0.93x (2048 x 50256) and 0.97x (333 x
 /// 100000) on the H100, 0.99x and 1.00x on the H200 (1.10x at 256 x 200000
 /// on both).
-bool movesWholeRuns(LoadOp load, int64_t minRuns, AccessAnalysis &analysis) {
-  if (load->getParentOfType<LoopLikeOpInterface>() ||
+bool mlir::blk::isFilledAsynchronously(LoadOp load, int64_t minRuns,
+                                       AccessAnalysis &analysis) {
+  if (minRuns <= 0 || load->getParentOfType<LoopLikeOpInterface>() ||
       load->hasAttr(BlkDialect::getRealignAttrName()) ||
       load->hasAttr(BlkDialect::getFallbackAttrName()))
     return false;
@@ -54,6 +52,8 @@ bool movesWholeRuns(LoadOp load, int64_t minRuns, AccessAnalysis &analysis) {
   Value mask = load.getMask();
   return !mask || analysis.getFacts(mask).constancy % width == 0;
 }
+
+namespace {
 
 /// `alloc` keeps the block `load` read: copies it into the buffer
 /// asynchronously instead, waits, and reads the block back for the load's
@@ -91,7 +91,7 @@ struct BlkAsyncFillPass : public blk::impl::BlkAsyncFillBase<BlkAsyncFillPass> {
     llvm::MapVector<LoadOp, LocalAllocOp> kept;
     getOperation().walk([&](LocalAllocOp alloc) {
       auto load = alloc.getSrc().getDefiningOp<LoadOp>();
-      if (load && movesWholeRuns(load, minRuns, analysis))
+      if (load && isFilledAsynchronously(load, minRuns, analysis))
         kept.try_emplace(load, alloc);
     });
     for (auto [load, alloc] : kept)

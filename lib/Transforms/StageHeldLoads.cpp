@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "blk/IR/Distribution.h"
 #include "blk/Target/TargetInfo.h"
+#include "blk/Transforms/AsyncFill.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -101,10 +102,12 @@ struct Recomputation {
 };
 
 /// Block `value` of `block` can be recomputed after `reduce` from loads of
-/// `block` (read back from shared memory), pure ops without regions, and
-/// values that stay cheap to hold: scalars and blocks reduced from others.
-/// Fails on anything else (a loop-carried block, an op with effects).
+/// `block` that `keeps` accepts (read back from shared memory), pure ops
+/// without regions, and values that stay cheap to hold: scalars and blocks
+/// reduced from others. Fails on anything else (a loop-carried block, an
+/// op with effects).
 LogicalResult collectRecomputation(Value value, Block *block,
+                                   function_ref<bool(LoadOp)> keeps,
                                    Recomputation &recomputation,
                                    llvm::DenseSet<Operation *> &visited) {
   if (!isa<RankedTensorType>(value.getType()))
@@ -121,12 +124,7 @@ LogicalResult collectRecomputation(Value value, Block *block,
   if (!visited.insert(def).second)
     return success();
   if (auto load = dyn_cast<LoadOp>(def)) {
-    // A row of 32-bit elements costs shared memory what it saves in
-    // registers, and twice the bytes a thread of a 16-bit row has in
-    // flight keep its loads streaming: H100, 4096 x 24576 f32 kept in
-    // shared memory ran at 0.99x (97.3 vs 98.3% of a copy).
-    if (!load.getType().hasStaticShape() ||
-        load.getType().getElementTypeBitWidth() >= 32)
+    if (!load.getType().hasStaticShape() || !keeps(load))
       return failure();
     recomputation.loads.insert(load);
     return success();
@@ -139,7 +137,8 @@ LogicalResult collectRecomputation(Value value, Block *block,
   if (def->getNumRegions() != 0 || !isPure(def))
     return failure();
   for (Value operand : def->getOperands())
-    if (failed(collectRecomputation(operand, block, recomputation, visited)))
+    if (failed(collectRecomputation(operand, block, keeps, recomputation,
+                                    visited)))
       return failure();
   recomputation.ops.push_back(def);
   return success();
@@ -149,9 +148,11 @@ class KernelStager {
 public:
   /// `maxSharedBytesPerCta`: the chip's limit for one CTA (about what an
   /// SM has).
+  /// `wideRowMinRuns`: blk-async-fill's runs a thread (0: rows of 32-bit
+  /// elements are not kept).
   KernelStager(func::FuncOp kernel, int64_t minRegisters,
-               int64_t maxSharedBytesPerCta)
-      : minRegisters(minRegisters),
+               int64_t maxSharedBytesPerCta, int64_t wideRowMinRuns)
+      : minRegisters(minRegisters), wideRowMinRuns(wideRowMinRuns),
         onCluster(getKernelAttr(kernel).getNumCtas() > 1) {
     // Room for a second CTA on the SM, less each CTA's reduction buffers.
     int64_t threadsPerCta = kWarpSize * getKernelAttr(kernel).getNumWarps();
@@ -234,8 +235,9 @@ private:
     for (Value held : getHeldBlocks(reduce)) {
       Recomputation candidate = plan.recomputation;
       llvm::DenseSet<Operation *> candidateVisited = visited;
-      if (failed(
-              collectRecomputation(held, block, candidate, candidateVisited)))
+      if (failed(collectRecomputation(
+              held, block, [&](LoadOp load) { return keepsLoad(load); },
+              candidate, candidateVisited)))
         continue;
       plan.recomputation = std::move(candidate);
       visited = std::move(candidateVisited);
@@ -303,7 +305,21 @@ private:
     return it->second;
   }
 
+  /// A row of 32-bit elements filled through registers costs shared memory
+  /// what it saves in registers, and twice the bytes a thread of a 16-bit
+  /// row has in flight keep its loads streaming: H100, 4096 x 24576 f32
+  /// kept so ran at 0.99x (97.3 vs 98.3% of a copy). Copied by cp.async
+  /// (blk-async-fill), f32 rows kept on 4 and 8 CTAs of 8 warps ran faster
+  /// on the H200: softmax 1024 x 65536 1.04x, 512 x 131072 1.06x, 2048 x
+  /// 128256 1.07x; log_softmax 1.40x and 1.44x.
+  bool keepsLoad(LoadOp load) {
+    return load.getType().getElementTypeBitWidth() < 32 ||
+           isFilledAsynchronously(load, wideRowMinRuns, analysis);
+  }
+
   int64_t minRegisters;
+  int64_t wideRowMinRuns;
+  AccessAnalysis analysis;
   bool onCluster;
   int64_t maxSharedBytes = 0;
   int64_t stagedBytes = 0;
@@ -338,7 +354,8 @@ struct BlkStageHeldLoadsPass
       if (!attr || (!onClusters && attr.getNumCtas() > 1 &&
                     attr.getNumWarps() < kMinClusterWarps))
         continue;
-      KernelStager stager(kernel, minRegisters, maxSharedBytesPerCta);
+      KernelStager stager(kernel, minRegisters, maxSharedBytesPerCta,
+                          target->hasAsyncCopy() ? wideMinRuns : 0);
       SmallVector<Block *> blocks;
       kernel.walk([&](Block *block) { blocks.push_back(block); });
       for (Block *block : blocks)

@@ -99,6 +99,8 @@ int main(int argc, char **argv) {
                  << image.launches[k].threads << " threads x "
                  << image.launches[k].ctas << " CTAs, "
                  << ptx.count("ld.global.v4") << " 16-byte loads, "
+                 << ptx.count("cp.async.cg.shared.global")
+                 << " 16-byte copies to shared memory, "
                  << ptx.count("st.global.v4") << " 16-byte stores\n";
   if (ptxPath.empty())
     return 0;

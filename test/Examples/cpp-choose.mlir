@@ -25,9 +25,9 @@
 // RUN: not blk-choose-program 0 10 2>&1 | FileCheck %s --check-prefix=BAD
 
 // SHORT: softmax_multirow.mlir for 4096 x 100 f32 on sm_90: BLOCK=128 ROWS=4, grid 1024
-// SHORT: kernel softmax_multirow: 128 threads x 1 CTAs, 1 16-byte loads, 1 16-byte stores
+// SHORT: kernel softmax_multirow: 128 threads x 1 CTAs, 1 16-byte loads, 0 16-byte copies to shared memory, 1 16-byte stores
 // CLUSTER: softmax_fused.mlir for 1024 x 65536 f32 on sm_90: BLOCK=65536 warps=8 ctas=4, grid 1024
-// CLUSTER: kernel softmax_fused: 256 threads x 4 CTAs, 16 16-byte loads, 16 16-byte stores
+// CLUSTER: kernel softmax_fused: 256 threads x 4 CTAs, 0 16-byte loads, 16 16-byte copies to shared memory, 16 16-byte stores
 // CLUSTER16: softmax_fused.mlir for 1024 x 65536 bf16 on sm_90: BLOCK=65536 warps=8 ctas=4, grid 1024
 // CLUSTER16: kernel softmax_fused: 256 threads x 4 CTAs
 // NOCLUSTER: softmax_split.mlir for 1024 x 65536 f32 on sm_80: BLOCK=8192 SPLITS=8, grid 8192

@@ -19,6 +19,10 @@
 // f16 rows).
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 333 --cols 100000 --dtype bf16 --special
 // RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 256 --cols 200000 --dtype f16 --special
+// f32 rows so copied are kept too (softmax, log_softmax, RMSNorm).
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 2048 --cols 128256 --dtype f32 --special --verbose | grep "B dynamic shared"
+// RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 512 --cols 131072 --dtype f32 --special
+// RUN: softmax-run %examples/rms_norm.mlir --target gpu --check --reference rms_norm --param eps=1e-6 --rows 333 --cols 100000 --dtype f32 --special --verbose | grep "B dynamic shared"
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 512 --cols 32768 --dtype bf16 --special --async-fill-min-runs 1
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 77 --cols 30000 --dtype f16 --special --async-fill-min-runs 1
 // A LayerNorm reads its weight and bias after the reductions, a

@@ -396,7 +396,9 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
     ... exp(extf %x1 - %m) ...
     ```
 
-    It applies to rows of 16-bit elements in kernels on one CTA (or on a
+    It applies to rows of 16-bit elements, and of 32-bit elements that
+    blk-async-fill will copy (`wide-min-runs`: through registers they ran
+    0.99x, copied 1.04-1.44x), in kernels on one CTA (or on a
     cluster of CTAs of 8 warps or more, keeping one row), where the
     blocks held across a reduction would take at least `min-registers`
     32-bit registers of a thread, the rows kept for a CTA fit in half the
@@ -421,6 +423,10 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
            "32-bit registers per thread the blocks held across a reduction "
            "must take before they are recomputed from shared memory (0: "
            "never)">,
+    Option<"wideMinRuns", "wide-min-runs", "int64_t", "0",
+           "Also keep rows of 32-bit elements that blk-async-fill with this "
+           "min-runs copies by cp.async (0: never; blk-to-ptx gives it "
+           "async-fill-min-runs)">,
   ];
 }
 
