@@ -252,24 +252,44 @@ func.func @next_row_yielded(%in: !blk.ptr<bf16>, %out: !blk.ptr<f32>, %n: i32)
 
 // -----
 
-#l = #blk.blocked<elems = [4], lanes = [32], warps = [16]>
+#l = #blk.blocked<elems = [4], lanes = [32], warps = [8], ctas = [4]>
 
-// An f32 row of 24576 on 16 warps: 48 elements, 12 runs of 16 bytes a
-// thread, which blk-async-fill copies with min-runs 12. With
-// wide-min-runs=12 the row is kept (96 KiB); by default, and on a chip
-// without cp.async, it stays in registers.
+// An f32 row of 65536 on 4 CTAs of 8 warps: 64 elements, 16 runs of 16
+// bytes a thread, which blk-async-fill copies with min-runs 12. With
+// wide-min-runs=12 the row is kept (64 KiB a CTA); by default, and on a
+// chip without cp.async, it stays in registers.
 // CHECK-LABEL: func.func @f32_copied_row
 // CHECK-NOT: blk.local
 // CHECK: return
 // WIDE-LABEL: func.func @f32_copied_row
 // WIDE: %[[X:.*]] = blk.load
-// WIDE-NEXT: blk.local_alloc %[[X]] : tensor<24576xf32, #{{.*}}> -> !blk.shared<24576xf32>
+// WIDE-NEXT: blk.local_alloc %[[X]] : tensor<65536xf32, #{{.*}}> -> !blk.shared<65536xf32>
 // WIDE: blk.reduce max
 // WIDE-NEXT: blk.local_load
 // WIDE-SM75-LABEL: func.func @f32_copied_row
 // WIDE-SM75-NOT: blk.local
 // WIDE-SM75: return
 func.func @f32_copied_row(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>)
+    attributes {blk.kernel = #blk.kernel<num_warps = 8, num_ctas = 4>} {
+  %cols = blk.arange 0 to 65536 : tensor<65536xi32, #l>
+  %x = blk.load %in[%cols] {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<65536xi32, #l> -> tensor<65536xf32, #l>
+  %max = blk.reduce max %x axis 0 : tensor<65536xf32, #l> -> f32
+  %max_block = blk.splat %max : f32 -> tensor<65536xf32, #l>
+  %d = arith.subf %x, %max_block : tensor<65536xf32, #l>
+  blk.store %out[%cols], %d {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<65536xi32, #l>, tensor<65536xf32, #l>
+  return
+}
+
+// -----
+
+#l = #blk.blocked<elems = [4], lanes = [32], warps = [16]>
+
+// On one CTA an f32 row stays in registers even where it would be copied
+// (24576 on 16 warps: 12 runs a thread).
+// WIDE-LABEL: func.func @f32_one_cta
+// WIDE-NOT: blk.local
+// WIDE: return
+func.func @f32_one_cta(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>)
     attributes {blk.kernel = #blk.kernel<num_warps = 16>} {
   %cols = blk.arange 0 to 24576 : tensor<24576xi32, #l>
   %x = blk.load %in[%cols] {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<24576xi32, #l> -> tensor<24576xf32, #l>

@@ -396,9 +396,10 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
     ... exp(extf %x1 - %m) ...
     ```
 
-    It applies to rows of 16-bit elements, and of 32-bit elements that
-    blk-async-fill will copy (`wide-min-runs`: through registers they ran
-    0.99x, copied 1.04-1.44x), in kernels on one CTA (or on a
+    It applies to rows of 16-bit elements, and on clusters to rows of
+    32-bit elements that blk-async-fill will copy (`wide-min-runs`:
+    through registers they ran 0.99x, copied 1.01-1.44x on clusters,
+    0.86-1.02x on one CTA), in kernels on one CTA (or on a
     cluster of CTAs of 8 warps or more, keeping one row), where the
     blocks held across a reduction would take at least `min-registers`
     32-bit registers of a thread, the rows kept for a CTA fit in half the
