@@ -31,10 +31,9 @@ static constexpr int64_t kAsyncCopyBytes = 16;
 
 /// Each run is one `cp.async`, and a run masked off is filled with the
 /// load's `other`. A load in a loop (a persistent program's row after row)
-/// keeps its registers: bf16
-/// softmax_persistent copied ran 0.93x (2048 x 50256) and 0.97x (333 x
-/// 100000) on the H100, 0.99x and 1.00x on the H200 (1.10x at 256 x 200000
-/// on both).
+/// keeps its registers: bf16 softmax_persistent copied ran 0.93x (2048 x
+/// 50256) and 0.97x (333 x 100000) on the H100, 0.99x and 1.00x on the
+/// H200 (1.10x at 256 x 200000 on both).
 bool mlir::blk::isFilledAsynchronously(LoadOp load, int64_t minRuns,
                                        AccessAnalysis &analysis) {
   if (minRuns <= 0 || load->getParentOfType<LoopLikeOpInterface>() ||
