@@ -318,7 +318,13 @@ LogicalResult AsyncCopyOp::verify() {
     return emitOpError() << "expected offsets laid out over threads (the op "
                             "comes after blk-distribute), but found "
                          << offsets;
-  return verifySharedBlock(*this, getBlockType(), getType(), "offsets");
+  if (getOther() && !getMask())
+    return emitOpError() << "'other' needs a 'mask': it is the value of the "
+                            "masked-off elements";
+  if (failed(verifySharedBlock(*this, getBlockType(), getType(), "offsets")))
+    return failure();
+  return verifyAccess(*this, getBase().getType(), offsets, getBlockType(),
+                      "buffer");
 }
 
 LogicalResult ProgramBarrierOp::verify() {

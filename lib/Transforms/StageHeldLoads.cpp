@@ -318,8 +318,9 @@ private:
   /// / 1.05x; log_softmax 1.27x / 1.39x and 1.29x / 1.43x; rms_norm 1.16x /
   /// 1.17x and 1.16x / 1.19x, 256 x 262144 (16 CTAs) 1.25x / 1.35x.
   bool keepsLoad(LoadOp load) {
-    return load.getType().getElementTypeBitWidth() < 32 ||
-           isFilledAsynchronously(load, wideRowMinRuns, analysis);
+    unsigned bits = load.getType().getElementTypeBitWidth();
+    return bits < 32 || (bits == 32 && isFilledAsynchronously(
+                                           load, wideRowMinRuns, analysis));
   }
 
   int64_t minRegisters;

@@ -107,6 +107,50 @@ func.func @async_copy_small_runs(%p: !blk.ptr<bf16>) attributes {blk.kernel = #b
 
 // -----
 
+#copied2 = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+
+func.func @async_copy_not_waited(%p: !blk.ptr<bf16>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32, #copied2>
+  %b = blk.async_copy %p[%cols] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<1024xi32, #copied2> -> !blk.shared<1024xbf16>
+  // expected-error @+1 {{'blk.local_load' op expected a blk.async_wait of its buffer before it (the copies of the blk.async_copy may not have landed)}}
+  %x = blk.local_load %b : !blk.shared<1024xbf16> -> tensor<1024xbf16, #copied2>
+  blk.async_wait %b : !blk.shared<1024xbf16>
+  return
+}
+
+// -----
+
+#copied3 = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+
+func.func @async_copy_in_loop(%p: !blk.ptr<bf16>, %n: index) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %cols = blk.arange 0 to 1024 : tensor<1024xi32, #copied3>
+    // expected-error @+1 {{'blk.async_copy' op expected outside loops (a next copy would not wait for the reads of the last)}}
+    %b = blk.async_copy %p[%cols] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<1024xi32, #copied3> -> !blk.shared<1024xbf16>
+    blk.async_wait %b : !blk.shared<1024xbf16>
+  }
+  return
+}
+
+// -----
+
+#copied4 = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+
+func.func @kernel(%p: !blk.ptr<bf16>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+func.func @async_copy_outside_kernel(%p: !blk.ptr<bf16>) {
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32, #copied4>
+  // expected-error @+1 {{'blk.async_copy' op expected in a kernel (a function marked blk.kernel), whose shared memory keeps the block}}
+  %b = blk.async_copy %p[%cols] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<1024xi32, #copied4> -> !blk.shared<1024xbf16>
+  return
+}
+
+// -----
+
 #staged2 = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
 
 func.func @local_load_argument(%p: !blk.ptr<f32>, %n: index) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {

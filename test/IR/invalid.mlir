@@ -573,6 +573,26 @@ func.func @async_copy_shape(%p: !blk.ptr<bf16>, %cols: tensor<1024xi32, #row>) {
 
 // -----
 
+#row = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+
+func.func @async_copy_pointer(%p: !blk.ptr<f32>, %cols: tensor<1024xi32, #row>) {
+  // expected-error @+1 {{'blk.async_copy' op buffer element type 'bf16' does not match the pointer's element type 'f32'}}
+  %b = blk.async_copy %p[%cols] : !blk.ptr<f32>, tensor<1024xi32, #row> -> !blk.shared<1024xbf16>
+  return
+}
+
+// -----
+
+#row = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
+
+func.func @async_copy_other_without_mask(%p: !blk.ptr<bf16>, %cols: tensor<1024xi32, #row>, %o: bf16) {
+  // expected-error @+1 {{'blk.async_copy' op 'other' needs a 'mask': it is the value of the masked-off elements}}
+  %b = blk.async_copy %p[%cols] other %o : !blk.ptr<bf16>, tensor<1024xi32, #row> -> !blk.shared<1024xbf16>
+  return
+}
+
+// -----
+
 func.func @local_load_type(%b: !blk.shared<1024xbf16>) {
   // expected-error @+1 {{'blk.local_load' op expected the result to have the shape and element type of '!blk.shared<1024xbf16>', but found 'tensor<1024xf32>'}}
   %x = blk.local_load %b : !blk.shared<1024xbf16> -> tensor<1024xf32>

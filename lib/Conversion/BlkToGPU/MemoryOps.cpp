@@ -26,7 +26,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 #include <variant>
 
@@ -996,9 +998,9 @@ constexpr int64_t kAsyncCopyBytes = 16;
 /// Each 16-byte run of a thread goes with one `cp.async.cg` (cached in L2
 /// only) from its global address to its chunk of the buffer, as
 /// blk.local_alloc would store it; a run masked off gets the load's
-/// `other`, stored by the thread (another address, so the two need no
-/// order). The thread's copies are one commit group, which blk.async_wait
-/// waits for.
+/// `other` (0 without one), stored by the thread (another address, so the
+/// two need no order). The thread's copies are one commit group, which
+/// blk.async_wait waits for.
 struct AsyncCopyToCpAsync : public OpConversionPattern<AsyncCopyOp> {
   AsyncCopyToCpAsync(const TypeConverter &converter, MLIRContext *context,
                      const AccessPlans &plans, const WorkgroupPlan &workgroup)
@@ -1016,6 +1018,11 @@ struct AsyncCopyToCpAsync : public OpConversionPattern<AsyncCopyOp> {
         getThreadAccess(rewriter, loc, plan, adaptor.getBase(),
                         adaptor.getOffsets(), adaptor.getMask(), elementType);
     Value base = chunks.createBase(rewriter, loc, workgroup, op);
+    // Masked-off runs hold `other`, or 0 as blk.load's lowering gives.
+    Value other = adaptor.getOther();
+    if (!other)
+      other = arith::ConstantOp::create(rewriter, loc, elementType,
+                                        rewriter.getZeroAttr(elementType));
     auto cacheInL2 = NVVM::LoadCacheModifierKindAttr::get(
         getContext(), NVVM::LoadCacheModifierKind::CG);
     auto runType = VectorType::get({plan.width}, elementType);
@@ -1031,7 +1038,6 @@ struct AsyncCopyToCpAsync : public OpConversionPattern<AsyncCopyOp> {
         copy(rewriter, loc);
         continue;
       }
-      Value other = adaptor.getOther();
       scf::IfOp::create(
           rewriter, loc, access.runEnabled(rewriter, loc, first),
           [&](OpBuilder &b, Location l) {
@@ -1039,10 +1045,9 @@ struct AsyncCopyToCpAsync : public OpConversionPattern<AsyncCopyOp> {
             scf::YieldOp::create(b, l);
           },
           [&](OpBuilder &b, Location l) {
-            if (other)
-              LLVM::StoreOp::create(
-                  b, l, vector::BroadcastOp::create(b, l, runType, other),
-                  chunk, kAsyncCopyBytes);
+            LLVM::StoreOp::create(
+                b, l, vector::BroadcastOp::create(b, l, runType, other), chunk,
+                kAsyncCopyBytes);
             scf::YieldOp::create(b, l);
           });
     }
@@ -1070,10 +1075,50 @@ struct AsyncWaitToWaitGroup : public OpConversionPattern<AsyncWaitOp> {
 
 } // namespace
 
+/// Whether every blk.local_load of `copy`'s buffer comes after a
+/// blk.async_wait of it.
+static LogicalResult checkWaited(AsyncCopyOp copy, DominanceInfo &dominance) {
+  SmallVector<Operation *> waits;
+  for (Operation *user : copy->getUsers())
+    if (isa<AsyncWaitOp>(user))
+      waits.push_back(user);
+  for (Operation *user : copy->getUsers()) {
+    if (!isa<LocalLoadOp>(user) || llvm::any_of(waits, [&](Operation *wait) {
+          return dominance.properlyDominates(wait, user);
+        }))
+      continue;
+    return user->emitOpError()
+           << "expected a blk.async_wait of its buffer before it (the copies "
+              "of the blk.async_copy may not have landed)";
+  }
+  return success();
+}
+
 LogicalResult mlir::blk::checkAsyncCopies(Operation *root,
                                           const AccessPlans &plans,
                                           const TargetInfo &target) {
+  // A kept block lives in its kernel's dynamic shared memory.
+  WalkResult outside = root->walk([&](Operation *op) {
+    auto kernel = op->getParentOfType<func::FuncOp>();
+    if (!isa<LocalAllocOp, AsyncCopyOp>(op) || (kernel && isKernel(kernel)))
+      return WalkResult::advance();
+    op->emitOpError() << "expected in a kernel (a function marked "
+                         "blk.kernel), whose shared memory keeps the block";
+    return WalkResult::interrupt();
+  });
+  if (outside.wasInterrupted())
+    return failure();
+  DominanceInfo dominance(root);
   WalkResult result = root->walk([&](AsyncCopyOp op) {
+    // A loop's next copy would overwrite chunks whose reads the thread may
+    // not have finished: cp.async is not ordered after earlier ld.shared.
+    if (op->getParentOfType<LoopLikeOpInterface>()) {
+      op.emitOpError() << "expected outside loops (a next copy would not "
+                          "wait for the reads of the last)";
+      return WalkResult::interrupt();
+    }
+    if (failed(checkWaited(op, dominance)))
+      return WalkResult::interrupt();
     if (!target.hasAsyncCopy()) {
       op.emitOpError() << "expected a chip with cp.async (sm_"
                        << TargetInfo::kMinAsyncCopyChip

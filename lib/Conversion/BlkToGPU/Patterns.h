@@ -111,9 +111,11 @@ AccessPlans planAccesses(Operation *root);
 
 /// blk.load and blk.store, and blk.async_copy and blk.async_wait (copies
 /// into the buffers `workgroup` placed).
-/// Every blk.async_copy under `root` moves whole 16-byte runs (its plan),
-/// on a chip with cp.async; otherwise a diagnostic at the first that does
-/// not.
+/// Every blk.local_alloc and blk.async_copy under `root` is in a kernel,
+/// and every blk.async_copy outside loops, moves
+/// whole 16-byte runs (its plan) on a chip with cp.async, and is waited for
+/// before its buffer is read; otherwise a diagnostic at the first op that
+/// is not so.
 LogicalResult checkAsyncCopies(Operation *root, const AccessPlans &plans,
                                const TargetInfo &target);
 
