@@ -25,9 +25,9 @@ namespace mlir::blk {
 using namespace mlir;
 using namespace mlir::blk;
 
-/// Bytes `cp.async` moves at once that need no register (`.cg`, cached in
-/// L2 only, as a row read once should be).
-static constexpr int64_t kAsyncCopyBytes = 16;
+/// `cp.async.cg` (cached in L2 only, as a row read once should be) moves
+/// 16 bytes.
+static constexpr int64_t kAsyncCopyBytes = TargetInfo::kAsyncCopyBytes;
 
 /// Each run is one `cp.async`, and a run masked off is filled with the
 /// load's `other`. A load in a loop (a persistent program's row after row)

@@ -91,6 +91,8 @@ public:
   /// Oldest chip with asynchronous copies from global to shared memory
   /// (`cp.async`, PTX ISA 7.0).
   static constexpr unsigned kMinAsyncCopyChip = 80;
+  /// Bytes one `cp.async.cg` moves (the only size .cg takes).
+  static constexpr int64_t kAsyncCopyBytes = 16;
   bool hasAsyncCopy() const { return chipNumber >= kMinAsyncCopyChip; }
   /// The largest cluster a program may run on: 1 without clusters.
   int64_t getMaxClusterCtas() const { return hasClusters() ? kMaxClusterCtas : 1; }

@@ -992,8 +992,7 @@ struct StoreToGlobalStores : public OpConversionPattern<StoreOp> {
 // Asynchronous copies into shared memory
 //===----------------------------------------------------------------------===//
 
-/// Bytes one `cp.async.cg` moves.
-constexpr int64_t kAsyncCopyBytes = 16;
+constexpr int64_t kAsyncCopyBytes = TargetInfo::kAsyncCopyBytes;
 
 /// Each 16-byte run of a thread goes with one `cp.async.cg` (cached in L2
 /// only) from its global address to its chunk of the buffer, as
