@@ -183,7 +183,6 @@ constexpr int64_t kKeptRowCtas = 8;
 /// 180000 1.10x, 256 x 200000 1.05x, 333 x 100000 1.02x (4 x 8), 2048 x
 /// 50256 1.00x (2 x 8); log_softmax 256 x 200000 1.03x.
 constexpr int64_t kKeptRowElements = 64;
-constexpr int64_t kKeptRowMinWarps = 8;
 
 static int64_t clusterElementsPerCta(const RowShape &shape, bool wide,
                                      bool keepsRows) {
@@ -239,7 +238,7 @@ static void fitKeptRow(int64_t cols, int64_t elementBytes,
   };
   while (tiledElementsPerThread(cols, elementBytes, warps, ctas) <
          kKeptRowElements) {
-    if (warps > std::max(kKeptRowMinWarps, traits.numWarps))
+    if (warps > std::max(kMinKeptRowClusterWarps, traits.numWarps))
       warps /= 2;
     else if (ctas > std::max<int64_t>(2, traits.numCtas) && fitsKept(ctas / 2))
       ctas /= 2;

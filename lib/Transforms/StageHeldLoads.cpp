@@ -36,9 +36,6 @@ using namespace mlir::blk;
 
 namespace {
 
-/// CTAs of a cluster need this many warps for their rows to be kept.
-constexpr int64_t kMinClusterWarps = 8;
-
 /// 32-bit registers a thread spends on `value`, 0 for a value without a
 /// layout.
 int64_t getRegisters(Value value) {
@@ -358,7 +355,7 @@ struct BlkStageHeldLoadsPass
       // 1.32x against the same binding in registers.
       KernelAttr attr = getKernelAttr(kernel);
       if (!attr || (!onClusters && attr.getNumCtas() > 1 &&
-                    attr.getNumWarps() < kMinClusterWarps))
+                    attr.getNumWarps() < kMinKeptRowClusterWarps))
         continue;
       KernelStager stager(kernel, minRegisters, maxSharedBytesPerCta,
                           target->hasAsyncCopy() ? wideMinRuns : 0);

@@ -118,6 +118,12 @@ private:
   unsigned ptxVersion;
 };
 
+/// Warps a CTA of a cluster needs before blk-stage-held-loads keeps its rows
+/// in shared memory (on clusters of 4-warp CTAs kept rows ran 0.92x, bf16 1024
+/// x 65536 on 8 x 4, H100; StageHeldLoads.cpp has the measurements); the
+/// binding rules give kept rows CTAs of at least this many warps.
+constexpr int64_t kMinKeptRowClusterWarps = 8;
+
 /// Shared memory a CTA of `threads` threads may keep rows in and still leave
 /// room for a second CTA on its SM, on a chip whose CTAs may have
 /// `maxSharedBytesPerCta` (TargetInfo::getMaxSharedBytesPerCta): half of that,
