@@ -6,9 +6,10 @@
 // of 16 warps 64 f32 registers across the reductions (103 in all, one CTA
 // per SM, 75% of a copy on the H200, Nsight Compute in docs/benchmarks.md).
 // Here the loads such rows come from are kept in shared memory
-// (blk.local_alloc, in their own 16-bit type) and what a kernel uses after a
-// reduction is recomputed from blk.local_load right after it: a thread holds
-// nothing of the row across a reduction.
+// (blk.local_alloc, in their own 16-bit type; f32 rows on clusters where
+// blk-async-fill copies them) and what a kernel uses after a reduction is
+// recomputed from blk.local_load right after it: a thread holds nothing of
+// the row across a reduction.
 //
 // The reductions this applies to cross warps (or CTAs): their barriers keep
 // LLVM from forwarding the stored row to the reloads, which a reduction of

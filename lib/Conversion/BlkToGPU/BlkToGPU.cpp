@@ -224,7 +224,7 @@ struct ConvertBlkToGPUPass
           failed(planSharedMemory(kernel, *targetInfo, plan)))
         return signalPassFailure();
     AccessPlans accessPlans = planAccesses(module);
-    if (failed(checkAsyncCopies(module, accessPlans, *targetInfo)))
+    if (failed(checkKeptBlocks(module, accessPlans, *targetInfo)))
       return signalPassFailure();
     gpu::GPUModuleOp gpuModule = createGPUModule(module, kernels, plan);
 

@@ -1093,7 +1093,7 @@ static LogicalResult checkWaited(AsyncCopyOp copy, DominanceInfo &dominance) {
   return success();
 }
 
-LogicalResult mlir::blk::checkAsyncCopies(Operation *root,
+LogicalResult mlir::blk::checkKeptBlocks(Operation *root,
                                           const AccessPlans &plans,
                                           const TargetInfo &target) {
   // A kept block lives in its kernel's dynamic shared memory.

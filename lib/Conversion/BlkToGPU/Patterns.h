@@ -116,7 +116,7 @@ AccessPlans planAccesses(Operation *root);
 /// whole 16-byte runs (its plan) on a chip with cp.async, and is waited for
 /// before its buffer is read; otherwise a diagnostic at the first op that
 /// is not so.
-LogicalResult checkAsyncCopies(Operation *root, const AccessPlans &plans,
+LogicalResult checkKeptBlocks(Operation *root, const AccessPlans &plans,
                                const TargetInfo &target);
 
 void populateMemoryOpPatterns(const TypeConverter &converter,
