@@ -234,6 +234,34 @@ func.func @clustered_loop(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #
 
 // -----
 
+// On clusters of 16 CTAs (kMinSharedReadClusterCtas) the lanes share the
+// reads of the other CTAs' partials: a row spans 16 lanes, lane i reads CTA
+// (i mod 16)'s slot, and a butterfly over those lanes (offsets 1 to 8)
+// combines the 16: one mapa and one load a lane.
+#rows16 = #blk.blocked<elems = [1, 4], lanes = [2, 16], warps = [4, 1], ctas = [1, 16]>
+#per_row16 = #blk.slice<dim = 1, parent = #rows16>
+
+// CHECK-LABEL: gpu.func @cluster_of_16
+func.func @cluster_of_16(%x: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 16>} {
+  %c = arith.constant dense<1.0> : tensor<8x1024xf32, #rows16>
+  // CHECK: nvvm.cluster.wait {aligned}
+  // CHECK: %[[SOURCE:.*]] = arith.andi %{{.*}}, %c15_i32
+  // CHECK: arith.muli %[[SOURCE]]
+  // CHECK: %[[REMOTE:.*]] = nvvm.mapa
+  // CHECK-NEXT: %[[THEIRS:.*]] = llvm.load %[[REMOTE]] {{.*}} : !llvm.ptr<7> -> f32
+  // CHECK-NOT: nvvm.mapa
+  // CHECK: gpu.shuffle  xor %[[THEIRS]], %c1_i32
+  // CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32
+  // CHECK: gpu.shuffle  xor %{{.*}}, %c4_i32
+  // CHECK: gpu.shuffle  xor %{{.*}}, %c8_i32
+  // CHECK-NOT: gpu.shuffle
+  // CHECK: nvvm.cluster.arrive {aligned}
+  %m = blk.reduce max %c axis 1 : tensor<8x1024xf32, #rows16> -> tensor<8xf32, #per_row16>
+  return
+}
+
+// -----
+
 // A row length that is a multiple of 16 (`blk.divisibility`, as softmax-run
 // specializes it) ends between two runs of 4: each run moves whole or not at
 // all, with no element-by-element path to keep addresses live for.

@@ -17,6 +17,7 @@
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 stage-min-registers=0" --emit=ptx | FileCheck %s --check-prefix=HELD
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=PAIR
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-PAIR
+// RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=262144" --blk-to-ptx="num-warps=4 num-ctas=16 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER16
 
 // SM90: .version 8.0
 // SM90: .target sm_90
@@ -90,3 +91,17 @@
 // CLUSTER-PAIR: ld.shared::cluster.v2.b32
 // CLUSTER-PAIR: barrier.cluster.wait.aligned
 // CLUSTER-PAIR-NEXT: ret;
+
+// On 16 CTAs the lanes share the reads of the others' pairs: lane i reads
+// CTA i mod 16's (one 64-bit load a lane, not 16), and four shuffles of the
+// maxima, one exp and four of the sums combine them.
+// CLUSTER16: .reqnctapercluster 16, 1, 1
+// CLUSTER16: barrier.cluster.wait.aligned
+// CLUSTER16-NEXT: and.b32 [[SOURCE:%r[0-9]+]], %r{{[0-9]+}}, 15;
+// CLUSTER16-NEXT: mapa.shared::cluster.u64 {{.*}}, [[SOURCE]];
+// CLUSTER16-NEXT: ld.shared::cluster.v2.b32
+// CLUSTER16-NOT: ld.shared::cluster
+// CLUSTER16-COUNT-4: shfl.sync.bfly.b32 {{.*}}, {{1|2|4|8}}, 31, -1;
+// CLUSTER16: ex2.approx.ftz.f32
+// CLUSTER16-COUNT-4: shfl.sync.bfly.b32 {{.*}}, {{1|2|4|8}}, 31, -1;
+// CLUSTER16: barrier.cluster.arrive.aligned

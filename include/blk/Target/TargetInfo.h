@@ -124,6 +124,14 @@ private:
 /// binding rules give kept rows CTAs of at least this many warps.
 constexpr int64_t kMinKeptRowClusterWarps = 8;
 
+/// CTAs a cluster needs before the lanes of a warp share the reads of the
+/// other CTAs' partials of a reduction (lane i reads CTA i, a butterfly
+/// combines them) rather than each lane reading them all. A/B on an H200
+/// (2026-11-26): 16 CTAs, softmax f32 256 x 262144 1.077x, RMSNorm 1.019x;
+/// 8 CTAs, bf16 512 x 151936 0.976x (the butterfly's serial shuffles cost
+/// more than 8 loads in flight), 4 to 8 CTAs elsewhere 0.997-1.007x.
+constexpr int64_t kMinSharedReadClusterCtas = 16;
+
 /// Shared memory a CTA of `threads` threads may keep rows in and still leave
 /// room for a second CTA on its SM, on a chip whose CTAs may have
 /// `maxSharedBytesPerCta` (TargetInfo::getMaxSharedBytesPerCta): half of that,

@@ -15,11 +15,13 @@
 //      memory: every thread writes its partials to its CTA's buffer, a
 //      cluster barrier, every thread reads its own slot in the other CTAs'
 //      buffers (mapa + ld.shared::cluster) and combines them in rank order,
-//      so all CTAs hold the same bits. A CTA's buffer must outlive the
-//      others' reads: a cluster barrier before the kernel returns, and after
-//      the reads when the reduction sits in a loop. The last such reduction
-//      outside loops arrives at the exit barrier right after its reads, so
-//      the kernel's stores hide the wait.
+//      so all CTAs hold the same bits; on clusters of 16 CTAs (TargetInfo's
+//      kMinSharedReadClusterCtas) lane i reads CTA i's and a butterfly
+//      combines them (one load a lane rather than 16). A CTA's buffer must
+//      outlive the others' reads: a cluster barrier before the kernel
+//      returns, and after the reads when the reduction sits in a loop. The
+//      last such reduction outside loops arrives at the exit barrier right
+//      after its reads, so the kernel's stores hide the wait.
 // blk.max_exp_sum goes through the same levels with a pair for a partial:
 // a thread's maximum m and its sum s of exp(x - m). Across lanes, the
 // maxima's butterfly, then each s scaled once to the warp's maximum M and
@@ -348,6 +350,35 @@ public:
   }
 
 private:
+  /// How the lanes of a warp share the reads of the cluster's partials:
+  /// lane i reads CTA i mod spread.ctas (`source`) and a butterfly over
+  /// `offsets` combines them, one distributed-shared-memory load a lane
+  /// rather than one per CTA. Every lane, and every CTA, ends with the same
+  /// bits (the butterfly combines each pair in both orders).
+  struct SharedReads {
+    Value source;
+    SmallVector<int64_t> offsets;
+  };
+  /// The shared reads on clusters of kMinSharedReadClusterCtas or more
+  /// whose CTAs are no more than the reduced dimension's lanes (after level
+  /// 2 those lanes all hold the same results); none else.
+  std::optional<SharedReads>
+  getSharedReads(OpBuilder &builder, BlockedLayoutAttr layout, Value lane) {
+    if (spread.ctas < kMinSharedReadClusterCtas || spread.ctas > spread.lanes)
+      return std::nullopt;
+    Location loc = op.getLoc();
+    int64_t laneStride = strideOf(layout.getLanes(), spread.layoutDim);
+    Value along = arith::ShRUIOp::create(
+        builder, loc, lane,
+        createI32Constant(builder, loc, llvm::Log2_64(laneStride)));
+    SharedReads shared;
+    shared.source = arith::AndIOp::create(
+        builder, loc, along, createI32Constant(builder, loc, spread.ctas - 1));
+    for (int64_t step = 1; step < spread.ctas; step *= 2)
+      shared.offsets.push_back(laneStride * step);
+    return shared;
+  }
+
   void combineAcrossWarps(OpBuilder &builder, BlockedLayoutAttr layout,
                           SmallVector<Value> &partials) {
     Location loc = op.getLoc();
@@ -419,18 +450,31 @@ private:
     Value otherDims =
         createOtherDims(builder, loc, createClusterRank(builder, loc),
                         ctaStride, layout.getCtasAlong(spread.layoutDim));
-    for (auto [slot, partial] : llvm::enumerate(partials)) {
-      Value local = slotAddress(slot);
-      auto read = [&](int64_t j) -> Value {
-        Value rank = arith::OrIOp::create(
-            builder, loc, otherDims,
-            createI32Constant(builder, loc, j * ctaStride));
-        Value remote =
-            NVVM::MapaOp::create(builder, loc, clusterPtr, local, rank);
-        return LLVM::LoadOp::create(builder, loc, element, remote,
-                                    element.getIntOrFloatBitWidth() / 8);
-      };
-      partial = combiner.combineAll(builder, loc, spread.ctas, read);
+    auto readFrom = [&](Value rank, int64_t slot) -> Value {
+      Value remote = NVVM::MapaOp::create(builder, loc, clusterPtr,
+                                          slotAddress(slot), rank);
+      return LLVM::LoadOp::create(builder, loc, element, remote,
+                                  element.getIntOrFloatBitWidth() / 8);
+    };
+    if (std::optional<SharedReads> shared =
+            getSharedReads(builder, layout, ids.lane)) {
+      Value rank = arith::OrIOp::create(
+          builder, loc, otherDims,
+          arith::MulIOp::create(builder, loc, shared->source,
+                                createI32Constant(builder, loc, ctaStride)));
+      for (auto [slot, partial] : llvm::enumerate(partials))
+        partial = readFrom(rank, slot);
+      combiner.acrossLanes(builder, loc, partials, shared->offsets);
+    } else {
+      for (auto [slot, partial] : llvm::enumerate(partials)) {
+        auto read = [&, slot = slot](int64_t j) -> Value {
+          return readFrom(arith::OrIOp::create(
+                              builder, loc, otherDims,
+                              createI32Constant(builder, loc, j * ctaStride)),
+                          slot);
+        };
+        partial = combiner.combineAll(builder, loc, spread.ctas, read);
+      }
     }
     if (inLoop)
       createClusterBarrier(builder, loc);
