@@ -170,19 +170,19 @@ static bool keepsRowsOnClusters(const RowShape &shape, int64_t held,
          traits.writesRows;
 }
 constexpr int64_t kKeptRowCtas = 8;
-/// blk-stage-held-loads keeps a row where a thread would hold at least 48
-/// registers of it (its min-registers), and on a cluster only in CTAs of 8
-/// warps or more; fitKeptRow gives a kept row's threads at least 64
-/// elements, what the aligned rows hold (1024 x 65536 on 4 x 8, 256 x
-/// 262144 on 8 x 16). Measured, bf16, % of a copy, H100 / H200: 256 x
-/// 200000 on 8 CTAs of 8 warps (104 a thread) 79.8 / 69.5 against 75.2 /
-/// 63.9 on 8 x 16 (56 a thread), 256 x 180000 (88 against 48) 85.4 / 74.8
-/// against 81.6 / 68.1; 256 x 262144 on 8 x 8 (128) 83.8 / 72.0 against
-/// 85.6 / 74.6 on 8 x 16 (forced bindings, docs/bench-data/padded-rows/,
-/// cluster-row-rules/). Against 48, H200, GB/s, checked, each twice: 256 x
-/// 180000 1.10x, 256 x 200000 1.05x, 333 x 100000 1.02x (4 x 8), 2048 x
-/// 50256 1.00x (2 x 8); log_softmax 256 x 200000 1.03x.
-constexpr int64_t kKeptRowElements = 64;
+
+/// An aligned f32 softmax-like row (held across its reductions, none read
+/// after them; a whole number of vectors, as peeled rows are not kept)
+/// that the kernel writes back and loads outside loops:
+/// blk-stage-held-loads keeps it in shared memory on clusters of 8-warp
+/// CTAs where blk-async-fill copies it there (no loads in loops). The
+/// rules then bind it as a kept row (fitKeptRow), except where an f32 row
+/// takes 8 CTAs of 4 warps in registers (kHeldF32RowElements).
+static bool keepsCopiedF32Rows(const RowShape &shape, int64_t held,
+                               int64_t streamed, const ProgramTraits &traits) {
+  return shape.elementBytes == 4 && fillsVectors(shape.cols, 4) && held == 1 &&
+         streamed == 0 && traits.writesRows && !traits.loadsInLoops;
+}
 
 static int64_t clusterElementsPerCta(const RowShape &shape, bool wide,
                                      bool keepsRows) {
@@ -218,33 +218,62 @@ static int64_t tiledElementsPerThread(int64_t cols, int64_t elementBytes,
 /// sum.
 constexpr int64_t kKeptRowReductions = 2;
 
-/// A row padded past its layout tiles (its block sized by the next power
-/// of two) leaves a kept row's threads too few elements: fewer warps, then
-/// fewer CTAs, each holding more. bf16 512 x 151936 on 8 CTAs: 16 warps
-/// held 40 a thread in registers, 62.2% of a copy; 8 warps keep 80, 88.9%
-/// (H100, docs/bench-data/padded-rows/). Fewer CTAs only while a CTA's
-/// share of the row fits what blk-stage-held-loads keeps in a chip's
-/// `keptRowSharedBytes`: on sm_120's 99 KiB, bf16 50256 on 2 CTAs would be
-/// held in registers, 162 of them, against 40 kept on 4.
+/// blk-stage-held-loads keeps a row where a thread would hold at least 48
+/// registers of it; fitKeptRow gives a kept 16-bit row's threads at least 64
+/// elements, what the aligned rows hold (1024 x 65536 on 4 x 8, 512 x
+/// 131072 on 8 x 8). Measured, bf16, % of a copy, H100 / H200: 256 x 200000
+/// on 8 x 8 (104 a thread) 79.8 / 69.5 against 75.2 / 63.9 on 8 x 16 (56),
+/// 256 x 180000 (88 against 48) 85.4 / 74.8 against 81.6 / 68.1; against
+/// 48, H200, checked: 256 x 180000 1.10x, 256 x 200000 1.05x, 333 x 100000
+/// 1.02x (4 x 8), 2048 x 50256 1.00x (2 x 8). Not 128, though then every
+/// run is copied by cp.async: 1024 x 65536 on 2 x 8 0.96x / 1.02x, 512 x
+/// 131072 on 4 x 8 0.97x / 1.00x, 2048 x 128256 0.95x / 1.01x (half the
+/// CTAs an SM; docs/benchmarks.md, "Kept rows on CTAs of 8 warps").
+constexpr int64_t kKeptRowElements = 64;
+
+/// A kept row's CTAs have 8 warps (kMinKeptRowClusterWarps, or the
+/// kernel's own if more), never more: fewer warps keep the same shared
+/// memory a CTA (and so the CTAs an SM) with more 16-byte runs a thread,
+/// which blk-async-fill copies from 12 runs on. The rules' f32 rows on CTAs
+/// of 4 warps (16 x 4, held in registers) take as many threads in CTAs of
+/// 8 (8 x 8, kept) where a CTA's share fits. A 16-bit row whose threads
+/// would still keep fewer than kKeptRowElements takes fewer CTAs (down to
+/// 2). Every step only while the row's share of a CTA fits what
+/// blk-stage-held-loads keeps in a chip's `keptRowSharedBytes` with at
+/// most 128 elements a thread (on sm_120's 99 KiB, bf16 50256 on 2 CTAs
+/// would be held in registers, 162 of them, against 40 kept on 4).
+/// Measured, % of a copy, checked A/Bs (H100 / H200, docs/benchmarks.md):
+/// bf16 256 x 262144 on 8 x 8 (128 a thread, copied) against 8 x 16 (64,
+/// not copied) 1.00x / 1.07x, log_softmax 1.04x / 1.07x; f32 512 x 151936
+/// on 8 x 8 kept against 16 x 4 in registers 1.00x / 1.07x, log_softmax
+/// 1.02x / 1.09x, 256 x 200000 1.00x / 1.03x; f32 256 x 262144 stays on 16
+/// x 4 (8 x 8 would need 128 KiB a CTA; kept on 16 x 8 0.99x / 1.03x).
+/// Earlier, without copies: bf16 512 x 151936 on 8 x 8 kept (80 a thread)
+/// 88.9% against 62.2% on 8 x 16 in registers (H100).
 static void fitKeptRow(int64_t cols, int64_t elementBytes,
                        const ProgramTraits &traits, int64_t keptRowSharedBytes,
                        int64_t &warps, int64_t &ctas) {
-  auto fitsKept = [&](int64_t fewerCtas) {
-    int64_t bytes =
-        tiledElementsPerThread(cols, elementBytes, warps, fewerCtas) *
-        kWarpSize * warps * elementBytes;
-    return bytes <= getMaxKeptBytesPerCta(keptRowSharedBytes, kWarpSize * warps,
-                                          kKeptRowReductions);
+  int64_t keptWarps = std::max(kMinKeptRowClusterWarps, traits.numWarps);
+  auto fitsKept = [&](int64_t fitWarps, int64_t fitCtas) {
+    int64_t perThread =
+        tiledElementsPerThread(cols, elementBytes, fitWarps, fitCtas);
+    return perThread <= clusterElementsPerThread(true) &&
+           perThread * kWarpSize * fitWarps * elementBytes <=
+               getMaxKeptBytesPerCta(keptRowSharedBytes, kWarpSize * fitWarps,
+                                     kKeptRowReductions);
   };
-  while (tiledElementsPerThread(cols, elementBytes, warps, ctas) <
-         kKeptRowElements) {
-    if (warps > std::max(kMinKeptRowClusterWarps, traits.numWarps))
-      warps /= 2;
-    else if (ctas > std::max<int64_t>(2, traits.numCtas) && fitsKept(ctas / 2))
-      ctas /= 2;
-    else
-      return;
+  while (warps > keptWarps && fitsKept(warps / 2, ctas))
+    warps /= 2;
+  while (warps < keptWarps && ctas > 2 && fitsKept(warps * 2, ctas / 2)) {
+    warps *= 2;
+    ctas /= 2;
   }
+  while (elementBytes < 4 &&
+         tiledElementsPerThread(cols, elementBytes, warps, ctas) <
+             kKeptRowElements &&
+         ctas > std::max<int64_t>(2, traits.numCtas) &&
+         fitsKept(warps, ctas / 2))
+    ctas /= 2;
 }
 
 /// Whether a grid of `rows` programs of `ctas` CTAs leaves the GPU's SMs
@@ -534,8 +563,10 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
           : llvm::PowerOf2Ceil(
                 std::max(traits->numWarps,
                          std::min<int64_t>(maxWarps, blockElements / perWarp)));
-  if (keepsRows && ctas > 1 && holdsOneRowAlone && rulesChooseThreads &&
-      options.keptRowSharedBytes > 0) {
+  bool keepsF32Rows = keepsCopiedF32Rows(shape, held, streamed, *traits) &&
+                      !heldF32RowOnFourWarps;
+  if ((keepsRows || keepsF32Rows) && ctas > 1 && holdsOneRowAlone &&
+      rulesChooseThreads && options.keptRowSharedBytes > 0) {
     int64_t fittedWarps = warps, fittedCtas = ctas;
     fitKeptRow(cols, shape.elementBytes, *traits, options.keptRowSharedBytes,
                fittedWarps, fittedCtas);

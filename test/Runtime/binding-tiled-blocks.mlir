@@ -6,7 +6,8 @@
 // warps: 7 tiles of 8192; a softmax row of 16-bit data that is not a whole
 // number of vectors (peeled) holds up to 128 elements a thread on a cluster
 // (50257: 2 CTAs of 8 warps, 13 tiles of 4096; 100003 stays fused, on 4
-// CTAs; 65535 would need 136, so 16 warps); f32 151936 on 16 CTAs of 4 warps: 19 of 8192;
+// CTAs; 65535 would need 136, so 16 warps); f32 151936 kept on 8 CTAs of 8
+// warps: 19 of 8192;
 // 32767 f32 leaves no room in 32768, so it takes 17 tiles of 2048 (bf16:
 // 9 tiles of 4096, also where a caller binds that block); a split
 // row of 1048573 bf16 in 128 parts of 5 tiles of 2048 (8192 has no room).
@@ -18,7 +19,13 @@
 // RUN: softmax-run auto --rows 333 --cols 100003 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-LONG
 // RUN: softmax-run auto --rows 4 --cols 65535 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=WIDE-CAPPED
 // RUN: FileCheck %s --check-prefix=PEELED < %t.ptx
-// RUN: softmax-run auto --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED
+// RUN: softmax-run auto --rows 512 --cols 151936 --chip sm_90 --emit-ptx %t.f32.ptx | FileCheck %s --check-prefix=PADDED
+// RUN: FileCheck %s --check-prefix=COPIED < %t.f32.ptx
+// An f32 row stays on 16 CTAs of 4 warps, in registers, where 8 CTAs of 8
+// warps could not keep it (262144: 128 KiB a CTA), and where the kernel
+// loads in a loop (blk-async-fill does not copy there, so it is not kept).
+// RUN: softmax-run auto --rows 256 --cols 262144 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-FULL
+// RUN: softmax-run softmax_persistent --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-LOOP
 // 262143 f32 with its shift's room would be 132 a thread on 16 x 4: 8 warps.
 // An f32 row alone takes 8 CTAs of 4 warps up to 100 elements a thread
 // (102400), not past them (102404: 104), nor where the caller binds BLOCK.
@@ -28,11 +35,14 @@
 // RUN: softmax-run %examples/softmax_fused.mlir --rows 333 --cols 100000 --const BLOCK=131072 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-CALLER-BLOCK
 // RUN: softmax-run auto --rows 512 --cols 131072 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-EIGHT-WARPS
 // RUN: softmax-run auto --rows 4 --cols 262143 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-ROOM
-// An aligned 16-bit softmax row kept in shared memory holds at least 64
-// elements a thread: a padded one takes fewer warps (151936: 8 of 16), then
-// fewer CTAs (40000: 2 of 4) while a CTA's share fits the chip's kept-row
+// An aligned 16-bit softmax row kept in shared memory is on CTAs of 8
+// warps (151936 and 262144: 8 of 16; 262144 then keeps 16 runs a thread,
+// copied by cp.async), then fewer CTAs while a thread keeps fewer than 64
+// elements (40000: 2 of 4) and a CTA's share fits the chip's kept-row
 // shared memory (sm_120's 99 KiB keeps 50256 on 4), and stays fused to
 // 262144.
+// RUN: softmax-run auto --rows 256 --cols 262144 --dtype bf16 --chip sm_90 --emit-ptx %t.kept262k.ptx | FileCheck %s --check-prefix=KEPT-262144
+// RUN: FileCheck %s --check-prefix=COPIED < %t.kept262k.ptx
 // RUN: softmax-run auto --rows 333 --cols 50256 --dtype bf16 --chip sm_120 --emit-ptx %t.kept.ptx | FileCheck %s --check-prefix=KEPT-SM120
 // RUN: FileCheck %s --check-prefix=KEPT-PTX < %t.kept.ptx
 // RUN: softmax-run auto --rows 512 --cols 151936 --dtype bf16 --chip sm_90 --emit-ptx %t.kept.ptx | FileCheck %s --check-prefix=KEPT-PADDED
@@ -74,7 +84,12 @@
 // WIDE-LONG: BLOCK=106496 warps=8 ctas=4,
 // WIDE-CAPPED: BLOCK=73728 warps=16 ctas=2,
 // PEELED: ld.global.v4.b32
-// PADDED: BLOCK=155648 ctas=16,
+// PADDED: BLOCK=155648 warps=8 ctas=8,
+// COPIED: blk_dynamic_shared
+// COPIED: cp.async.cg.shared.global
+// F32-FULL: BLOCK=262144 ctas=16,
+// PADDED-LOOP: BLOCK=155648 ctas=16,
+// KEPT-262144: BLOCK=262144 warps=8 ctas=8,
 // F32-FOUR-WARPS: BLOCK=102400 ctas=8,
 // F32-PAST-100: BLOCK=106496 warps=8 ctas=8,
 // F32-CALLER-BLOCK: BLOCK=131072 warps=8 ctas=8,

@@ -124,11 +124,14 @@ struct BindingOptions {
 ///           a program that loops over the row (at most 32), and never fewer
 ///           than the kernel's num_warps; an f32 row a kernel holds alone
 ///           takes 8 CTAs of 4 warps where a thread then holds at most 100
-///           elements; a row kept in shared memory takes fewer warps (down
-///           to 8), then fewer CTAs (down to 2, while a CTA's share still
-///           fits the kept-row shared memory), until a thread holds 64
-///           elements, unless its rows x fitted CTAs are at most twice the
-///           GPU's `multiprocessors`;
+///           elements; a row kept in shared memory (that 16-bit row, or
+///           an aligned f32 row a kernel holds alone, writes back and loads
+///           outside loops) takes CTAs of 8 warps: fewer warps, or for
+///           CTAs of 4 half as many CTAs of 8, while a CTA's share fits the
+///           kept-row shared memory at most 128 elements a thread; then a
+///           16-bit one fewer CTAs (down to 2) until a thread holds 64
+///           elements; none of it where its rows x fitted CTAs are at most
+///           twice the GPU's `multiprocessors`;
 ///   then, with `tileRowBlocks` (GPU targets), for one row per program
 ///           that holds its row or a split part of it: row_block = the
 ///           smallest whole number of layout tiles (16-byte runs x 32 lanes
