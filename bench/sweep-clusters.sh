@@ -5,7 +5,9 @@
 # docs/bench-data/wide-rows-sweep/ (the binding rule for peeled 16-bit rows).
 #   bench/sweep-clusters.sh OUT_FILE
 # SHAPES (M N pairs), CONFIGS ("CTAS WARPS", 0 0 = the rules), DTYPE (bf16)
-# and PROGRAM (auto, softmax_fused past 65536 columns) override.
+# and PROGRAM (auto, softmax_fused past 65536 columns) override;
+# SWEEP_ARGS are added to every run (e.g. --reference rms_norm --param
+# eps=1e-6 for PROGRAM=rms_norm).
 set -u
 out="${1:?usage: sweep-clusters.sh OUT_FILE}"
 shapes="${SHAPES:-2048 50257,2048 50256,1024 65536,4096 32001,333 100003,512 151936,2048 32001}"
@@ -23,7 +25,7 @@ for shape in "${shape_list[@]}"; do
     read -r c w <<< "$config"
     extra=""; [ "$c" != 0 ] && extra="--num-ctas $c --num-warps $w"
     # shellcheck disable=SC2086
-    line=$(timeout 60 softmax-run $prog --rows "$m" --cols "$n" --dtype "$dtype" --target gpu --bench --verbose $extra 2>&1 |
+    line=$(timeout 60 softmax-run $prog --rows "$m" --cols "$n" --dtype "$dtype" --target gpu --bench --verbose $extra ${SWEEP_ARGS:-} 2>&1 |
            grep -E "target:|registers|bench:|error:" | tr '\n' ' ')
     echo "$dtype ${m}x${n} ctas=$c warps=$w | $line" >> "$out"
   done
