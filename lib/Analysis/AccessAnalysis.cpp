@@ -243,3 +243,7 @@ bool AccessAnalysis::isRealignable(MemoryAccessOpInterface access) {
          getFacts(compare.getLhs()).contiguity >= row &&
          getFacts(compare.getRhs()).constancy >= row;
 }
+
+bool AccessAnalysis::isUniformOverRuns(Value mask, int64_t width) {
+  return getFacts(mask).constancy % width == 0;
+}

@@ -49,7 +49,7 @@ bool mlir::blk::isFilledAsynchronously(LoadOp load, int64_t minRuns,
       distribution->getNumElements() / width < minRuns)
     return false;
   Value mask = load.getMask();
-  return !mask || analysis.getFacts(mask).constancy % width == 0;
+  return !mask || analysis.isUniformOverRuns(mask, width);
 }
 
 namespace {
@@ -82,7 +82,13 @@ struct BlkAsyncFillPass : public blk::impl::BlkAsyncFillBase<BlkAsyncFillPass> {
       getOperation().emitError() << llvm::toString(target.takeError());
       return signalPassFailure();
     }
-    if (minRuns <= 0 || !target->hasAsyncCopy())
+    if (minRuns < 0) {
+      getOperation().emitError()
+          << "blk-async-fill: min-runs must be 0 (never) or more, but got "
+          << static_cast<int64_t>(minRuns);
+      return signalPassFailure();
+    }
+    if (minRuns == 0 || !target->hasAsyncCopy())
       return;
     AccessAnalysis analysis;
     // A block kept twice is copied into the first buffer; the second keeps

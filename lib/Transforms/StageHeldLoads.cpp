@@ -337,6 +337,12 @@ struct BlkStageHeldLoadsPass
   using BlkStageHeldLoadsBase::BlkStageHeldLoadsBase;
 
   void runOnOperation() override {
+    if (wideMinRuns < 0) {
+      getOperation().emitError() << "blk-stage-held-loads: wide-min-runs "
+                                    "must be 0 (never) or more, but got "
+                                 << static_cast<int64_t>(wideMinRuns);
+      return signalPassFailure();
+    }
     if (minRegisters <= 0)
       return;
     llvm::Expected<TargetInfo> target = TargetInfo::get(chip, "");

@@ -1,6 +1,10 @@
 // RUN: softmax-opt %s --blk-async-fill --split-input-file | FileCheck %s
 // RUN: softmax-opt %s --blk-async-fill=min-runs=0 --split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: softmax-opt %s --blk-async-fill=chip=sm_75 --split-input-file | FileCheck %s --check-prefix=SM75
+// RUN: not softmax-opt %s --blk-async-fill=min-runs=-1 --split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not softmax-opt %s --blk-to-ptx=async-fill-min-runs=-1 --split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE-PIPELINE
+// NEGATIVE: error: blk-async-fill: min-runs must be 0 (never) or more, but got -1
+// NEGATIVE-PIPELINE: error: blk-stage-held-loads: wide-min-runs must be 0 (never) or more, but got -1
 
 #l = #blk.blocked<elems = [8], lanes = [32], warps = [8]>
 

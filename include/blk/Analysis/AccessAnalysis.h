@@ -47,6 +47,10 @@ public:
   /// way and the bound the same along the row, so the elements it enables
   /// in a run of memory are a prefix of it.
   bool isRealignable(MemoryAccessOpInterface access);
+  /// Whether the mask `mask` is the same over each run of `width` elements
+  /// along its block's last dimension (runs from its first element), so a
+  /// vector of `width` elements is moved whole or not at all.
+  bool isUniformOverRuns(Value mask, int64_t width);
 
 private:
   IntegerFacts compute(Value value);

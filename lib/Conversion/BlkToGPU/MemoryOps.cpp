@@ -61,8 +61,8 @@ AccessPlan planAccess(Operation *access, Type elementType, Value mask,
       plan.width = 1;
     return plan;
   }
-  plan.uniformMaskRuns = mask && plan.width > 1 &&
-                         analysis.getFacts(mask).constancy % plan.width == 0;
+  plan.uniformMaskRuns =
+      mask && plan.width > 1 && analysis.isUniformOverRuns(mask, plan.width);
   return plan;
 }
 
