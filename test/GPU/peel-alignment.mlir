@@ -12,8 +12,11 @@
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 50257 --dtype bf16 --special
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 64 --cols 50257 --special
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 33 --cols 32001 --dtype f16 --special
+// bf16 1001 on 2 warps keeps 2 runs a thread and is peeled; on 4 warps
+// (one run a thread) it stays element by element.
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1001 --dtype bf16 --num-warps 2 --in-stride 1009 --out-stride 1017 --special
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1001 --dtype bf16 --num-warps 2 --in-stride 1003 --out-stride 1005
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1001 --dtype bf16 --in-stride 1009 --out-stride 1017 --special
-// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1001 --dtype bf16 --in-stride 1003 --out-stride 1005
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 1001 --in-stride 1007 --out-stride 1005 --special
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 4093 --dtype bf16 --in-stride 4101 --out-stride 4109 --special --num-ctas 2
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 100 --cols 4093 --dtype bf16 --in-stride 4101 --out-stride 4102 --num-ctas 2

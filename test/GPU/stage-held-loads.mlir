@@ -23,6 +23,15 @@
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 2048 --cols 128256 --dtype f32 --special --verbose | grep "B dynamic shared"
 // RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 512 --cols 131072 --dtype f32 --special
 // RUN: softmax-run %examples/rms_norm.mlir --target gpu --check --reference rms_norm --param eps=1e-6 --rows 333 --cols 100000 --dtype f32 --special --verbose | grep "B dynamic shared"
+// The rules keep such rows on CTAs of 8 warps: bf16 262144 on 8 x 8 (16
+// runs a thread, copied), f32 151936 on 8 x 8 rather than 16 x 4 in
+// registers (enough rows that the fitted CTAs fill the GPU).
+// RUN: softmax-run auto --target gpu --check --rows 64 --cols 262144 --dtype bf16 --special --verbose > %t.kept262k.log
+// RUN: grep "BLOCK=262144 warps=8 ctas=8" %t.kept262k.log
+// RUN: grep "B dynamic shared" %t.kept262k.log
+// RUN: softmax-run log_softmax --target gpu --check --reference log_softmax --rows 300 --cols 151936 --special --verbose > %t.f32kept.log
+// RUN: grep "BLOCK=155648 warps=8 ctas=8" %t.f32kept.log
+// RUN: grep "B dynamic shared" %t.f32kept.log
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 512 --cols 32768 --dtype bf16 --special --async-fill-min-runs 1
 // RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 77 --cols 30000 --dtype f16 --special --async-fill-min-runs 1
 // A LayerNorm reads its weight and bias after the reductions, a
