@@ -35,8 +35,12 @@ ProblemDesc::getMatrixElements(llvm::StringRef tensor) const {
 }
 
 RowShape ProblemDesc::getShape() const {
-  return {rows, cols,
-          static_cast<int64_t>(::blk::runtime::elementSize(elementType))};
+  RowShape shape{
+      rows, cols,
+      static_cast<int64_t>(::blk::runtime::elementSize(elementType))};
+  for (const auto &stride : rowStrides)
+    shape.alignedRowStarts &= stride.second * shape.elementBytes % 16 == 0;
+  return shape;
 }
 
 //===----------------------------------------------------------------------===//
@@ -304,8 +308,12 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
   binding.maxCtas = target->getMaxClusterCtas();
   binding.tileRowBlocks = true;
   binding.multiprocessors = options.multiprocessors;
-  if (options.stageMinRegisters > 0)
+  if (options.stageMinRegisters > 0) {
     binding.keptRowSharedBytes = target->getMaxSharedBytesPerCta();
+    binding.keptRowMinRegisters = options.stageMinRegisters;
+    if (target->hasAsyncCopy())
+      binding.copiedRowMinRuns = options.asyncFillMinRuns;
+  }
   return binding;
 }
 

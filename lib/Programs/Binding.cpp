@@ -98,6 +98,13 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
     func.walk([&](StoreOp store) {
       traits.writesRows |= !store.getValue().getType().hasStaticShape();
     });
+    func.walk([&](LoadOp load) {
+      if (load.getType().hasStaticShape() || !load.getMask())
+        return;
+      auto compare = load.getMask().getDefiningOp<arith::CmpIOp>();
+      traits.masksRowsByLength &=
+          compare && compare.getPredicate() == arith::CmpIPredicate::slt;
+    });
   }
   return traits;
 }
@@ -173,15 +180,19 @@ constexpr int64_t kKeptRowCtas = 8;
 
 /// An aligned f32 softmax-like row (held across its reductions, none read
 /// after them; a whole number of vectors, as peeled rows are not kept)
-/// that the kernel writes back and loads outside loops:
+/// that the kernel writes back and loads outside loops, every tensor's
+/// rows starting on the 16-byte grid and masked by the row length only:
 /// blk-stage-held-loads keeps it in shared memory on clusters of 8-warp
-/// CTAs where blk-async-fill copies it there (no loads in loops). The
-/// rules then bind it as a kept row (fitKeptRow), except where an f32 row
-/// takes 8 CTAs of 4 warps in registers (kHeldF32RowElements).
+/// CTAs where blk-async-fill copies it there (copies on). The rules then
+/// bind it as a kept row (fitKeptRow), except where an f32 row takes 8
+/// CTAs of 4 warps in registers (kHeldF32RowElements).
 static bool keepsCopiedF32Rows(const RowShape &shape, int64_t held,
-                               int64_t streamed, const ProgramTraits &traits) {
-  return shape.elementBytes == 4 && fillsVectors(shape.cols, 4) && held == 1 &&
-         streamed == 0 && traits.writesRows && !traits.loadsInLoops;
+                               int64_t streamed, const ProgramTraits &traits,
+                               const BindingOptions &options) {
+  return shape.elementBytes == 4 && fillsVectors(shape.cols, 4) &&
+         shape.alignedRowStarts && held == 1 && streamed == 0 &&
+         traits.writesRows && !traits.loadsInLoops &&
+         traits.masksRowsByLength && options.copiedRowMinRuns > 0;
 }
 
 static int64_t clusterElementsPerCta(const RowShape &shape, bool wide,
@@ -251,28 +262,40 @@ constexpr int64_t kKeptRowElements = 64;
 /// Earlier, without copies: bf16 512 x 151936 on 8 x 8 kept (80 a thread)
 /// 88.9% against 62.2% on 8 x 16 in registers (H100).
 static void fitKeptRow(int64_t cols, int64_t elementBytes,
-                       const ProgramTraits &traits, int64_t keptRowSharedBytes,
-                       int64_t &warps, int64_t &ctas) {
+                       const ProgramTraits &traits,
+                       const BindingOptions &options, int64_t &warps,
+                       int64_t &ctas) {
   int64_t keptWarps = std::max(kMinKeptRowClusterWarps, traits.numWarps);
+  int64_t minCtas = std::max<int64_t>(2, traits.numCtas);
   auto fitsKept = [&](int64_t fitWarps, int64_t fitCtas) {
     int64_t perThread =
         tiledElementsPerThread(cols, elementBytes, fitWarps, fitCtas);
     return perThread <= clusterElementsPerThread(true) &&
            perThread * kWarpSize * fitWarps * elementBytes <=
-               getMaxKeptBytesPerCta(keptRowSharedBytes, kWarpSize * fitWarps,
-                                     kKeptRowReductions);
+               getMaxKeptBytesPerCta(options.keptRowSharedBytes,
+                                     kWarpSize * fitWarps, kKeptRowReductions);
+  };
+  // An f32 row is kept only where blk-async-fill copies it, and
+  // blk-stage-held-loads keeps only what a thread would hold in at least
+  // its min-registers.
+  auto copiedF32 = [&](int64_t fitWarps, int64_t fitCtas) {
+    int64_t perThread =
+        tiledElementsPerThread(cols, elementBytes, fitWarps, fitCtas);
+    return perThread * elementBytes >=
+               options.copiedRowMinRuns * TargetInfo::kAsyncCopyBytes &&
+           perThread * elementBytes / 4 >= options.keptRowMinRegisters;
   };
   while (warps > keptWarps && fitsKept(warps / 2, ctas))
     warps /= 2;
-  while (warps < keptWarps && ctas > 2 && fitsKept(warps * 2, ctas / 2)) {
+  while (warps < keptWarps && ctas > minCtas && fitsKept(warps * 2, ctas / 2) &&
+         (elementBytes < 4 || copiedF32(warps * 2, ctas / 2))) {
     warps *= 2;
     ctas /= 2;
   }
   while (elementBytes < 4 &&
          tiledElementsPerThread(cols, elementBytes, warps, ctas) <
              kKeptRowElements &&
-         ctas > std::max<int64_t>(2, traits.numCtas) &&
-         fitsKept(warps, ctas / 2))
+         ctas > minCtas && fitsKept(warps, ctas / 2))
     ctas /= 2;
 }
 
@@ -563,13 +586,17 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
           : llvm::PowerOf2Ceil(
                 std::max(traits->numWarps,
                          std::min<int64_t>(maxWarps, blockElements / perWarp)));
-  bool keepsF32Rows = keepsCopiedF32Rows(shape, held, streamed, *traits) &&
-                      !heldF32RowOnFourWarps;
+  bool keepsF32Rows =
+      keepsCopiedF32Rows(shape, held, streamed, *traits, options) &&
+      !heldF32RowOnFourWarps;
+  // Fitted only where the rules choose the block too (a caller's BLOCK may
+  // be past what the fitted CTAs keep).
   if ((keepsRows || keepsF32Rows) && ctas > 1 && holdsOneRowAlone &&
-      rulesChooseThreads && options.keptRowSharedBytes > 0) {
+      rulesChooseThreads && !options.constants.count(traits->rowBlock) &&
+      options.keptRowSharedBytes > 0) {
     int64_t fittedWarps = warps, fittedCtas = ctas;
-    fitKeptRow(cols, shape.elementBytes, *traits, options.keptRowSharedBytes,
-               fittedWarps, fittedCtas);
+    fitKeptRow(cols, shape.elementBytes, *traits, options, fittedWarps,
+               fittedCtas);
     if (!leavesMultiprocessorsIdle(shape.rows, fittedCtas,
                                    options.multiprocessors)) {
       warps = fittedWarps;

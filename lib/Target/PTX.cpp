@@ -33,7 +33,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   std::string features = options.features.empty()
                              ? TargetInfo::getDefaultFeatures(options.chip)
                              : options.features;
-  pm.addPass(createBlkPeelAlignment());
+  pm.addPass(createBlkPeelAlignment(
+      BlkPeelAlignmentOptions{options.numWarps, options.numCtas}));
   // Row offsets left in 32 bits (the problem did not need
   // blk-widen-offsets) are cheaper inside the offsets blocks.
   pm.addPass(createBlkFoldOffsets());

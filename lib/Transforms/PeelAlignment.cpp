@@ -395,6 +395,8 @@ private:
 
 struct BlkPeelAlignmentPass
     : public blk::impl::BlkPeelAlignmentBase<BlkPeelAlignmentPass> {
+  using BlkPeelAlignmentBase::BlkPeelAlignmentBase;
+
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!isKernel(func))
@@ -418,12 +420,18 @@ struct BlkPeelAlignmentPass
     }
   }
 
-  /// Whether the row's block gives each thread of the kernel's CTAs at
-  /// least kMinPeeledRunsPerThread runs of 16 bytes.
-  static bool holdsRunsToPeel(RowBlock &row, func::FuncOp func) {
+  /// Whether the row's block gives each thread of the program (the
+  /// `num-warps` and `num-ctas` options, else the kernel's) at least
+  /// kMinPeeledRunsPerThread runs of 16 bytes.
+  bool holdsRunsToPeel(RowBlock &row, func::FuncOp func) {
     KernelAttr kernel = getKernelAttr(func);
-    int64_t threads = kWarpSize * (kernel ? kernel.getNumWarps() : 1) *
-                      (kernel ? kernel.getNumCtas() : 1);
+    int64_t warps = numWarps > 0 ? numWarps.getValue()
+                    : kernel     ? kernel.getNumWarps()
+                                 : 1;
+    int64_t ctas = numCtas > 0 ? numCtas.getValue()
+                   : kernel    ? kernel.getNumCtas()
+                               : 1;
+    int64_t threads = kWarpSize * warps * ctas;
     int64_t runs = row.arange.getType().getDimSize(0) / row.vectorElements;
     return runs >= kMinPeeledRunsPerThread * threads;
   }

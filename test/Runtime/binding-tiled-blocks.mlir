@@ -26,6 +26,16 @@
 // loads in a loop (blk-async-fill does not copy there, so it is not kept).
 // RUN: softmax-run auto --rows 256 --cols 262144 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-FULL
 // RUN: softmax-run softmax_persistent --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-LOOP
+// Nor where the row would not be copied, and so not kept: rows starting
+// off the 16-byte grid (an odd stride), copies off or asking more runs, a
+// stage-min-registers above its 76 a thread, a mask other than the row
+// length (softmax_scaled_masked), or a caller's block too large for 8 CTAs.
+// RUN: softmax-run log_softmax --rows 512 --cols 151936 --in-stride 151937 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-LOOP
+// RUN: softmax-run log_softmax --rows 512 --cols 151936 --async-fill-min-runs 0 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-LOOP
+// RUN: softmax-run log_softmax --rows 512 --cols 151936 --async-fill-min-runs 24 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-LOOP
+// RUN: softmax-run log_softmax --rows 512 --cols 151936 --stage-min-registers 100 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-LOOP
+// RUN: softmax-run softmax_scaled_masked --rows 512 --cols 151936 --const CAUSAL=1 --param scale=0.125,offset=0 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=MASKED
+// RUN: softmax-run log_softmax --rows 512 --cols 151936 --const BLOCK=262144 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=CALLER-BLOCK-FULL
 // 262143 f32 with its shift's room would be 132 a thread on 16 x 4: 8 warps.
 // An f32 row alone takes 8 CTAs of 4 warps up to 100 elements a thread
 // (102400), not past them (102404: 104), nor where the caller binds BLOCK.
@@ -89,6 +99,8 @@
 // COPIED: cp.async.cg.shared.global
 // F32-FULL: BLOCK=262144 ctas=16,
 // PADDED-LOOP: BLOCK=155648 ctas=16,
+// CALLER-BLOCK-FULL: BLOCK=262144 ctas=16,
+// MASKED: BLOCK=155648 CAUSAL=1 ctas=16,
 // KEPT-262144: BLOCK=262144 warps=8 ctas=8,
 // F32-FOUR-WARPS: BLOCK=102400 ctas=8,
 // F32-PAST-100: BLOCK=106496 warps=8 ctas=8,

@@ -1,4 +1,5 @@
 // RUN: softmax-opt %s --blk-peel-alignment --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --blk-peel-alignment=num-warps=1 --split-input-file | FileCheck %s --check-prefix=OPTION
 
 // A row of unknown alignment (no blk.divisibility on the strides): the block
 // is shifted by the input row's misalignment (8 bf16 in 16 bytes), masks
@@ -61,6 +62,10 @@ func.func @one_row(%out: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %in: !blk
 // thread (bf16 4096 x 1001 on the GPU). Fewer than two runs a thread are
 // not shifted (kMinPeeledRunsPerThread): the row's partial end runs and
 // the versioning cost more than the vectors save there.
+// With the pipeline's num-warps=1 (blk-to-ptx, as blk-distribute's), 4
+// runs a thread: shifted.
+// OPTION-LABEL: func.func @one_run_a_thread
+// OPTION:       scf.if
 // CHECK-LABEL: func.func @one_run_a_thread
 // CHECK-NOT:   scf.if
 // CHECK:       blk.load %{{.*}}[%{{.*}}] mask %{{.*}} other

@@ -26,6 +26,10 @@ struct RowShape {
   int64_t rows = 0;
   int64_t cols = 0;
   int64_t elementBytes = 4;
+  /// Whether every tensor's row stride is a whole number of 16-byte
+  /// vectors (rows whose starts are not are peeled, and not kept in shared
+  /// memory).
+  bool alignedRowStarts = true;
 };
 
 /// What a program's kernels declare and do, as far as binding cares.
@@ -53,6 +57,10 @@ struct ProgramTraits {
   /// Whether a kernel stores a row-long block (a softmax's output), not
   /// only values per row (a cross-entropy's loss).
   bool writesRows = false;
+  /// Whether every row-long load is unmasked or masked by one `arith.cmpi
+  /// slt` (the row length), so that where the length is a whole number of
+  /// vectors each 16-byte run is all in or all out (a causal mask is not).
+  bool masksRowsByLength = true;
   /// The largest num_warps and num_ctas the kernels ask for.
   int64_t numWarps = 1, numCtas = 1;
 
@@ -98,6 +106,13 @@ struct BindingOptions {
   /// Shared memory a CTA may have (TargetInfo::getMaxSharedBytesPerCta)
   /// where blk-stage-held-loads may keep rows in it; 0 where it keeps none.
   int64_t keptRowSharedBytes = 0;
+  /// What blk-stage-held-loads asks before it keeps a row: registers a
+  /// thread would hold of it (`min-registers`); and 16-byte runs a thread
+  /// before blk-async-fill copies a kept row (`min-runs`; 0 where the chip
+  /// has no cp.async or copies are off), which an f32 row must be to be
+  /// kept.
+  int64_t keptRowMinRegisters = 0;
+  int64_t copiedRowMinRuns = 0;
 };
 
 /// The binding rules (README, "softmax-run"):

@@ -68,13 +68,21 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
     where every such access is masked by one of those comparisons and
     addresses a row through `blk.addptr` from a 16-byte-aligned pointer
     with a start that is not provably aligned, and whose block gives each
-    thread of the kernel (`num_warps` x `num_ctas` x 32) at least two
-    16-byte runs: with one run a thread (bf16 rows of 513-1023 columns on
+    thread (32 x `num_warps` x `num_ctas`: the options', else the
+    kernel's) at least two 16-byte runs: with one run a thread (bf16 rows of 513-1023 columns on
     a block of 1024 and 4 warps) the partial end runs and the versioning
     cost more than the vectors save (bf16 4096 x 1001 peeled ran 0.96x
     the element path on the H100 and the H200). Other programs (a weight
     vector read at the same columns, a loop over tiles) are left unchanged.
   }];
+  let options = [
+    Option<"numWarps", "num-warps", "int64_t", "0",
+           "Warps per program the kernels will run with, as blk-distribute's "
+           "(0: the kernels' num_warps)">,
+    Option<"numCtas", "num-ctas", "int64_t", "0",
+           "CTAs per program the kernels will run with, as blk-distribute's "
+           "(0: the kernels' num_ctas)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
 }
