@@ -141,12 +141,14 @@ struct BindingOptions {
 ///           takes 8 CTAs of 4 warps where a thread then holds at most 100
 ///           elements; a row kept in shared memory (that 16-bit row, or
 ///           an aligned f32 row a kernel holds alone, writes back and loads
-///           outside loops) takes CTAs of 8 warps: fewer warps, or for
-///           CTAs of 4 half as many CTAs of 8, while a CTA's share fits the
-///           kept-row shared memory at most 128 elements a thread; then a
-///           16-bit one fewer CTAs (down to 2) until a thread holds 64
-///           elements; none of it where its rows x fitted CTAs are at most
-///           twice the GPU's `multiprocessors`;
+///           outside loops, masked by its length only, its rows starting
+///           on the 16-byte grid, where blk-async-fill copies it) takes
+///           CTAs of 8 warps, where the rules choose the block: fewer
+///           warps, or for CTAs of 4 half as many CTAs of 8, while a CTA's
+///           share fits the kept-row shared memory at most 128 elements a
+///           thread; then a 16-bit one fewer CTAs (down to 2) until a
+///           thread holds 64 elements; none of it where its rows x fitted
+///           CTAs are at most twice the GPU's `multiprocessors`;
 ///   then, with `tileRowBlocks` (GPU targets), for one row per program
 ///           that holds its row or a split part of it: row_block = the
 ///           smallest whole number of layout tiles (16-byte runs x 32 lanes
