@@ -39,7 +39,7 @@ RowShape ProblemDesc::getShape() const {
       rows, cols,
       static_cast<int64_t>(::blk::runtime::elementSize(elementType))};
   for (const auto &stride : rowStrides)
-    shape.alignedRowStarts &= stride.second * shape.elementBytes % 16 == 0;
+    shape.alignedRowStarts &= fillsVectors(stride.second, shape.elementBytes);
   return shape;
 }
 
