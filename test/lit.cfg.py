@@ -24,7 +24,7 @@ config.environment["BLK_CACHE_DIR"] = ""
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.blk_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["softmax-opt", "softmax-run", "runtime-selftest", "blk-build-fused", "blk-choose-program", "embed-softmax", "blk-unittests"], tool_dirs)
+llvm_config.add_tool_substitutions(["softmax-opt", "softmax-run", "blk-build-fused", "blk-choose-program", "embed-softmax", "blk-unittests", "blk-runtime-unittests"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # ptxas is optional: with it, the generated PTX is assembled for real chips.

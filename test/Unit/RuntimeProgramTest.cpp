@@ -1,0 +1,150 @@
+//===- RuntimeProgramTest.cpp - compiled program images and launches ------===//
+//
+// A ProgramImage as the kernel cache stores it (serialize/deserialize,
+// which must refuse any damaged entry), and what a launch binds to its
+// kernels' arguments (packArguments, checkShape), on a hand-made image.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Runtime/Launch.h"
+#include "blk/Runtime/Program.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace blk::runtime;
+
+namespace {
+
+/// An 8x100 bf16 softmax for sm_90 whose input rows are 128 elements apart,
+/// with one argument of every role a launch fills in.
+ProgramImage sampleImage() {
+  ProgramImage image;
+  image.target = "gpu sm_90";
+  image.shape = {8, 100, ElementType::BF16, {{"x", 128}}};
+  image.binding = "BLOCK=128";
+  image.grid = 8;
+  image.signatures = {{"softmax",
+                       {{ArgRole::output, "y", ArgExtent::matrix, "bf16", 2},
+                        {ArgRole::input, "x", ArgExtent::matrix, "bf16", 2},
+                        {ArgRole::row_stride, "x", ArgExtent::matrix, "i32", 4},
+                        {ArgRole::param, "scale", ArgExtent::matrix, "f32", 4},
+                        {ArgRole::cols, "", ArgExtent::matrix, "i64", 8}}}};
+  image.launches = {{128, 1, 0, 0, GridKind::rows, false}};
+  // Text the format must not mistake for its own separators, and a NUL.
+  image.ptx = std::string("// ptx with spaces, colons: and\nnewlines\0", 40);
+  return image;
+}
+
+//===----------------------------------------------------------------------===//
+// Serialized images (the kernel cache's entries)
+//===----------------------------------------------------------------------===//
+
+TEST(RuntimeProgramTest, ImageSerializeDeserializeRoundTrip) {
+  ProgramImage image = sampleImage();
+  std::string bytes = image.serialize();
+  ProgramImage read;
+  Status status = ProgramImage::deserialize(bytes, read);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(read.serialize(), bytes);
+  EXPECT_EQ(read.shape.getRowStride("x"), 128);
+  EXPECT_EQ(read.shape.getRowStride("y"), 100);
+  EXPECT_EQ(read.ptx, image.ptx);
+}
+
+// A cache entry cut short (a crash while writing, a full disk) must never
+// load as a partly filled image.
+TEST(RuntimeProgramTest, ImageDeserializeRefusesEveryTruncation) {
+  std::string bytes = sampleImage().serialize();
+  std::vector<size_t> acceptedLengths;
+  for (size_t length = 0; length < bytes.size(); ++length) {
+    ProgramImage read;
+    if (ProgramImage::deserialize(bytes.substr(0, length), read).ok())
+      acceptedLengths.push_back(length);
+  }
+  EXPECT_EQ(acceptedLengths, std::vector<size_t>())
+      << "truncations of " << bytes.size() << " bytes accepted";
+}
+
+// Each number has one spelling, so a changed byte in one cannot go unseen.
+TEST(RuntimeProgramTest, ImageDeserializeRefusesNonCanonicalNumbers) {
+  std::string bytes = sampleImage().serialize();
+  size_t at = bytes.find(" 8 ");
+  ASSERT_NE(at, std::string::npos) << "no number 8 in: " << bytes;
+  for (const char *bad : {"+8 ", "08 ", " 8 "}) {
+    std::string altered = bytes;
+    altered.replace(at + 1, 2, bad);
+    ProgramImage read;
+    EXPECT_FALSE(ProgramImage::deserialize(altered, read).ok())
+        << "'" << bad << "' in place of '8 '";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Launch arguments
+//===----------------------------------------------------------------------===//
+
+/// The sample image's tensors and row stride, not its parameter.
+LaunchArguments sampleArguments(const void *memory) {
+  LaunchArguments arguments(8, 100);
+  arguments.tensor("x", memory).tensor("y", memory).rowStride("x", 128);
+  return arguments;
+}
+
+TEST(RuntimeProgramTest, PackArgumentsNeedsEveryParameter) {
+  int memory = 0;
+  PackedArguments packed;
+  Status missing = packArguments(sampleImage().signatures[0],
+                                 sampleArguments(&memory), packed);
+  EXPECT_FALSE(missing.ok());
+  EXPECT_NE(missing.message().find("parameter 'scale'"), std::string::npos)
+      << missing.message();
+}
+
+TEST(RuntimeProgramTest, PackArgumentsPacksByName) {
+  int memory = 0;
+  LaunchArguments arguments = sampleArguments(&memory);
+  arguments.param("scale", 0.5);
+  PackedArguments packed;
+  Status status = packArguments(sampleImage().signatures[0], arguments, packed);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(packed.slots.size(), 5u);
+  ASSERT_EQ(packed.values.size(), 5u);
+  EXPECT_EQ(packed.values[2], 128u) << "row stride of x";
+  float scale = 0;
+  std::memcpy(&scale, &packed.values[3], sizeof(scale));
+  EXPECT_EQ(scale, 0.5f) << "f32 scale in the slot's low bytes";
+  EXPECT_EQ(packed.values[4], 100u) << "cols";
+}
+
+TEST(RuntimeProgramTest, PackArgumentsRefusesF32ParametersThatDoNotParse) {
+  int memory = 0;
+  LaunchArguments arguments = sampleArguments(&memory);
+  // Out of f32's range, leading or trailing junk, nothing.
+  for (const char *bad : {"1e39", " 1", "1x", ""}) {
+    arguments.param("scale", std::string(bad));
+    PackedArguments packed;
+    EXPECT_FALSE(
+        packArguments(sampleImage().signatures[0], arguments, packed).ok())
+        << "scale '" << bad << "'";
+  }
+}
+
+// Compiled code relies on the shape it was compiled for.
+TEST(RuntimeProgramTest, CheckShapeAcceptsOnlyTheCompiledShape) {
+  ProgramImage image = sampleImage();
+  int memory = 0;
+  LaunchArguments arguments = sampleArguments(&memory);
+  arguments.param("scale", 0.5);
+  Status compiled = checkShape(image, arguments);
+  EXPECT_TRUE(compiled.ok()) << compiled.message();
+  EXPECT_FALSE(
+      checkShape(image, LaunchArguments(arguments).rowStride("y", 200)).ok())
+      << "another row stride of a matrix";
+  EXPECT_FALSE(checkShape(image, LaunchArguments(9, 100)).ok())
+      << "another shape";
+}
+
+} // namespace
