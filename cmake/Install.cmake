@@ -14,8 +14,10 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/BlkConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/BlkConfig.cmake
   ${PROJECT_BINARY_DIR}/BlkConfigVersion.cmake DESTINATION ${BLK_PACKAGE_DIR})
 
+# Headers, and the .def lists they expand (CompileOptions.def).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/blk
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h"
+  PATTERN "*.def")
 install(DIRECTORY ${PROJECT_BINARY_DIR}/include/blk
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.inc")
 

@@ -132,7 +132,7 @@ EXCERPTS = {
     "multirow-reduce": ("multirow", ("cse", 1), [
         {"start": r"gpu\.shuffle", "before": 1, "count": 9}]),
     # The rest of the pipeline.
-    "attach-target": ("fused", ("nvvm-attach-target", 1), [
+    "attach-target": ("fused", ("blk-attach-nvvm-target", 1), [
         {"start": r"gpu\.module", "count": 1}]),
     "scf-to-cf": ("fused", ("convert-scf-to-cf", 1), [
         {"start": r"cf\.cond_br", "count": 14}]),

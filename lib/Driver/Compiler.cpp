@@ -40,26 +40,11 @@ static mlir::blk::ProblemDesc getProblem(const runtime::ProgramShape &shape) {
   return problem;
 }
 
-static mlir::blk::CompileOptions getOptions(const Compiler::Options &options) {
-  mlir::blk::CompileOptions compile;
-  compile.target = mlir::blk::TargetKind::GPU;
-  compile.chip = options.chip;
-  compile.features = options.features;
-  compile.multiprocessors = options.multiprocessors;
-  for (const auto &[name, value] : options.constants)
-    compile.constants[name] = value;
-  compile.numWarps = options.numWarps;
-  compile.numCtas = options.numCtas;
-  compile.numStages = options.numStages;
-  compile.cacheDirectory = options.cacheDirectory;
-  return compile;
-}
-
 Status Compiler::compileSoftmax(const runtime::ProgramShape &shape,
-                                const Options &options,
+                                const CompileOptions &options,
                                 runtime::ProgramImage &image) {
   const mlir::blk::BuiltinProgram &builtin =
-      mlir::blk::chooseBuiltinSoftmax(getProblem(shape), getOptions(options));
+      mlir::blk::chooseBuiltinSoftmax(getProblem(shape), options);
   return compile(builtin.source.str(), builtin.name.str(), shape, options,
                  image);
 }
@@ -67,8 +52,11 @@ Status Compiler::compileSoftmax(const runtime::ProgramShape &shape,
 Status Compiler::compile(const std::string &programText,
                          const std::string &name,
                          const runtime::ProgramShape &shape,
-                         const Options &options,
+                         const CompileOptions &options,
                          runtime::ProgramImage &image) {
+  if (options.target != TargetKind::GPU)
+    return Status::failure("blk::Compiler compiles for the GPU: the CPU "
+                           "target is reached through blk/Driver/Driver.h");
   // Diagnostics become the Status message: "name:line:col: error: ...",
   // one per line, as a tool would print them.
   llvm::SourceMgr sourceMgr;
@@ -89,9 +77,8 @@ Status Compiler::compile(const std::string &programText,
   if (!program)
     return failure("the program does not parse");
   mlir::blk::ProblemDesc problem = getProblem(shape);
-  mlir::blk::CompileOptions compileOptions = getOptions(options);
   mlir::FailureOr<mlir::blk::CompiledProgram> compiled =
-      mlir::blk::compileForProblem(*program, problem, compileOptions);
+      mlir::blk::compileForProblem(*program, problem, options);
   if (mlir::failed(compiled))
     return failure("compilation failed");
   image = std::move(compiled->image);

@@ -291,12 +291,12 @@ mlir::blk::fitProgram(ModuleOp program, const ProblemDesc &problem) {
 /// them, none on the CPU (a program runs as one loop nest there).
 static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
                                                    const CompileOptions &options) {
+  std::string invalid = options.verify();
+  if (!invalid.empty())
+    return getProgramDiagnosticAnchor(program)->emitError()
+           << "compile options: " << invalid;
   BindingOptions binding;
-  binding.constants = options.constants;
-  binding.maxTile = options.maxTile;
-  binding.numWarps = options.numWarps;
-  binding.numCtas = options.numCtas;
-  binding.numStages = options.numStages;
+  binding.choices = options;
   if (options.target == TargetKind::CPU) {
     binding.maxCtas = 1;
     return binding;
@@ -307,7 +307,6 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
     return getProgramDiagnosticAnchor(program)->emitError() << llvm::toString(target.takeError());
   binding.maxCtas = target->getMaxClusterCtas();
   binding.tileRowBlocks = true;
-  binding.multiprocessors = options.multiprocessors;
   if (options.stageMinRegisters > 0) {
     binding.keptRowSharedBytes = target->getMaxSharedBytesPerCta();
     binding.keptRowMinRegisters = options.stageMinRegisters;
@@ -390,36 +389,49 @@ static LogicalResult applyLaunchShape(ModuleOp program,
   return shape;
 }
 
-/// "gpu sm_90" or "gpu sm_90 +ptx80"; "cpu", the host's triple and CPU
-/// ("cpu x86_64-pc-linux-gnu skylake-avx512"): host code uses the
-/// instructions of the machine that compiled it.
-static std::string getTargetName(const CompileOptions &options) {
+/// The options with the GPU's chip and features as TargetInfo resolves
+/// them (an empty chip is the default one; empty features the chip's), so
+/// that one target has one name in images and cache keys.
+static FailureOr<CompileOptions> resolveTarget(ModuleOp program,
+                                               const CompileOptions &options) {
   if (options.target == TargetKind::CPU)
+    return options;
+  llvm::Expected<TargetInfo> target =
+      TargetInfo::get(options.chip, options.features);
+  if (!target)
+    return getProgramDiagnosticAnchor(program)->emitError()
+           << llvm::toString(target.takeError());
+  CompileOptions resolved = options;
+  resolved.chip = target->getChip().str();
+  resolved.features = target->getFeatures().str();
+  return resolved;
+}
+
+/// "gpu sm_90 +ptx80"; "cpu", the host's triple and CPU ("cpu
+/// x86_64-pc-linux-gnu skylake-avx512"): host code uses the instructions
+/// of the machine that compiled it.
+static std::string getTargetName(const CompileOptions &resolved) {
+  if (resolved.target == TargetKind::CPU)
     return "cpu " + llvm::sys::getProcessTriple() + " " +
            llvm::sys::getHostCPUName().str();
-  return "gpu " + options.chip +
-         (options.features.empty() ? "" : " " + options.features);
+  return "gpu " + resolved.chip + " " + resolved.features;
 }
 
 /// The cache key of a bound program: a SHA-256 of everything compiling it
-/// depends on: the compiler, the options, the host's features for host
-/// code, what the image records before code generation (target, shape,
-/// binding, grid, declared arguments) and the program's text. Locations
-/// only matter to bounds-checked host code, whose messages name them.
+/// depends on: the compiler, the options' printed form (every knob of
+/// CompileOptions.def), the host's features for host code, what the image
+/// records before code generation (target, shape, binding, grid, declared
+/// arguments) and the program's text. Locations only matter to
+/// bounds-checked host code, whose messages name them.
 static std::string getCacheKey(ModuleOp bound,
                                const ::blk::runtime::ProgramImage &expected,
                                const CompileOptions &options) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "blk-cache-key 2\n"
+  os << "blk-cache-key 3\n"
      << "compiler " << getVersion() << " " << getGitRevision() << " LLVM "
      << LLVM_VERSION_STRING << "\n"
-     << "options O" << options.optLevel << " check-bounds "
-     << options.checkBounds << " stage-min-registers "
-     << options.stageMinRegisters << " stage-on-clusters "
-     << options.stageOnClusters << " combine-reductions "
-     << options.combineReductions << " async-fill-min-runs "
-     << options.asyncFillMinRuns << "\n";
+     << options.print();
   if (options.target == TargetKind::CPU) {
     // The CPU name does not say everything (a VM may hide AVX-512).
     std::vector<std::string> features;
@@ -450,23 +462,11 @@ static double millisecondsSince(
 static LogicalResult compileForGPU(ModuleOp bound,
                                    const CompileOptions &options,
                                    ::blk::runtime::ProgramImage &image) {
-  llvm::Expected<TargetInfo> target =
-      TargetInfo::get(options.chip, options.features);
-  if (!target)
-    return getProgramDiagnosticAnchor(bound)->emitError()
-           << llvm::toString(target.takeError());
-  PTXTarget ptxTarget;
-  ptxTarget.chip = options.chip;
-  ptxTarget.features = options.features;
-  ptxTarget.optLevel = options.optLevel;
-  ptxTarget.stageMinRegisters = options.stageMinRegisters;
-  ptxTarget.stageOnClusters = options.stageOnClusters;
-  ptxTarget.combineReductions = options.combineReductions;
-  ptxTarget.asyncFillMinRuns = options.asyncFillMinRuns;
   PassManager pm(bound.getContext());
-  buildBlkToPTXPipeline(pm, ptxTarget);
+  buildBlkToPTXPipeline(pm, options);
   if (failed(pm.run(bound)))
     return failure();
+  TargetInfo target = getTargetInfo(bound);
   FailureOr<std::vector<CompiledKernel>> kernels = getCompiledKernels(bound);
   if (failed(kernels))
     return failure();
@@ -476,7 +476,9 @@ static LogicalResult compileForGPU(ModuleOp bound,
         {kernel.threads, kernel.ctas, kernel.staticSharedBytes,
          kernel.dynamicSharedBytes,
          static_cast<::blk::runtime::GridKind>(kernel.grid),
-         kernel.ctas > target->getMaxPortableClusterCtas(),
+         kernel.ctas > target.getMaxPortableClusterCtas(),
+         kernel.staticSharedBytes + kernel.dynamicSharedBytes >
+             target.getMaxStaticSharedBytes(),
          kernel.residentPrograms});
   return success();
 }
@@ -552,7 +554,7 @@ static LogicalResult generateCode(ModuleOp bound, const CompileOptions &options,
   if (options.target == TargetKind::GPU)
     return compileForGPU(bound, options, image);
   FailureOr<CPUKernels::ObjectCode> code =
-      CPUKernels::compileToObject(bound, options.checkBounds);
+      CPUKernels::compileToObject(bound, options);
   if (failed(code))
     return failure();
   image.object = std::move(code->object);
@@ -563,7 +565,11 @@ static LogicalResult generateCode(ModuleOp bound, const CompileOptions &options,
 FailureOr<CompiledProgram>
 mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
                           const Specialization &binding,
-                          const CompileOptions &options) {
+                          const CompileOptions &requested) {
+  FailureOr<CompileOptions> resolved = resolveTarget(fitted, requested);
+  if (failed(resolved))
+    return failure();
+  const CompileOptions &options = *resolved;
   CompiledProgram compiled;
   compiled.target = options.target;
   compiled.binding = binding;

@@ -253,6 +253,14 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip, StringRef features) {
+  llvm::Expected<TargetInfo> target = TargetInfo::get(chip, features);
+  if (!target)
+    return emitError() << llvm::toString(target.takeError());
+  return success();
+}
+
 KernelAttr
 KernelAttr::withLaunchShape(function_ref<InFlightDiagnostic()> emitError,
                             int64_t numWarps, int64_t numCtas,
@@ -354,6 +362,18 @@ KernelAttr mlir::blk::getKernelAttr(func::FuncOp func) {
 
 bool mlir::blk::isKernel(func::FuncOp func) {
   return static_cast<bool>(getKernelAttr(func));
+}
+
+TargetInfo mlir::blk::getTargetInfo(Operation *op) {
+  Operation *top = op;
+  while (Operation *parent = top->getParentOp())
+    top = parent;
+  // The attribute's verifier accepted its chip and features.
+  if (auto target = top->getAttrOfType<TargetAttr>(
+          BlkDialect::getTargetAttrName()))
+    return llvm::cantFail(
+        TargetInfo::get(target.getChip(), target.getFeatures()));
+  return llvm::cantFail(TargetInfo::get(TargetInfo::kDefaultChip));
 }
 
 Operation *mlir::blk::getProgramDiagnosticAnchor(ModuleOp program) {
@@ -495,6 +515,14 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
     return verifyKernelAttr(op, attr.getValue());
   if (name == getLaunchAttrName())
     return verifyLaunchAttr(op, attr.getValue());
+  if (name == getTargetAttrName()) {
+    if (!isa<ModuleOp>(op) || !isa<TargetAttr>(attr.getValue()))
+      return op->emitError() << "'blk.target' must be a #blk.target on a "
+                                "module, but got "
+                             << attr.getValue() << " on '" << op->getName()
+                             << "'";
+    return success();
+  }
   if (name == getVectorAttrName())
     return verifyVectorAttr(op, attr.getValue());
   if (name == getRealignAttrName())
@@ -510,7 +538,7 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
   return op->emitError()
          << "'" << name
          << "' is not an operation attribute of the blk "
-            "dialect (expected 'blk.kernel', 'blk.launch', "
+            "dialect (expected 'blk.kernel', 'blk.launch', 'blk.target', "
             "'blk.vector', 'blk.realign', 'blk.fallback', or 'blk.access' "
             "on a load or store and 'blk.accesses' on a module)";
 }

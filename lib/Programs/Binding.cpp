@@ -129,7 +129,7 @@ constexpr int64_t kClusterElementsPerThread = 64;
 constexpr int64_t kWideOneCtaRow = 24576;
 
 static int64_t getVectorElements(int64_t elementBytes) {
-  return std::max<int64_t>(1, 16 / std::max<int64_t>(1, elementBytes));
+  return std::max<int64_t>(1, kVectorBytes / std::max<int64_t>(1, elementBytes));
 }
 
 bool mlir::blk::fillsVectors(int64_t cols, int64_t elementBytes) {
@@ -339,12 +339,12 @@ static RuleConstants ruleConstants(const ProgramTraits &traits,
                                    const RowShape &shape,
                                    const BindingOptions &options) {
   int64_t cols = std::max<int64_t>(1, shape.cols);
-  int64_t maxTile = options.maxTile;
+  int64_t maxTile = options.choices.maxTile;
   // Splits the caller fixed decide the block; else the largest tile does.
   int64_t splits =
       traits.rowSplits.empty() ? 1
-      : options.constants.count(traits.rowSplits)
-          ? std::max<int64_t>(1, options.constants.lookup(traits.rowSplits))
+      : options.choices.constants.count(traits.rowSplits)
+          ? std::max<int64_t>(1, options.choices.constants.at(traits.rowSplits))
           : llvm::PowerOf2Ceil(llvm::divideCeil(cols, maxTile));
   int64_t block = llvm::PowerOf2Ceil(llvm::divideCeil(cols, splits));
   if (traits.loopsOverRow)
@@ -362,11 +362,11 @@ static RuleConstants ruleConstants(const ProgramTraits &traits,
 static LogicalResult verifyCallerConstants(ModuleOp program,
                                            const BindingOptions &options) {
   std::vector<std::string> named = getConstantNames(program);
-  for (const auto &entry : options.constants) {
-    if (llvm::is_contained(named, entry.getKey().str()))
+  for (const auto &entry : options.choices.constants) {
+    if (llvm::is_contained(named, entry.first))
       continue;
     InFlightDiagnostic error = getProgramDiagnosticAnchor(program)->emitError()
-                               << "constant '" << entry.getKey()
+                               << "constant '" << entry.first
                                << "' is bound, but the program names no such "
                                   "constant (it names:";
     for (const std::string &name : named)
@@ -461,10 +461,10 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
     return failure();
   RuleConstants rules = ruleConstants(*traits, shape, options);
   Specialization result;
-  result.numStages = options.numStages;
+  result.numStages = options.choices.numStages;
   for (const std::string &name : getConstantNames(program)) {
-    if (options.constants.count(name))
-      result.constants[name] = options.constants.lookup(name);
+    if (options.choices.constants.count(name))
+      result.constants[name] = options.choices.constants.at(name);
     else if (name == traits->rowBlock)
       result.constants[name] = rules.rowBlock;
     else if (name == traits->rowSplits)
@@ -480,7 +480,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
              << name << "=<value>)";
   }
 
-  if (failed(verifyRoleConstants(program, *traits, shape, options.maxTile,
+  if (failed(verifyRoleConstants(program, *traits, shape, options.choices.maxTile,
                                  result)))
     return failure();
 
@@ -517,7 +517,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   bool holdsOneRowAlone =
       holdsRow && rowsBound <= 1 && held == 1 && streamed == 0;
   bool rulesChooseThreads =
-      options.tileRowBlocks && options.numCtas == 0 && options.numWarps == 0;
+      options.tileRowBlocks && options.choices.numCtas == 0 && options.choices.numWarps == 0;
   bool wide = holdsWideRows(shape, held, streamed, options);
   bool keepsRows = keepsRowsOnClusters(shape, held, streamed, wide, *traits);
   int64_t cols = std::max<int64_t>(1, shape.cols);
@@ -531,8 +531,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // A kept row takes at most 8 CTAs, unless the caller's warps would then
   // hold more than a thread can (bf16 151936 on 4 warps: 152 a thread).
   int64_t ctaCap = keepsRows ? kKeptRowCtas : kRuleCtas;
-  if (keepsRows && options.numWarps > 0 &&
-      tiledElementsPerThread(cols, shape.elementBytes, options.numWarps,
+  if (keepsRows && options.choices.numWarps > 0 &&
+      tiledElementsPerThread(cols, shape.elementBytes, options.choices.numWarps,
                              kKeptRowCtas) > clusterElementsPerThread(true))
     ctaCap = kRuleCtas;
   int64_t ctas = traits->numCtas;
@@ -545,11 +545,11 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
                         ctaCap, options.maxCtas}));
   else if (wideOnTwoCtas)
     ctas = std::max<int64_t>(ctas, 2);
-  if (options.numCtas > 0)
-    ctas = options.numCtas;
+  if (options.choices.numCtas > 0)
+    ctas = options.choices.numCtas;
   bool heldF32RowOnFourWarps =
       shape.elementBytes == 4 && holdsOneRowAlone && rulesChooseThreads &&
-      boundBlock >= kClusterRow && !options.constants.count(traits->rowBlock) &&
+      boundBlock >= kClusterRow && !options.choices.constants.count(traits->rowBlock) &&
       ctas >= kHeldF32RowCtas && traits->numCtas <= kHeldF32RowCtas &&
       traits->numWarps <= kHeldF32RowWarps &&
       tiledElementsPerThread(cols, shape.elementBytes, kHeldF32RowWarps,
@@ -557,7 +557,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   if (heldF32RowOnFourWarps)
     ctas = kHeldF32RowCtas;
   result.numCtas =
-      ctas != traits->numCtas || options.numCtas > 0 ? ctas : 0;
+      ctas != traits->numCtas || options.choices.numCtas > 0 ? ctas : 0;
   // Warps by the rows held across the reduction; on a cluster, by the
   // rows its CTAs were counted for.
   int64_t heldBlock = boundBlock * (ctas > 1 ? clusterRows : held);
@@ -592,29 +592,29 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // Fitted only where the rules choose the block too (a caller's BLOCK may
   // be past what the fitted CTAs keep).
   if ((keepsRows || keepsF32Rows) && ctas > 1 && holdsOneRowAlone &&
-      rulesChooseThreads && !options.constants.count(traits->rowBlock) &&
+      rulesChooseThreads && !options.choices.constants.count(traits->rowBlock) &&
       options.keptRowSharedBytes > 0) {
     int64_t fittedWarps = warps, fittedCtas = ctas;
     fitKeptRow(cols, shape.elementBytes, *traits, options, fittedWarps,
                fittedCtas);
     if (!leavesMultiprocessorsIdle(shape.rows, fittedCtas,
-                                   options.multiprocessors)) {
+                                   options.choices.multiprocessors)) {
       warps = fittedWarps;
       ctas = fittedCtas;
       result.numCtas = ctas != traits->numCtas ? ctas : 0;
     }
   }
-  result.numWarps = options.numWarps > 0
-                        ? options.numWarps
+  result.numWarps = options.choices.numWarps > 0
+                        ? options.choices.numWarps
                         : (warps != traits->numWarps ? warps : 0);
   bool tilesBlock = options.tileRowBlocks && !traits->rowBlock.empty() &&
-                    !options.constants.count(traits->rowBlock) &&
+                    !options.choices.constants.count(traits->rowBlock) &&
                     rowsBound <= 1 && !traits->loopsOverRow;
   int64_t parts = std::max<int64_t>(1, splitsBound);
   if (tilesBlock) {
     int64_t tiled =
         tileRowBlock(cols, parts, shape.elementBytes,
-                     options.numWarps > 0 ? options.numWarps : warps, ctas);
+                     options.choices.numWarps > 0 ? options.choices.numWarps : warps, ctas);
     // Smaller than the power of two, or larger where that has no room to
     // shift the row (64 x 1048573 bf16 in 128 parts: 10240, not 8192) and
     // the tiles at most double it (127 bf16 columns stay in 128, not in a
@@ -631,7 +631,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // warps: 270336, 132) or a caller's block may ask for more: twice the
   // warps then.
   int64_t boundWarps = result.numWarps ? result.numWarps : traits->numWarps;
-  if ((wide || wideOnFullCluster) && ctas > 1 && options.numWarps == 0 &&
+  if ((wide || wideOnFullCluster) && ctas > 1 && options.choices.numWarps == 0 &&
       holdsRow && !traits->rowBlock.empty() &&
       result.constants.lookup(traits->rowBlock) >
           kWarpSize * boundWarps * ctas * clusterElementsPerThread(true)) {
@@ -654,10 +654,11 @@ mlir::blk::candidateSpecializations(ModuleOp program, const RowShape &shape,
   if (failed(traits))
     return {};
   bool hasRows = !traits->rowsPerProgram.empty() &&
-                 !options.constants.count(traits->rowsPerProgram);
-  std::vector<int64_t> tiles = {options.maxTile};
+                 !options.choices.constants.count(traits->rowsPerProgram);
+  int64_t maxTile = options.choices.maxTile;
+  std::vector<int64_t> tiles = {maxTile};
   if (traits->loopsOverRow || !traits->rowSplits.empty())
-    tiles = {options.maxTile / 2, options.maxTile, options.maxTile * 2};
+    tiles = {maxTile / 2, maxTile, maxTile * 2};
   std::vector<int64_t> rowChoices = {0};
   if (hasRows)
     rowChoices = {1, 2, 4, 8, 16};
@@ -670,10 +671,10 @@ mlir::blk::candidateSpecializations(ModuleOp program, const RowShape &shape,
   for (int64_t tile : tiles) {
     for (int64_t rows : rowChoices) {
       BindingOptions fixed = options;
-      fixed.maxTile = tile;
-      fixed.numWarps = fixed.numCtas = 0;
+      fixed.choices.maxTile = tile;
+      fixed.choices.numWarps = fixed.choices.numCtas = 0;
       if (rows)
-        fixed.constants[traits->rowsPerProgram] = rows;
+        fixed.choices.constants[traits->rowsPerProgram] = rows;
       FailureOr<Specialization> base =
           chooseSpecialization(program, shape, fixed);
       if (failed(base))
@@ -682,7 +683,7 @@ mlir::blk::candidateSpecializations(ModuleOp program, const RowShape &shape,
       for (int64_t c : {ctas / 2, ctas, ctas * 2}) {
         if (c < 1 || c > options.maxCtas)
           continue;
-        fixed.numCtas = c;
+        fixed.choices.numCtas = c;
         FailureOr<Specialization> clustered =
             chooseSpecialization(program, shape, fixed);
         if (failed(clustered))
@@ -695,7 +696,7 @@ mlir::blk::candidateSpecializations(ModuleOp program, const RowShape &shape,
           if (w < 1 || w > kMaxWarpsPerCta)
             continue;
           BindingOptions warped = fixed;
-          warped.numWarps = w;
+          warped.choices.numWarps = w;
           FailureOr<Specialization> candidate =
               chooseSpecialization(program, shape, warped);
           if (failed(candidate))
@@ -703,7 +704,7 @@ mlir::blk::candidateSpecializations(ModuleOp program, const RowShape &shape,
           // A loop's loads one iteration ahead, or not (no rule picks
           // either: docs/benchmarks.md, "Software pipelining").
           std::vector<int64_t> stages = {candidate->numStages};
-          if (traits->loadsInLoops && options.numStages == 0)
+          if (traits->loadsInLoops && options.choices.numStages == 0)
             stages = {1, 2};
           for (int64_t s : stages) {
             Specialization staged = *candidate;

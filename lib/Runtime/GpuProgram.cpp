@@ -26,8 +26,7 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
     if (launch.nonPortableCluster)
       if (Status status = kernel.allowNonPortableClusterSize(); !status)
         return status;
-    // Past 48 KiB of shared memory in all, a kernel must opt in.
-    if (launch.staticSharedBytes + launch.dynamicSharedBytes > 48 * 1024)
+    if (launch.sharedMemoryOptIn)
       if (Status status = kernel.setMaxDynamicSharedBytes(
               static_cast<int>(launch.dynamicSharedBytes));
           !status)

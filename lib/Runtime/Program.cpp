@@ -8,11 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Runtime/Program.h"
+#include "blk/Target/ChipFacts.h"
 
 #include <cerrno>
 #include <cstdlib>
 
 using namespace blk::runtime;
+namespace chip = blk::chip;
 
 static const char kImageHeader[] = "blk-program-image 2\n";
 
@@ -139,16 +141,17 @@ bool readImage(Reader &in, ProgramImage &image) {
     return false;
   for (int64_t k = 0; k < count; ++k) {
     KernelLaunch launch;
-    int64_t nonPortable = 0;
-    if (!in.bounded(1, 1024, launch.threads) ||
-        !in.bounded(1, 16, launch.ctas) ||
+    int64_t nonPortable = 0, optIn = 0;
+    if (!in.bounded(1, chip::kMaxThreadsPerCta, launch.threads) ||
+        !in.bounded(1, chip::kMaxClusterCtas, launch.ctas) ||
         !in.bounded(0, INT32_MAX, launch.staticSharedBytes) ||
         !in.bounded(0, INT32_MAX, launch.dynamicSharedBytes) ||
         !in.enumeration(GridKind::persistent, launch.grid) ||
-        !in.bounded(0, 1, nonPortable) ||
+        !in.bounded(0, 1, nonPortable) || !in.bounded(0, 1, optIn) ||
         !in.bounded(0, INT32_MAX, launch.residentPrograms))
       return false;
     launch.nonPortableCluster = nonPortable;
+    launch.sharedMemoryOptIn = optIn;
     image.launches.push_back(launch);
   }
   if (!in.string(image.ptx) || !in.string(image.object) || !in.count(count))
@@ -199,6 +202,7 @@ std::string ProgramImage::serialize() const {
     out.integer(launch.dynamicSharedBytes);
     out.integer(static_cast<int64_t>(launch.grid));
     out.integer(launch.nonPortableCluster);
+    out.integer(launch.sharedMemoryOptIn);
     out.integer(launch.residentPrograms);
   }
   out.string(ptx);

@@ -1,8 +1,10 @@
 //===- CPU.cpp - the blk-to-cpu pipeline and JIT-compiled kernels ---------===//
 #include "blk/Target/CPU.h"
+#include "blk/Runtime/Numerics.h"
 #include "blk/Target/ToLLVM.h"
 
 #include "blk/Conversion/CPUPasses.h"
+#include "blk/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
@@ -90,8 +92,13 @@ static bool isStackBlock(Value alloc) {
   return before + bytes <= kMaxStackBytesPerProgram;
 }
 
-void mlir::blk::buildBlkToCPUPipeline(OpPassManager &pm, bool checkBounds) {
-  pm.addPass(createConvertBlkToCPU(ConvertBlkToCPUOptions{checkBounds}));
+void mlir::blk::buildBlkToCPUPipeline(OpPassManager &pm,
+                                      const ::blk::CompileOptions &options) {
+  // Before the pipelines part: the CPU's products are the GPU's.
+  pm.addPass(createBlkDivideBySplat());
+  ConvertBlkToCPUOptions conversion;
+  conversion.checkBounds = options.checkBounds;
+  pm.addPass(createConvertBlkToCPU(conversion));
   pm.addPass(createBlkFoldElementExtracts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -140,12 +147,23 @@ void mlir::blk::buildBlkToCPUPipeline(OpPassManager &pm, bool checkBounds) {
 }
 
 namespace {
+/// blk-to-cpu's options: the CPU knobs of the one record
+/// (CompileOptions.def).
 struct BlkToCPUPipelineOptions
     : public PassPipelineOptions<BlkToCPUPipelineOptions> {
-  Option<bool> checkBounds{
-      *this, "check-bounds",
-      llvm::cl::desc("Check every element access with @blk_access_in_bounds"),
-      llvm::cl::init(false)};
+#define BLK_CPU_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESCRIPTION)               \
+  Option<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESCRIPTION),                 \
+                     llvm::cl::init(DEFAULT)};
+#include "blk/Target/CompileOptions.def"
+
+  ::blk::CompileOptions getCompileOptions() const {
+    ::blk::CompileOptions options;
+    options.target = ::blk::TargetKind::CPU;
+#define BLK_CPU_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESCRIPTION)               \
+  options.FIELD = FIELD;
+#include "blk/Target/CompileOptions.def"
+    return options;
+  }
 };
 } // namespace
 
@@ -155,7 +173,7 @@ void mlir::blk::registerBlkToCPUPipeline() {
       "Lower specialized block programs to host functions in the LLVM "
       "dialect (one call per program; blocks become loops)",
       [](OpPassManager &pm, const BlkToCPUPipelineOptions &options) {
-        buildBlkToCPUPipeline(pm, options.checkBounds);
+        buildBlkToCPUPipeline(pm, options.getCompileOptions());
       });
 }
 
@@ -269,15 +287,12 @@ extern "C" void blkFreeBlock(void *pointer) {
 /// On a host without native bf16 (no AVX512-BF16), LLVM keeps bf16 values
 /// in f32 registers and rounds them back with a call to __truncsfbf2 when
 /// they are stored; neither libgcc 12 nor the JIT provides it, so the JIT
-/// gets this one. Round to nearest even, NaN kept quiet; the bf16 is
+/// gets this one: the runtime's rounding (round to nearest even, NaN kept
+/// quiet), the one the reference and the host tensors use. The bf16 is
 /// returned as LLVM expects it, in the low 16 bits of the float return
 /// register.
 extern "C" float blkTruncSFBF2(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  uint32_t narrow = (bits & 0x7fffffffu) > 0x7f800000u
-                        ? (bits >> 16) | 0x40u
-                        : (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+  uint32_t narrow = ::blk::runtime::floatToBf16Bits(value);
   float result;
   std::memcpy(&result, &narrow, sizeof(result));
   return result;
@@ -434,7 +449,8 @@ static llvm::Expected<std::string> generateHostObject(llvm::Module &module) {
 }
 
 FailureOr<CPUKernels::ObjectCode>
-CPUKernels::compileToObject(ModuleOp specializedProgram, bool checkBounds) {
+CPUKernels::compileToObject(ModuleOp specializedProgram,
+                            const ::blk::CompileOptions &options) {
   MLIRContext *context = specializedProgram.getContext();
   DialectRegistry registry;
   registerBlkToCPUDependencies(registry);
@@ -445,7 +461,7 @@ CPUKernels::compileToObject(ModuleOp specializedProgram, bool checkBounds) {
 
   OwningOpRef<ModuleOp> lowered = specializedProgram.clone();
   PassManager pm = PassManager::on<ModuleOp>(context);
-  buildBlkToCPUPipeline(pm, checkBounds);
+  buildBlkToCPUPipeline(pm, options);
   if (failed(pm.run(*lowered)))
     return failure();
   ObjectCode code;

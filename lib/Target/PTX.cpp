@@ -27,42 +27,40 @@ using namespace mlir;
 using namespace mlir::blk;
 
 void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
-                                      const PTXTarget &options) {
-  // convert-blk-to-gpu checks the chip and features (TargetInfo::get); the
-  // attached target must get the same features.
-  std::string features = options.features.empty()
-                             ? TargetInfo::getDefaultFeatures(options.chip)
-                             : options.features;
-  pm.addPass(createBlkPeelAlignment(
-      BlkPeelAlignmentOptions{options.numWarps, options.numCtas}));
+                                      const ::blk::CompileOptions &options) {
+  // The chip is said once, on the module; every pass below reads it there.
+  BlkAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  pm.addPass(createBlkAttachTarget(target));
+  pm.addPass(createBlkPeelAlignment());
   // Row offsets left in 32 bits (the problem did not need
   // blk-widen-offsets) are cheaper inside the offsets blocks.
   pm.addPass(createBlkFoldOffsets());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBlkPipelineLoads());
-  pm.addPass(createBlkDistribute(
-      BlkDistributeOptions{options.numWarps, options.numCtas}));
-  pm.addPass(createBlkStageHeldLoads(BlkStageHeldLoadsOptions{
-      options.chip, options.stageOnClusters, options.stageMinRegisters,
-      options.asyncFillMinRuns}));
-  pm.addPass(createBlkAsyncFill(
-      BlkAsyncFillOptions{options.chip, options.asyncFillMinRuns}));
+  pm.addPass(createBlkDistribute());
+  BlkStageHeldLoadsOptions staging;
+  staging.onClusters = options.stageOnClusters;
+  staging.minRegisters = options.stageMinRegisters;
+  staging.wideMinRuns = options.asyncFillMinRuns;
+  pm.addPass(createBlkStageHeldLoads(staging));
+  BlkAsyncFillOptions asyncFill;
+  asyncFill.minRuns = options.asyncFillMinRuns;
+  pm.addPass(createBlkAsyncFill(asyncFill));
   if (options.combineReductions)
     pm.addPass(createBlkCombineReductions());
-  pm.addPass(
-      createBlkNarrowReductions(BlkNarrowReductionsOptions{options.chip}));
+  pm.addPass(createBlkNarrowReductions());
   if (options.divideInExponent)
     pm.addPass(createBlkDivideInExponent());
-  pm.addPass(createConvertBlkToGPU(
-      ConvertBlkToGPUOptions{options.chip, features}));
+  // Before the pipelines part: the CPU's products are the GPU's.
+  pm.addPass(createBlkDivideBySplat());
+  pm.addPass(createConvertBlkToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
-  target.features = features;
-  target.optLevel = options.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
+  BlkAttachNVVMTargetOptions nvvmTarget;
+  nvvmTarget.optLevel = options.optLevel;
+  pm.addPass(createBlkAttachNVVMTarget(nvvmTarget));
 
   OpPassManager &gpuModule = pm.nest<gpu::GPUModuleOp>();
   gpuModule.addPass(createSCFToControlFlowPass());
@@ -78,18 +76,34 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
+::blk::CompileOptions BlkToPTXOptions::getCompileOptions() const {
+  ::blk::CompileOptions options;
+#define BLK_PIPELINE_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESCRIPTION)          \
+  options.FIELD = FIELD;
+#define BLK_TARGET_OPTION(...) BLK_PIPELINE_OPTION(__VA_ARGS__)
+#define BLK_PTX_OPTION(...) BLK_PIPELINE_OPTION(__VA_ARGS__)
+#define BLK_LAUNCH_OPTION(...) BLK_PIPELINE_OPTION(__VA_ARGS__)
+#include "blk/Target/CompileOptions.def"
+#undef BLK_PIPELINE_OPTION
+  return options;
+}
+
 void mlir::blk::registerBlkToPTXPipeline() {
   PassPipelineRegistration<BlkToPTXOptions>(
       "blk-to-ptx",
       "Lower specialized block programs to PTX (distribute, convert to gpu, "
       "NVVM, LLVM NVPTX backend)",
-      [](OpPassManager &pm, const BlkToPTXOptions &options) {
-        buildBlkToPTXPipeline(
-            pm, PTXTarget{options.chip, options.features, options.numWarps,
-                          options.numCtas, options.stageMinRegisters,
-                          options.stageOnClusters, options.combineReductions,
-                          options.divideInExponent, options.asyncFillMinRuns,
-                          options.optLevel});
+      [](OpPassManager &pm, const BlkToPTXOptions &pipelineOptions) {
+        ::blk::CompileOptions options = pipelineOptions.getCompileOptions();
+        // The launch shape asked for lives in each #blk.kernel from here.
+        if (options.numWarps || options.numCtas || options.numStages) {
+          BlkSetLaunchShapeOptions shape;
+          shape.numWarps = options.numWarps;
+          shape.numCtas = options.numCtas;
+          shape.numStages = options.numStages;
+          pm.addPass(createBlkSetLaunchShape(shape));
+        }
+        buildBlkToPTXPipeline(pm, options);
       });
 }
 

@@ -70,6 +70,8 @@ llvm::Expected<TargetInfo> TargetInfo::get(llvm::StringRef chip,
   auto error = [](const llvm::Twine &message) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   };
+  if (chip.empty())
+    chip = kDefaultChip;
   unsigned number = parseChipNumber(chip);
   if (number < kMinChip)
     return error("unsupported chip '" + chip + "': expected sm_" +

@@ -73,22 +73,17 @@ void fillAsynchronously(LocalAllocOp alloc, LoadOp load) {
   load.erase();
 }
 
-struct BlkAsyncFillPass : public blk::impl::BlkAsyncFillBase<BlkAsyncFillPass> {
+struct BlkAsyncFillPass : public mlir::blk::impl::BlkAsyncFillBase<BlkAsyncFillPass> {
   using BlkAsyncFillBase::BlkAsyncFillBase;
 
   void runOnOperation() override {
-    llvm::Expected<TargetInfo> target = TargetInfo::get(chip, "");
-    if (!target) {
-      getOperation().emitError() << llvm::toString(target.takeError());
-      return signalPassFailure();
-    }
     if (minRuns < 0) {
       getOperation().emitError()
           << "blk-async-fill: min-runs must be 0 (never) or more, but got "
           << static_cast<int64_t>(minRuns);
       return signalPassFailure();
     }
-    if (minRuns == 0 || !target->hasAsyncCopy())
+    if (minRuns == 0 || !getTargetInfo(getOperation()).hasAsyncCopy())
       return;
     AccessAnalysis analysis;
     // A block kept twice is copied into the first buffer; the second keeps

@@ -115,7 +115,7 @@ void combine(ReduceOp max, ReduceOp sum) {
 }
 
 struct BlkCombineReductionsPass
-    : public blk::impl::BlkCombineReductionsBase<BlkCombineReductionsPass> {
+    : public mlir::blk::impl::BlkCombineReductionsBase<BlkCombineReductionsPass> {
   void runOnOperation() override {
     SmallVector<std::pair<ReduceOp, ReduceOp>> pairs;
     // A max whose exps two sums reduce combines with the first; the second

@@ -150,7 +150,7 @@ bool realignsRuns(int64_t numCtas) { return numCtas > 1; }
 int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
                           int64_t threads, bool realign,
                           AccessAnalysis &analysis) {
-  int64_t width = 16 / 4;
+  int64_t width = kVectorBytes / 4;
   bool anyAccess = false;
   // Only accesses of the anchor's shape decide: smaller blocks (a per-row
   // value) and blocks that read one address all along a row (a splat of a
@@ -163,7 +163,8 @@ int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
         offsets.getType().getShape() != anchor.getShape() ||
         analysis.getFacts(offsets).constancy >= anchor.getShape().back())
       return;
-    int64_t maxElements = 16 / access.getBase().getType().getElementBytes();
+    int64_t maxElements =
+        kVectorBytes / access.getBase().getType().getElementBytes();
     if (!anyAccess)
       width = maxElements;
     anyAccess = true;
@@ -337,9 +338,8 @@ LogicalResult checkRegisterBudget(func::FuncOp func, int64_t numWarps) {
       if (failed(distribution))
         continue;
       auto tensor = cast<RankedTensorType>(value.getType());
-      int64_t bits = tensor.getElementTypeBitWidth();
-      int64_t registers =
-          distribution->getNumElements() * std::max<int64_t>(bits, 32) / 32;
+      int64_t registers = getRegistersPerThread(
+          distribution->getNumElements(), tensor.getElementTypeBitWidth());
       if (registers <= kMaxRegistersPerBlock)
         continue;
       op->emitOpError() << "block "
@@ -360,7 +360,7 @@ LogicalResult checkRegisterBudget(func::FuncOp func, int64_t numWarps) {
 }
 
 struct BlkDistributePass
-    : public blk::impl::BlkDistributeBase<BlkDistributePass> {
+    : public mlir::blk::impl::BlkDistributeBase<BlkDistributePass> {
   using BlkDistributeBase::BlkDistributeBase;
 
   void runOnOperation() override {
@@ -372,17 +372,8 @@ struct BlkDistributePass
   LogicalResult distribute(func::FuncOp func) {
     MLIRContext *context = func.getContext();
     KernelAttr kernel = getKernelAttr(func);
-    int64_t warps = numWarps > 0 ? numWarps.getValue() : kernel.getNumWarps();
-    int64_t ctas = numCtas > 0 ? numCtas.getValue() : kernel.getNumCtas();
-    if (warps != kernel.getNumWarps() || ctas != kernel.getNumCtas()) {
-      // The options are checked where every kernel's values are: by the
-      // attribute's verifier.
-      kernel = kernel.withLaunchShape([&] { return func.emitError(); }, warps,
-                                      ctas, kernel.getNumStages());
-      if (!kernel)
-        return failure();
-      func->setAttr(BlkDialect::getKernelAttrName(), kernel);
-    }
+    int64_t warps = kernel.getNumWarps();
+    int64_t ctas = kernel.getNumCtas();
     if (failed(checkSpecialized(func)) || failed(checkBlockShapes(func)))
       return failure();
     RankedTensorType anchor = findAnchor(func);

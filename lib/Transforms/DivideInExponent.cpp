@@ -116,7 +116,7 @@ void divideInExponent(ExpQuotient &quotient) {
 }
 
 struct BlkDivideInExponent
-    : public blk::impl::BlkDivideInExponentBase<BlkDivideInExponent> {
+    : public mlir::blk::impl::BlkDivideInExponentBase<BlkDivideInExponent> {
   void runOnOperation() override {
     SmallVector<ExpQuotient> found;
     getOperation().walk([&](arith::DivFOp division) {

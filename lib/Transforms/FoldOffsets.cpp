@@ -62,7 +62,7 @@ void foldIntoAccesses(AddPtrOp addptr) {
 }
 
 struct BlkFoldOffsetsPass
-    : public blk::impl::BlkFoldOffsetsBase<BlkFoldOffsetsPass> {
+    : public mlir::blk::impl::BlkFoldOffsetsBase<BlkFoldOffsetsPass> {
   void runOnOperation() override {
     SmallVector<AddPtrOp> addptrs;
     getOperation().walk([&](AddPtrOp addptr) {

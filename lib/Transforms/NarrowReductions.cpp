@@ -100,16 +100,11 @@ void narrow(ReduceOp reduce, Value source) {
 }
 
 struct BlkNarrowReductions
-    : public blk::impl::BlkNarrowReductionsBase<BlkNarrowReductions> {
+    : public mlir::blk::impl::BlkNarrowReductionsBase<BlkNarrowReductions> {
   using BlkNarrowReductionsBase::BlkNarrowReductionsBase;
 
   void runOnOperation() override {
-    llvm::Expected<TargetInfo> target = TargetInfo::get(chip, "");
-    if (!target) {
-      getOperation().emitError() << llvm::toString(target.takeError());
-      return signalPassFailure();
-    }
-    if (!target->hasPacked16BitMinMax())
+    if (!getTargetInfo(getOperation()).hasPacked16BitMinMax())
       return;
     SmallVector<std::pair<ReduceOp, Value>> found;
     getOperation().walk([&](ReduceOp reduce) {

@@ -26,8 +26,6 @@ using namespace mlir::blk;
 
 namespace {
 
-constexpr int64_t kVectorBytes = 16;
-
 /// 16-byte runs a thread needs of a shifted row before the row is shifted:
 /// with one run a thread, the row's partial first and last runs (element
 /// by element) and the versioning cost more than the vectors save. bf16
@@ -394,7 +392,7 @@ private:
 };
 
 struct BlkPeelAlignmentPass
-    : public blk::impl::BlkPeelAlignmentBase<BlkPeelAlignmentPass> {
+    : public mlir::blk::impl::BlkPeelAlignmentBase<BlkPeelAlignmentPass> {
   using BlkPeelAlignmentBase::BlkPeelAlignmentBase;
 
   void runOnOperation() override {
@@ -421,17 +419,13 @@ struct BlkPeelAlignmentPass
   }
 
   /// Whether the row's block gives each thread of the program (the
-  /// `num-warps` and `num-ctas` options, else the kernel's) at least
-  /// kMinPeeledRunsPerThread runs of 16 bytes.
+  /// kernel's warps and CTAs) at least kMinPeeledRunsPerThread runs of 16
+  /// bytes.
   bool holdsRunsToPeel(RowBlock &row, func::FuncOp func) {
     KernelAttr kernel = getKernelAttr(func);
-    int64_t warps = numWarps > 0 ? numWarps.getValue()
-                    : kernel     ? kernel.getNumWarps()
-                                 : 1;
-    int64_t ctas = numCtas > 0 ? numCtas.getValue()
-                   : kernel    ? kernel.getNumCtas()
-                               : 1;
-    int64_t threads = kWarpSize * warps * ctas;
+    int64_t threads =
+        kernel ? kWarpSize * kernel.getNumWarps() * kernel.getNumCtas()
+               : kWarpSize;
     int64_t runs = row.arange.getType().getDimSize(0) / row.vectorElements;
     return runs >= kMinPeeledRunsPerThread * threads;
   }

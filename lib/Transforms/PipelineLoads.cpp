@@ -233,24 +233,13 @@ void pipelineLoop(scf::ForOp loop, int64_t numStages) {
 }
 
 struct BlkPipelineLoadsPass
-    : public blk::impl::BlkPipelineLoadsBase<BlkPipelineLoadsPass> {
+    : public mlir::blk::impl::BlkPipelineLoadsBase<BlkPipelineLoadsPass> {
   using BlkPipelineLoadsBase::BlkPipelineLoadsBase;
 
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       KernelAttr kernel = getKernelAttr(func);
-      if (!kernel)
-        continue;
-      if (numStages > 0 && numStages != kernel.getNumStages()) {
-        // The attribute's verifier checks the option as every kernel's.
-        kernel = kernel.withLaunchShape([&] { return func.emitError(); },
-                                        kernel.getNumWarps(),
-                                        kernel.getNumCtas(), numStages);
-        if (!kernel)
-          return signalPassFailure();
-        func->setAttr(BlkDialect::getKernelAttrName(), kernel);
-      }
-      if (kernel.getNumStages() == 1)
+      if (!kernel || kernel.getNumStages() == 1)
         continue;
       SmallVector<scf::ForOp> loops;
       func.walk([&](scf::ForOp loop) { loops.push_back(loop); });

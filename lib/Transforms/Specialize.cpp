@@ -137,7 +137,7 @@ LogicalResult checkAllShapesStatic(Operation *root) {
 }
 
 struct BlkSpecializePass
-    : public blk::impl::BlkSpecializeBase<BlkSpecializePass> {
+    : public mlir::blk::impl::BlkSpecializeBase<BlkSpecializePass> {
   using BlkSpecializeBase::BlkSpecializeBase;
 
   /// Also accepts the short form --blk-specialize="BLOCK=1024 ROWS=4": every

@@ -43,8 +43,9 @@ int64_t getRegisters(Value value) {
   FailureOr<Distribution> distribution = Distribution::get(value.getType());
   if (failed(distribution))
     return 0;
-  int64_t bits = getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();
-  return distribution->getNumElements() * std::max<int64_t>(bits, 32) / 32;
+  return getRegistersPerThread(
+      distribution->getNumElements(),
+      getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth());
 }
 
 /// Whether `value` of `block` is computed from a load of `block` (its own
@@ -333,7 +334,7 @@ private:
 };
 
 struct BlkStageHeldLoadsPass
-    : public blk::impl::BlkStageHeldLoadsBase<BlkStageHeldLoadsPass> {
+    : public mlir::blk::impl::BlkStageHeldLoadsBase<BlkStageHeldLoadsPass> {
   using BlkStageHeldLoadsBase::BlkStageHeldLoadsBase;
 
   void runOnOperation() override {
@@ -345,14 +346,10 @@ struct BlkStageHeldLoadsPass
     }
     if (minRegisters <= 0)
       return;
-    llvm::Expected<TargetInfo> target = TargetInfo::get(chip, "");
-    if (!target) {
-      getOperation().emitError() << llvm::toString(target.takeError());
-      return signalPassFailure();
-    }
+    TargetInfo target = getTargetInfo(getOperation());
     // Rows kept in shared memory must leave room for a second CTA on the
     // SM: staging is for kernels whose registers allow only one.
-    int64_t maxSharedBytesPerCta = target->getMaxSharedBytesPerCta();
+    int64_t maxSharedBytesPerCta = target.getMaxSharedBytesPerCta();
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       // On a cluster of small CTAs, a row's CTAs wait for each other at
       // every reduction, and the reloads only lengthen that: bf16 1024 x
@@ -365,7 +362,7 @@ struct BlkStageHeldLoadsPass
                     attr.getNumWarps() < kMinKeptRowClusterWarps))
         continue;
       KernelStager stager(kernel, minRegisters, maxSharedBytesPerCta,
-                          target->hasAsyncCopy() ? wideMinRuns : 0);
+                          target.hasAsyncCopy() ? wideMinRuns : 0);
       SmallVector<Block *> blocks;
       kernel.walk([&](Block *block) { blocks.push_back(block); });
       for (Block *block : blocks)

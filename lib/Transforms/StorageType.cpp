@@ -61,7 +61,7 @@ void retypeKernel(func::FuncOp func, FloatType storage) {
 }
 
 struct BlkStorageTypePass
-    : public blk::impl::BlkStorageTypeBase<BlkStorageTypePass> {
+    : public mlir::blk::impl::BlkStorageTypeBase<BlkStorageTypePass> {
   using BlkStorageTypeBase::BlkStorageTypeBase;
 
   void runOnOperation() override {

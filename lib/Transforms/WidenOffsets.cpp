@@ -170,7 +170,7 @@ LogicalResult widenOffsets(FunctionOpInterface func) {
 }
 
 struct BlkWidenOffsetsPass
-    : public blk::impl::BlkWidenOffsetsBase<BlkWidenOffsetsPass> {
+    : public mlir::blk::impl::BlkWidenOffsetsBase<BlkWidenOffsetsPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<FunctionOpInterface>())
       if (failed(widenOffsets(func)))

@@ -46,8 +46,10 @@ static llvm::cl::opt<std::string>
                       llvm::cl::init("1024"), llvm::cl::cat(toolOptions));
 
 static llvm::cl::opt<std::string>
-    chip("chip", llvm::cl::desc("NVIDIA chip to compile for (sm_70 or newer)"),
-         llvm::cl::init("sm_90"), llvm::cl::cat(toolOptions));
+    chip("chip",
+         llvm::cl::desc("NVIDIA chip to compile for (sm_70 or newer; "
+                        "default: sm_90)"),
+         llvm::cl::cat(toolOptions));
 
 static llvm::cl::opt<bool>
     printIR("print-ir",
@@ -175,10 +177,11 @@ static void buildSoftmaxFused(ModuleOp module) {
 /// written once.
 static void printKernels(llvm::raw_ostream &os,
                          const std::vector<mlir::blk::CompiledKernel> &kernels,
-                         unsigned blockSize, llvm::StringRef chip) {
+                         unsigned blockSize,
+                         const mlir::blk::TargetInfo &target) {
   for (const mlir::blk::CompiledKernel &kernel : kernels) {
     os << "// kernel " << kernel.name << ", BLOCK=" << blockSize << ", "
-       << chip << " " << mlir::blk::TargetInfo::getDefaultFeatures(chip) << "\n"
+       << target.getChip() << " " << target.getFeatures() << "\n"
        << "//   threads per program: " << kernel.threads << "\n"
        << "//   shared memory: " << kernel.staticSharedBytes
        << " bytes static, " << kernel.dynamicSharedBytes
@@ -247,9 +250,9 @@ int main(int argc, char **argv) {
   pm.addPass(mlir::blk::createBlkSpecializePass({{"BLOCK", blockSize}}));
   // The chip, with the PTX features the compiler chooses for it by default
   // (the oldest PTX version that knows it, at least 8.0).
-  mlir::blk::PTXTarget target;
-  target.chip = chip;
-  mlir::blk::buildBlkToPTXPipeline(pm, target);
+  ::blk::CompileOptions options;
+  options.chip = chip;
+  mlir::blk::buildBlkToPTXPipeline(pm, options);
   FailureOr<std::vector<mlir::blk::CompiledKernel>> kernels =
       failed(pm.run(*compiled))
           ? FailureOr<std::vector<mlir::blk::CompiledKernel>>(failure())
@@ -258,6 +261,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "blk-build-fused: compiling to PTX failed\n";
     return 1;
   }
-  printKernels(llvm::outs(), *kernels, blockSize, chip);
+  printKernels(llvm::outs(), *kernels, blockSize,
+               mlir::blk::getTargetInfo(*compiled));
   return 0;
 }

@@ -36,9 +36,9 @@ static llvm::cl::opt<std::string> dtype(llvm::cl::Positional,
                                         llvm::cl::desc("<f32|f16|bf16>"),
                                         llvm::cl::init("f32"),
                                         llvm::cl::cat(toolOptions));
-static llvm::cl::opt<std::string> chip("chip", llvm::cl::desc("Target chip"),
-                                       llvm::cl::init("sm_90"),
-                                       llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string>
+    chip("chip", llvm::cl::desc("Target chip (default: sm_90)"),
+         llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t> multiprocessors(
     "multiprocessors",
     llvm::cl::desc("SMs of the GPU the program is for (0: a whole chip)"),
@@ -64,7 +64,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   mlir::blk::CompileOptions options;
-  options.chip = chip;
+  options.chip = chip.empty() ? std::string(mlir::blk::TargetInfo::kDefaultChip)
+                              : chip.getValue();
   options.multiprocessors = multiprocessors;
   const mlir::blk::BuiltinProgram &chosen = mlir::blk::chooseBuiltinSoftmax(problem, options);
 
@@ -83,7 +84,7 @@ int main(int argc, char **argv) {
   if (failed(binding))
     return 1;
   llvm::outs() << chosen.name << " for " << rows << " x " << cols << " "
-               << dtype << " on " << chip << ": " << binding->describe()
+               << dtype << " on " << options.chip << ": " << binding->describe()
                << ", grid " << binding->grid << "\n";
 
   FailureOr<mlir::blk::CompiledProgram> compiled =

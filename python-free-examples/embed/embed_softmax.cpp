@@ -58,17 +58,19 @@ int main(int argc, char **argv) {
 
   // Compile (or find in the cache) a softmax for this shape and chip.
   blk::Compiler compiler;
-  blk::Compiler::Options options;
-  options.chip = argc > 3 ? argv[3] : gpu ? cuda->device().smArch() : "sm_90";
+  blk::CompileOptions options;
+  // Empty: the compiler's default chip.
+  options.chip = argc > 3 ? argv[3] : gpu ? cuda->device().smArch() : "";
   if (gpu)
     options.multiprocessors = cuda->device().multiprocessorCount;
+  options.cacheDirectory = blk::runtime::KernelCache::getDefaultDirectory();
   blk::runtime::ProgramImage image;
   if (Status s = compiler.compileSoftmax(
           {rows, cols, blk::runtime::ElementType::F32, {}}, options, image);
       !s)
     return fail(s);
   std::printf("compiled %s for %lld x %lld f32 on %s: %zu kernel(s), grid %lld\n",
-              image.binding.c_str(), rows, cols, options.chip.c_str(),
+              image.binding.c_str(), rows, cols, image.target.c_str(),
               image.signatures.size(), (long long)image.grid);
   if (!gpu) {
     std::printf("no GPU (%s): not launched\n", gpu.message().c_str());

@@ -260,26 +260,6 @@ func.func @gather(%in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.ker
 
 // -----
 
-// A division by a splat is a product with one reciprocal, as on the GPU.
-// CHECK-LABEL: func.func @divide(
-// CHECK-SAME: %[[S:[^:]*]]: f32
-// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK: %[[R:.*]] = arith.divf %[[ONE]], %[[S]] : f32
-// CHECK: %[[RS:.*]] = linalg.fill ins(%[[R]] : f32)
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[RS]] : tensor<16xf32>, tensor<16xf32>)
-// CHECK:   arith.mulf
-// CHECK-NOT: arith.divf
-func.func @divide(%out: !blk.ptr<f32>, %s: f32) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
-  %cols = blk.arange 0 to 16 : tensor<16xi32>
-  %x = blk.load %out[%cols] : !blk.ptr<f32>, tensor<16xi32> -> tensor<16xf32>
-  %d = blk.splat %s : f32 -> tensor<16xf32>
-  %y = arith.divf %x, %d : tensor<16xf32>
-  blk.store %out[%cols], %y : !blk.ptr<f32>, tensor<16xi32>, tensor<16xf32>
-  return
-}
-
-// -----
-
 // A block kept in shared memory is the block itself on the CPU.
 // CHECK-LABEL: func.func @kept_block
 // CHECK-NOT: blk.local

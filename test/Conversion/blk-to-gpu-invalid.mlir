@@ -1,10 +1,10 @@
 // RUN: softmax-opt %s --convert-blk-to-gpu --split-input-file -verify-diagnostics
-// RUN: not softmax-opt %s --convert-blk-to-gpu="chip=sm_80 features=+ptx70" --split-input-file 2>&1 | FileCheck %s --check-prefix=NOCLUSTER
-// RUN: not softmax-opt %s --convert-blk-to-gpu=chip=sm_60 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not softmax-opt %s --convert-blk-to-gpu=chip=gfx90a 2>&1 | FileCheck %s --check-prefix=CHIP-NAME
-// RUN: not softmax-opt %s --convert-blk-to-gpu=chip=sm_80x 2>&1 | FileCheck %s --check-prefix=CHIP-SUFFIX
-// RUN: not softmax-opt %s --convert-blk-to-gpu="chip=sm_90 features=+ptx70" 2>&1 | FileCheck %s --check-prefix=PTX
-// RUN: not softmax-opt %s --convert-blk-to-gpu="chip=sm_80 features=+sm80" 2>&1 | FileCheck %s --check-prefix=NOPTX
+// RUN: not softmax-opt %s --blk-attach-target="chip=sm_80 features=+ptx70" --convert-blk-to-gpu --split-input-file 2>&1 | FileCheck %s --check-prefix=NOCLUSTER
+// RUN: not softmax-opt %s --blk-attach-target=chip=sm_60 --convert-blk-to-gpu 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not softmax-opt %s --blk-attach-target=chip=gfx90a --convert-blk-to-gpu 2>&1 | FileCheck %s --check-prefix=CHIP-NAME
+// RUN: not softmax-opt %s --blk-attach-target=chip=sm_80x --convert-blk-to-gpu 2>&1 | FileCheck %s --check-prefix=CHIP-SUFFIX
+// RUN: not softmax-opt %s --blk-attach-target="chip=sm_90 features=+ptx70" --convert-blk-to-gpu 2>&1 | FileCheck %s --check-prefix=PTX
+// RUN: not softmax-opt %s --blk-attach-target="chip=sm_80 features=+sm80" --convert-blk-to-gpu 2>&1 | FileCheck %s --check-prefix=NOPTX
 
 // CHIP: error: unsupported chip 'sm_60': expected sm_70 or newer (e.g. sm_80, sm_90)
 // CHIP-NAME: error: unsupported chip 'gfx90a': expected sm_70 or newer

@@ -12,6 +12,6 @@
 // The prefix has the tools too.
 // RUN: %t/prefix/bin/softmax-run --version | FileCheck %s --check-prefix=TOOL
 
-// FUSED: compiled BLOCK=1024 for 4096 x 1024 f32 on sm_90: 1 kernel(s), grid 4096
-// SPLIT: compiled BLOCK=8192 SPLITS=8 for 1024 x 65536 f32 on sm_80: 2 kernel(s), grid 8192
+// FUSED: compiled BLOCK=1024 for 4096 x 1024 f32 on gpu sm_90 +ptx80: 1 kernel(s), grid 4096
+// SPLIT: compiled BLOCK=8192 SPLITS=8 for 1024 x 65536 f32 on gpu sm_80 +ptx80: 2 kernel(s), grid 8192
 // TOOL: softmax-run (blk-softmax

@@ -27,7 +27,7 @@ func.func @kernel_not_attr() attributes {blk.kernel = 4} {
 
 // -----
 
-// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch', 'blk.vector', 'blk.realign', 'blk.fallback', or 'blk.access' on a load or store and 'blk.accesses' on a module)}}
+// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch', 'blk.target', 'blk.vector', 'blk.realign', 'blk.fallback', or 'blk.access' on a load or store and 'blk.accesses' on a module)}}
 func.func @unknown_op_attr() attributes {blk.warps = 4} {
   return
 }
@@ -651,5 +651,18 @@ func.func @barrier_of_no_one(%c: !blk.ptr<i64>) attributes {blk.kernel = #blk.ke
   %zero = arith.constant 0 : i32
   // expected-error @+1 {{expected a count of at least 1 program, but found 0}}
   blk.program_barrier %c, %zero : !blk.ptr<i64>, i32
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unsupported chip 'sm_60': expected sm_70 or newer (e.g. sm_80, sm_90)}}
+module attributes {blk.target = #blk.target<chip = "sm_60", features = "+ptx80">} {
+}
+
+// -----
+
+// expected-error @+1 {{'blk.target' must be a #blk.target on a module, but got "sm_90" on 'func.func'}}
+func.func @target_on_func() attributes {blk.target = "sm_90"} {
   return
 }

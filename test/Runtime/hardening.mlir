@@ -86,6 +86,6 @@
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --num-warps=-1 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --runs 0 2>&1 | FileCheck %s --check-prefix=RUNS
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 1 --cols 2147483647 --check 2>&1 | FileCheck %s --check-prefix=MEMORY
-// WARPS: softmax-run: --num-warps, --num-ctas and --num-stages must be positive (or 0: the program's own)
+// WARPS: softmax-run: --num-warps must be 0 (the program's own) or positive, not -1
 // RUNS: softmax-run: --runs must be at least 1
 // MEMORY: softmax-run: the problem needs {{[0-9]+}} MB of host memory (tensors, reference), more than this machine has

@@ -1,6 +1,6 @@
 // RUN: softmax-opt %s --blk-async-fill --split-input-file | FileCheck %s
 // RUN: softmax-opt %s --blk-async-fill=min-runs=0 --split-input-file | FileCheck %s --check-prefix=OFF
-// RUN: softmax-opt %s --blk-async-fill=chip=sm_75 --split-input-file | FileCheck %s --check-prefix=SM75
+// RUN: softmax-opt %s --blk-attach-target=chip=sm_75 --blk-async-fill --split-input-file | FileCheck %s --check-prefix=SM75
 // RUN: not softmax-opt %s --blk-async-fill=min-runs=-1 --split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not softmax-opt %s --blk-to-ptx=async-fill-min-runs=-1 --split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE-PIPELINE
 // NEGATIVE: error: blk-async-fill: min-runs must be 0 (never) or more, but got -1

@@ -1,5 +1,5 @@
 // RUN: softmax-opt %s --blk-distribute --split-input-file -verify-diagnostics
-// RUN: not softmax-opt %s --blk-distribute=num-warps=3 2>&1 | FileCheck %s --check-prefix=WARPS
+// RUN: not softmax-opt %s --blk-set-launch-shape=num-warps=3 --blk-distribute 2>&1 | FileCheck %s --check-prefix=WARPS
 
 // WARPS: num_warps must be a power of two from 1 to 32, but got 3
 

@@ -1,7 +1,7 @@
 // RUN: softmax-opt %s --blk-distribute --split-input-file | FileCheck %s
-// RUN: softmax-opt %s --blk-distribute=num-warps=8 --split-input-file | FileCheck %s --check-prefix=WARPS8
-// RUN: softmax-opt %s --blk-distribute="num-warps=8 num-ctas=4" --split-input-file | FileCheck %s --check-prefix=CTAS4
-// RUN: not softmax-opt %s --blk-distribute=num-ctas=3 2>&1 | FileCheck %s --check-prefix=CTAS3
+// RUN: softmax-opt %s --blk-set-launch-shape=num-warps=8 --blk-distribute --split-input-file | FileCheck %s --check-prefix=WARPS8
+// RUN: softmax-opt %s --blk-set-launch-shape="num-warps=8 num-ctas=4" --blk-distribute --split-input-file | FileCheck %s --check-prefix=CTAS4
+// RUN: not softmax-opt %s --blk-set-launch-shape=num-ctas=3 --blk-distribute 2>&1 | FileCheck %s --check-prefix=CTAS3
 
 // A row of f32 read through aligned, contiguous offsets: 4 elements (16
 // bytes) per thread, 32 lanes, the kernel's 4 warps.

@@ -1,5 +1,5 @@
 // RUN: softmax-opt %s --blk-narrow-reductions --split-input-file | FileCheck %s
-// RUN: softmax-opt %s --blk-narrow-reductions=chip=sm_75 --split-input-file | FileCheck %s --check-prefix=SM75
+// RUN: softmax-opt %s --blk-attach-target=chip=sm_75 --blk-narrow-reductions --split-input-file | FileCheck %s --check-prefix=SM75
 
 // Before sm_80 a 16-bit max is emulated: nothing is narrowed.
 // SM75-NOT: blk.reduce {{.*}}bf16

@@ -1,5 +1,5 @@
 // RUN: softmax-opt %s --blk-peel-alignment --split-input-file | FileCheck %s
-// RUN: softmax-opt %s --blk-peel-alignment=num-warps=1 --split-input-file | FileCheck %s --check-prefix=OPTION
+// RUN: softmax-opt %s --blk-set-launch-shape=num-warps=1 --blk-peel-alignment --split-input-file | FileCheck %s --check-prefix=OPTION
 
 // A row of unknown alignment (no blk.divisibility on the strides): the block
 // is shifted by the input row's misalignment (8 bf16 in 16 bytes), masks

@@ -1,5 +1,5 @@
 // RUN: softmax-opt %s --blk-pipeline-loads --split-input-file | FileCheck %s
-// RUN: softmax-opt %s --blk-pipeline-loads=num-stages=1 --split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: softmax-opt %s --blk-set-launch-shape=num-stages=1 --blk-pipeline-loads --split-input-file | FileCheck %s --check-prefix=OFF
 
 // The persistent loop over rows: the first row's load moves before the
 // loop, masked by `lb < ub`; each iteration loads row `i + step`, masked by

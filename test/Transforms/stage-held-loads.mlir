@@ -1,8 +1,8 @@
 // RUN: softmax-opt %s --blk-stage-held-loads --split-input-file | FileCheck %s
 // RUN: softmax-opt %s --blk-stage-held-loads=min-registers=0 --split-input-file | FileCheck %s --check-prefix=OFF
-// RUN: softmax-opt %s --blk-stage-held-loads=chip=sm_75 --split-input-file | FileCheck %s --check-prefix=SM75
+// RUN: softmax-opt %s --blk-attach-target=chip=sm_75 --blk-stage-held-loads --split-input-file | FileCheck %s --check-prefix=SM75
 // RUN: softmax-opt %s --blk-stage-held-loads=wide-min-runs=12 --split-input-file | FileCheck %s --check-prefix=WIDE
-// RUN: softmax-opt %s --blk-stage-held-loads="wide-min-runs=12 chip=sm_75" --split-input-file | FileCheck %s --check-prefix=WIDE-SM75
+// RUN: softmax-opt %s --blk-attach-target=chip=sm_75 --blk-stage-held-loads=wide-min-runs=12 --split-input-file | FileCheck %s --check-prefix=WIDE-SM75
 // RUN: not softmax-opt %s --blk-stage-held-loads=wide-min-runs=-1 --split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: blk-stage-held-loads: wide-min-runs must be 0 (never) or more, but got -1
 

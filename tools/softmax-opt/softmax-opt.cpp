@@ -73,10 +73,16 @@ static LogicalResult emitPTX(StringRef inputFilename,
   return success();
 }
 
+namespace mlir::blk::test {
+/// The passes of test/lib (blk-test-print-access).
+void registerTestPasses();
+} // namespace mlir::blk::test
+
 int main(int argc, char **argv) {
   DialectRegistry registry;
   mlir::blk::registerCompilerDialects(registry);
   mlir::blk::registerCompilerPasses();
+  mlir::blk::test::registerTestPasses();
 
   llvm::InitLLVM init(argc, argv);
   // An error points at a line of the program; MLIR's default would also

@@ -114,44 +114,21 @@ static cl::list<std::string>
     paramOptions("param",
                  cl::desc("Scalar kernel parameters: NAME=VALUE[,NAME=VALUE]"),
                  cl::CommaSeparated, cl::cat(runCategory));
-static cl::opt<int64_t> warpsOption("num-warps",
-                                    cl::desc("Warps per program (override)"),
-                                    cl::init(0), cl::cat(runCategory));
-static cl::opt<int64_t> ctasOption(
-    "num-ctas",
-    cl::desc("CTAs (a thread-block cluster, sm_90+) per program (override)"),
-    cl::init(0), cl::cat(runCategory));
-static cl::opt<int64_t> stagesOption(
-    "num-stages",
-    cl::desc("Loop iterations whose loads are in flight at once (override; "
-             "programs that loop, 1 to 4)"),
-    cl::init(0), cl::cat(runCategory));
-static cl::opt<int64_t> stageMinRegistersOption(
-    "stage-min-registers",
-    cl::desc("Registers per thread the blocks held across a reduction must "
-             "take before their rows are kept in shared memory (0: never)"),
-    cl::init(mlir::blk::kDefaultStageMinRegisters), cl::cat(runCategory));
-static cl::opt<bool> stageOnClustersOption(
-    "stage-on-clusters",
-    cl::desc("Keep rows in shared memory also in kernels on clusters of CTAs "
-             "under 8 warps"),
-    cl::init(false), cl::cat(runCategory));
-static cl::opt<bool> combineReductionsOption(
-    "combine-reductions",
-    cl::desc("Reduce a row's max and sum of exp in one exchange of (max, "
-             "sum) pairs where the reductions cross warps "
-             "(blk-combine-reductions; no faster on the H100)"),
-    cl::init(false), cl::cat(runCategory));
-static cl::opt<int64_t> asyncFillMinRunsOption(
-    "async-fill-min-runs",
-    cl::desc("16-byte runs a thread must keep before its row in shared "
-             "memory is filled by cp.async instead of through registers "
-             "(blk-async-fill; 0: never)"),
-    cl::init(mlir::blk::kDefaultAsyncFillMinRuns), cl::cat(runCategory));
-static cl::opt<int64_t>
-    maxTileOption("max-tile",
-                  cl::desc("Largest BLOCK for programs that loop over a row"),
-                  cl::init(8192), cl::cat(runCategory));
+// The compile knobs: one flag per knob of blk/Target/CompileOptions.def,
+// stored straight into the record the driver takes. softmax-run checks
+// CPU runs' accesses unless told not to (--check-bounds=false: --bench
+// times code without the checks).
+static mlir::blk::CompileOptions compileOptions = [] {
+  mlir::blk::CompileOptions options;
+  options.checkBounds = true;
+  return options;
+}();
+#define BLK_TARGET_OPTION(...) // --chip, below: its default is the device's
+#define BLK_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESCRIPTION)                   \
+  static cl::opt<TYPE, true> FIELD##Flag(FLAG, cl::desc(DESCRIPTION),          \
+                                         cl::location(compileOptions.FIELD),  \
+                                         cl::cat(runCategory));
+#include "blk/Target/CompileOptions.def"
 static cl::opt<std::string> referenceOption(
     "reference",
     cl::desc("What --check compares with: a kernel kind's float64 reference "
@@ -188,12 +165,6 @@ static cl::opt<std::string> emitPtxPath(
     cl::desc("Write the PTX compiled for the problem to this file (for --chip, "
              "else the device's, else sm_90); without a GPU, only compile"),
     cl::cat(runCategory));
-static cl::opt<bool> checkBoundsOption(
-    "check-bounds",
-    cl::desc("CPU target: check every access of the kernels against the "
-             "buffers of the run; an access outside them is an error naming "
-             "the op (on by default; --bench times code without them)"),
-    cl::init(true), cl::cat(runCategory));
 static cl::opt<bool>
     verboseOption("verbose",
                   cl::desc("Print registers, spills, shared memory, occupancy, "
@@ -547,18 +518,17 @@ bool makeTensors(const std::vector<mlir::blk::KernelSignature> &fitted,
 }
 
 /// NAME=VALUE bindings of a list option into `values`.
-template <typename T, typename Parse>
+template <typename Map, typename Parse>
 bool parseBindings(const cl::list<std::string> &bindings, const char *flag,
-                   llvm::StringMap<T> &values, Parse parse,
-                   std::string &error) {
+                   Map &values, Parse parse, std::string &error) {
   for (const std::string &binding : bindings) {
     auto [name, text] = llvm::StringRef(binding).split('=');
-    T value;
+    typename Map::mapped_type value;
     if (name.empty() || !parse(text, value)) {
       error = std::string(flag) + " " + binding + ": expected NAME=VALUE";
       return false;
     }
-    if (!values.try_emplace(name, value).second) {
+    if (!values.try_emplace(name.str(), value).second) {
       error = std::string(flag) + " " + binding + ": " + name.str() +
               " is given twice";
       return false;
@@ -827,7 +797,9 @@ bool autotune(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
                                        program, programName.str(), problem);
   if (auto remembered = cache.lookup(key)) {
     mlir::blk::CompileOptions fixed = options;
-    fixed.constants = remembered->constants;
+    fixed.constants.clear();
+    for (const auto &constant : remembered->constants)
+      fixed.constants[constant.getKey().str()] = constant.getValue();
     fixed.numWarps = remembered->numWarps;
     fixed.numCtas = remembered->numCtas;
     fixed.numStages = remembered->numStages;
@@ -1045,39 +1017,17 @@ int main(int argc, char **argv) {
     return fail("no program given (softmax-run PROGRAM.mlir --rows M --cols N)");
   if (targetOption != "gpu" && targetOption != "cpu" && targetOption != "auto")
     return fail("--target must be gpu, cpu or auto");
-  if (warpsOption < 0 || ctasOption < 0 || stagesOption < 0)
-    return fail("--num-warps, --num-ctas and --num-stages must be positive "
-                "(or 0: the program's own)");
-  if (stageMinRegistersOption < 0)
-    return fail("--stage-min-registers must be 0 (never) or positive, not " +
-                std::to_string(stageMinRegistersOption));
-  if (asyncFillMinRunsOption < 0)
-    return fail("--async-fill-min-runs must be 0 (never) or positive, not " +
-                std::to_string(asyncFillMinRunsOption));
+  if (std::string invalid = compileOptions.verify(); !invalid.empty())
+    return fail("--" + invalid);
   if (runsOption < 1)
     return fail("--runs must be at least 1");
   if (!csvPath.empty() && !benchOption)
     return fail("--csv records timings: give --bench too");
-  // Autotune tries twice the tile: it must stay far from overflow.
-  if (maxTileOption < 2 || maxTileOption > (int64_t(1) << 30) ||
-      !llvm::isPowerOf2_64(maxTileOption))
-    return fail("--max-tile must be a power of two from 2 to 2^30, not " +
-                std::to_string(maxTileOption));
-
   Problem problem;
   blk::runtime::NpyArray array;
   if (!parseInputs(error) || !readShape(problem, array, error))
     return fail(error);
-  mlir::blk::CompileOptions options;
-  options.numWarps = warpsOption;
-  options.numCtas = ctasOption;
-  options.numStages = stagesOption;
-  options.stageMinRegisters = stageMinRegistersOption;
-  options.stageOnClusters = stageOnClustersOption;
-  options.combineReductions = combineReductionsOption;
-  options.asyncFillMinRuns = asyncFillMinRunsOption;
-  options.maxTile = maxTileOption;
-  options.checkBounds = checkBoundsOption;
+  mlir::blk::CompileOptions options = compileOptions;
   options.cacheDirectory =
       noCacheOption ? ""
       : cacheDirOption.getNumOccurrences()
@@ -1114,6 +1064,8 @@ int main(int argc, char **argv) {
     options.chip = chipOption;
   else if (driver)
     options.chip = driver->device().smArch();
+  else if (forGPU)
+    options.chip = mlir::blk::TargetInfo::kDefaultChip;
   // The device's SMs describe the chip compiled for only when it is the
   // device's (--chip sm_120 on an H100 compiles for a chip not present).
   if (driver && options.chip == driver->device().smArch())

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "blk/Target/CompileOptions.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::blk {

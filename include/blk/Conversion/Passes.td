@@ -37,13 +37,6 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
     The launch contract of each kernel (symbol, threads, shared memory,
     grid, arguments) is written on the module as `blk.launch`.
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", "\"sm_90\"",
-           "Target chip, checked to be one the generated code supports">,
-    Option<"features", "features", "std::string", "\"\"",
-           "Target features, checked to name a PTX version the chip accepts "
-           "(empty: the chip's default, +ptx80 or the oldest that knows it)">,
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
@@ -53,6 +46,23 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
+}
+
+def BlkAttachNVVMTarget : Pass<"blk-attach-nvvm-target", "::mlir::ModuleOp"> {
+  let summary = "Give every gpu.module the #nvvm.target of the module's #blk.target";
+  let description = [{
+    `gpu-module-to-binary` compiles each `gpu.module` for the targets it
+    carries. This pass gives every `gpu.module` of the module the
+    `#nvvm.target` of the module's chip and features (`blk.target`, set by
+    `blk-attach-target`; sm_90 without one), so the chip is named once, in
+    the IR, and not again in the pipeline.
+  }];
+  let options = [
+    Option<"optLevel", "opt-level", "unsigned",
+           "::blk::CompileOptions().optLevel",
+           "LLVM optimization level of the GPU code">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 #endif // BLK_CONVERSION_PASSES_TD

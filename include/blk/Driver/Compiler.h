@@ -8,9 +8,10 @@
 //
 //   blk::Compiler compiler;
 //   blk::runtime::ProgramImage image;
-//   blk::Compiler::Options options;
+//   blk::CompileOptions options;      // the one record (Target/CompileOptions.h)
 //   options.chip = cuda->device().smArch();
 //   options.multiprocessors = cuda->device().multiprocessorCount;
+//   options.cacheDirectory = blk::runtime::KernelCache::getDefaultDirectory();
 //   blk::runtime::Status s =
 //       compiler.compileSoftmax({rows, cols, ElementType::F32, {}}, options,
 //                               image);
@@ -25,6 +26,7 @@
 #include "blk/Runtime/KernelCache.h"
 #include "blk/Runtime/Program.h"
 #include "blk/Runtime/Status.h"
+#include "blk/Target/CompileOptions.h"
 
 #include <cstdint>
 #include <memory>
@@ -36,26 +38,6 @@ namespace blk {
 
 class Compiler {
 public:
-  struct Options {
-    /// The GPU (sm_70 or newer) and PTX features (empty: the chip's
-    /// default).
-    std::string chip = "sm_90";
-    std::string features;
-    /// The GPU's streaming multiprocessors (0: not known, a whole chip
-    /// assumed): a MIG slice too small to keep a split row's parts
-    /// resident gets the program whose parts need not meet.
-    int64_t multiprocessors = 0;
-    /// Constants the binding rules must not choose (BLOCK, ROWS...), and
-    /// warps and CTAs per program (0: the rules choose).
-    std::vector<std::pair<std::string, int64_t>> constants;
-    int64_t numWarps = 0;
-    int64_t numCtas = 0;
-    /// Loop iterations whose loads are in flight at once (0: the rules').
-    int64_t numStages = 0;
-    /// Where compiled programs are kept; empty: compile every time.
-    std::string cacheDirectory = runtime::KernelCache::getDefaultDirectory();
-  };
-
   Compiler();
   ~Compiler();
   Compiler(const Compiler &) = delete;
@@ -66,7 +48,7 @@ public:
   /// bound and compiled. Its tensors are named "x" (input) and "y"
   /// (output).
   runtime::Status compileSoftmax(const runtime::ProgramShape &shape,
-                                 const Options &options,
+                                 const CompileOptions &options,
                                  runtime::ProgramImage &image);
 
   /// A block program given as MLIR text (`name` is what messages call it),
@@ -74,7 +56,7 @@ public:
   runtime::Status compile(const std::string &programText,
                           const std::string &name,
                           const runtime::ProgramShape &shape,
-                          const Options &options,
+                          const CompileOptions &options,
                           runtime::ProgramImage &image);
 
 private:

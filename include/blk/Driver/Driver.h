@@ -23,6 +23,7 @@
 #include "blk/Runtime/Numerics.h"
 #include "blk/Runtime/Program.h"
 #include "blk/Target/CPU.h"
+#include "blk/Target/CompileOptions.h"
 #include "blk/Target/PTX.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -71,49 +72,10 @@ struct ProblemDesc {
   ::blk::runtime::ProgramShape getProgramShape() const;
 };
 
-enum class TargetKind { GPU, CPU };
-
-/// Everything a caller chooses about compilation, in one place.
-struct CompileOptions {
-  TargetKind target = TargetKind::GPU;
-  /// GPU: the chip (sm_70 or newer) and PTX features (empty: the chip's
-  /// default).
-  std::string chip = "sm_90";
-  std::string features;
-  /// GPU: the streaming multiprocessors of the device the program will run
-  /// on (0: not known; the automatic choice then assumes a whole chip).
-  int64_t multiprocessors = 0;
-  unsigned optLevel = 3;
-  /// What the binding rules must not choose: constants, warps and CTAs per
-  /// program (0: the rules choose), the largest tile of a program that
-  /// loops over or splits its rows.
-  llvm::StringMap<int64_t> constants;
-  int64_t numWarps = 0;
-  int64_t numCtas = 0;
-  /// Loop iterations whose loads are in flight at once (num_stages; 0
-  /// keeps the kernels').
-  int64_t numStages = 0;
-  int64_t maxTile = 8192;
-  /// GPU: registers per thread the blocks held across a reduction must take
-  /// before their rows are kept in shared memory (blk-stage-held-loads; 0:
-  /// never).
-  int64_t stageMinRegisters = kDefaultStageMinRegisters;
-  /// GPU: blk-stage-held-loads also in kernels on clusters of CTAs under 8
-  /// warps.
-  bool stageOnClusters = false;
-  /// GPU: a row's max and sum of exp in one exchange (blk-combine-reductions).
-  bool combineReductions = false;
-  /// GPU: 16-byte runs a thread must keep before its row in shared memory
-  /// is filled by cp.async (blk-async-fill; 0: never).
-  int64_t asyncFillMinRuns = kDefaultAsyncFillMinRuns;
-  /// CPU: check every element access against the buffers the caller gives
-  /// CPUKernels::setBuffers (an out-of-bounds access is an error naming
-  /// the op, and is not done).
-  bool checkBounds = false;
-  /// Where compiled programs are kept (blk/Runtime/KernelCache.h); empty:
-  /// compile every time.
-  std::string cacheDirectory;
-};
+/// Everything a caller chooses about compilation: the one record
+/// (blk/Target/CompileOptions.h), which the MLIR-free API takes too.
+using ::blk::CompileOptions;
+using ::blk::TargetKind;
 
 using ::blk::runtime::KernelArgument;
 using ::blk::runtime::KernelSignature;

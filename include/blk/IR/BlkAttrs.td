@@ -223,6 +223,30 @@ def Blk_SliceLayoutAttr : AttrDef<Blk_Dialect, "SliceLayout"> {
 }
 
 //===----------------------------------------------------------------------===//
+// What the code is for
+//===----------------------------------------------------------------------===//
+
+def Blk_TargetAttr : AttrDef<Blk_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "the chip and PTX features a module is compiled for";
+  let description = [{
+    Attached to the top-level module as `blk.target` (by
+    `blk-attach-target`, the first pass of `blk-to-ptx`). Every pass that
+    asks a chip question reads it (`getTargetInfo`); a module without it
+    is compiled for sm_90. The verifier checks the chip and that the
+    features name a PTX version that knows it (TargetInfo::get).
+
+    ```mlir
+    module attributes {blk.target = #blk.target<chip = "sm_90", features = "+ptx80">} {...}
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"chip, sm_70 or newer">:$chip,
+                        StringRefParameter<"PTX features (+ptxNN)">:$features);
+  let assemblyFormat = "`<` struct($chip, $features) `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // What a launcher needs to know about a compiled kernel
 //===----------------------------------------------------------------------===//
 

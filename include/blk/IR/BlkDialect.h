@@ -2,6 +2,7 @@
 #ifndef BLK_IR_BLKDIALECT_H
 #define BLK_IR_BLKDIALECT_H
 
+#include "blk/Target/TargetInfo.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -37,6 +38,11 @@ bool isKernel(func::FuncOp func);
 
 /// The `blk.kernel` attribute of a kernel function, or null.
 KernelAttr getKernelAttr(func::FuncOp func);
+
+/// The chip the module holding `op` is compiled for: its #blk.target
+/// (blk-attach-target), else TargetInfo::kDefaultChip. Every pass that asks
+/// a chip question asks it here.
+TargetInfo getTargetInfo(Operation *op);
 
 /// Where a diagnostic about a whole program (its problem, its binding)
 /// points: the first kernel, else the module.

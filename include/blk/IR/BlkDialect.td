@@ -40,6 +40,9 @@ def Blk_Dialect : Dialect {
     /// Name of the argument attribute declaring what a kernel argument is
     /// (#blk.arg: the kernel ABI).
     static constexpr ::llvm::StringLiteral getArgAttrName() { return "blk.arg"; }
+    /// Name of the module attribute saying which chip the module is
+    /// compiled for (#blk.target).
+    static constexpr ::llvm::StringLiteral getTargetAttrName() { return "blk.target"; }
     /// Name of the module attribute listing the #blk.launch of every kernel.
     static constexpr ::llvm::StringLiteral getLaunchAttrName() { return "blk.launch"; }
     /// Name of the attribute on loads and stores giving the number of

@@ -11,6 +11,7 @@
 #ifndef BLK_PROGRAMS_BINDING_H
 #define BLK_PROGRAMS_BINDING_H
 
+#include "blk/Target/CompileOptions.h"
 #include "blk/Target/TargetInfo.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -80,29 +81,20 @@ struct Specialization {
   std::string describe() const;
 };
 
-/// What a caller fixes; the rules choose the rest.
+/// What the rules are given: the caller's choices, and what the target
+/// allows.
 struct BindingOptions {
-  /// Constants bound by the caller; they win over the rules.
-  llvm::StringMap<int64_t> constants;
-  /// The largest row_block of a program that loops over the row or splits
-  /// it.
-  int64_t maxTile = 8192;
-  /// Warps and CTAs per program; 0 lets the rules choose.
-  int64_t numWarps = 0;
-  int64_t numCtas = 0;
-  /// Loop iterations whose loads are in flight at once; 0 keeps each
-  /// kernel's num_stages.
-  int64_t numStages = 0;
+  /// The one record of the caller's choices: the constants it binds (they
+  /// win over the rules), warps, CTAs and stages per program (0 lets the
+  /// rules choose), the largest row_block of a program that loops over the
+  /// row or splits it, the GPU's multiprocessors.
+  ::blk::CompileOptions choices;
   /// The largest cluster the rules may use (TargetInfo::getMaxClusterCtas).
   int64_t maxCtas = kMaxClusterCtas;
   /// Whether a block holding a row (or a split row's part) may be a whole
   /// number of its layout's tiles rather than a power of two (GPU targets,
   /// whose layouts blk-distribute chooses from warps and CTAs).
   bool tileRowBlocks = false;
-  /// The GPU's streaming multiprocessors (0: not known). Rows too few to
-  /// fill them keep CTAs the rules would otherwise trade for elements a
-  /// thread.
-  int64_t multiprocessors = 0;
   /// Shared memory a CTA may have (TargetInfo::getMaxSharedBytesPerCta)
   /// where blk-stage-held-loads may keep rows in it; 0 where it keeps none.
   int64_t keptRowSharedBytes = 0;

@@ -60,6 +60,9 @@ struct KernelLaunch {
   /// The cluster is larger than the chip's portable size: the kernel must
   /// opt in (TargetInfo::getMaxPortableClusterCtas).
   bool nonPortableCluster = false;
+  /// The kernel's shared memory, static and dynamic, is more than a CTA
+  /// gets without the kernel's opt-in (TargetInfo::getMaxStaticSharedBytes).
+  bool sharedMemoryOptIn = false;
   /// Programs that must be resident at once, as they wait for each other
   /// (blk.program_barrier): a persistent grid of fewer would never finish.
   /// 0: no such need.

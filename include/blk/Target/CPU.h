@@ -10,6 +10,7 @@
 #ifndef BLK_TARGET_CPU_H
 #define BLK_TARGET_CPU_H
 
+#include "blk/Target/CompileOptions.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -38,9 +39,10 @@ namespace blk {
 /// rest (from a per-thread cache of the runtime) -> loops -> LLVM dialect,
 /// ready for the JIT, whose loop vectorizer widens the loops for the
 /// host's vector instructions. With
-/// `checkBounds`, every element access asks @blk_access_in_bounds first
-/// (convert-blk-to-cpu's check-bounds).
-void buildBlkToCPUPipeline(OpPassManager &pm, bool checkBounds = false);
+/// the record's `checkBounds`, every element access asks
+/// @blk_access_in_bounds first (convert-blk-to-cpu's check-bounds).
+void buildBlkToCPUPipeline(OpPassManager &pm,
+                           const ::blk::CompileOptions &options);
 
 /// Registers the pipeline as `blk-to-cpu` for textual pipelines and tools.
 void registerBlkToCPUPipeline();
@@ -63,11 +65,13 @@ public:
   /// Lowers a clone of `specializedProgram` (left unchanged) with the
   /// blk-to-cpu pipeline and generates host code for it at -O2 (what the
   /// kernel cache keeps). Fails, with a diagnostic, if the program has no
-  /// kernel or any step fails. With `checkBounds`, every access is checked
+  /// kernel or any step fails. With the record's `checkBounds`, every
+  /// access is checked
   /// against the buffers given to setBuffers (one call per element: for
   /// checking, not for speed).
-  static FailureOr<ObjectCode> compileToObject(ModuleOp specializedProgram,
-                                               bool checkBounds = false);
+  static FailureOr<ObjectCode>
+  compileToObject(ModuleOp specializedProgram,
+                  const ::blk::CompileOptions &options);
   /// Links `code`, compiled from `specializedProgram` (or a program printed
   /// the same), into this process.
   static FailureOr<std::unique_ptr<CPUKernels>>

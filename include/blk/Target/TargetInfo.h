@@ -13,6 +13,7 @@
 #ifndef BLK_TARGET_TARGETINFO_H
 #define BLK_TARGET_TARGETINFO_H
 
+#include "blk/Target/ChipFacts.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -21,23 +22,14 @@
 
 namespace mlir::blk {
 
-//===----------------------------------------------------------------------===//
-// Facts of every chip the compiler targets (sm_70 and newer)
-//===----------------------------------------------------------------------===//
-
-/// Threads of a warp.
-constexpr int64_t kWarpSize = 32;
-/// Threads of a CTA.
-constexpr int64_t kMaxThreadsPerCta = 1024;
-/// Warps of a CTA: a program's `num_warps` is at most this.
-constexpr int64_t kMaxWarpsPerCta = kMaxThreadsPerCta / kWarpSize;
-/// The largest thread-block cluster any chip runs (over the portable 8 it
-/// needs the kernel's opt-in at launch): a program's `num_ctas` is at most
-/// this.
-constexpr int64_t kMaxClusterCtas = 16;
-/// A loop's iterations whose loads may be in flight at once (`num_stages`):
-/// each holds a block in registers.
-constexpr int64_t kMaxPipelineStages = 4;
+// Facts of every chip the compiler targets (sm_70 and newer): ChipFacts.h.
+using ::blk::chip::getRegistersPerThread;
+using ::blk::chip::kMaxClusterCtas;
+using ::blk::chip::kMaxPipelineStages;
+using ::blk::chip::kMaxThreadsPerCta;
+using ::blk::chip::kMaxWarpsPerCta;
+using ::blk::chip::kVectorBytes;
+using ::blk::chip::kWarpSize;
 
 /// A chip the compiler can generate code for, with the PTX features to
 /// compile with.
@@ -51,11 +43,14 @@ public:
   static constexpr unsigned kMaxPTXVersion = 90;
   /// Oldest chip with thread-block clusters.
   static constexpr unsigned kMinClusterChip = 90;
+  /// The chip code is compiled for when no one names one (the H100 and
+  /// H200 the project is measured on).
+  static constexpr const char *kDefaultChip = "sm_90";
 
   /// Parses `sm_N` (N >= 70, at most an architecture-specific suffix: sm_90a,
-  /// sm_100f). `features` must name a PTX version that knows the chip
-  /// (`+ptx80`); empty takes getDefaultFeatures. The error says what was
-  /// expected and what was found.
+  /// sm_100f); empty is kDefaultChip. `features` must name a PTX version
+  /// that knows the chip (`+ptx80`); empty takes getDefaultFeatures. The
+  /// error says what was expected and what was found.
   static llvm::Expected<TargetInfo> get(llvm::StringRef chip,
                                         llvm::StringRef features = "");
 
@@ -99,7 +94,9 @@ public:
   /// Clusters larger than this need the kernel's non-portable opt-in
   /// (CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED).
   int64_t getMaxPortableClusterCtas() const { return hasClusters() ? 8 : 1; }
-  /// Static shared memory a CTA may use without opting in to more.
+  /// Shared memory a CTA may use, static and dynamic, without the kernel's
+  /// opt-in (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES); the launch
+  /// record says whether a kernel needs it.
   int64_t getMaxStaticSharedBytes() const { return 48 * 1024; }
   /// Shared memory a CTA may use in all, static and dynamic, once the kernel
   /// opts in to more than the static limit (the CUDA C++ Programming Guide's

@@ -3,6 +3,7 @@
 #define BLK_TRANSFORMS_PASSES_H
 
 #include "blk/IR/BlkDialect.h"
+#include "blk/Target/CompileOptions.h"
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringMap.h"
 

@@ -3,6 +3,55 @@
 
 include "mlir/Pass/PassBase.td"
 
+def BlkAttachTarget : Pass<"blk-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Say on the module which chip the code is for (#blk.target)";
+  let description = [{
+    The first pass of `blk-to-ptx`. Every later pass that asks a chip
+    question (shared memory a CTA may have, `cp.async`, clusters, packed
+    16-bit max) reads the module's `blk.target` attribute; no pass takes a
+    chip of its own. A module without one gets the options' chip and
+    features (empty: sm_90, and the chip's default PTX features); a module
+    that has one keeps it, and options that name another chip or other
+    features are an error that shows both.
+
+    ```mlir
+    module attributes {blk.target = #blk.target<chip = "sm_90", features = "+ptx80">} {...}
+    ```
+
+    A pass run alone on a module without the attribute answers for sm_90.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"\"",
+           "Target chip, sm_70 or newer (empty: the module's, else sm_90)">,
+    Option<"features", "features", "std::string", "\"\"",
+           "Target features naming a PTX version (empty: the module's, "
+           "else the chip's default)">,
+  ];
+}
+
+def BlkSetLaunchShape : Pass<"blk-set-launch-shape", "::mlir::ModuleOp"> {
+  let summary = "Give every kernel the warps, CTAs and stages asked for";
+  let description = [{
+    A kernel's launch shape lives in its `#blk.kernel` only: this pass
+    writes the options' values there (the attribute's verifier checks them:
+    warps a power of two up to 32, CTAs up to 16, stages 1 to 4), and every
+    later pass (`blk-peel-alignment`, `blk-pipeline-loads`,
+    `blk-distribute`, ...) reads the kernel's. `blk-to-ptx`'s `num-warps`,
+    `num-ctas` and `num-stages` run it first; the compile driver writes
+    its binding's shape the same way.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "int64_t", "0",
+           "Warps per program (0 keeps each kernel's num_warps)">,
+    Option<"numCtas", "num-ctas", "int64_t", "0",
+           "CTAs (a thread-block cluster) per program (0 keeps each "
+           "kernel's num_ctas)">,
+    Option<"numStages", "num-stages", "int64_t", "0",
+           "Loop iterations whose loads are in flight at once (0 keeps "
+           "each kernel's num_stages)">,
+  ];
+}
+
 def BlkSpecialize : Pass<"blk-specialize", "::mlir::ModuleOp"> {
   let summary = "Bind compile-time constants and make every block shape static";
   let description = [{
@@ -68,21 +117,13 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
     where every such access is masked by one of those comparisons and
     addresses a row through `blk.addptr` from a 16-byte-aligned pointer
     with a start that is not provably aligned, and whose block gives each
-    thread (32 x `num_warps` x `num_ctas`: the options', else the
-    kernel's) at least two 16-byte runs: with one run a thread (bf16 rows of 513-1023 columns on
+    thread (32 x `num_warps` x `num_ctas` of the kernel) at least two
+    16-byte runs: with one run a thread (bf16 rows of 513-1023 columns on
     a block of 1024 and 4 warps) the partial end runs and the versioning
     cost more than the vectors save (bf16 4096 x 1001 peeled ran 0.96x
     the element path on the H100 and the H200). Other programs (a weight
     vector read at the same columns, a loop over tiles) are left unchanged.
   }];
-  let options = [
-    Option<"numWarps", "num-warps", "int64_t", "0",
-           "Warps per program the kernels will run with, as blk-distribute's "
-           "(0: the kernels' num_warps)">,
-    Option<"numCtas", "num-ctas", "int64_t", "0",
-           "CTAs per program the kernels will run with, as blk-distribute's "
-           "(0: the kernels' num_ctas)">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
 }
@@ -109,20 +150,14 @@ def BlkDistribute : Pass<"blk-distribute", "::mlir::ModuleOp"> {
     * Lanes go along the last dimension first (a warp reads consecutive
       memory), then down the rows; warps go down the rows first (a row held
       by one warp needs no shared memory to reduce), then along them.
-    * Threads per program: 32 x `num_warps` of the kernel (or `num-warps`).
-    * CTAs per program: `num_ctas` of the kernel (or `num-ctas`); with more
-      than one, the CTAs of the cluster split the last dimension (`ctas`).
+    * Threads per program: 32 x `num_warps` of the kernel
+      (`blk-set-launch-shape` writes another there).
+    * CTAs per program: `num_ctas` of the kernel; with more than one, the
+      CTAs of the cluster split the last dimension (`ctas`).
 
     A block that would need more than 128 registers per thread is an error
     that names it and suggests more warps or a tiled loop.
   }];
-  let options = [
-    Option<"numWarps", "num-warps", "int64_t", "0",
-           "Warps per program, overriding the kernels' num_warps (0 keeps them)">,
-    Option<"numCtas", "num-ctas", "int64_t", "0",
-           "CTAs (a thread-block cluster) per program, overriding the "
-           "kernels' num_ctas (0 keeps them)">,
-  ];
 }
 
 def BlkStorageType : Pass<"blk-storage-type", "::mlir::ModuleOp"> {
@@ -240,13 +275,9 @@ def BlkPipelineLoads : Pass<"blk-pipeline-loads", "::mlir::ModuleOp"> {
     branch) stay where they are: they may read what their own iteration
     wrote, or what other programs wrote before meeting. Blocks must be
     static (run after blk-specialize); loads of dynamic shape are left
-    alone. `num_stages = 1` changes nothing.
+    alone. `num_stages = 1` changes nothing (`blk-set-launch-shape` writes
+    another `num_stages` into the kernels).
   }];
-  let options = [
-    Option<"numStages", "num-stages", "int64_t", "0",
-           "Iterations whose loads are in flight at once, overriding the "
-           "kernels' num_stages (0 keeps them)">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
 }
@@ -331,12 +362,32 @@ def BlkNarrowReductions : Pass<"blk-narrow-reductions", "::mlir::ModuleOp"> {
     on sm_75 LLVM's emulation grew a bf16 multirow kernel from 64 to 99
     registers), and, once the block is distributed, where a thread holds at
     least 4 elements of each result (fewer save less than the result's
-    narrowing and widening back cost).
+    narrowing and widening back cost). The chip is the module's
+    (#blk.target).
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", "\"sm_90\"",
-           "Target chip: narrowed only where it has 16-bit pair max and min">,
-  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def BlkDivideBySplat : Pass<"blk-divide-by-splat", "::mlir::ModuleOp"> {
+  let summary = "Divide a block by a splat as a product with one reciprocal";
+  let description = [{
+    `x / splat(s)` becomes `x * splat(1 / s)`: one division a program (a
+    thread, on the GPU) instead of one an element, at most one more
+    rounding (Triton's f32 division is an approximate one too). Both
+    pipelines run it before they part (blk-to-ptx before
+    convert-blk-to-gpu, blk-to-cpu before convert-blk-to-cpu), so the CPU's
+    results are those the GPU's are checked against. Blocks of 16-bit
+    floats divide in f32 (the reciprocal and the product, rounded once at
+    the end): 1 / s in f16 overflows for |s| < 2^-16.
+
+    ```mlir
+    %y = arith.divf %x, %s_block : tensor<1024xf32>
+    // becomes
+    %r = arith.divf %one, %s : f32
+    %r_block = blk.splat %r [1024] : f32 -> tensor<1024xf32>
+    %y = arith.mulf %x, %r_block : tensor<1024xf32>
+    ```
+  }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
@@ -416,7 +467,7 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
     cluster of CTAs of 8 warps or more, keeping one row), where the
     blocks held across a reduction would take at least `min-registers`
     32-bit registers of a thread, the rows kept for a CTA fit in half the
-    shared memory `chip` gives a CTA (room for a second CTA on the SM),
+    shared memory the module's chip (#blk.target) gives a CTA (room for a second CTA on the SM),
     the kernel still needs its rows after its last reduction (to write a
     row), and it does not load two rows or more after that reduction (a
     norm's weight and bias). Each rule is measured (docs/benchmarks.md,
@@ -428,12 +479,11 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
     (it reads the layouts); on a program without layouts it does nothing.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", "\"sm_90\"",
-           "Target chip, whose shared memory per CTA bounds the rows kept">,
     Option<"onClusters", "on-clusters", "bool", "false",
            "Also keep rows in shared memory in kernels on clusters of CTAs "
            "under 8 warps (measured slower: 0.92x)">,
-    Option<"minRegisters", "min-registers", "int64_t", "48",
+    Option<"minRegisters", "min-registers", "int64_t",
+           "::blk::CompileOptions().stageMinRegisters",
            "32-bit registers per thread the blocks held across a reduction "
            "must take before they are recomputed from shared memory (0: "
            "never)">,
@@ -471,12 +521,12 @@ def BlkAsyncFill : Pass<"blk-async-fill", "::mlir::ModuleOp"> {
     program's row after row) stay as they are: softmax_persistent copied
     ran 0.93-1.00x at those rows, 1.10x only at 256 x 200000. Runs after
     blk-stage-held-loads on chips with `cp.async` (sm_80 or newer); other
-    loads (element by element, realigned, peeled) stay as they are.
+    loads (element by element, realigned, peeled) stay as they are. The
+    chip is the module's (#blk.target).
   }];
   let options = [
-    Option<"chip", "chip", "std::string", "\"sm_90\"",
-           "Target chip (nothing is copied asynchronously before sm_80)">,
-    Option<"minRuns", "min-runs", "int64_t", "12",
+    Option<"minRuns", "min-runs", "int64_t",
+           "::blk::CompileOptions().asyncFillMinRuns",
            "16-byte runs a thread must keep before its row is copied "
            "asynchronously (0: never)">,
   ];

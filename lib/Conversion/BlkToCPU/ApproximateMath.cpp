@@ -29,7 +29,7 @@ bool isApproximated(StringRef opName) {
 }
 
 struct BlkApproximateMathPass
-    : public blk::impl::BlkApproximateMathBase<BlkApproximateMathPass> {
+    : public mlir::blk::impl::BlkApproximateMathBase<BlkApproximateMathPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     // f16 and bf16 first widen to f32, where the polynomials are defined.

@@ -257,7 +257,7 @@ void expandMaxExpSums(ModuleOp module) {
 }
 
 struct ConvertBlkToCPUPass
-    : public blk::impl::ConvertBlkToCPUBase<ConvertBlkToCPUPass> {
+    : public mlir::blk::impl::ConvertBlkToCPUBase<ConvertBlkToCPUPass> {
   using ConvertBlkToCPUBase::ConvertBlkToCPUBase;
 
   void runOnOperation() override {

@@ -65,37 +65,6 @@ struct SplatToFill : public OpConversionPattern<SplatOp> {
   }
 };
 
-/// x / splat(s) -> x * splat(1 / s): one division per program instead of
-/// one per element, at most one more rounding. The GPU lowering divides
-/// the same way (BlkToGPU's DivideBySplat), so the CPU's results stay those
-/// the GPU's are checked against. Runs before the elementwise conversion,
-/// which then takes the product.
-struct DivideBySplat : public OpConversionPattern<arith::DivFOp> {
-  DivideBySplat(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/2) {}
-  LogicalResult
-  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto splat = op.getRhs().getDefiningOp<SplatOp>();
-    auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!splat || !type)
-      return rewriter.notifyMatchFailure(op, "divisor is not a splat block");
-    Location loc = op.getLoc();
-    Type elementType = type.getElementType();
-    Value one = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getFloatAttr(elementType, 1.0));
-    Value reciprocal = arith::DivFOp::create(
-        rewriter, loc, one, rewriter.getRemappedValue(splat.getSrc()));
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                         elementType);
-    Value reciprocals =
-        linalg::FillOp::create(rewriter, loc, reciprocal, init).getResult(0);
-    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, adaptor.getLhs(),
-                                               reciprocals);
-    return success();
-  }
-};
-
 /// A splat tensor constant -> linalg.fill as well: bufferized, a constant
 /// would be a global of the whole block, copied by every program before
 /// its first write.
@@ -293,7 +262,7 @@ struct KeptBlockToBlock : public OpConversionPattern<OpTy> {
 void mlir::blk::populateBlockOpToLinalgPatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns
-      .add<ArangeToGeneric, SplatToFill, SplatConstantToFill, DivideBySplat,
+      .add<ArangeToGeneric, SplatToFill, SplatConstantToFill,
            ExpandDimsToExpandShape, BroadcastToGeneric, ReduceToLinalgReduce,
            KeptBlockToBlock<LocalAllocOp>, KeptBlockToBlock<LocalLoadOp>>(
           converter, patterns.getContext());

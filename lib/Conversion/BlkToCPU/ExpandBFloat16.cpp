@@ -105,7 +105,7 @@ struct TruncFToBFloat16 : public OpRewritePattern<arith::TruncFOp> {
 };
 
 struct BlkExpandBFloat16Pass
-    : public blk::impl::BlkExpandBFloat16Base<BlkExpandBFloat16Pass> {
+    : public mlir::blk::impl::BlkExpandBFloat16Base<BlkExpandBFloat16Pass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExtFFromBFloat16, TruncFToBFloat16>(&getContext());

@@ -115,7 +115,7 @@ struct ExtractOfElementwiseGeneric
 };
 
 struct BlkFoldElementExtractsPass
-    : public blk::impl::BlkFoldElementExtractsBase<
+    : public mlir::blk::impl::BlkFoldElementExtractsBase<
           BlkFoldElementExtractsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());

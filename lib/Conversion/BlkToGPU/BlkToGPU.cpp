@@ -67,7 +67,7 @@ struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
     for (unsigned i = 0; i < workgroup.size(); ++i)
       gpuFunc.setWorkgroupAttributionAttr(
           i, LLVM::LLVMDialect::getAlignAttrName(),
-          rewriter.getI64IntegerAttr(16));
+          rewriter.getI64IntegerAttr(kVectorBytes));
 
     // Replace the entry block gpu.func made by the kernel's body, whose
     // arguments become the converted ones plus the workgroup buffers.
@@ -198,18 +198,13 @@ void addLegality(ConversionTarget &target, const TypeConverter &converter) {
 }
 
 struct ConvertBlkToGPUPass
-    : public blk::impl::ConvertBlkToGPUBase<ConvertBlkToGPUPass> {
+    : public mlir::blk::impl::ConvertBlkToGPUBase<ConvertBlkToGPUPass> {
   using ConvertBlkToGPUBase::ConvertBlkToGPUBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    llvm::Expected<TargetInfo> targetInfo = TargetInfo::get(chip, features);
-    if (!targetInfo) {
-      getProgramDiagnosticAnchor(module)->emitError()
-          << llvm::toString(targetInfo.takeError());
-      return signalPassFailure();
-    }
+    TargetInfo targetInfo = getTargetInfo(module);
 
     SmallVector<func::FuncOp> kernels;
     for (auto func : module.getOps<func::FuncOp>())
@@ -220,11 +215,11 @@ struct ConvertBlkToGPUPass
 
     WorkgroupPlan plan;
     for (func::FuncOp kernel : kernels)
-      if (failed(checkKernel(kernel, *targetInfo)) ||
-          failed(planSharedMemory(kernel, *targetInfo, plan)))
+      if (failed(checkKernel(kernel, targetInfo)) ||
+          failed(planSharedMemory(kernel, targetInfo, plan)))
         return signalPassFailure();
     AccessPlans accessPlans = planAccesses(module);
-    if (failed(checkKeptBlocks(module, accessPlans, *targetInfo)))
+    if (failed(checkKeptBlocks(module, accessPlans, targetInfo)))
       return signalPassFailure();
     gpu::GPUModuleOp gpuModule = createGPUModule(module, kernels, plan);
 

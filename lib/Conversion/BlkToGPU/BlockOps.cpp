@@ -134,31 +134,6 @@ struct BlockConstantToVector : public OpConversionPattern<arith::ConstantOp> {
   }
 };
 
-/// x / splat(s) = x * splat(1 / s): one division per thread instead of one
-/// per element (at most one more rounding; Triton's f32 division is an
-/// approximate one too).
-struct DivideBySplat : public OpConversionPattern<arith::DivFOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto splat = op.getRhs().getDefiningOp<SplatOp>();
-    if (!splat || !isa<RankedTensorType>(op.getType()))
-      return rewriter.notifyMatchFailure(op, "divisor is not a splat block");
-    Location loc = op.getLoc();
-    Type elementType = splat.getSrc().getType();
-    Value one = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getFloatAttr(elementType, 1.0));
-    Value reciprocal = arith::DivFOp::create(
-        rewriter, loc, one, rewriter.getRemappedValue(splat.getSrc()));
-    Value reciprocals = vector::BroadcastOp::create(
-        rewriter, loc, adaptor.getRhs().getType(), reciprocal);
-    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, adaptor.getLhs(),
-                                               reciprocals);
-    return success();
-  }
-};
-
 /// Elementwise arith and math ops apply to the thread's vector unchanged.
 struct ElementwiseOnVectors : public ConversionPattern {
   ElementwiseOnVectors(const TypeConverter &converter, MLIRContext *context)
@@ -193,5 +168,4 @@ void mlir::blk::populateBlockOpPatterns(const TypeConverter &converter,
                BroadcastToShuffle, BlockConstantToVector,
                ElementwiseOnVectors>(converter, context);
   // Before the generic elementwise pattern, which would divide each element.
-  patterns.add<DivideBySplat>(converter, context, /*benefit=*/2);
 }

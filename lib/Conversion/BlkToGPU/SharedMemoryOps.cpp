@@ -25,7 +25,8 @@ KeptChunks KeptChunks::get(RankedTensorType type) {
   int64_t elementBytes =
       std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   int64_t width = 1;
-  while (width * 2 * elementBytes <= 16 && elements % (width * 2) == 0)
+  while (width * 2 * elementBytes <= kVectorBytes &&
+         elements % (width * 2) == 0)
     width *= 2;
   return {elements, width, elementBytes,
           kWarpSize * distribution.getLayout().getNumWarps()};

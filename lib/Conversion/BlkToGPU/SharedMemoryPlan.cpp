@@ -63,7 +63,7 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
         return WalkResult::interrupt();
       }
       plan.stagedOffsetOf[op] = bytes;
-      bytes += llvm::alignTo(*getKeptBlockBytes(kept), 16);
+      bytes += llvm::alignTo(*getKeptBlockBytes(kept), kVectorBytes);
     }
     return WalkResult::advance();
   });
@@ -127,7 +127,7 @@ void mlir::blk::createSharedGlobals(gpu::GPUModuleOp gpuModule,
         builder, reduce->getLoc(), type, /*isConstant=*/false,
         LLVM::Linkage::Internal,
         "blk_cluster_partials_" + std::to_string(index), Attribute(),
-        /*alignment=*/16, shared);
+        /*alignment=*/kVectorBytes, shared);
   }
   if (plan.stagedOffsetOf.empty())
     return;
@@ -138,7 +138,7 @@ void mlir::blk::createSharedGlobals(gpu::GPUModuleOp gpuModule,
       builder, gpuModule.getLoc(),
       LLVM::LLVMArrayType::get(builder.getI8Type(), 0), /*isConstant=*/false,
       LLVM::Linkage::External, "blk_dynamic_shared", Attribute(),
-      /*alignment=*/16, shared);
+      /*alignment=*/kVectorBytes, shared);
 }
 
 ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,

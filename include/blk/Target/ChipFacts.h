@@ -1,0 +1,46 @@
+//===- ChipFacts.h - facts of every chip the compiler targets ---*- C++ -*-===//
+//
+// What holds on every NVIDIA chip from sm_70 on, as plain constants: the
+// compiler asks them through TargetInfo.h, which includes this file; the
+// runtime, which links neither LLVM nor MLIR, includes it alone (to bound
+// what it reads back from a cache entry).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_TARGET_CHIPFACTS_H
+#define BLK_TARGET_CHIPFACTS_H
+
+#include <algorithm>
+#include <cstdint>
+
+namespace blk::chip {
+
+/// Threads of a warp.
+constexpr int64_t kWarpSize = 32;
+/// Threads of a CTA.
+constexpr int64_t kMaxThreadsPerCta = 1024;
+/// Warps of a CTA: a program's `num_warps` is at most this.
+constexpr int64_t kMaxWarpsPerCta = kMaxThreadsPerCta / kWarpSize;
+/// The largest thread-block cluster any chip runs (over the portable 8 it
+/// needs the kernel's opt-in at launch): a program's `num_ctas` is at most
+/// this.
+constexpr int64_t kMaxClusterCtas = 16;
+/// A loop's iterations whose loads may be in flight at once (`num_stages`):
+/// each holds a block in registers.
+constexpr int64_t kMaxPipelineStages = 4;
+/// The widest access one thread makes in one instruction
+/// (`ld.global.v4.b32`, `st.shared.v4.b32`): a thread's runs of consecutive
+/// elements are at most this long, and shared buffers are aligned to it.
+constexpr int64_t kVectorBytes = 16;
+/// Bits of a register: a thread spends one on an element of 32 bits or
+/// fewer (16-bit blocks are held unpacked), two on a 64-bit one.
+constexpr int64_t kRegisterBits = 32;
+
+/// Registers a thread spends on `elements` elements of `elementBits` bits.
+constexpr int64_t getRegistersPerThread(int64_t elements, int64_t elementBits) {
+  return elements * std::max<int64_t>(elementBits, kRegisterBits) /
+         kRegisterBits;
+}
+
+} // namespace blk::chip
+
+#endif // BLK_TARGET_CHIPFACTS_H
