@@ -307,12 +307,10 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
     return getProgramDiagnosticAnchor(program)->emitError() << llvm::toString(target.takeError());
   binding.maxCtas = target->getMaxClusterCtas();
   binding.tileRowBlocks = true;
-  if (options.stageMinRegisters > 0) {
-    binding.keptRowSharedBytes = target->getMaxSharedBytesPerCta();
-    binding.keptRowMinRegisters = options.stageMinRegisters;
-    if (target->hasAsyncCopy())
-      binding.copiedRowMinRuns = options.asyncFillMinRuns;
-  }
+  // The policy blk-stage-held-loads, blk-async-fill and blk-peel-alignment
+  // will apply, asked before they run.
+  if (options.stageMinRegisters > 0)
+    binding.rows = RowPolicy(*target, options);
   return binding;
 }
 

@@ -192,7 +192,8 @@ static bool keepsCopiedF32Rows(const RowShape &shape, int64_t held,
   return shape.elementBytes == 4 && fillsVectors(shape.cols, 4) &&
          shape.alignedRowStarts && held == 1 && streamed == 0 &&
          traits.writesRows && !traits.loadsInLoops &&
-         traits.masksRowsByLength && options.copiedRowMinRuns > 0;
+         traits.masksRowsByLength && options.rows &&
+         options.rows->getCopyMinRuns() > 0;
 }
 
 static int64_t clusterElementsPerCta(const RowShape &shape, bool wide,
@@ -250,7 +251,7 @@ constexpr int64_t kKeptRowElements = 64;
 /// 8 (8 x 8, kept) where a CTA's share fits. A 16-bit row whose threads
 /// would still keep fewer than kKeptRowElements takes fewer CTAs (down to
 /// 2). Every step only while the row's share of a CTA fits what
-/// blk-stage-held-loads keeps in a chip's `keptRowSharedBytes` with at
+/// blk-stage-held-loads keeps (RowPolicy::getMaxKeptBytes) with at
 /// most 128 elements a thread (on sm_120's 99 KiB, bf16 50256 on 2 CTAs
 /// would be held in registers, 162 of them, against 40 kept on 4).
 /// Measured, % of a copy, checked A/Bs (H100 / H200, docs/benchmarks.md):
@@ -262,9 +263,8 @@ constexpr int64_t kKeptRowElements = 64;
 /// Earlier, without copies: bf16 512 x 151936 on 8 x 8 kept (80 a thread)
 /// 88.9% against 62.2% on 8 x 16 in registers (H100).
 static void fitKeptRow(int64_t cols, int64_t elementBytes,
-                       const ProgramTraits &traits,
-                       const BindingOptions &options, int64_t &warps,
-                       int64_t &ctas) {
+                       const ProgramTraits &traits, const RowPolicy &rows,
+                       int64_t &warps, int64_t &ctas) {
   int64_t keptWarps = std::max(kMinKeptRowClusterWarps, traits.numWarps);
   int64_t minCtas = std::max<int64_t>(2, traits.numCtas);
   auto fitsKept = [&](int64_t fitWarps, int64_t fitCtas) {
@@ -272,8 +272,7 @@ static void fitKeptRow(int64_t cols, int64_t elementBytes,
         tiledElementsPerThread(cols, elementBytes, fitWarps, fitCtas);
     return perThread <= clusterElementsPerThread(true) &&
            perThread * kWarpSize * fitWarps * elementBytes <=
-               getMaxKeptBytesPerCta(options.keptRowSharedBytes,
-                                     kWarpSize * fitWarps, kKeptRowReductions);
+               rows.getMaxKeptBytes(kWarpSize * fitWarps, kKeptRowReductions);
   };
   // An f32 row is kept only where blk-async-fill copies it, and
   // blk-stage-held-loads keeps only what a thread would hold in at least
@@ -281,9 +280,10 @@ static void fitKeptRow(int64_t cols, int64_t elementBytes,
   auto copiedF32 = [&](int64_t fitWarps, int64_t fitCtas) {
     int64_t perThread =
         tiledElementsPerThread(cols, elementBytes, fitWarps, fitCtas);
-    return perThread * elementBytes >=
-               options.copiedRowMinRuns * TargetInfo::kAsyncCopyBytes &&
-           perThread * elementBytes / 4 >= options.keptRowMinRegisters;
+    return rows.copiesRuns(perThread * elementBytes /
+                           TargetInfo::kAsyncCopyBytes) &&
+           rows.keepsRegisters(
+               getRegistersPerThread(perThread, 8 * elementBytes));
   };
   while (warps > keptWarps && fitsKept(warps / 2, ctas))
     warps /= 2;
@@ -593,9 +593,9 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // be past what the fitted CTAs keep).
   if ((keepsRows || keepsF32Rows) && ctas > 1 && holdsOneRowAlone &&
       rulesChooseThreads && !options.choices.constants.count(traits->rowBlock) &&
-      options.keptRowSharedBytes > 0) {
+      options.rows) {
     int64_t fittedWarps = warps, fittedCtas = ctas;
-    fitKeptRow(cols, shape.elementBytes, *traits, options, fittedWarps,
+    fitKeptRow(cols, shape.elementBytes, *traits, *options.rows, fittedWarps,
                fittedCtas);
     if (!leavesMultiprocessorsIdle(shape.rows, fittedCtas,
                                    options.choices.multiprocessors)) {

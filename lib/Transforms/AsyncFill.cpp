@@ -34,9 +34,9 @@ static constexpr int64_t kAsyncCopyBytes = TargetInfo::kAsyncCopyBytes;
 /// keeps its registers: bf16 softmax_persistent copied ran 0.93x (2048 x
 /// 50256) and 0.97x (333 x 100000) on the H100, 0.99x and 1.00x on the
 /// H200 (1.10x at 256 x 200000 on both).
-bool mlir::blk::isFilledAsynchronously(LoadOp load, int64_t minRuns,
+bool mlir::blk::isFilledAsynchronously(LoadOp load, const RowPolicy &policy,
                                        AccessAnalysis &analysis) {
-  if (minRuns <= 0 || load->getParentOfType<LoopLikeOpInterface>() ||
+  if (load->getParentOfType<LoopLikeOpInterface>() ||
       load->hasAttr(BlkDialect::getRealignAttrName()) ||
       load->hasAttr(BlkDialect::getFallbackAttrName()))
     return false;
@@ -46,7 +46,7 @@ bool mlir::blk::isFilledAsynchronously(LoadOp load, int64_t minRuns,
     return false;
   int64_t width = getAccessVectorWidth(load, *distribution);
   if (width * load.getType().getElementTypeBitWidth() / 8 != kAsyncCopyBytes ||
-      distribution->getNumElements() / width < minRuns)
+      !policy.copiesRuns(distribution->getNumElements() / width))
     return false;
   Value mask = load.getMask();
   return !mask || analysis.isUniformOverRuns(mask, width);
@@ -83,7 +83,10 @@ struct BlkAsyncFillPass : public mlir::blk::impl::BlkAsyncFillBase<BlkAsyncFillP
           << static_cast<int64_t>(minRuns);
       return signalPassFailure();
     }
-    if (minRuns == 0 || !getTargetInfo(getOperation()).hasAsyncCopy())
+    // blk-async-fill only copies: what it keeps is blk-stage-held-loads'.
+    RowPolicy policy(getTargetInfo(getOperation()), /*stageMinRegisters=*/0,
+                     /*stageOnClusters=*/false, minRuns);
+    if (policy.getCopyMinRuns() == 0)
       return;
     AccessAnalysis analysis;
     // A block kept twice is copied into the first buffer; the second keeps
@@ -91,7 +94,7 @@ struct BlkAsyncFillPass : public mlir::blk::impl::BlkAsyncFillBase<BlkAsyncFillP
     llvm::MapVector<LoadOp, LocalAllocOp> kept;
     getOperation().walk([&](LocalAllocOp alloc) {
       auto load = alloc.getSrc().getDefiningOp<LoadOp>();
-      if (load && isFilledAsynchronously(load, minRuns, analysis))
+      if (load && isFilledAsynchronously(load, policy, analysis))
         kept.try_emplace(load, alloc);
     });
     for (auto [load, alloc] : kept)

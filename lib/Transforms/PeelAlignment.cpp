@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Analysis/AccessAnalysis.h"
+#include "blk/Target/RowPolicy.h"
 #include "blk/Target/TargetInfo.h"
 #include "blk/Transforms/Passes.h"
 
@@ -25,13 +26,6 @@ using namespace mlir;
 using namespace mlir::blk;
 
 namespace {
-
-/// 16-byte runs a thread needs of a shifted row before the row is shifted:
-/// with one run a thread, the row's partial first and last runs (element
-/// by element) and the versioning cost more than the vectors save. bf16
-/// 4096 x 1001 (BLOCK 1024 on 4 warps) peeled ran 0.958x / 0.963x the
-/// element path (H100 / H200); f32 4096 x 1001 (2 runs) 1.010x / 1.017x.
-constexpr int64_t kMinPeeledRunsPerThread = 2;
 
 /// A row's block and what uses it: the accesses it indexes and the
 /// comparisons with the row length that mask them.
@@ -419,15 +413,16 @@ struct BlkPeelAlignmentPass
   }
 
   /// Whether the row's block gives each thread of the program (the
-  /// kernel's warps and CTAs) at least kMinPeeledRunsPerThread runs of 16
-  /// bytes.
+  /// kernel's warps and CTAs) enough runs of 16 bytes that shifting it pays
+  /// (RowPolicy::peelsRow, the rule the binding fits blocks by).
   bool holdsRunsToPeel(RowBlock &row, func::FuncOp func) {
     KernelAttr kernel = getKernelAttr(func);
     int64_t threads =
         kernel ? kWarpSize * kernel.getNumWarps() * kernel.getNumCtas()
                : kWarpSize;
-    int64_t runs = row.arange.getType().getDimSize(0) / row.vectorElements;
-    return runs >= kMinPeeledRunsPerThread * threads;
+    int64_t blockBytes = row.arange.getType().getDimSize(0) *
+                         (kVectorBytes / row.vectorElements);
+    return RowPolicy::peelsRow(blockBytes, threads);
   }
 
   /// The shift is computed before the arange's first use, from the first

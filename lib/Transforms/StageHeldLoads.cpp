@@ -145,26 +145,21 @@ LogicalResult collectRecomputation(Value value, Block *block,
 
 class KernelStager {
 public:
-  /// `maxSharedBytesPerCta`: the chip's limit for one CTA (about what an
-  /// SM has).
-  /// `wideRowMinRuns`: blk-async-fill's runs a thread (0: rows of 32-bit
-  /// elements are not kept). Only kernels on clusters keep them: on one
-  /// CTA of 16 warps, f32 4096 x 24576 kept and copied ran softmax 1.00x /
-  /// 1.01x (H100 / H200), log_softmax 1.01x / 1.02x, rms_norm 0.99x /
-  /// 0.86x.
-  KernelStager(func::FuncOp kernel, int64_t minRegisters,
-               int64_t maxSharedBytesPerCta, int64_t wideRowMinRuns)
-      : minRegisters(minRegisters),
-        onCluster(getKernelAttr(kernel).getNumCtas() > 1),
-        wideRowMinRuns(onCluster ? wideRowMinRuns : 0) {
+  /// Rows of 32-bit elements are kept only on clusters, where they are
+  /// copied (RowPolicy::keepsWideRowsIn): on one CTA of 16 warps, f32 4096
+  /// x 24576 kept and copied ran softmax 1.00x / 1.01x (H100 / H200),
+  /// log_softmax 1.01x / 1.02x, rms_norm 0.99x / 0.86x.
+  KernelStager(func::FuncOp kernel, const RowPolicy &policy)
+      : policy(policy), onCluster(getKernelAttr(kernel).getNumCtas() > 1),
+        keepsWideRows(
+            policy.keepsWideRowsIn(getKernelAttr(kernel).getNumCtas())) {
     // Room for a second CTA on the SM, less each CTA's reduction buffers.
     int64_t threadsPerCta = kWarpSize * getKernelAttr(kernel).getNumWarps();
     int64_t reductions = 0;
     kernel.walk([&](ReductionOpInterface reduce) {
       reductions += crossesWarps(reduce);
     });
-    maxSharedBytes =
-        getMaxKeptBytesPerCta(maxSharedBytesPerCta, threadsPerCta, reductions);
+    maxSharedBytes = policy.getMaxKeptBytes(threadsPerCta, reductions);
   }
 
   void stageBlock(Block &block) {
@@ -179,7 +174,7 @@ public:
     // alone, bf16 4096 x 24576 ran at 0.91x (H100) / 0.90x (H200), 32768
     // at 0.98x / 1.10x.
     if (reductions.empty() || streamsRowsAfter(reductions.back()) ||
-        planAcross(reductions.back()).registers < minRegisters)
+        !policy.keepsRegisters(planAcross(reductions.back()).registers))
       return;
     for (ReductionOpInterface reduce : reductions)
       stageAcross(reduce);
@@ -202,7 +197,7 @@ private:
     for (Operation &op : llvm::make_range(std::next(last->getIterator()),
                                           last->getBlock()->end()))
       op.walk([&](LoadOp load) {
-        if (getRegisters(load.getResult()) >= minRegisters)
+        if (policy.keepsRegisters(getRegisters(load.getResult())))
           ++rows;
       });
     return rows >= 2;
@@ -257,7 +252,7 @@ private:
 
   void stageAcross(ReductionOpInterface reduce) {
     Plan plan = planAcross(reduce);
-    if (plan.recomputed.empty() || plan.registers < minRegisters)
+    if (plan.recomputed.empty() || !policy.keepsRegisters(plan.registers))
       return;
     // On a cluster, only one row kept was measured (a softmax's).
     if (onCluster && plan.recomputation.loads.size() > 1)
@@ -318,13 +313,13 @@ private:
   /// 1.17x and 1.16x / 1.19x, 256 x 262144 (16 CTAs) 1.25x / 1.35x.
   bool keepsLoad(LoadOp load) {
     unsigned bits = load.getType().getElementTypeBitWidth();
-    return bits < 32 || (bits == 32 && isFilledAsynchronously(
-                                           load, wideRowMinRuns, analysis));
+    return bits < 32 || (bits == 32 && keepsWideRows &&
+                         isFilledAsynchronously(load, policy, analysis));
   }
 
-  int64_t minRegisters;
+  const RowPolicy &policy;
   bool onCluster;
-  int64_t wideRowMinRuns;
+  bool keepsWideRows;
   AccessAnalysis analysis;
   int64_t maxSharedBytes = 0;
   int64_t stagedBytes = 0;
@@ -344,25 +339,16 @@ struct BlkStageHeldLoadsPass
                                  << static_cast<int64_t>(wideMinRuns);
       return signalPassFailure();
     }
-    if (minRegisters <= 0)
-      return;
-    TargetInfo target = getTargetInfo(getOperation());
-    // Rows kept in shared memory must leave room for a second CTA on the
-    // SM: staging is for kernels whose registers allow only one.
-    int64_t maxSharedBytesPerCta = target.getMaxSharedBytesPerCta();
+    // The chip's shared memory bounds the rows kept: they must leave room
+    // for a second CTA on the SM (staging is for kernels whose registers
+    // allow only one).
+    RowPolicy policy(getTargetInfo(getOperation()), minRegisters, onClusters,
+                     wideMinRuns);
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
-      // On a cluster of small CTAs, a row's CTAs wait for each other at
-      // every reduction, and the reloads only lengthen that: bf16 1024 x
-      // 65536 on 8 CTAs of 4 warps kept its rows at 0.92x (H100). On CTAs
-      // of 8 warps or more the kept rows won: 4 x 8 1.12x / 1.21x (H100 /
-      // H200), 8 x 8 at 131072 1.20x / 1.27x, 8 x 16 at 262144 1.34x /
-      // 1.32x against the same binding in registers.
       KernelAttr attr = getKernelAttr(kernel);
-      if (!attr || (!onClusters && attr.getNumCtas() > 1 &&
-                    attr.getNumWarps() < kMinKeptRowClusterWarps))
+      if (!attr || !policy.keepsRowsIn(attr.getNumWarps(), attr.getNumCtas()))
         continue;
-      KernelStager stager(kernel, minRegisters, maxSharedBytesPerCta,
-                          target.hasAsyncCopy() ? wideMinRuns : 0);
+      KernelStager stager(kernel, policy);
       SmallVector<Block *> blocks;
       kernel.walk([&](Block *block) { blocks.push_back(block); });
       for (Block *block : blocks)

@@ -12,11 +12,13 @@
 #define BLK_PROGRAMS_BINDING_H
 
 #include "blk/Target/CompileOptions.h"
+#include "blk/Target/RowPolicy.h"
 #include "blk/Target/TargetInfo.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,16 +97,9 @@ struct BindingOptions {
   /// number of its layout's tiles rather than a power of two (GPU targets,
   /// whose layouts blk-distribute chooses from warps and CTAs).
   bool tileRowBlocks = false;
-  /// Shared memory a CTA may have (TargetInfo::getMaxSharedBytesPerCta)
-  /// where blk-stage-held-loads may keep rows in it; 0 where it keeps none.
-  int64_t keptRowSharedBytes = 0;
-  /// What blk-stage-held-loads asks before it keeps a row: registers a
-  /// thread would hold of it (`min-registers`); and 16-byte runs a thread
-  /// before blk-async-fill copies a kept row (`min-runs`; 0 where the chip
-  /// has no cp.async or copies are off), which an f32 row must be to be
-  /// kept.
-  int64_t keptRowMinRegisters = 0;
-  int64_t copiedRowMinRuns = 0;
+  /// When the passes keep, copy and peel rows (the one policy they ask
+  /// too); none where they keep none (the CPU, or staging off).
+  std::optional<RowPolicy> rows;
 };
 
 /// The binding rules (README, "softmax-run"):

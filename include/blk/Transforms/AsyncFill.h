@@ -9,13 +9,14 @@
 
 #include "blk/Analysis/AccessAnalysis.h"
 #include "blk/IR/BlkDialect.h"
+#include "blk/Target/RowPolicy.h"
 
 namespace mlir::blk {
 
 /// Whether blk-async-fill copies the row `load` reads into the buffer that
-/// keeps it, given its `min-runs`: a load outside loops that moves at least
-/// `minRuns` runs of 16 bytes a thread, each all in or all out of its mask.
-bool isFilledAsynchronously(LoadOp load, int64_t minRuns,
+/// keeps it: a load outside loops whose thread moves runs of 16 bytes,
+/// each all in or all out of its mask, as many as `policy` copies.
+bool isFilledAsynchronously(LoadOp load, const RowPolicy &policy,
                             AccessAnalysis &analysis);
 
 } // namespace mlir::blk

@@ -1,0 +1,149 @@
+//===- BindingTest.cpp - the binding rules as tables ----------------------===//
+//
+// The binding is a pure function of (program, problem, target, options):
+// what chooseBinding gives each built-in program on the shapes that
+// exercise a rule (kept rows on clusters, wide peeled rows, f32 rows held
+// on 8 x 4 or kept on 8 x 8, rows per program, split rows, chips without
+// clusters or cp.async, the CPU, a caller's constants and warps). Each row
+// was read from the binding the compiler gave at 286c229, whose PTX the
+// benchmark tables measured; a change to a rule shows here as a row that
+// changed, with the rule's name.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Driver/Driver.h"
+#include "blk/Programs/Programs.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::blk;
+using ::blk::runtime::ElementType;
+
+namespace {
+
+struct BindingCase {
+  const char *rule;
+  const char *program;
+  int64_t rows, cols;
+  ElementType type;
+  /// The options the case changes, applied to a GPU sm_90 record.
+  void (*adjust)(CompileOptions &);
+  /// Specialization::describe() and the grid, or "fails".
+  const char *expected;
+};
+
+void sm90(CompileOptions &) {}
+void sm80(CompileOptions &o) { o.chip = "sm_80"; }
+void sm75(CompileOptions &o) { o.chip = "sm_75"; }
+void cpu(CompileOptions &o) { o.target = TargetKind::CPU; }
+void block2048(CompileOptions &o) { o.constants["BLOCK"] = 2048; }
+void rows8(CompileOptions &o) { o.constants["ROWS"] = 8; }
+void warps8(CompileOptions &o) { o.numWarps = 8; }
+void noCopies(CompileOptions &o) { o.asyncFillMinRuns = 0; }
+void h100(CompileOptions &o) { o.multiprocessors = 132; }
+
+const ElementType f32 = ElementType::F32, bf16 = ElementType::BF16;
+
+const BindingCase kCases[] = {
+    {"short rows: BLOCK the next power of two", "softmax_fused", 4096, 1024,
+     f32, sm90, "BLOCK=1024 grid 4096"},
+    {"rows per program: max(2, 512 / BLOCK)", "softmax_multirow", 4096, 100,
+     f32, sm90, "BLOCK=128 ROWS=4 grid 1024"},
+    {"a caller's ROWS wins", "softmax_multirow", 4096, 100, f32, rows8,
+     "BLOCK=128 ROWS=8 grid 512"},
+    {"one run a thread: not peeled, no room", "softmax_fused", 4096, 1001,
+     bf16, sm90, "BLOCK=1024 grid 4096"},
+    {"a wide peeled row on 2 CTAs of 8 warps", "softmax_fused", 2048, 50257,
+     bf16, sm90, "BLOCK=53248 warps=8 ctas=2 grid 2048"},
+    {"a wide row past 24576 on 2 CTAs of 4 warps", "softmax_fused", 4096,
+     32001, bf16, sm90, "BLOCK=32768 ctas=2 grid 4096"},
+    {"a kept 16-bit row: 4 CTAs of 8 warps", "softmax_fused", 1024, 65536,
+     bf16, sm90, "BLOCK=65536 warps=8 ctas=4 grid 1024"},
+    {"a kept 16-bit row at 262144: 8 x 8", "softmax_fused", 256, 262144, bf16,
+     sm90, "BLOCK=262144 warps=8 ctas=8 grid 256"},
+    {"an f32 row held alone: 8 CTAs of 4 warps", "softmax_fused", 333, 100000,
+     f32, sm90, "BLOCK=102400 ctas=8 grid 333"},
+    {"an f32 row kept where copied: 8 x 8", "softmax_fused", 512, 151936, f32,
+     sm90, "BLOCK=155648 warps=8 ctas=8 grid 512"},
+    {"no copies: the f32 row stays on 16 x 4", "softmax_fused", 512, 151936,
+     f32, noCopies, "BLOCK=155648 ctas=16 grid 512"},
+    {"an f32 row of 262144 stays on 16 x 4", "softmax_fused", 256, 262144,
+     f32, sm90, "BLOCK=262144 ctas=16 grid 256"},
+    {"few rows keep the rule's CTAs (132 SMs)", "softmax_fused", 8, 100000,
+     bf16, h100, "BLOCK=114688 warps=8 ctas=8 grid 8"},
+    {"SMs not known: the kept row fitted to fewer CTAs", "softmax_fused", 8,
+     100000, bf16, sm90, "BLOCK=106496 warps=8 ctas=4 grid 8"},
+    {"a norm's rows: warps by the held row", "rms_norm", 4096, 24576, f32,
+     sm90, "BLOCK=24576 warps=16 grid 4096"},
+    {"weight and bias after the reductions: a cluster of 8", "layer_norm",
+     4096, 32768, f32, sm90, "BLOCK=32768 warps=8 ctas=8 grid 4096"},
+    {"y and dy held: a cluster", "softmax_backward", 4096, 32768, bf16, sm90,
+     "BLOCK=32768 ctas=8 grid 4096"},
+    {"log_softmax's kept row", "log_softmax", 2048, 128256, bf16, sm90,
+     "BLOCK=131072 warps=8 ctas=8 grid 2048"},
+    {"a loop over tiles: a warp per 512", "softmax_online", 4096, 32768, f32,
+     sm90, "BLOCK=8192 warps=16 grid 4096"},
+    {"a split row: 128 parts of 8192", "softmax_split_resident", 64, 1048576,
+     f32, sm90, "BLOCK=8192 SPLITS=128 grid 8192"},
+    {"no clusters before sm_90", "softmax_fused", 1024, 65536, f32, sm80,
+     "BLOCK=65536 warps=16 grid 1024"},
+    {"no cp.async on sm_75", "softmax_fused", 1024, 32768, bf16, sm75,
+     "BLOCK=32768 warps=16 grid 1024"},
+    {"the CPU: powers of two, no clusters", "softmax_fused", 2, 50257, f32,
+     cpu, "BLOCK=65536 warps=16 grid 2"},
+    {"a caller's warps win", "softmax_fused", 4096, 1000, f32, warps8,
+     "BLOCK=1024 warps=8 grid 4096"},
+    {"a caller's BLOCK past the row is refused", "softmax_fused", 4096, 1000,
+     f32, block2048, "fails"},
+};
+
+class BindingTest : public ::testing::TestWithParam<BindingCase> {
+protected:
+  BindingTest() {
+    DialectRegistry registry;
+    registerCompilerDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  MLIRContext context;
+};
+
+TEST_P(BindingTest, Rule) {
+  const BindingCase &c = GetParam();
+  const BuiltinProgram *builtin = lookupBuiltinProgram(c.program);
+  ASSERT_TRUE(builtin) << c.program;
+  OwningOpRef<ModuleOp> program =
+      parseSourceString<ModuleOp>(builtin->source, &context);
+  ASSERT_TRUE(program);
+  ProblemDesc problem;
+  problem.rows = c.rows;
+  problem.cols = c.cols;
+  problem.elementType = c.type;
+  CompileOptions options;
+  options.chip = "sm_90";
+  c.adjust(options);
+
+  std::string messages;
+  ScopedDiagnosticHandler collect(&context, [&](Diagnostic &d) {
+    messages += d.str() + "\n";
+    return success();
+  });
+  FailureOr<OwningOpRef<ModuleOp>> fitted = fitProgram(*program, problem);
+  ASSERT_TRUE(succeeded(fitted)) << messages;
+  FailureOr<Specialization> binding = chooseBinding(**fitted, problem, options);
+  std::string got = failed(binding) ? "fails"
+                                    : binding->describe() + " grid " +
+                                          std::to_string(binding->grid);
+  EXPECT_EQ(got, c.expected) << c.rule << " (" << c.program << " " << c.rows
+                             << " x " << c.cols << ")\n"
+                             << messages;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rules, BindingTest, ::testing::ValuesIn(kCases));
+
+} // namespace
