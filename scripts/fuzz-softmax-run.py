@@ -19,6 +19,15 @@ Runs softmax-run (always on the CPU) on four families of cases:
 The fixed input and write cases come first (about 40), the rest of --count
 is drawn at random; the cases depend only on --seed.
 
+With --family gpu-compile, every case is instead a mutation of any example
+program (the row-wise family too) compiled for the GPU with --emit-ptx (no
+GPU needed: the whole blk-to-ptx pipeline, the binding and the driver run),
+on sm_90 or sm_80, sometimes with other warps, CTAs or staging thresholds:
+a clear error or PTX, never a crash. With --family opt (and --softmax-opt),
+the mutated programs go through softmax-opt's textual pipelines instead:
+blk-specialize with their constants bound, then blk-to-ptx (with a chip,
+warps or CTAs) or blk-to-cpu, as a user of softmax-opt runs them.
+
 Each case runs in a fresh temporary directory (its cwd, TMPDIR, JITDUMPDIR
 and HOME), with a timeout and an address-space limit (so that a huge problem
 fails inside softmax-run instead of waking the OOM killer). Bad outcomes: a
@@ -362,8 +371,8 @@ MUTATORS = [mutate_delete_line, mutate_duplicate_line, mutate_swap_lines,
             mutate_attribute, mutate_truncate]
 
 
-def mutation_case(rng, examples):
-    name, text = rng.choice(sorted(examples.items()))
+def mutate(rng, text):
+    """1 to 3 random mutations of `text`, and what they did."""
     notes = []
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         if not text.strip():
@@ -373,6 +382,12 @@ def mutation_case(rng, examples):
             result = rng.choice(MUTATORS)(text, rng)
         text, what = result
         notes.append(what)
+    return text, notes
+
+
+def mutation_case(rng, examples):
+    name, text = rng.choice(sorted(examples.items()))
+    text, notes = mutate(rng, text)
     rows = rng.randint(1, 9)
     cols = rng.choice([rng.randint(1, 300), rng.randint(1, 300),
                        rng.choice([512, 1000, 4096])])
@@ -399,6 +414,60 @@ def mutation_case(rng, examples):
         guarded["out.npy"] = "replace"
     return Case("mutation", [f"{name}.mut.mlir"] + option_args(options),
                 files, guarded=guarded, note="; ".join(notes))
+
+
+def gpu_compile_case(rng, examples):
+    """A mutated program of any example, compiled to PTX for a GPU."""
+    name, text = rng.choice(sorted(examples.items()))
+    text, notes = mutate(rng, text)
+    rows = rng.choice([1, 7, 64, 4096])
+    cols = rng.choice([rng.randint(1, 300), rng.choice([1000, 1001, 4096]),
+                       rng.choice([50257, 65536, 131072])])
+    options = {"rows": rows, "cols": cols,
+               "chip": rng.choice(["sm_90", "sm_90", "sm_80"]),
+               "emit-ptx": "k.ptx"}
+    if rng.random() < 0.3:
+        options["dtype"] = rng.choice(["f16", "bf16"])
+    if rng.random() < 0.15:
+        options["num-warps"] = rng.choice([1, 4, 8, 16, 32])
+    if rng.random() < 0.1:
+        options["num-ctas"] = rng.choice([2, 4, 16])
+    if rng.random() < 0.1:
+        options["stage-min-registers"] = rng.choice([0, 1, 48])
+    if rng.random() < 0.1:
+        options["async-fill-min-runs"] = rng.choice([0, 1, 12])
+    # What the row-wise kernels need to bind their scalars.
+    params = {"rms_norm": "eps=1e-6", "layer_norm": "eps=1e-5",
+              "cross_entropy": "ignore_index=-100",
+              "softmax_scaled_masked": "scale=0.125,offset=0"}
+    args = [f"{name}.mut.mlir"] + option_args(options)
+    if name in params:
+        args.append("--param=" + params[name])
+    if name == "softmax_scaled_masked":
+        args.append("--const=CAUSAL=1")
+    return Case("gpu-compile", args, {f"{name}.mut.mlir": text.encode()},
+                note="; ".join(notes))
+
+
+OPT_PIPELINES = ["--blk-to-ptx", "--blk-to-ptx=num-warps=8",
+                 "--blk-to-ptx=num-warps=8 num-ctas=4",
+                 "--blk-to-ptx=chip=sm_80", "--blk-to-cpu",
+                 "--blk-to-cpu=check-bounds=1"]
+
+
+def opt_case(rng, examples):
+    """A mutated program through softmax-opt's pipelines."""
+    name, text = rng.choice(sorted(examples.items()))
+    text, notes = mutate(rng, text)
+    bindings = ",".join(
+        f"{c}=1" if c == "CAUSAL" else f"{c}={rng.choice([2, 4, 1024, 8192])}"
+        for c in constants_of(text))
+    args = [f"{name}.mut.mlir"]
+    if bindings:
+        args.append(f"--blk-specialize={bindings}")
+    args += [rng.choice(OPT_PIPELINES), "-o", "out.mlir"]
+    return Case("opt", args, {f"{name}.mut.mlir": text.encode()},
+                note="; ".join(notes))
 
 
 # --------------------------------------------------------------------------
@@ -600,7 +669,14 @@ def write_case(rng, examples, kind):
 # Running and judging
 # --------------------------------------------------------------------------
 
-def make_cases(rng, examples, count):
+def make_cases(rng, examples, count, family):
+    if family in ("gpu-compile", "opt"):
+        maker = gpu_compile_case if family == "gpu-compile" else opt_case
+        cases = [maker(rng, examples) for _ in range(count)]
+        for index, case in enumerate(cases):
+            case.name = f"c{index:04d}-{case.family}"
+        return cases
+    examples = {n: t for n, t in examples.items() if n.startswith("softmax_")}
     fixed = [input_case(rng, examples, *kind) for kind in bad_input_files(rng)]
     fixed += output_cases(examples)
     fixed += [write_case(rng, examples, kind) for kind in WRITE_KINDS]
@@ -775,7 +851,7 @@ def save_reproducer(case, bads, binary, mem_limit, keep):
 def read_examples(directory):
     examples = {}
     for name in sorted(os.listdir(directory)):
-        if name.startswith("softmax_") and name.endswith(".mlir"):
+        if name.endswith(".mlir"):
             with open(os.path.join(directory, name)) as f:
                 examples[name[:-len(".mlir")]] = f.read()
     return examples
@@ -785,8 +861,15 @@ def main():
     parser = argparse.ArgumentParser(
         description="Hostile tests of softmax-run on the CPU target.")
     parser.add_argument("--softmax-run", required=True)
+    parser.add_argument("--softmax-opt",
+                        help="softmax-opt, for --family opt")
     parser.add_argument("--examples", required=True,
-                        help="directory of softmax_*.mlir")
+                        help="directory of the example programs")
+    parser.add_argument("--family", choices=["cpu", "gpu-compile", "opt"],
+                        default="cpu",
+                        help="cpu: the CPU families above (default); "
+                        "gpu-compile: mutated programs compiled to PTX; "
+                        "opt: mutated programs through softmax-opt")
     parser.add_argument("--count", type=int, default=600,
                         help="cases to run (default 600)")
     parser.add_argument("--seed", type=int, default=1)
@@ -798,15 +881,19 @@ def main():
                         help="address-space limit per case (default 4096)")
     args = parser.parse_args()
 
-    binary = os.path.abspath(args.softmax_run)
+    if args.family == "opt" and not args.softmax_opt:
+        sys.exit("fuzz: --family opt needs --softmax-opt")
+    binary = os.path.abspath(args.softmax_opt if args.family == "opt"
+                             else args.softmax_run)
     examples = read_examples(args.examples)
     if not examples:
-        sys.exit(f"fuzz: no softmax_*.mlir in {args.examples}")
+        sys.exit(f"fuzz: no example programs in {args.examples}")
     if args.keep:
         args.keep = os.path.abspath(args.keep)
         os.makedirs(args.keep, exist_ok=True)
     mem_limit = args.mem_limit_mb * 1024 * 1024
-    cases = make_cases(random.Random(args.seed), examples, args.count)
+    cases = make_cases(random.Random(args.seed), examples, args.count,
+                       args.family)
 
     counts = dict.fromkeys(KINDS, 0)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:

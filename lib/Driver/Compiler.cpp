@@ -9,6 +9,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <mutex>
+
 using namespace blk;
 using runtime::Status;
 
@@ -22,6 +24,9 @@ struct Compiler::State {
   }
 
   mlir::MLIRContext context;
+  /// One compilation at a time: each installs its own diagnostic handler on
+  /// the shared context (two at once had each other's messages and crashed).
+  std::mutex compiling;
 };
 
 Compiler::Compiler() : state(std::make_unique<State>()) {
@@ -57,6 +62,7 @@ Status Compiler::compile(const std::string &programText,
   if (options.target != TargetKind::GPU)
     return Status::failure("blk::Compiler compiles for the GPU: the CPU "
                            "target is reached through blk/Driver/Driver.h");
+  std::lock_guard<std::mutex> lock(state->compiling);
   // Diagnostics become the Status message: "name:line:col: error: ...",
   // one per line, as a tool would print them.
   llvm::SourceMgr sourceMgr;

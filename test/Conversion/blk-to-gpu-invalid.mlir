@@ -142,9 +142,11 @@ func.func @kernel(%p: !blk.ptr<bf16>) attributes {blk.kernel = #blk.kernel<num_w
   return
 }
 
+// A kept block outside a kernel has no shared memory to live in: refused
+// with every blk op there.
 func.func @async_copy_outside_kernel(%p: !blk.ptr<bf16>) {
+  // expected-error @+1 {{'blk.arange' op is outside a kernel; the GPU path converts blk ops only inside functions marked blk.kernel (inline the helper into the kernel)}}
   %cols = blk.arange 0 to 1024 : tensor<1024xi32, #copied4>
-  // expected-error @+1 {{'blk.async_copy' op expected in a kernel (a function marked blk.kernel), whose shared memory keeps the block}}
   %b = blk.async_copy %p[%cols] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<1024xi32, #copied4> -> !blk.shared<1024xbf16>
   return
 }
@@ -193,5 +195,18 @@ func.func @local_alloc_warps(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.ke
 func.func @barrier_count_at_run_time(%c: !blk.ptr<i64>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4, grid = persistent>} {
   // expected-error @+1 {{'blk.program_barrier' op expected a count known when the kernel is compiled (the launcher keeps that many programs resident), but found a value computed at run time}}
   blk.program_barrier %c, %n : !blk.ptr<i64>, i32
+  return
+}
+
+// -----
+
+// A helper function using blk ops beside a kernel: it has no launch and no
+// layout (this crashed the conversion before).
+func.func @k(%out: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+func.func @helper(%p: !blk.ptr<f32>) {
+  // expected-error @+1 {{'blk.arange' op is outside a kernel; the GPU path converts blk ops only inside functions marked blk.kernel (inline the helper into the kernel)}}
+  %cols = blk.arange 0 to 128 : tensor<128xi32>
   return
 }

@@ -27,3 +27,12 @@ module attributes {blk.target = #blk.target<chip = "sm_80", features = "+ptx80">
     return
   }
 }
+
+// -----
+
+// A module of no blk op (the blk dialect not loaded by the parser) gets its
+// target too: this crashed the pass before it declared the dialect.
+// CHECK: module attributes {blk.target = #blk.target<chip = "sm_90", features = "+ptx80">}
+// SM80: module attributes {blk.target = #blk.target<chip = "sm_80", features = "+ptx80">}
+module {
+}

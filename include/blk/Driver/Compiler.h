@@ -36,6 +36,9 @@
 
 namespace blk {
 
+/// Safe to share between threads: calls on one Compiler are serialized
+/// (one compilation at a time; test/Unit/CompilerTest.cpp). Threads that
+/// must compile in parallel use a Compiler each.
 class Compiler {
 public:
   Compiler();

@@ -27,6 +27,9 @@ def BlkAttachTarget : Pass<"blk-attach-target", "::mlir::ModuleOp"> {
            "Target features naming a PTX version (empty: the module's, "
            "else the chip's default)">,
   ];
+  // #blk.target is the blk dialect's, which a module of other ops alone
+  // (an empty one) has not loaded.
+  let dependentDialects = ["::mlir::blk::BlkDialect"];
 }
 
 def BlkSetLaunchShape : Pass<"blk-set-launch-shape", "::mlir::ModuleOp"> {

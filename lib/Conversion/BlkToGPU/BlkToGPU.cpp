@@ -147,6 +147,24 @@ LogicalResult checkSupported(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
+/// blk ops outside kernels: only a kernel has a launch (program ids,
+/// threads) and layouts (blk-distribute lays out kernels alone), so a
+/// helper function's blocks have no thread to live on.
+LogicalResult checkOutsideKernels(ModuleOp module) {
+  WalkResult result = module.walk([&](Operation *op) {
+    if (!isa<BlkDialect>(op->getDialect()))
+      return WalkResult::advance();
+    auto func = op->getParentOfType<func::FuncOp>();
+    if (func && isKernel(func))
+      return WalkResult::advance();
+    op->emitOpError() << "is outside a kernel; the GPU path converts blk ops "
+                         "only inside functions marked blk.kernel (inline "
+                         "the helper into the kernel)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// What keeps `kernel` from being converted for the target: ops without a
 /// lowering, or clusters on a chip without them.
 LogicalResult checkKernel(func::FuncOp kernel, const TargetInfo &target) {
@@ -206,6 +224,8 @@ struct ConvertBlkToGPUPass
     MLIRContext *context = &getContext();
     TargetInfo targetInfo = getTargetInfo(module);
 
+    if (failed(checkOutsideKernels(module)))
+      return signalPassFailure();
     SmallVector<func::FuncOp> kernels;
     for (auto func : module.getOps<func::FuncOp>())
       if (isKernel(func))

@@ -1096,17 +1096,8 @@ static LogicalResult checkWaited(AsyncCopyOp copy, DominanceInfo &dominance) {
 LogicalResult mlir::blk::checkKeptBlocks(Operation *root,
                                           const AccessPlans &plans,
                                           const TargetInfo &target) {
-  // A kept block lives in its kernel's dynamic shared memory.
-  WalkResult outside = root->walk([&](Operation *op) {
-    auto kernel = op->getParentOfType<func::FuncOp>();
-    if (!isa<LocalAllocOp, AsyncCopyOp>(op) || (kernel && isKernel(kernel)))
-      return WalkResult::advance();
-    op->emitOpError() << "expected in a kernel (a function marked "
-                         "blk.kernel), whose shared memory keeps the block";
-    return WalkResult::interrupt();
-  });
-  if (outside.wasInterrupted())
-    return failure();
+  // Kept blocks outside kernels are refused before, with every blk op
+  // there (checkOutsideKernels).
   DominanceInfo dominance(root);
   WalkResult result = root->walk([&](AsyncCopyOp op) {
     // A loop's next copy would overwrite chunks whose reads the thread may

@@ -111,8 +111,8 @@ AccessPlans planAccesses(Operation *root);
 
 /// blk.load and blk.store, and blk.async_copy and blk.async_wait (copies
 /// into the buffers `workgroup` placed).
-/// Every blk.local_alloc and blk.async_copy under `root` is in a kernel,
-/// and every blk.async_copy outside loops, moves
+/// Every blk.async_copy under `root` (in a kernel: checkOutsideKernels
+/// came first) is outside loops, moves
 /// whole 16-byte runs (its plan) on a chip with cp.async, and is waited for
 /// before its buffer is read; otherwise a diagnostic at the first op that
 /// is not so.

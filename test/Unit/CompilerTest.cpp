@@ -1,0 +1,134 @@
+//===- CompilerTest.cpp - the MLIR-free API embedded in a process ---------===//
+//
+// blk::Compiler as an embedding program uses it: shared between threads
+// (its calls are serialized), and every bad program a Status, never a
+// crash.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Driver/Compiler.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using blk::runtime::ElementType;
+using blk::runtime::ProgramImage;
+using blk::runtime::ProgramShape;
+
+// Eight calls from threads through one Compiler and one kernel cache: each
+// gets the image a lone call gives.
+TEST(CompilerTest, OneCompilerSharedByThreads) {
+  blk::Compiler compiler;
+  blk::CompileOptions options;
+  // Through the kernel cache too, as an embedding program compiles.
+  char cacheTemplate[] = "/tmp/blk-compiler-test-XXXXXX";
+  ASSERT_TRUE(mkdtemp(cacheTemplate));
+  options.cacheDirectory = cacheTemplate;
+  const std::vector<ProgramShape> shapes = {
+      {4096, 1024, ElementType::F32, {}},
+      {64, 50257, ElementType::BF16, {}},
+      {128, 4096, ElementType::F16, {}},
+      {1024, 65536, ElementType::F32, {}}};
+  std::vector<ProgramImage> alone(shapes.size());
+  for (size_t i = 0; i < shapes.size(); ++i)
+    ASSERT_TRUE(compiler.compileSoftmax(shapes[i], options, alone[i]))
+        << "shape " << i;
+
+  // Two threads a shape: one finds the cache entry, one compiles again.
+  constexpr size_t kThreadsPerShape = 2;
+  size_t count = kThreadsPerShape * shapes.size();
+  std::vector<ProgramImage> shared(count);
+  std::vector<std::string> errors(count);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < count; ++i)
+    threads.emplace_back([&, i] {
+      blk::runtime::Status status = compiler.compileSoftmax(
+          shapes[i % shapes.size()], options, shared[i]);
+      if (!status)
+        errors[i] = status.message();
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (size_t i = 0; i < count; ++i) {
+    EXPECT_EQ(errors[i], "") << "call " << i;
+    EXPECT_EQ(shared[i].serialize(), alone[i % shapes.size()].serialize())
+        << "call " << i;
+  }
+  std::string remove = std::string("rm -rf ") + cacheTemplate;
+  EXPECT_EQ(std::system(remove.c_str()), 0);
+}
+
+// A kernel beside a plain function that uses blk ops crashed the GPU
+// conversion; the API returns the located error.
+TEST(CompilerTest, HelperOutsideKernelIsAStatus) {
+  const char *program = R"mlir(
+func.func @k(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+             %n_rows: i32 {blk.arg = #blk.arg<rows>},
+             %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+func.func @helper(%p: !blk.ptr<f32>) {
+  %cols = blk.arange 0 to 128 : tensor<128xi32>
+  %v = arith.sitofp %cols : tensor<128xi32> to tensor<128xf32>
+  blk.store %p[%cols], %v : !blk.ptr<f32>, tensor<128xi32>, tensor<128xf32>
+  return
+}
+)mlir";
+  blk::Compiler compiler;
+  ProgramImage image;
+  blk::runtime::Status status = compiler.compile(
+      program, "helper.mlir", {4, 128, ElementType::F32, {}},
+      blk::CompileOptions(), image);
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.message().find("helper.mlir:9:11: error: 'blk.arange' op "
+                                  "is outside a kernel"),
+            std::string::npos)
+      << status.message();
+}
+
+// Options out of range come back as a Status too.
+TEST(CompilerTest, BadOptionsAreAStatus) {
+  blk::Compiler compiler;
+  blk::CompileOptions options;
+  options.maxTile = 3;
+  ProgramImage image;
+  blk::runtime::Status status = compiler.compileSoftmax(
+      {4, 128, ElementType::F32, {}}, options, image);
+  ASSERT_FALSE(status);
+  EXPECT_NE(status.message().find(
+                "max-tile must be a power of two from 2 to 2^30, not 3"),
+            std::string::npos)
+      << status.message();
+}
+
+// Diagnostics from several threads at once: each call gets its own
+// program's error, located in its own file. Before the calls were
+// serialized, each installed its handler on the shared context and this
+// crashed or mixed the messages.
+TEST(CompilerTest, ErrorsFromThreadsStayApart) {
+  blk::Compiler compiler;
+  std::vector<std::string> messages(8);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < messages.size(); ++i)
+    threads.emplace_back([&, i] {
+      std::string name = "bad" + std::to_string(i) + ".mlir";
+      std::string text = "func.func @k() attributes {blk.kernel = "
+                         "#blk.kernel<num_warps = 3>} {\n  return\n}\n";
+      ProgramImage image;
+      blk::runtime::Status status = compiler.compile(
+          text, name, {4, 128, ElementType::F32, {}}, blk::CompileOptions(),
+          image);
+      messages[i] = status ? "compiled" : status.message();
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (size_t i = 0; i < messages.size(); ++i)
+    EXPECT_EQ(messages[i].rfind("bad" + std::to_string(i) + ".mlir:1:", 0), 0u)
+        << messages[i];
+}
+} // namespace
