@@ -89,3 +89,15 @@
 // WARPS: softmax-run: --num-warps must be 0 (the program's own) or positive, not -1
 // RUNS: softmax-run: --runs must be at least 1
 // MEMORY: softmax-run: the problem needs {{[0-9]+}} MB of host memory (tensors, reference), more than this machine has
+//
+// Program text MLIR's parser could not survive: an endless or huge file,
+// and nesting past 256 brackets (4,000 nested regions overflowed the
+// passes' stack, 60,000 the parser's), refused before parsing.
+// RUN: not softmax-run /dev/zero --target cpu --rows 2 --cols 3 2>&1 | FileCheck %s --check-prefix=PROGRAM-ZERO
+// RUN: not softmax-opt < /dev/zero 2>&1 | FileCheck %s --check-prefix=STDIN
+// RUN: %python -c "print('func.func @k() {' + 'scf.execute_region {' * 300 + '}' * 300 + '}')" > %t.deep.mlir
+// RUN: not softmax-opt %t.deep.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
+// RUN: not softmax-run %t.deep.mlir --target cpu --rows 2 --cols 3 2>&1 | FileCheck %s --check-prefix=DEEP
+// PROGRAM-ZERO: softmax-run: the program '/dev/zero' is not a regular file (a device, a pipe or a directory is not read)
+// STDIN: softmax-opt: standard input has more bytes than a program may (16777216)
+// DEEP: {{.*}}deep.mlir:1:{{[0-9]+}}: error: the program nests deeper than 256 brackets ({, (, [, <) here; no block program needs that many

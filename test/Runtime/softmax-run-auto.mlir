@@ -29,4 +29,4 @@
 // NAMED: softmax_online.mlir: 3 x 1000 f32
 // NAMED-NOT: (auto)
 // NAMED: OK
-// UNKNOWN: softmax-run: cannot read the program softmax_nothing: {{.*}} (neither a file nor a built-in program; `auto` picks one)
+// UNKNOWN: softmax-run: cannot read the program 'softmax_nothing': {{.*}} (neither a file nor a built-in program; `auto` picks one)

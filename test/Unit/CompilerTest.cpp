@@ -106,6 +106,25 @@ TEST(CompilerTest, BadOptionsAreAStatus) {
       << status.message();
 }
 
+// 4,000 nested regions overflowed the stack inside compile: nesting past
+// the limit is refused before parsing, located.
+TEST(CompilerTest, DeepNestingIsAStatus) {
+  std::string text = "func.func @k() {\n";
+  for (int i = 0; i < 4000; ++i)
+    text += "scf.execute_region {\n";
+  for (int i = 0; i < 4000; ++i)
+    text += "}\n";
+  text += "}\n";
+  blk::Compiler compiler;
+  ProgramImage image;
+  blk::runtime::Status status =
+      compiler.compile(text, "deep.mlir", {4, 128, ElementType::F32, {}},
+                       blk::CompileOptions(), image);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.message().rfind("deep.mlir:257:", 0), 0u)
+      << status.message();
+}
+
 // Diagnostics from several threads at once: each call gets its own
 // program's error, located in its own file. Before the calls were
 // serialized, each installed its handler on the shared context and this

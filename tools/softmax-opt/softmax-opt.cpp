@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
+#include "blk/Driver/ProgramText.h"
 #include "blk/Driver/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -29,18 +30,59 @@ static llvm::cl::opt<std::string>
                                 "(the PTX of a module compiled by blk-to-ptx)"),
          llvm::cl::init("mlir"), llvm::cl::cat(blkCategory));
 
+/// The input as MLIR's parser will see it: a regular file (or standard
+/// input) of at most a program's bytes, nested no deeper than a program may
+/// be (blk/Driver/ProgramText.h); else the reason, and null.
+static std::unique_ptr<llvm::MemoryBuffer> readInput(StringRef inputFilename) {
+  std::string text;
+  ::blk::runtime::Status read = ::blk::runtime::Status::success();
+  if (inputFilename == "-") {
+    // Standard input may not end (a pipe from /dev/zero): read a byte
+    // past the limit at most.
+    text.resize(::blk::kMaxProgramBytes + 1);
+    size_t size = std::fread(text.data(), 1, text.size(), stdin);
+    text.resize(size);
+    if (size > static_cast<size_t>(::blk::kMaxProgramBytes))
+      read = ::blk::runtime::Status::failure(
+          "standard input has more bytes than a program may (" +
+          std::to_string(::blk::kMaxProgramBytes) + ")");
+  } else {
+    read = ::blk::readProgramFile(inputFilename.str(), text);
+  }
+  if (read)
+    read = ::blk::checkProgramNesting(
+        text, inputFilename == "-" ? "<stdin>" : inputFilename.str());
+  if (!read) {
+    llvm::errs() << "softmax-opt: " << read.message() << "\n";
+    return nullptr;
+  }
+  return llvm::MemoryBuffer::getMemBufferCopy(text, inputFilename);
+}
+
+/// Runs the passes as mlir-opt would, then writes the IR.
+static LogicalResult emitMLIR(std::unique_ptr<llvm::MemoryBuffer> input,
+                              StringRef outputFilename,
+                              DialectRegistry &registry) {
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return failure();
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return failure();
+  output->keep();
+  return success();
+}
+
 /// Runs the passes as mlir-opt would, then writes the PTX of the result.
-static LogicalResult emitPTX(StringRef inputFilename,
+static LogicalResult emitPTX(std::unique_ptr<llvm::MemoryBuffer> input,
                              StringRef outputFilename,
                              DialectRegistry &registry) {
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFilename, &errorMessage);
-  if (!input) {
-    llvm::errs() << errorMessage << "\n";
-    return failure();
-  }
   std::string compiled;
   llvm::raw_string_ostream compiledStream(compiled);
   if (failed(MlirOptMain(compiledStream, std::move(input), registry, config)))
@@ -96,14 +138,22 @@ int main(int argc, char **argv) {
     static_cast<llvm::cl::opt<bool> *>(printOp)->setInitialValue(false);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "softmax-opt: block programs to PTX\n", registry);
-  if (emit == "ptx")
-    return asMainReturnCode(
-        emitPTX(inputFilename, outputFilename, registry));
-  if (emit != "mlir") {
+  if (emit != "mlir" && emit != "ptx") {
     llvm::errs() << "softmax-opt: --emit must be mlir or ptx, not '" << emit
                  << "'\n";
     return 1;
   }
+  // Listing dialects or passes reads no input: mlir-opt's own main does it.
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return asMainReturnCode(
+        MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+  std::unique_ptr<llvm::MemoryBuffer> input = readInput(inputFilename);
+  if (!input)
+    return 1;
+  if (emit == "ptx")
+    return asMainReturnCode(
+        emitPTX(std::move(input), outputFilename, registry));
   return asMainReturnCode(
-      MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+      emitMLIR(std::move(input), outputFilename, registry));
 }

@@ -13,6 +13,7 @@
 #include "Problem.h"
 
 #include "blk/Driver/Driver.h"
+#include "blk/Driver/ProgramText.h"
 #include "blk/Driver/Version.h"
 #include "blk/Runtime/Files.h"
 #include "blk/Runtime/KernelCache.h"
@@ -257,14 +258,20 @@ bool addProgramSource(llvm::SourceMgr &sourceMgr, const Problem &problem,
     return true;
   }
   programName = llvm::sys::path::filename(programPath).str();
-  auto file = llvm::MemoryBuffer::getFile(programPath);
-  if (!file) {
-    error = "cannot read the program " + programPath + ": " +
-            file.getError().message() +
-            " (neither a file nor a built-in program; `auto` picks one)";
+  std::string text;
+  if (Status read = blk::readProgramFile(programPath, text); !read) {
+    error = read.message();
+    if (!llvm::sys::fs::exists(programPath))
+      error += " (neither a file nor a built-in program; `auto` picks one)";
     return false;
   }
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  if (Status nesting = blk::checkProgramNesting(text, programPath);
+      !nesting) {
+    error = nesting.message();
+    return false;
+  }
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, programPath), llvm::SMLoc());
   return true;
 }
 
