@@ -13,7 +13,10 @@
 
 using namespace blk::runtime;
 
-static const char kEntryMagic[] = "blk-kernel-cache 1";
+/// Version 2 writes the entry's key into it: an entry copied under another
+/// key's name (compiled with other options, say without bounds checks) is
+/// not that key's.
+static const char kEntryMagic[] = "blk-kernel-cache 2";
 /// Larger entries are not read (a program's PTX or object is well under).
 static constexpr long long kMaxEntryBytes = 256ll << 20;
 
@@ -28,11 +31,17 @@ static uint64_t checksum(const std::string &bytes) {
   return hash;
 }
 
-static std::string entryHeader(const std::string &payload) {
-  char header[96];
-  std::snprintf(header, sizeof(header), "%s %zu %016" PRIx64 "\n", kEntryMagic,
-                payload.size(), checksum(payload));
-  return header;
+/// "blk-kernel-cache 2 KEY ": what an entry of `key` starts with.
+static std::string entryPrefix(const std::string &key) {
+  return std::string(kEntryMagic) + " " + key + " ";
+}
+
+static std::string entryHeader(const std::string &key,
+                               const std::string &payload) {
+  char sizes[48];
+  std::snprintf(sizes, sizeof(sizes), "%zu %016" PRIx64 "\n", payload.size(),
+                checksum(payload));
+  return entryPrefix(key) + sizes;
 }
 
 std::string KernelCache::getDefaultDirectory() {
@@ -88,8 +97,15 @@ bool KernelCache::lookup(const std::string &key, std::string &payload,
   size_t newline = bytes.find('\n');
   std::string body =
       newline == std::string::npos ? "" : bytes.substr(newline + 1);
+  std::string prefix = entryPrefix(key);
+  if (newline != std::string::npos &&
+      bytes.compare(0, std::string(kEntryMagic).size(), kEntryMagic) == 0 &&
+      bytes.compare(0, prefix.size(), prefix) != 0) {
+    problem = "entry " + path + " was stored under another key";
+    return false;
+  }
   if (newline == std::string::npos ||
-      bytes.compare(0, newline + 1, entryHeader(body)) != 0) {
+      bytes.compare(0, newline + 1, entryHeader(key, body)) != 0) {
     problem = "damaged entry " + path + " (length or checksum differ)";
     return false;
   }
@@ -121,6 +137,6 @@ Status KernelCache::store(const std::string &key,
   if (lstat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode) &&
       !S_ISDIR(status.st_mode))
     unlink(path.c_str());
-  return writeFileWhole(path, entryHeader(payload), payload.data(),
+  return writeFileWhole(path, entryHeader(key, payload), payload.data(),
                         payload.size());
 }

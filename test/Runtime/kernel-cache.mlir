@@ -28,15 +28,24 @@
 // DAMAGED: check: {{.*}} OK
 
 // An intact entry of another problem in this problem's place (its
-// checksum is right) is not used: it does not describe this program.
+// checksum is right) is not used: it was stored under another key.
 // RUN: rm -rf %t/swap && mkdir -p %t/swap
 // RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --cache-dir %t/swap > /dev/null
 // RUN: sleep 1 && softmax-run %examples/softmax_fused.mlir --target cpu --rows 9 --cols 100 --cache-dir %t/swap > /dev/null
 // RUN: bash -c 'set -- $(ls -tr %t/swap/*.blkc); cp "$1" "$2"'
 // RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 9 --cols 100 --check --verbose --cache-dir %t/swap 2>&1 | FileCheck %s --check-prefix=SWAPPED
-// SWAPPED: warning: kernel cache: entry {{.*}}.blkc does not describe this program; compiling again
+// SWAPPED: warning: kernel cache: entry {{.*}}.blkc was stored under another key; compiling again
 // SWAPPED: compile: compiled
 // SWAPPED: check: {{.*}} OK
+
+// An entry compiled without bounds checks copied under the checked run's
+// key describes the same problem and binding; it is still not used (it
+// would have dropped the checks).
+// RUN: rm -rf %t/bounds && mkdir -p %t/bounds
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check-bounds=false --cache-dir %t/bounds > /dev/null
+// RUN: sleep 1 && softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --cache-dir %t/bounds > /dev/null
+// RUN: bash -c 'set -- $(ls -tr %t/bounds/*.blkc); cp "$1" "$2"'
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --check --verbose --cache-dir %t/bounds 2>&1 | FileCheck %s --check-prefix=SWAPPED
 
 // What is no regular file is not read: a fifo would hang, /dev/zero never
 // ends.
