@@ -8,6 +8,7 @@
 // RUN: not softmax-run %t/row-too-far.mlir --target cpu --rows 4 --cols 8 2>&1 | FileCheck %s --check-prefix=FAR
 // RUN: not softmax-run %t/negative-row.mlir --target cpu --rows 4 --cols 8 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not softmax-run %t/zero-step.mlir --target cpu --rows 4 --cols 8 2>&1 | FileCheck %s --check-prefix=STEP
+// RUN: not softmax-run %t/wrapping-step.mlir --target cpu --rows 4 --cols 8 2>&1 | FileCheck %s --check-prefix=WRAP
 // Programs run on several threads (--num-threads, default every core), each
 // a range of ids; the report names the lowest violating program whatever
 // the threads: in @twice_the_row, programs 4 to 7 read past the input.
@@ -22,7 +23,8 @@
 // UNMASKED: softmax-run: the CPU run failed (see the errors above)
 // FAR: error: out-of-bounds load at {{.*}}row-too-far.mlir:{{[0-9]+}}:8 in program 3 of @one_row_too_far: 4 bytes at 0x{{[0-9A-F]+}} (0 bytes past the end of "x")
 // NEGATIVE: error: out-of-bounds store at {{.*}}negative-row.mlir:{{[0-9]+}}:3 in program 0 of @row_minus_one: 4 bytes at 0x{{[0-9A-F]+}} (32 bytes before "y")
-// STEP: error: scf.for at {{.*}}zero-step.mlir:{{[0-9]+}}:{{[0-9]+}} with a step that is not positive (it would never end), in program 0 of @step_is_program_id
+// STEP: error: scf.for at {{.*}}zero-step.mlir:{{[0-9]+}}:{{[0-9]+}} with a step that is not positive, or whose induction variable would wrap past its type's largest value (it would never end), in program 0 of @step_is_program_id
+// WRAP: error: scf.for at {{.*}}wrapping-step.mlir:{{[0-9]+}}:{{[0-9]+}} with a step that is not positive, or whose induction variable would wrap past its type's largest value (it would never end), in program 0 of @wraps
 // TWICE: error: out-of-bounds load at {{.*}}twice-the-row.mlir:{{[0-9]+}}:8 in program 4 of @twice_the_row: 4 bytes at 0x{{[0-9A-F]+}} (0 bytes past the end of "x")
 // UNCHECKED: target: CPU (JIT), BLOCK=8, grid 4
 
@@ -46,6 +48,26 @@ func.func @step_is_program_id(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y"
     %start = arith.muli %row, %out_stride : i32
     %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
     blk.store %out_row[%cols], %zeros mask %mask : !blk.ptr<f32>, tensor<?xi32>, tensor<?xf32>
+  }
+  return
+}
+
+//--- wrapping-step.mlir
+// 0, 2^30, then 2^31 wraps to -2^31, still below 2^31 - 1: an i32 loop
+// that never ends, with checks on or off (it hung softmax-run).
+func.func @wraps(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                 %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                 %in_stride: i32 {blk.arg = #blk.arg<row_stride "x">},
+                 %out_stride: i32 {blk.arg = #blk.arg<row_stride "y">},
+                 %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                 %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %lb = arith.constant 0 : i32
+  %ub = arith.constant 2147483647 : i32
+  %step = arith.constant 1073741824 : i32
+  %sum = scf.for %i = %lb to %ub step %step iter_args(%acc = %lb) -> (i32) : i32 {
+    %next = arith.addi %acc, %i : i32
+    scf.yield %next : i32
   }
   return
 }

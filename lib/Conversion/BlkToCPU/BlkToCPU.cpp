@@ -156,20 +156,77 @@ std::string describeLocation(Location loc) {
   return text;
 }
 
-/// A loop whose step is not positive at run time would never end (scf.for
-/// needs a positive step): checked code reports it to the checker as an
-/// access of 0 bytes at null, which no buffer holds, and runs it zero
-/// times.
+/// Whether a loop that runs (lb < ub, step > 0) would step its induction
+/// variable past the type's largest value, where it wraps to a negative
+/// one, still below the bound: `0 to 2147483647 step 1073741824` in i32
+/// never ends. Below 64 bits it is exact, computed in i64 (the last value
+/// is lb + (ub - 1 - lb) / step * step); at 64 bits (index on the host) a
+/// bound within a step of the largest value counts.
+Value wrapsPastMaximum(OpBuilder &builder, Location loc, Value lb, Value ub,
+                       Value step) {
+  Type type = step.getType();
+  unsigned width =
+      isa<IndexType>(type) ? 64 : cast<IntegerType>(type).getWidth();
+  auto constant = [&](Type t, int64_t value) -> Value {
+    return arith::ConstantOp::create(builder, loc, builder.getIntegerAttr(t, value));
+  };
+  Value runs =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, lb, ub);
+  Value wraps;
+  if (width < 64) {
+    Type i64 = builder.getI64Type();
+    auto widen = [&](Value v) -> Value {
+      return arith::ExtSIOp::create(builder, loc, i64, v);
+    };
+    Value lb64 = widen(lb), ub64 = widen(ub), step64 = widen(step);
+    Value span = arith::SubIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, ub64, constant(i64, 1)),
+        lb64);
+    Value last = arith::AddIOp::create(
+        builder, loc, lb64,
+        arith::MulIOp::create(
+            builder, loc,
+            arith::DivSIOp::create(builder, loc, span, step64), step64));
+    Value next = arith::AddIOp::create(builder, loc, last, step64);
+    wraps = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sgt, next,
+        constant(i64, static_cast<int64_t>((uint64_t(1) << (width - 1)) - 1)));
+  } else {
+    Value room = arith::SubIOp::create(
+        builder, loc, constant(type, INT64_MAX), step);
+    Value lastBound =
+        arith::SubIOp::create(builder, loc, ub, constant(type, 1));
+    wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
+                                  lastBound, room);
+  }
+  return arith::AndIOp::create(builder, loc, runs, wraps);
+}
+
+/// A loop whose step is not positive at run time, or whose induction
+/// variable would wrap past its type's maximum, would never end (scf.for
+/// needs a positive step and compares signed): checked code reports it to
+/// the checker as an access of 0 bytes at null, which no buffer holds, and
+/// runs it zero times.
 void guardLoopStep(scf::ForOp loop, int32_t number) {
   OpBuilder builder(loop);
   Location loc = loop.getLoc();
   Value step = loop.getStep();
   Value zero = arith::ConstantOp::create(builder, loc,
                                          builder.getZeroAttr(step.getType()));
-  Value positive = arith::CmpIOp::create(builder, loc,
-                                         arith::CmpIPredicate::sgt, step, zero);
+  Value one = arith::ConstantOp::create(builder, loc,
+                                        builder.getOneAttr(step.getType()));
+  Value stepPositive = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::sgt, step, zero);
+  // The wrap is computed with a positive step (no division by zero).
+  Value someStep = arith::SelectOp::create(builder, loc, stepPositive, step, one);
+  Value wraps = wrapsPastMaximum(builder, loc, loop.getLowerBound(),
+                                 loop.getUpperBound(), someStep);
+  Value notWrapping = arith::XOrIOp::create(
+      builder, loc, wraps,
+      arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true)));
+  Value ends = arith::AndIOp::create(builder, loc, stepPositive, notWrapping);
   scf::IfOp::create(
-      builder, loc, positive,
+      builder, loc, ends,
       [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l); },
                     [&](OpBuilder &b, Location l) {
                       Value null = LLVM::ZeroOp::create(
@@ -185,12 +242,10 @@ void guardLoopStep(scf::ForOp loop, int32_t number) {
                           ValueRange{null, bytes, id});
                       scf::YieldOp::create(b, l);
                     });
-  Value one = arith::ConstantOp::create(builder, loc,
-                                        builder.getOneAttr(step.getType()));
   loop.getUpperBoundMutable().assign(arith::SelectOp::create(
-      builder, loc, positive, loop.getUpperBound(), loop.getLowerBound()));
+      builder, loc, ends, loop.getUpperBound(), loop.getLowerBound()));
   loop.getStepMutable().assign(
-      arith::SelectOp::create(builder, loc, positive, step, one));
+      arith::SelectOp::create(builder, loc, ends, step, one));
 }
 
 /// Numbers every load and store for the bounds checks and records, in the
@@ -211,7 +266,8 @@ void prepareBoundsChecks(ModuleOp module) {
     guardLoopStep(loop, accesses.size());
     accesses.push_back(builder.getStringAttr(
         "scf.for at " + describeLocation(loop.getLoc()) +
-        " with a step that is not positive (it would never end)"));
+        " with a step that is not positive, or whose induction variable "
+        "would wrap past its type's largest value (it would never end)"));
   });
   module->setAttr(BlkDialect::getAccessesAttrName(),
                   builder.getArrayAttr(accesses));
