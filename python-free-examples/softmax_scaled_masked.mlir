@@ -24,12 +24,18 @@ func.func @softmax_scaled_masked(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output 
   %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
   %in_bounds = arith.cmpi slt, %cols, %n : tensor<?xi32>
 
-  // The causal mask: c > row + offset, where CAUSAL is not 0.
+  // The causal mask: c > row + offset, where CAUSAL is not 0. The sum
+  // saturates at 2^31 - 1 (row >= 0, so only a large offset can pass it):
+  // wrapped, it masked every column of the rows past the wrap (all NaN).
   %causal = blk.constexpr CAUSAL : i32
   %c0 = arith.constant 0 : i32
   %is_causal = arith.cmpi ne, %causal, %c0 : i32
   %is_causal_block = blk.splat %is_causal [BLOCK] : i1 -> tensor<?xi1>
-  %last = arith.addi %row, %offset : i32
+  %i32_max = arith.constant 2147483647 : i32
+  %room = arith.subi %i32_max, %row : i32
+  %saturates = arith.cmpi sgt, %offset, %room : i32
+  %row_plus_offset = arith.addi %row, %offset : i32
+  %last = arith.select %saturates, %i32_max, %row_plus_offset : i32
   %lasts = blk.splat %last [BLOCK] : i32 -> tensor<?xi32>
   %beyond = arith.cmpi sgt, %cols, %lasts : tensor<?xi32>
   %masked = arith.andi %beyond, %is_causal_block : tensor<?xi1>

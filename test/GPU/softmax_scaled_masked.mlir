@@ -8,3 +8,4 @@
 // RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=1,offset=100 --rows 64 --cols 65536
 // RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference cpu --const CAUSAL=1 --param scale=0.5,offset=7 --rows 100 --cols 1000 --dtype f16
 // RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=1,offset=0 --rows 1 --cols 1
+// RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=0.125,offset=2147483600 --rows 128 --cols 4096
