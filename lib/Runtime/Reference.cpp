@@ -441,12 +441,15 @@ void blk::runtime::computeReference(ReferenceKind kind,
       double label = labels.get(r, 0);
       if (lse)
         lse[r] = logSumExp;
+      // The kernel's contract (cross_entropy.mlir): a label outside [0,
+      // cols) is the caller's error (torch raises), and its logit reads as
+      // 0, so the loss is the logsumexp.
       if (ignore && label == *ignore)
         loss[r] = 0;
       else
         loss[r] = label >= 0 && label < double(cols)
                       ? logSumExp - x[size_t(label)]
-                      : kNaN;
+                      : logSumExp;
     }
     return;
   }

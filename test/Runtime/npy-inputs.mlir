@@ -4,6 +4,10 @@
 // RUN: rm -rf %t && mkdir -p %t && python3 %S/Inputs/make-npy.py %t
 // RUN: softmax-run %examples/cross_entropy.mlir --target cpu --input %t/logits.npy --input labels=%t/labels.npy --param ignore_index=-100 --check --reference cross_entropy --output %t/loss.npy | FileCheck %s
 // RUN: softmax-run %examples/cross_entropy.mlir --target cpu --input %t/logits.npy --input labels=%t/labels32.npy --param ignore_index=-100 --check --reference cross_entropy
+// Labels outside [0, cols) (10 and -5 of 10 columns): the kernel's contract
+// is loss = logsumexp (the label's logit reads as 0), and the reference
+// follows it (it expected NaN, and failed the correct kernel).
+// RUN: softmax-run %examples/cross_entropy.mlir --target cpu --input %t/logits.npy --input labels=%t/outside.npy --param ignore_index=-100 --check --reference cross_entropy
 // RUN: softmax-run %examples/rms_norm.mlir --target cpu --input %t/logits.npy --input weight=%t/weight.npy --param eps=1e-6 --check --reference rms_norm
 // CHECK: cross_entropy.mlir: 4 x 10 f32
 // CHECK: check loss: compared=4 {{.*}} OK
