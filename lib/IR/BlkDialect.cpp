@@ -529,6 +529,9 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
     return verifyRealignAttr(op, attr.getValue());
   if (name == getFallbackAttrName())
     return verifyFallbackAttr(op, attr.getValue());
+  if (name == getAccessRootAttrName() && isa<MemoryAccessOpInterface>(op) &&
+      isa<IntegerAttr>(attr.getValue()))
+    return success();
   if (name == getAccessAttrName() && isa<MemoryAccessOpInterface>(op) &&
       isa<IntegerAttr>(attr.getValue()))
     return success();

@@ -200,22 +200,36 @@ void mlir::blk::registerBlkToCPUDependencies(DialectRegistry &registry) {
 /// reaches it through the plain function below.
 static thread_local CPUKernels::BoundsState *activeBounds = nullptr;
 
+/// Whether [start, start + bytes) lies in `buffer`.
+static bool holds(const CPUKernels::Buffer &buffer, uintptr_t start,
+                  int64_t bytes) {
+  uintptr_t bufferStart = reinterpret_cast<uintptr_t>(buffer.start);
+  return start >= bufferStart && bytes >= 0 &&
+         start - bufferStart + uint64_t(bytes) <= buffer.bytes;
+}
+
 /// What bounds-checked code calls before each access (kAccessCheckFunction):
-/// whether [address, address + bytes) lies in one buffer; the first access
+/// whether [address, address + bytes) lies in the buffer of the kernel
+/// argument `root` it was computed from (a read of x must stay in x), or,
+/// where root is null or no buffer's start, in any buffer; the first access
 /// that does not is recorded.
 extern "C" bool blkAccessInBounds(void *address, int64_t bytes,
-                                  int32_t access) {
+                                  int32_t access, void *root) {
   CPUKernels::BoundsState *state = activeBounds;
   if (!state)
     return false;
   uintptr_t start = reinterpret_cast<uintptr_t>(address);
-  for (const CPUKernels::Buffer &buffer : state->buffers) {
-    uintptr_t bufferStart = reinterpret_cast<uintptr_t>(buffer.start);
-    if (start >= bufferStart && bytes >= 0 &&
-        start - bufferStart + uint64_t(bytes) <= buffer.bytes)
-      return true;
-  }
+  const CPUKernels::Buffer *own = nullptr;
+  for (const CPUKernels::Buffer &buffer : state->buffers)
+    if (root && buffer.start == root)
+      own = &buffer;
+  if (own ? holds(*own, start, bytes)
+          : llvm::any_of(state->buffers, [&](const CPUKernels::Buffer &b) {
+              return holds(b, start, bytes);
+            }))
+    return true;
   state->violated = true;
+  state->ownBuffer = own;
   state->access = access;
   state->violatingProgram = state->program;
   state->address = start;
@@ -334,10 +348,13 @@ LogicalResult CPUKernels::reportViolation(const Kernel &kernel) {
                              << kernel.name << ": " << state.bytes
                              << " bytes at 0x"
                              << llvm::utohexstr(state.address);
-  // The nearest buffer, to tell a row too far from a wild pointer.
+  // The access's own buffer, else the nearest, to tell a row too far from
+  // a wild pointer.
   const Buffer *nearest = nullptr;
   int64_t distance = 0;
   for (const Buffer &buffer : state.buffers) {
+    if (state.ownBuffer && &buffer != state.ownBuffer)
+      continue;
     auto start = reinterpret_cast<uintptr_t>(buffer.start);
     int64_t from = state.address >= start
                        ? int64_t(state.address - start - buffer.bytes)

@@ -20,8 +20,11 @@ namespace mlir::blk {
 
 /// The function bounds-checked host code (convert-blk-to-cpu
 /// check-bounds) calls before each element access:
-///   bool blk_access_in_bounds(void *address, int64_t bytes, int32_t access)
-/// where `access` indexes the module's `blk.accesses`.
+///   bool blk_access_in_bounds(void *address, int64_t bytes, int32_t access,
+///                             void *root)
+/// where `access` indexes the module's `blk.accesses` and `root` is the
+/// kernel argument the access's pointer was computed from (null where it
+/// was not: any buffer of the run then).
 inline constexpr llvm::StringLiteral kAccessCheckFunction =
     "blk_access_in_bounds";
 

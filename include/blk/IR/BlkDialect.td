@@ -61,8 +61,11 @@ def Blk_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getFallbackAttrName() { return "blk.fallback"; }
     /// Names of the attributes of bounds-checked CPU code
     /// (convert-blk-to-cpu's check-bounds): the i32 number of a load or
-    /// store, and the module's array describing each numbered access.
+    /// store, the index of the kernel argument its pointer is computed from
+    /// (its buffer is the one the access must stay in), and the module's
+    /// array describing each numbered access.
     static constexpr ::llvm::StringLiteral getAccessAttrName() { return "blk.access"; }
+    static constexpr ::llvm::StringLiteral getAccessRootAttrName() { return "blk.access_root"; }
     static constexpr ::llvm::StringLiteral getAccessesAttrName() { return "blk.accesses"; }
   }];
 }

@@ -132,6 +132,8 @@ public:
     /// checker jumps back to run(), leaving the program: code that went
     /// wrong once, e.g. a loop from -2^31, may go on for a long time).
     bool violated = false;
+    /// The buffer of the violating access's kernel argument, if known.
+    const Buffer *ownBuffer = nullptr;
     std::jmp_buf *stop = nullptr;
     int32_t access = 0, violatingProgram = 0;
     uintptr_t address = 0;

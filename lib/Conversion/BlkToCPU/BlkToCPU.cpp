@@ -239,7 +239,7 @@ void guardLoopStep(scf::ForOp loop, int32_t number) {
                           b, l, TypeRange{b.getI1Type()},
                           SymbolRefAttr::get(b.getContext(),
                                              kAccessCheckFunction),
-                          ValueRange{null, bytes, id});
+                          ValueRange{null, bytes, id, null});
                       scf::YieldOp::create(b, l);
                     });
   loop.getUpperBoundMutable().assign(arith::SelectOp::create(
@@ -258,6 +258,16 @@ void prepareBoundsChecks(ModuleOp module) {
   module.walk([&](MemoryAccessOpInterface access) {
     access->setAttr(BlkDialect::getAccessAttrName(),
                     builder.getI32IntegerAttr(accesses.size()));
+    // The kernel argument the pointer is computed from (through
+    // blk.addptr): the access must stay in that argument's buffer.
+    Value root = access.getBase();
+    while (auto addptr = root.getDefiningOp<AddPtrOp>())
+      root = addptr.getPtr();
+    auto argument = dyn_cast<BlockArgument>(root);
+    if (argument &&
+        isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
+      access->setAttr(BlkDialect::getAccessRootAttrName(),
+                      builder.getI32IntegerAttr(argument.getArgNumber()));
     accesses.push_back(builder.getStringAttr(
         std::string(access.isRead() ? "load" : "store") + " at " +
         describeLocation(access.getLoc())));
@@ -275,7 +285,7 @@ void prepareBoundsChecks(ModuleOp module) {
   auto type = LLVM::LLVMFunctionType::get(
       IntegerType::get(context, 1),
       {LLVM::LLVMPointerType::get(context), IntegerType::get(context, 64),
-       IntegerType::get(context, 32)});
+       IntegerType::get(context, 32), LLVM::LLVMPointerType::get(context)});
   LLVM::LLVMFuncOp::create(builder, module.getLoc(), kAccessCheckFunction,
                            type);
 }

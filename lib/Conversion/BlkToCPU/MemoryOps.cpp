@@ -50,12 +50,34 @@ Value getElementAddress(OpBuilder &builder, Location loc, Value base,
                              ValueRange{offset});
 }
 
+/// The kernel argument an access's pointer is computed from (its
+/// blk.access_root, found before the conversion), converted: the checker
+/// tests the access against that argument's buffer only (a read of x that
+/// lands in y is out of bounds). A null pointer where the pointer comes
+/// from elsewhere: any buffer then.
+Value getRootPointer(ConversionPatternRewriter &rewriter, Location loc,
+                     Operation *access) {
+  auto index =
+      access->getAttrOfType<IntegerAttr>(BlkDialect::getAccessRootAttrName());
+  auto function = access->getParentOfType<FunctionOpInterface>();
+  if (index && function && !function.getFunctionBody().empty()) {
+    Block &entry = function.getFunctionBody().front();
+    if (index.getInt() < entry.getNumArguments())
+      if (Value converted = rewriter.getRemappedValue(
+              entry.getArgument(index.getInt())))
+        return converted;
+  }
+  return LLVM::ZeroOp::create(
+      rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()));
+}
+
 /// Whether the access at `address` may be done: the mask bit (or true), and
-/// with bounds checks the checker's answer, asked only where the mask
-/// holds (masked-off lanes may point anywhere). Null where nothing is to
-/// check.
+/// with bounds checks the checker's answer for the buffer of `root`, asked
+/// only where the mask holds (masked-off lanes may point anywhere). Null
+/// where nothing is to check.
 Value accessEnabled(OpBuilder &builder, Location loc, Operation *access,
-                    Value maskBit, Value address, Type elementType) {
+                    Value maskBit, Value address, Value root,
+                    Type elementType) {
   auto number =
       access->getAttrOfType<IntegerAttr>(BlkDialect::getAccessAttrName());
   if (!number)
@@ -68,7 +90,7 @@ Value accessEnabled(OpBuilder &builder, Location loc, Operation *access,
     return LLVM::CallOp::create(
                b, l, TypeRange{b.getI1Type()},
                SymbolRefAttr::get(b.getContext(), kAccessCheckFunction),
-               ValueRange{address, bytes, id})
+               ValueRange{address, bytes, id, root})
         .getResult();
   };
   if (!maskBit)
@@ -401,6 +423,7 @@ struct LoadToLoops : public OpConversionPattern<LoadOp> {
       return success();
     }
 
+    Value root = checked ? getRootPointer(rewriter, loc, op) : Value();
     Value init =
         tensor::EmptyOp::create(rewriter, loc, type.getShape(), elementType);
     scf::LoopNest elements = buildBlockLoops(
@@ -428,7 +451,7 @@ struct LoadToLoops : public OpConversionPattern<LoadOp> {
           if (checked)
             checkedAddress = addressAt(b, bodyLoc);
           Value enabled = accessEnabled(b, bodyLoc, op, maskBit,
-                                        checkedAddress, elementType);
+                                        checkedAddress, root, elementType);
           Value element;
           if (!enabled) {
             element = readElement(b, bodyLoc);
@@ -479,6 +502,9 @@ struct StoreToLoops : public OpConversionPattern<StoreOp> {
       return success();
     }
 
+    Value root = op->hasAttr(BlkDialect::getAccessAttrName())
+                     ? getRootPointer(rewriter, loc, op)
+                     : Value();
     buildBlockLoops(
         rewriter, loc, type.getShape(), ValueRange{},
         [&](OpBuilder &b, Location bodyLoc, ValueRange indices,
@@ -511,7 +537,7 @@ struct StoreToLoops : public OpConversionPattern<StoreOp> {
                 getElementAddress(b, bodyLoc, base, elementType, offset);
           }
           Value enabled = accessEnabled(b, bodyLoc, op, maskBit,
-                                        checkedAddress, elementType);
+                                        checkedAddress, root, elementType);
           if (!enabled) {
             writeElement(b, bodyLoc);
             return {};
