@@ -52,23 +52,29 @@ CpuExecution::launchAll(const Problem &problem,
   return mlir::success();
 }
 
-mlir::LogicalResult
-CpuExecution::run(const Problem &problem,
-                  std::vector<blk::runtime::HostTensor> &tensors) {
+static void poisonOutputs(std::vector<blk::runtime::HostTensor> &tensors) {
   for (blk::runtime::HostTensor &tensor : tensors)
     if (tensor.getDeclaration().role == blk::runtime::ArgRole::output)
       tensor.poison();
+}
+
+mlir::LogicalResult
+CpuExecution::run(const Problem &problem,
+                  std::vector<blk::runtime::HostTensor> &tensors) {
+  poisonOutputs(tensors);
   return launchAll(problem, tensors);
 }
 
 /// The median of `runs` timings of `step`, in milliseconds, after one run
-/// that warms up.
-static double medianMilliseconds(int runs,
-                                 llvm::function_ref<bool()> step) {
+/// that warms up; `prepare` runs, untimed, before each.
+static double medianMilliseconds(int runs, llvm::function_ref<bool()> step,
+                                 llvm::function_ref<void()> prepare = [] {}) {
   std::vector<double> times;
+  prepare();
   if (!step())
     return -1;
   for (int i = 0; i < runs; ++i) {
+    prepare();
     auto start = std::chrono::steady_clock::now();
     if (!step())
       return -1;
@@ -100,9 +106,15 @@ double CpuExecution::timeCopy(uint64_t bytes, int runs) {
 
 mlir::LogicalResult
 CpuExecution::time(const Problem &problem,
+                   const std::vector<blk::runtime::HostTensor> &start,
                    std::vector<blk::runtime::HostTensor> &tensors, int runs,
                    double &milliseconds) {
   milliseconds = medianMilliseconds(
-      runs, [&] { return mlir::succeeded(launchAll(problem, tensors)); });
+      runs, [&] { return mlir::succeeded(launchAll(problem, tensors)); },
+      [&] {
+        for (size_t i = 0; i < tensors.size(); ++i)
+          tensors[i].getBytes() = start[i].getBytes();
+        poisonOutputs(tensors);
+      });
   return mlir::failure(milliseconds < 0);
 }

@@ -21,8 +21,12 @@ public:
                           std::vector<blk::runtime::HostTensor> &tensors);
 
   /// Median wall time of `runs` runs on `tensors`, in milliseconds; one run
-  /// warms up first.
+  /// warms up first. Each starts, untimed, from `start` with its outputs
+  /// poisoned, as run() did: the timed code has no bounds checks, and a
+  /// kernel whose accesses depend on data it writes must make the accesses
+  /// the checked run made (from what an earlier run left, one segfaulted).
   mlir::LogicalResult time(const Problem &problem,
+                           const std::vector<blk::runtime::HostTensor> &start,
                            std::vector<blk::runtime::HostTensor> &tensors,
                            int runs, double &milliseconds);
 

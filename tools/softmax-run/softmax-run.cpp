@@ -969,6 +969,10 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
   std::vector<blk::runtime::ReferenceOutput> expected;
   if (checkOption)
     expected = computeExpected(problem, binding, tensors);
+  // The timed runs start where the checked one did.
+  std::vector<blk::runtime::HostTensor> start;
+  if (benchOption)
+    start = tensors;
   if (mlir::failed(cpu.run(problem, tensors)))
     return fail("the CPU run failed (see the errors above)");
   bool ok = checkAndWrite(problem, tensors, expected, "");
@@ -985,7 +989,8 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
     CpuExecution timedCpu(std::move(*timed), threads);
     double milliseconds = 0;
     int runs = std::max(3, std::min(20, runsOption.getValue()));
-    if (mlir::failed(timedCpu.time(problem, tensors, runs, milliseconds)))
+    if (mlir::failed(
+            timedCpu.time(problem, start, tensors, runs, milliseconds)))
       return fail("the CPU run failed (see the errors above)");
     uint64_t moved = getMovedBytes(tensors);
     double copyGBps = timedCpu.timeCopy(std::max<uint64_t>(moved / 2, 1), runs);
