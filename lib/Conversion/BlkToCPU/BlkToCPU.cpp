@@ -156,6 +156,43 @@ std::string describeLocation(Location loc) {
   return text;
 }
 
+/// Reports, as an access of 0 bytes at null (which no buffer holds), where
+/// `fault` holds: scalar, or any element of a block.
+void reportWhere(OpBuilder &builder, Location loc, Value fault,
+                 int32_t number) {
+  while (auto block = dyn_cast<RankedTensorType>(fault.getType())) {
+    // Any element: the max of the faults as 0.0 / 1.0, reduced one axis at
+    // a time.
+    auto floats = RankedTensorType::get(block.getShape(), builder.getF32Type());
+    if (block.getElementType().isInteger(1))
+      fault = arith::UIToFPOp::create(builder, loc, floats, fault);
+    int64_t last = block.getRank() - 1;
+    Type reduced = last == 0 ? Type(builder.getF32Type())
+                             : RankedTensorType::get(
+                                   block.getShape().drop_back(),
+                                   builder.getF32Type());
+    fault = ReduceOp::create(builder, loc, reduced, ReduceKind::max, fault,
+                             last);
+    if (last == 0)
+      fault = arith::CmpFOp::create(
+          builder, loc, arith::CmpFPredicate::OGT, fault,
+          arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(0)));
+  }
+  scf::IfOp::create(builder, loc, fault, [&](OpBuilder &b, Location l) {
+    Value null =
+        LLVM::ZeroOp::create(b, l, LLVM::LLVMPointerType::get(b.getContext()));
+    Value bytes = LLVM::ConstantOp::create(b, l, b.getI64Type(),
+                                           b.getI64IntegerAttr(0));
+    Value id = LLVM::ConstantOp::create(b, l, b.getI32Type(),
+                                        b.getI32IntegerAttr(number));
+    LLVM::CallOp::create(
+        b, l, TypeRange{b.getI1Type()},
+        SymbolRefAttr::get(b.getContext(), kAccessCheckFunction),
+        ValueRange{null, bytes, id, null});
+    scf::YieldOp::create(b, l);
+  });
+}
+
 /// Whether a loop that runs (lb < ub, step > 0) would step its induction
 /// variable past the type's largest value, where it wraps to a negative
 /// one, still below the bound: `0 to 2147483647 step 1073741824` in i32
@@ -221,31 +258,64 @@ void guardLoopStep(scf::ForOp loop, int32_t number) {
   Value someStep = arith::SelectOp::create(builder, loc, stepPositive, step, one);
   Value wraps = wrapsPastMaximum(builder, loc, loop.getLowerBound(),
                                  loop.getUpperBound(), someStep);
-  Value notWrapping = arith::XOrIOp::create(
-      builder, loc, wraps,
+  Value endless = arith::OrIOp::create(
+      builder, loc,
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, step,
+                            zero),
+      wraps);
+  reportWhere(builder, loc, endless, number);
+  Value ends = arith::XOrIOp::create(
+      builder, loc, endless,
       arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true)));
-  Value ends = arith::AndIOp::create(builder, loc, stepPositive, notWrapping);
-  scf::IfOp::create(
-      builder, loc, ends,
-      [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l); },
-                    [&](OpBuilder &b, Location l) {
-                      Value null = LLVM::ZeroOp::create(
-                          b, l, LLVM::LLVMPointerType::get(b.getContext()));
-                      Value bytes = LLVM::ConstantOp::create(
-                          b, l, b.getI64Type(), b.getI64IntegerAttr(0));
-                      Value id = LLVM::ConstantOp::create(
-                          b, l, b.getI32Type(), b.getI32IntegerAttr(number));
-                      LLVM::CallOp::create(
-                          b, l, TypeRange{b.getI1Type()},
-                          SymbolRefAttr::get(b.getContext(),
-                                             kAccessCheckFunction),
-                          ValueRange{null, bytes, id, null});
-                      scf::YieldOp::create(b, l);
-                    });
   loop.getUpperBoundMutable().assign(arith::SelectOp::create(
       builder, loc, ends, loop.getUpperBound(), loop.getLowerBound()));
   loop.getStepMutable().assign(
       arith::SelectOp::create(builder, loc, ends, step, one));
+}
+
+/// A constant of `type` (a scalar, or a splat block) with `value`.
+Value integerConstant(OpBuilder &builder, Location loc, Type type,
+                      int64_t value) {
+  Type element = getElementTypeOrSelf(type);
+  Attribute scalar = builder.getIntegerAttr(element, value);
+  if (auto block = dyn_cast<RankedTensorType>(type))
+    return arith::ConstantOp::create(
+        builder, loc, DenseElementsAttr::get(block, scalar));
+  return arith::ConstantOp::create(builder, loc, cast<TypedAttr>(scalar));
+}
+
+/// What an integer op would fault on or leave undefined: a division (or
+/// remainder) by zero or of the smallest value by -1 traps the host
+/// (SIGFPE, no location); a shift by the width or more is poison (a shifted
+/// i1 made the process jump to address 0). Null for other ops.
+Value getIntegerFault(OpBuilder &builder, Operation *op) {
+  Location loc = op->getLoc();
+  auto equals = [&](Value v, int64_t c) -> Value {
+    return arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, v,
+        integerConstant(builder, loc, v.getType(), c));
+  };
+  if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op))
+    return equals(op->getOperand(1), 0);
+  if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+          arith::FloorDivSIOp>(op)) {
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    unsigned width = getElementTypeOrSelf(lhs.getType()).getIntOrFloatBitWidth();
+    int64_t smallest = width >= 64 ? INT64_MIN : -(int64_t(1) << (width - 1));
+    Value overflow = arith::AndIOp::create(builder, loc, equals(lhs, smallest),
+                                           equals(rhs, -1));
+    return arith::OrIOp::create(builder, loc, equals(rhs, 0), overflow);
+  }
+  if (isa<arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp>(op)) {
+    Value amount = op->getOperand(1);
+    unsigned width = getElementTypeOrSelf(amount.getType()).getIntOrFloatBitWidth();
+    // i1 shifts by 1 (width 1): as unsigned, every amount but 0 is too far.
+    return arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::uge, amount,
+        integerConstant(builder, loc, amount.getType(),
+                        int64_t(width)));
+  }
+  return nullptr;
 }
 
 /// Numbers every load and store for the bounds checks and records, in the
@@ -272,6 +342,26 @@ void prepareBoundsChecks(ModuleOp module) {
         std::string(access.isRead() ? "load" : "store") + " at " +
         describeLocation(access.getLoc())));
   });
+  SmallVector<Operation *> integerOps;
+  module.walk([&](Operation *op) {
+    if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp,
+            arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+            arith::FloorDivSIOp, arith::ShLIOp, arith::ShRSIOp,
+            arith::ShRUIOp>(op))
+      integerOps.push_back(op);
+  });
+  for (Operation *op : integerOps) {
+    OpBuilder before(op);
+    reportWhere(before, op->getLoc(), getIntegerFault(before, op),
+                accesses.size());
+    bool shift = isa<arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp>(op);
+    accesses.push_back(builder.getStringAttr(
+        op->getName().getStringRef() + " at " +
+        describeLocation(op->getLoc()) +
+        (shift ? " shifts by its width or more (the result is undefined)"
+               : " divides by zero, or the smallest value by -1 (the host "
+                 "would trap)")));
+  }
   module.walk([&](scf::ForOp loop) {
     guardLoopStep(loop, accesses.size());
     accesses.push_back(builder.getStringAttr(
