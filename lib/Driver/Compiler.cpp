@@ -63,13 +63,8 @@ Status Compiler::compile(const std::string &programText,
   if (options.target != TargetKind::GPU)
     return Status::failure("blk::Compiler compiles for the GPU: the CPU "
                            "target is reached through blk/Driver/Driver.h");
-  if (static_cast<int64_t>(programText.size()) > kMaxProgramBytes)
-    return Status::failure(name + ": the program has " +
-                           std::to_string(programText.size()) +
-                           " bytes, more than a program may (" +
-                           std::to_string(kMaxProgramBytes) + ")");
-  if (Status nesting = checkProgramNesting(programText, name); !nesting)
-    return nesting;
+  if (Status checked = checkProgramText(programText, name); !checked)
+    return checked;
   std::lock_guard<std::mutex> lock(state->compiling);
   // Diagnostics become the Status message: "name:line:col: error: ...",
   // one per line, as a tool would print them.

@@ -287,6 +287,18 @@ mlir::blk::fitProgram(ModuleOp program, const ProblemDesc &problem) {
 // Binding
 //===----------------------------------------------------------------------===//
 
+/// The GPU the options name (an empty chip is the default one), or the
+/// reason it is none, at the program.
+static FailureOr<TargetInfo> getTarget(ModuleOp program,
+                                       const CompileOptions &options) {
+  llvm::Expected<TargetInfo> target =
+      TargetInfo::get(options.chip, options.features);
+  if (!target)
+    return getProgramDiagnosticAnchor(program)->emitError()
+           << llvm::toString(target.takeError());
+  return *target;
+}
+
 /// The binding options for the target: clusters only where the chip has
 /// them, none on the CPU (a program runs as one loop nest there).
 static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
@@ -301,10 +313,9 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
     binding.maxCtas = 1;
     return binding;
   }
-  llvm::Expected<TargetInfo> target =
-      TargetInfo::get(options.chip, options.features);
-  if (!target)
-    return getProgramDiagnosticAnchor(program)->emitError() << llvm::toString(target.takeError());
+  FailureOr<TargetInfo> target = getTarget(program, options);
+  if (failed(target))
+    return failure();
   binding.maxCtas = target->getMaxClusterCtas();
   binding.tileRowBlocks = true;
   // The policy blk-stage-held-loads, blk-async-fill and blk-peel-alignment
@@ -394,11 +405,9 @@ static FailureOr<CompileOptions> resolveTarget(ModuleOp program,
                                                const CompileOptions &options) {
   if (options.target == TargetKind::CPU)
     return options;
-  llvm::Expected<TargetInfo> target =
-      TargetInfo::get(options.chip, options.features);
-  if (!target)
-    return getProgramDiagnosticAnchor(program)->emitError()
-           << llvm::toString(target.takeError());
+  FailureOr<TargetInfo> target = getTarget(program, options);
+  if (failed(target))
+    return failure();
   CompileOptions resolved = options;
   resolved.chip = target->getChip().str();
   resolved.features = target->getFeatures().str();

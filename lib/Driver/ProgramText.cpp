@@ -31,16 +31,16 @@ Status blk::readProgramFile(const std::string &path, std::string &text) {
   if (!file.good() && !file.eof())
     return Status::failure("cannot read the program '" + path + "'");
   text = contents.str();
-  // It may have grown since stat.
-  if (static_cast<int64_t>(text.size()) > kMaxProgramBytes)
-    return Status::failure("the program '" + path +
-                           "' grew past the bytes a program may have (" +
-                           std::to_string(kMaxProgramBytes) + ")");
   return Status::success();
 }
 
-Status blk::checkProgramNesting(const std::string &text,
-                                const std::string &name) {
+Status blk::checkProgramText(const std::string &text,
+                             const std::string &name) {
+  if (static_cast<int64_t>(text.size()) > kMaxProgramBytes)
+    return Status::failure(name + ": the program has " +
+                           std::to_string(text.size()) +
+                           " bytes, more than a program may (" +
+                           std::to_string(kMaxProgramBytes) + ")");
   int64_t depth = 0, line = 1, column = 0;
   bool inString = false;
   for (size_t i = 0; i < text.size(); ++i) {

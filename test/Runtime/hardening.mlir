@@ -99,5 +99,5 @@
 // RUN: not softmax-opt %t.deep.mlir 2>&1 | FileCheck %s --check-prefix=DEEP
 // RUN: not softmax-run %t.deep.mlir --target cpu --rows 2 --cols 3 2>&1 | FileCheck %s --check-prefix=DEEP
 // PROGRAM-ZERO: softmax-run: the program '/dev/zero' is not a regular file (a device, a pipe or a directory is not read)
-// STDIN: softmax-opt: standard input has more bytes than a program may (16777216)
+// STDIN: softmax-opt: <stdin>: the program has 16777217 bytes, more than a program may (16777216)
 // DEEP: {{.*}}deep.mlir:1:{{[0-9]+}}: error: the program nests deeper than 256 brackets ({, (, [, <) here; no block program needs that many

@@ -38,19 +38,14 @@ static std::unique_ptr<llvm::MemoryBuffer> readInput(StringRef inputFilename) {
   ::blk::runtime::Status read = ::blk::runtime::Status::success();
   if (inputFilename == "-") {
     // Standard input may not end (a pipe from /dev/zero): read a byte
-    // past the limit at most.
+    // past the limit at most, which checkProgramText refuses.
     text.resize(::blk::kMaxProgramBytes + 1);
-    size_t size = std::fread(text.data(), 1, text.size(), stdin);
-    text.resize(size);
-    if (size > static_cast<size_t>(::blk::kMaxProgramBytes))
-      read = ::blk::runtime::Status::failure(
-          "standard input has more bytes than a program may (" +
-          std::to_string(::blk::kMaxProgramBytes) + ")");
+    text.resize(std::fread(text.data(), 1, text.size(), stdin));
   } else {
     read = ::blk::readProgramFile(inputFilename.str(), text);
   }
   if (read)
-    read = ::blk::checkProgramNesting(
+    read = ::blk::checkProgramText(
         text, inputFilename == "-" ? "<stdin>" : inputFilename.str());
   if (!read) {
     llvm::errs() << "softmax-opt: " << read.message() << "\n";

@@ -265,9 +265,8 @@ bool addProgramSource(llvm::SourceMgr &sourceMgr, const Problem &problem,
       error += " (neither a file nor a built-in program; `auto` picks one)";
     return false;
   }
-  if (Status nesting = blk::checkProgramNesting(text, programPath);
-      !nesting) {
-    error = nesting.message();
+  if (Status checked = blk::checkProgramText(text, programPath); !checked) {
+    error = checked.message();
     return false;
   }
   sourceMgr.AddNewSourceBuffer(

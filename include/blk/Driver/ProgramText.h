@@ -26,14 +26,14 @@ constexpr int64_t kMaxProgramNesting = 256;
 
 /// Reads the program at `path` into `text`: a regular file (not a device, a
 /// pipe or a directory) of at most kMaxProgramBytes, else a Status naming
-/// the file and what it is.
+/// the file and what it is. What it read still goes to checkProgramText.
 runtime::Status readProgramFile(const std::string &path, std::string &text);
 
-/// Refuses text nested deeper than kMaxProgramNesting brackets, with the
-/// place as `name:line:col: error: ...` (strings and `//` comments do not
-/// count).
-runtime::Status checkProgramNesting(const std::string &text,
-                                    const std::string &name);
+/// Refuses text longer than kMaxProgramBytes, or nested deeper than
+/// kMaxProgramNesting brackets, with the place as `name:line:col: error:
+/// ...` (strings and `//` comments do not count).
+runtime::Status checkProgramText(const std::string &text,
+                                 const std::string &name);
 
 } // namespace blk
 

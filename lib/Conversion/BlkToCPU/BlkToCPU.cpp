@@ -252,17 +252,15 @@ void guardLoopStep(scf::ForOp loop, int32_t number) {
                                          builder.getZeroAttr(step.getType()));
   Value one = arith::ConstantOp::create(builder, loc,
                                         builder.getOneAttr(step.getType()));
-  Value stepPositive = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::sgt, step, zero);
+  Value stepNotPositive = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::sle, step, zero);
   // The wrap is computed with a positive step (no division by zero).
-  Value someStep = arith::SelectOp::create(builder, loc, stepPositive, step, one);
+  Value someStep =
+      arith::SelectOp::create(builder, loc, stepNotPositive, one, step);
   Value wraps = wrapsPastMaximum(builder, loc, loop.getLowerBound(),
                                  loop.getUpperBound(), someStep);
-  Value endless = arith::OrIOp::create(
-      builder, loc,
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, step,
-                            zero),
-      wraps);
+  Value endless =
+      arith::OrIOp::create(builder, loc, stepNotPositive, wraps);
   reportWhere(builder, loc, endless, number);
   Value ends = arith::XOrIOp::create(
       builder, loc, endless,
