@@ -6,10 +6,6 @@
 #   bench/ab-programs.sh SOFTMAX_RUN OUT A.mlir B.mlir "M N DTYPE; ..." [ARGS...]
 # ARGS go to every run (constants, parameters, --reference, --target). The
 # lines go to OUT, the summary to standard output. ROUNDS: 3.
-# Measured with it: softmax_scaled_masked.mlir with the saturating row +
-# offset (8bf63af) against before, CAUSAL=1, H200, best of 3: 65536 x 128
-# f32 1.001x, 16384 x 1024 f32 1.001x, 4096 x 4096 f32 0.992x, bf16 1.001x,
-# 1024 x 32768 bf16 0.997x.
 set -u
 run="${1:?usage: ab-programs.sh SOFTMAX_RUN OUT A.mlir B.mlir SHAPES [ARGS...]}"
 out="${2:?OUT}"; a="${3:?A.mlir}"; b="${4:?B.mlir}"; shapes="${5:?SHAPES}"
