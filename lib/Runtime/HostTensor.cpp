@@ -3,6 +3,8 @@
 
 #include "blk/Runtime/Launch.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -52,9 +54,14 @@ Status HostTensor::create(const KernelArgument &declaration,
 }
 
 double HostTensor::get(int64_t row, int64_t col) const {
-  const uint8_t *element = &bytes[offset(row, col)];
   if (floatType)
-    return loadAsFloat(element, elementType, 0);
+    return loadAsFloat(&bytes[offset(row, col)], elementType, 0);
+  return double(getInteger(row, col));
+}
+
+int64_t HostTensor::getInteger(int64_t row, int64_t col) const {
+  assert(!floatType && "getInteger reads integer tensors");
+  const uint8_t *element = &bytes[offset(row, col)];
   if (declaration.bytes == 4) {
     int32_t value;
     std::memcpy(&value, element, 4);
@@ -62,7 +69,20 @@ double HostTensor::get(int64_t row, int64_t col) const {
   }
   int64_t value;
   std::memcpy(&value, element, 8);
-  return double(value);
+  return value;
+}
+
+void HostTensor::setInteger(int64_t row, int64_t col, int64_t value) {
+  assert(!floatType && "setInteger writes integer tensors");
+  uint8_t *element = &bytes[offset(row, col)];
+  if (declaration.bytes == 8) {
+    std::memcpy(element, &value, 8);
+    return;
+  }
+  auto narrow = int32_t(std::clamp<int64_t>(
+      value, std::numeric_limits<int32_t>::lowest(),
+      std::numeric_limits<int32_t>::max()));
+  std::memcpy(element, &narrow, 4);
 }
 
 void HostTensor::set(int64_t row, int64_t col, double value) {

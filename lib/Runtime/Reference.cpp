@@ -2,7 +2,9 @@
 #include "blk/Runtime/Reference.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <random>
@@ -29,7 +31,8 @@ constexpr KindInfo kKinds[] = {
     {ReferenceKind::layer_norm, "layer_norm"},
 };
 
-const double *findScalar(const ScalarValues &scalars, const std::string &name) {
+const ScalarValue *findScalar(const ScalarValues &scalars,
+                              const std::string &name) {
   for (const auto &[scalarName, value] : scalars)
     if (scalarName == name)
       return &value;
@@ -38,8 +41,24 @@ const double *findScalar(const ScalarValues &scalars, const std::string &name) {
 
 double getScalar(const ScalarValues &scalars, const std::string &name,
                  double otherwise) {
-  const double *value = findScalar(scalars, name);
-  return value ? *value : otherwise;
+  const ScalarValue *value = findScalar(scalars, name);
+  return value ? value->value : otherwise;
+}
+
+/// Stores `scalar` in integer tensor `tensor`'s element (row, 0), exactly
+/// where it is an integer.
+void setScalar(HostTensor &tensor, int64_t row, const ScalarValue &scalar) {
+  if (scalar.integer)
+    tensor.setInteger(row, 0, *scalar.integer);
+  else
+    tensor.set(row, 0, scalar.value);
+}
+
+/// Whether `scalar` equals the integer `value`: exactly where the scalar
+/// is an integer, else as a double.
+bool isEqual(const ScalarValue &scalar, int64_t value) {
+  return scalar.integer ? *scalar.integer == value
+                        : scalar.value == double(value);
 }
 
 const char *describeExtent(ArgExtent extent) {
@@ -191,9 +210,9 @@ void shapeCrossEntropy(std::vector<HostTensor> &tensors,
                        const ScalarValues &scalars, bool special) {
   HostTensor &logits = *findTensor(tensors, "logits");
   HostTensor &labels = *findTensor(tensors, "labels");
-  if (const double *ignore = findScalar(scalars, "ignore_index"))
+  if (const ScalarValue *ignore = findScalar(scalars, "ignore_index"))
     for (int64_t r = 3; r < labels.getRows(); r += 8)
-      labels.set(r, 0, *ignore);
+      setScalar(labels, r, *ignore);
   if (!special)
     return;
   // softmax's rows of infinities and NaN (not its huge rows: a loss of
@@ -241,6 +260,15 @@ void normRow(const std::vector<double> &x, bool centered, double eps,
 }
 
 } // namespace
+
+ScalarValue ScalarValue::fromText(const std::string &text) {
+  errno = 0;
+  char *end = nullptr;
+  long long integer = std::strtoll(text.c_str(), &end, 10);
+  if (!text.empty() && *end == '\0' && errno == 0)
+    return fromInteger(integer);
+  return {std::strtod(text.c_str(), nullptr), std::nullopt};
+}
 
 std::vector<std::string> blk::runtime::getReferenceKindNames() {
   std::vector<std::string> names;
@@ -426,7 +454,7 @@ void blk::runtime::computeReference(ReferenceKind kind,
   }
   case ReferenceKind::cross_entropy: {
     const HostTensor &labels = *findTensor(tensors, "labels");
-    const double *ignore = findScalar(scalars, "ignore_index");
+    const ScalarValue *ignore = findScalar(scalars, "ignore_index");
     // Both outputs are made before either pointer is kept: a second
     // push_back may move the first.
     bool withLse = match(tensors, contract.outputs[1], ArgRole::output);
@@ -438,18 +466,18 @@ void blk::runtime::computeReference(ReferenceKind kind,
     for (int64_t r = 0; r < rows; ++r) {
       std::vector<double> x = getRow(input, r);
       double logSumExp = logSumExpRow(x.data(), cols);
-      double label = labels.get(r, 0);
+      int64_t label = labels.getInteger(r, 0);
       if (lse)
         lse[r] = logSumExp;
       // The kernel's contract (cross_entropy.mlir): a label outside [0,
       // cols) is the caller's error (torch raises), and its logit reads as
-      // 0, so the loss is the logsumexp.
-      if (ignore && label == *ignore)
+      // 0, so the loss is the logsumexp. Labels compare as integers, as the
+      // kernel compares them.
+      if (ignore && isEqual(*ignore, label))
         loss[r] = 0;
       else
-        loss[r] = label >= 0 && label < double(cols)
-                      ? logSumExp - x[size_t(label)]
-                      : logSumExp;
+        loss[r] = label >= 0 && label < cols ? logSumExp - x[size_t(label)]
+                                             : logSumExp;
     }
     return;
   }

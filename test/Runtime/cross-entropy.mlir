@@ -8,6 +8,13 @@
 // RUN: softmax-run %examples/cross_entropy.mlir --target cpu --check --reference cross_entropy --param ignore_index=7 --rows 33 --cols 300 --dtype bf16 --special
 // RUN: softmax-run %examples/cross_entropy.mlir --target cpu --check --reference cross_entropy --param ignore_index=-100 --rows 5 --cols 50257
 // RUN: softmax-run %examples/cross_entropy.mlir --target cpu --check --reference cross_entropy --param ignore_index=-100 --rows 1 --cols 1
+// An ignore_index a double cannot hold (2^53 + 1, the int64 limits): the
+// labels and the index compare as integers, as the kernel compares them
+// (286c229's reference stored 2^53 as the label, read the rows as ignored
+// and failed the correct kernel with max_abs=8.01).
+// RUN: softmax-run %examples/cross_entropy.mlir --target cpu --check --reference cross_entropy --param ignore_index=9007199254740993 --rows 17 --cols 300 | FileCheck %s --check-prefix=EXACT
+// RUN: softmax-run %examples/cross_entropy.mlir --target cpu --check --reference cross_entropy --param ignore_index=-9223372036854775808 --rows 17 --cols 300 | FileCheck %s --check-prefix=EXACT
+// EXACT: check loss: {{.*}} OK
 // CHECK: cross_entropy.mlir: 64 x 1000 f32
 // CHECK: check loss: {{.*}} OK
 // CHECK: check lse: {{.*}} OK

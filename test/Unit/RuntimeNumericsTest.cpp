@@ -2,11 +2,13 @@
 //
 // The runtime's host numerics (blk/Runtime/Numerics.h): the bit-exact fp16
 // and bf16 conversions, the float64 softmax and log-softmax references on
-// special rows, and the error statistics that check a run's output,
-// including the poison that marks elements a kernel never wrote.
+// special rows, the error statistics that check a run's output, including
+// the poison that marks elements a kernel never wrote, and the integers
+// (labels, ignore_index) the references compare exactly.
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Runtime/Numerics.h"
+#include "blk/Runtime/Reference.h"
 
 #include <gtest/gtest.h>
 
@@ -407,6 +409,40 @@ TEST(RuntimeNumericsTest, PoisonPatternsAreNaNs) {
   EXPECT_TRUE(isHalfNaN(kPoisonBitsF16));
   EXPECT_TRUE(isBf16NaN(kPoisonBitsBF16));
   EXPECT_EQ(poisonBits(ElementType::F16), kPoisonBitsF16);
+}
+
+// A parameter's integer text is kept exactly: 2^53 + 1 as a double is 2^53.
+TEST(RuntimeNumericsTest, ScalarValueKeepsIntegersExactly) {
+  ScalarValue big = ScalarValue::fromText("9007199254740993");
+  ASSERT_TRUE(big.integer.has_value());
+  EXPECT_EQ(*big.integer, 9007199254740993);
+  ScalarValue lowest = ScalarValue::fromText("-9223372036854775808");
+  ASSERT_TRUE(lowest.integer.has_value());
+  EXPECT_EQ(*lowest.integer, std::numeric_limits<int64_t>::lowest());
+  for (const char *text : {"0.125", "1e3", "9223372036854775808", ""}) {
+    ScalarValue value = ScalarValue::fromText(text);
+    EXPECT_FALSE(value.integer.has_value()) << text;
+  }
+  EXPECT_EQ(ScalarValue::fromText("0.125").value, 0.125);
+}
+
+// Integer tensors hold every i64 exactly, and an i32 saturates.
+TEST(RuntimeNumericsTest, HostTensorIntegersAreExact) {
+  ProgramShape shape{2, 4, ElementType::F32, {}};
+  HostTensor wide, narrow;
+  ASSERT_TRUE(HostTensor::create({ArgRole::input, "labels", ArgExtent::per_row,
+                                  "i64", 8},
+                                 shape, wide));
+  ASSERT_TRUE(HostTensor::create({ArgRole::input, "labels",
+                                  ArgExtent::per_row, "i32", 4},
+                                 shape, narrow));
+  wide.setInteger(1, 0, 9007199254740993);
+  EXPECT_EQ(wide.getInteger(1, 0), 9007199254740993);
+  narrow.setInteger(0, 0, int64_t(1) << 40);
+  EXPECT_EQ(narrow.getInteger(0, 0), std::numeric_limits<int32_t>::max());
+  narrow.setInteger(1, 0, -7);
+  EXPECT_EQ(narrow.getInteger(1, 0), -7);
+  EXPECT_EQ(narrow.get(1, 0), -7.0);
 }
 
 } // namespace

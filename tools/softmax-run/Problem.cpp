@@ -4,7 +4,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
-#include <cstdlib>
 
 using namespace softmax_run;
 using blk::runtime::ArgExtent;
@@ -59,10 +58,11 @@ blk::runtime::ScalarValues softmax_run::getScalars(const Problem &problem,
   blk::runtime::ScalarValues scalars;
   for (const auto &param : problem.params)
     scalars.push_back({param.getKey().str(),
-                       std::strtod(param.getValue().c_str(), nullptr)});
+                       blk::runtime::ScalarValue::fromText(param.getValue())});
   for (const auto &constant : binding.constants)
-    scalars.push_back(
-        {constant.getKey().str(), double(constant.getValue())});
+    scalars.push_back({constant.getKey().str(),
+                       blk::runtime::ScalarValue::fromInteger(
+                           constant.getValue())});
   return scalars;
 }
 

@@ -44,6 +44,12 @@ public:
   /// nearest even; beyond its range, infinity), an integer truncated
   /// toward zero and saturated to the type's range (NaN: 0).
   void set(int64_t row, int64_t col, double value);
+  /// Element (row, col) of an integer tensor, exactly (get's double holds
+  /// 53 bits of an i64).
+  int64_t getInteger(int64_t row, int64_t col) const;
+  /// Sets element (row, col) of an integer tensor exactly, saturated to
+  /// the type's range.
+  void setInteger(int64_t row, int64_t col, int64_t value);
   /// Fills every element, padding included, with the poison pattern of a
   /// float type (blk/Runtime/Numerics.h), or 0xAB bytes for integers.
   void poison();

@@ -14,6 +14,7 @@
 #include "blk/Runtime/HostTensor.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,8 +71,24 @@ struct ReferenceContract {
 };
 ReferenceContract getContract(ReferenceKind kind);
 
+/// A scalar the reference reads. An integer (a parameter written as one, a
+/// bound constant) is kept exactly beside its double: a double holds 53
+/// bits, and an i64 `ignore_index` of 2^53 + 1 must compare with the labels
+/// as the kernel compares it.
+struct ScalarValue {
+  double value = 0;
+  std::optional<int64_t> integer;
+
+  static ScalarValue fromInteger(int64_t integer) {
+    return {double(integer), integer};
+  }
+  /// A parameter's text: exactly an integer where it is a decimal integer
+  /// that int64_t holds, else the double strtod reads.
+  static ScalarValue fromText(const std::string &text);
+};
+
 /// Scalars the reference reads: parameters and bound constants, by name.
-using ScalarValues = std::vector<std::pair<std::string, double>>;
+using ScalarValues = std::vector<std::pair<std::string, ScalarValue>>;
 
 /// Fails, saying what is missing or mistyped, unless `tensors` and
 /// `scalars` hold what `kind` reads and writes (extents and element kinds
