@@ -5,6 +5,7 @@
 // the PTX of the compiled module instead of the IR.
 //
 //===----------------------------------------------------------------------===//
+#include "blk/Driver/CrashWatchdog.h"
 #include "blk/Driver/Driver.h"
 #include "blk/Driver/ProgramText.h"
 #include "blk/Driver/Version.h"
@@ -122,6 +123,7 @@ int main(int argc, char **argv) {
   mlir::blk::test::registerTestPasses();
 
   llvm::InitLLVM init(argc, argv);
+  ::blk::installCrashWatchdog("softmax-opt");
   // An error points at a line of the program; MLIR's default would also
   // print the op it is attached to, which for an error about the whole
   // program is the whole module. --mlir-print-op-on-diagnostic brings it

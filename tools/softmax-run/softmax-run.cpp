@@ -12,6 +12,7 @@
 #include "GpuExecution.h"
 #include "Problem.h"
 
+#include "blk/Driver/CrashWatchdog.h"
 #include "blk/Driver/Driver.h"
 #include "blk/Driver/ProgramText.h"
 #include "blk/Driver/Version.h"
@@ -1007,6 +1008,7 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  ::blk::installCrashWatchdog("softmax-run");
   // Past a file-size limit a write fails with EFBIG, which is reported like
   // any failed write, instead of the signal (whose LLVM handler prints a
   // crash report).
