@@ -203,20 +203,35 @@ static int64_t clusterElementsPerCta(const RowShape &shape, bool wide,
   return keepsRows || shape.elementBytes >= 4 ? 16384 : 8192;
 }
 
+/// The room blk-peel-alignment's shift takes in a row's block of
+/// `roomyBlock` elements (its room included) on `threads` threads: none
+/// where the pass will not shift the row (RowPolicy::peelsRow, the pass's
+/// own rule), as bf16 1020 columns on 8 warps, one run a thread, whose
+/// block stays 1024 rather than 2048.
+static int64_t getPeelRoom(int64_t cols, int64_t elementBytes,
+                           int64_t roomyBlock, int64_t threads) {
+  return RowPolicy::peelsRow(roomyBlock * elementBytes, threads)
+             ? getShiftRoom(cols, elementBytes)
+             : 0;
+}
+
 /// A row's block (or a split row's part) as a whole number of its layout's
 /// tiles (16-byte runs x 32 lanes x warps x CTAs) rather than the next power
 /// of two: 2048 x 50257 bf16 on 8 CTAs of 4 warps holds 57344 rather than
 /// 65536 columns, 151936 f32 on 8 CTAs of 16 warps 163840 rather than
 /// 262144, so no CTA or run is there only for padding. A row whose length
 /// is not a whole number of vectors may start anywhere on the 16-byte grid;
-/// blk-peel-alignment shifts it by up to a vector less one element, so the
-/// block keeps that much room.
+/// blk-peel-alignment shifts it by up to a vector less one element where
+/// it peels the block, so the block then keeps that much room.
 static int64_t tileRowBlock(int64_t cols, int64_t splits, int64_t elementBytes,
                             int64_t warps, int64_t ctas) {
-  int64_t tile = getVectorElements(elementBytes) * kWarpSize * warps *
-                 std::max<int64_t>(1, ctas);
-  return llvm::alignTo(
-      llvm::divideCeil(cols + getShiftRoom(cols, elementBytes), splits), tile);
+  int64_t threads = kWarpSize * warps * std::max<int64_t>(1, ctas);
+  int64_t tile = getVectorElements(elementBytes) * threads;
+  auto tiled = [&](int64_t room) {
+    return int64_t(llvm::alignTo(llvm::divideCeil(cols + room, splits), tile));
+  };
+  int64_t roomy = tiled(getShiftRoom(cols, elementBytes));
+  return tiled(getPeelRoom(cols, elementBytes, roomy, threads));
 }
 
 /// Elements of a row a thread holds in its block of whole layout tiles.
@@ -612,17 +627,18 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
                     rowsBound <= 1 && !traits->loopsOverRow;
   int64_t parts = std::max<int64_t>(1, splitsBound);
   if (tilesBlock) {
+    int64_t tiledWarps =
+        options.choices.numWarps > 0 ? options.choices.numWarps : warps;
     int64_t tiled =
-        tileRowBlock(cols, parts, shape.elementBytes,
-                     options.choices.numWarps > 0 ? options.choices.numWarps : warps, ctas);
+        tileRowBlock(cols, parts, shape.elementBytes, tiledWarps, ctas);
     // Smaller than the power of two, or larger where that has no room to
     // shift the row (64 x 1048573 bf16 in 128 parts: 10240, not 8192) and
     // the tiles at most double it (127 bf16 columns stay in 128, not in a
     // tile of 1024).
-    bool roomless =
-        tiled <= 2 * boundBlock &&
-        llvm::divideCeilSigned(cols + getShiftRoom(cols, shape.elementBytes),
-                               parts) > boundBlock;
+    int64_t room = getPeelRoom(cols, shape.elementBytes, tiled,
+                               kWarpSize * tiledWarps * std::max<int64_t>(1, ctas));
+    bool roomless = tiled <= 2 * boundBlock &&
+                    llvm::divideCeilSigned(cols + room, parts) > boundBlock;
     if (tiled < boundBlock || roomless)
       result.constants[traits->rowBlock] = tiled;
   }
