@@ -6,6 +6,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <set>
 
 using namespace mlir;
@@ -159,9 +160,13 @@ static int64_t clusterElementsPerThread(bool wide) {
   return wide ? 2 * kClusterElementsPerThread : kClusterElementsPerThread;
 }
 
+/// A kept row takes at most 8 CTAs (keepsRowsOnClusters).
+constexpr int64_t kKeptRowCtas = 8;
+
 /// An aligned 16-bit softmax-like row (held across its reductions, none read
 /// after them) that the kernel writes back: on a cluster, blk-stage-held-loads
-/// keeps it in shared memory where CTAs have 8 warps or more, and a CTA takes
+/// keeps it in shared memory where CTAs have 8 warps or more (where the
+/// policy keeps rows at all: RowPolicy::keepsRowsIn), and a CTA takes
 /// 16384 elements on 8 warps rather than 8192 on 4 (64 a thread either
 /// way). Measured, softmax, H100 / H200 (% of a copy, same session,
 /// bench/ab-stage-clusters.sh): bf16 1024 x 65536 on 4 x 8 kept 87.3 / 76.1
@@ -172,28 +177,45 @@ static int64_t clusterElementsPerThread(bool wide) {
 /// docs/bench-data/padded-rows/).
 static bool keepsRowsOnClusters(const RowShape &shape, int64_t held,
                                 int64_t streamed, bool wide,
-                                const ProgramTraits &traits) {
+                                const ProgramTraits &traits,
+                                const BindingOptions &options) {
   return shape.elementBytes < 4 && held == 1 && streamed == 0 && !wide &&
-         traits.writesRows;
+         traits.writesRows && options.rows &&
+         options.rows->keepsRowsIn(kMinKeptRowClusterWarps, kKeptRowCtas);
 }
-constexpr int64_t kKeptRowCtas = 8;
 
-/// An aligned f32 softmax-like row (held across its reductions, none read
-/// after them; a whole number of vectors, as peeled rows are not kept)
-/// that the kernel writes back and loads outside loops, every tensor's
-/// rows starting on the 16-byte grid and masked by the row length only:
+/// What blk-async-fill will see of a row's load, from the program's traits
+/// and the row's shape: 16-byte vectors where the row is a whole number of
+/// them and every tensor's rows start on the 16-byte grid, a mask uniform
+/// over runs where it compares the columns with the row's length, and
+/// `runs` 16-byte runs a thread.
+static RowPolicy::RowLoad getRowLoad(const RowShape &shape,
+                                     const ProgramTraits &traits,
+                                     int64_t runs) {
+  bool vectors =
+      fillsVectors(shape.cols, shape.elementBytes) && shape.alignedRowStarts;
+  RowPolicy::RowLoad load;
+  load.inLoop = traits.loadsInLoops;
+  load.vectorBytes = vectors ? kVectorBytes : shape.elementBytes;
+  load.runs = runs;
+  load.maskUniformOverRuns = vectors && traits.masksRowsByLength;
+  return load;
+}
+
+/// An f32 softmax-like row (held across its reductions, none read after
+/// them) that the kernel writes back, and that blk-async-fill copies at
+/// some binding (RowPolicy::copiesLoad, its runs fitted by fitKeptRow):
 /// blk-stage-held-loads keeps it in shared memory on clusters of 8-warp
-/// CTAs where blk-async-fill copies it there (copies on). The rules then
-/// bind it as a kept row (fitKeptRow), except where an f32 row takes 8
-/// CTAs of 4 warps in registers (kHeldF32RowElements).
+/// CTAs (RowPolicy::keepsWideRowsIn). The rules then bind it as a kept row
+/// (fitKeptRow), except where an f32 row takes 8 CTAs of 4 warps in
+/// registers (kHeldF32RowElements).
 static bool keepsCopiedF32Rows(const RowShape &shape, int64_t held,
                                int64_t streamed, const ProgramTraits &traits,
                                const BindingOptions &options) {
-  return shape.elementBytes == 4 && fillsVectors(shape.cols, 4) &&
-         shape.alignedRowStarts && held == 1 && streamed == 0 &&
-         traits.writesRows && !traits.loadsInLoops &&
-         traits.masksRowsByLength && options.rows &&
-         options.rows->getCopyMinRuns() > 0;
+  return shape.elementBytes == 4 && held == 1 && streamed == 0 &&
+         traits.writesRows && options.rows &&
+         options.rows->copiesLoad(getRowLoad(
+             shape, traits, std::numeric_limits<int64_t>::max()));
 }
 
 static int64_t clusterElementsPerCta(const RowShape &shape, bool wide,
@@ -277,9 +299,10 @@ constexpr int64_t kKeptRowElements = 64;
 /// x 4 (8 x 8 would need 128 KiB a CTA; kept on 16 x 8 0.99x / 1.03x).
 /// Earlier, without copies: bf16 512 x 151936 on 8 x 8 kept (80 a thread)
 /// 88.9% against 62.2% on 8 x 16 in registers (H100).
-static void fitKeptRow(int64_t cols, int64_t elementBytes,
-                       const ProgramTraits &traits, const RowPolicy &rows,
-                       int64_t &warps, int64_t &ctas) {
+static void fitKeptRow(const RowShape &shape, const ProgramTraits &traits,
+                       const RowPolicy &rows, int64_t &warps, int64_t &ctas) {
+  int64_t cols = std::max<int64_t>(1, shape.cols);
+  int64_t elementBytes = shape.elementBytes;
   int64_t keptWarps = std::max(kMinKeptRowClusterWarps, traits.numWarps);
   int64_t minCtas = std::max<int64_t>(2, traits.numCtas);
   auto fitsKept = [&](int64_t fitWarps, int64_t fitCtas) {
@@ -295,8 +318,9 @@ static void fitKeptRow(int64_t cols, int64_t elementBytes,
   auto copiedF32 = [&](int64_t fitWarps, int64_t fitCtas) {
     int64_t perThread =
         tiledElementsPerThread(cols, elementBytes, fitWarps, fitCtas);
-    return rows.copiesRuns(perThread * elementBytes /
-                           TargetInfo::kAsyncCopyBytes) &&
+    return rows.copiesLoad(getRowLoad(
+               shape, traits,
+               perThread * elementBytes / TargetInfo::kAsyncCopyBytes)) &&
            rows.keepsRegisters(
                getRegistersPerThread(perThread, 8 * elementBytes));
   };
@@ -534,7 +558,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   bool rulesChooseThreads =
       options.tileRowBlocks && options.choices.numCtas == 0 && options.choices.numWarps == 0;
   bool wide = holdsWideRows(shape, held, streamed, options);
-  bool keepsRows = keepsRowsOnClusters(shape, held, streamed, wide, *traits);
+  bool keepsRows =
+      keepsRowsOnClusters(shape, held, streamed, wide, *traits, options);
   int64_t cols = std::max<int64_t>(1, shape.cols);
   int64_t roomyCols = cols + getShiftRoom(cols, shape.elementBytes);
   // Up to what 2 CTAs of 4 warps hold at 128 a thread (32768, a wide
@@ -610,8 +635,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       rulesChooseThreads && !options.choices.constants.count(traits->rowBlock) &&
       options.rows) {
     int64_t fittedWarps = warps, fittedCtas = ctas;
-    fitKeptRow(cols, shape.elementBytes, *traits, *options.rows, fittedWarps,
-               fittedCtas);
+    fitKeptRow(shape, *traits, *options.rows, fittedWarps, fittedCtas);
     if (!leavesMultiprocessorsIdle(shape.rows, fittedCtas,
                                    options.choices.multiprocessors)) {
       warps = fittedWarps;

@@ -25,19 +25,11 @@ namespace mlir::blk {
 using namespace mlir;
 using namespace mlir::blk;
 
-/// `cp.async.cg` (cached in L2 only, as a row read once should be) moves
-/// 16 bytes.
-static constexpr int64_t kAsyncCopyBytes = TargetInfo::kAsyncCopyBytes;
-
-/// Each run is one `cp.async`, and a run masked off is filled with the
-/// load's `other`. A load in a loop (a persistent program's row after row)
-/// keeps its registers: bf16 softmax_persistent copied ran 0.93x (2048 x
-/// 50256) and 0.97x (333 x 100000) on the H100, 0.99x and 1.00x on the
-/// H200 (1.10x at 256 x 200000 on both).
+/// Each run is one `cp.async` (`.cg`: cached in L2 only, as a row read once
+/// should be), and a run masked off is filled with the load's `other`.
 bool mlir::blk::isFilledAsynchronously(LoadOp load, const RowPolicy &policy,
                                        AccessAnalysis &analysis) {
-  if (load->getParentOfType<LoopLikeOpInterface>() ||
-      load->hasAttr(BlkDialect::getRealignAttrName()) ||
+  if (load->hasAttr(BlkDialect::getRealignAttrName()) ||
       load->hasAttr(BlkDialect::getFallbackAttrName()))
     return false;
   FailureOr<Distribution> distribution =
@@ -45,11 +37,13 @@ bool mlir::blk::isFilledAsynchronously(LoadOp load, const RowPolicy &policy,
   if (failed(distribution))
     return false;
   int64_t width = getAccessVectorWidth(load, *distribution);
-  if (width * load.getType().getElementTypeBitWidth() / 8 != kAsyncCopyBytes ||
-      !policy.copiesRuns(distribution->getNumElements() / width))
-    return false;
   Value mask = load.getMask();
-  return !mask || analysis.isUniformOverRuns(mask, width);
+  RowPolicy::RowLoad facts;
+  facts.inLoop = load->getParentOfType<LoopLikeOpInterface>() != nullptr;
+  facts.vectorBytes = width * load.getType().getElementTypeBitWidth() / 8;
+  facts.runs = distribution->getNumElements() / width;
+  facts.maskUniformOverRuns = !mask || analysis.isUniformOverRuns(mask, width);
+  return policy.copiesLoad(facts);
 }
 
 namespace {

@@ -70,4 +70,28 @@ TEST(RowPolicyTest, NoCopiesBeforeSm80) {
   EXPECT_TRUE(sm80.copiesRuns(12));
 }
 
+// A kept row's load is copied where each access is one 16-byte cp.async,
+// the mask one value a run, the runs reach the threshold, and no loop
+// reloads the registers.
+TEST(RowPolicyTest, CopiesWholeRunsOutsideLoops) {
+  RowPolicy policy(chip("sm_90"), ::blk::CompileOptions());
+  RowPolicy::RowLoad load;
+  load.vectorBytes = 16;
+  load.runs = 12;
+  load.maskUniformOverRuns = true;
+  EXPECT_TRUE(policy.copiesLoad(load));
+  RowPolicy::RowLoad inLoop = load;
+  inLoop.inLoop = true;
+  EXPECT_FALSE(policy.copiesLoad(inLoop));
+  RowPolicy::RowLoad narrow = load;
+  narrow.vectorBytes = 8;
+  EXPECT_FALSE(policy.copiesLoad(narrow));
+  RowPolicy::RowLoad ragged = load;
+  ragged.maskUniformOverRuns = false;
+  EXPECT_FALSE(policy.copiesLoad(ragged));
+  RowPolicy::RowLoad few = load;
+  few.runs = 11;
+  EXPECT_FALSE(policy.copiesLoad(few));
+}
+
 } // namespace

@@ -6,9 +6,12 @@
 // and shift a misaligned row onto the 16-byte grid (blk-peel-alignment).
 // The passes decide from the IR they see; the binding rules, which choose
 // warps and CTAs before any pass runs, must know what the passes will then
-// decide. Both ask this object, so the thresholds live here once and the
-// binding never approximates a pass. Every threshold is measured; the
-// measurements are with the constants.
+// decide. Both ask this object the same questions (peelsRow, keepsRowsIn,
+// keepsRegisters, getMaxKeptBytes, copiesLoad), so every rule and
+// threshold lives here once: the passes give it the facts of the IR, the
+// binding the same facts read from the program's traits and the row's
+// shape (RowLoad). Every threshold is measured; the measurements are with
+// the constants.
 //
 // A pure value of (chip, options): no IR, so unit tests can table it.
 //
@@ -60,9 +63,27 @@ public:
   /// of the chip's limit).
   int64_t getMaxKeptBytes(int64_t threads, int64_t reductions) const;
 
-  /// blk-async-fill: whether a kept row whose thread moves `runs` runs of
-  /// 16 bytes is copied by cp.async (the chip has it, and the runs reach
-  /// the threshold).
+  /// What blk-async-fill asks of a kept row's load. The pass reads it from
+  /// the IR (the access's vector, AccessAnalysis for the mask); the binding,
+  /// which chooses warps and CTAs before the program is specialized, from
+  /// the program's traits and the row's shape. The rule is copiesLoad.
+  struct RowLoad {
+    /// In a loop (a persistent program's row after row).
+    bool inLoop = false;
+    /// Bytes each access moves: cp.async moves kAsyncCopyBytes.
+    int64_t vectorBytes = 0;
+    /// 16-byte runs a thread moves.
+    int64_t runs = 0;
+    /// Whether the mask is one value over each run (a run is copied, or
+    /// filled with the load's `other`, whole).
+    bool maskUniformOverRuns = false;
+  };
+  /// blk-async-fill: whether a kept row's load is copied by cp.async
+  /// rather than stored through registers.
+  bool copiesLoad(const RowLoad &load) const;
+  /// Whether a kept row whose thread moves `runs` runs of 16 bytes is
+  /// copied by cp.async (the chip has it, and the runs reach the
+  /// threshold).
   bool copiesRuns(int64_t runs) const;
   /// The threshold the pass options carry (0: nothing is copied, also on a
   /// chip without cp.async).
