@@ -390,6 +390,17 @@ static LogicalResult applyLaunchShape(ModuleOp program,
   return success();
 }
 
+FailureOr<OwningOpRef<ModuleOp>>
+mlir::blk::specializeProgram(ModuleOp fitted, const Specialization &binding) {
+  OwningOpRef<ModuleOp> module = fitted.clone();
+  PassManager specialize(fitted.getContext());
+  specialize.addPass(createBlkSpecializePass(binding.constants));
+  if (failed(specialize.run(*module)) ||
+      failed(applyLaunchShape(*module, binding)))
+    return failure();
+  return module;
+}
+
 ::blk::runtime::ProgramShape ProblemDesc::getProgramShape() const {
   ::blk::runtime::ProgramShape shape{rows, cols, elementType, {}};
   for (const auto &stride : rowStrides)
@@ -591,12 +602,11 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
   image.binding = binding.describe();
   image.grid = binding.grid;
 
-  OwningOpRef<ModuleOp> module = fitted.clone();
-  PassManager specialize(fitted.getContext());
-  specialize.addPass(createBlkSpecializePass(binding.constants));
-  if (failed(specialize.run(*module)) ||
-      failed(applyLaunchShape(*module, binding)))
+  FailureOr<OwningOpRef<ModuleOp>> specialized =
+      specializeProgram(fitted, binding);
+  if (failed(specialized))
     return failure();
+  OwningOpRef<ModuleOp> module = std::move(*specialized);
 
   // What the compilation is known to produce before any code is made.
   ::blk::runtime::ProgramImage expected = image;

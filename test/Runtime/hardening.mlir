@@ -18,7 +18,7 @@
 //
 // A failed --check writes no --output, and keeps the file that was there.
 // RUN: printf 'previous' > %t.kept.npy
-// RUN: not softmax-run %s.wrong --target cpu --rows 4 --cols 10 --check --output %t.kept.npy 2>&1 | FileCheck %s --check-prefix=CHECKFAIL
+// RUN: not softmax-run %s.wrong --target cpu --rows 4 --cols 10 --check --reference softmax --output %t.kept.npy 2>&1 | FileCheck %s --check-prefix=CHECKFAIL
 // RUN: FileCheck %s --check-prefix=KEPT --input-file %t.kept.npy
 // CHECKFAIL: softmax-run: the check failed; {{.*}}kept.npy is not written
 // KEPT: previous

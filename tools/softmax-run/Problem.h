@@ -33,9 +33,13 @@ struct Problem {
   std::string input, output;
   /// Scalar parameters (--param NAME=VALUE) by name.
   llvm::StringMap<std::string> params;
-  /// What --check compares with: a float64 reference, or (none) the CPU
-  /// lowering of the same program.
+  /// What --check compares with: a kernel kind's float64 reference
+  /// (blk/Runtime/Reference.h) where the kernel declares its kind or
+  /// --reference names one; else the CPU lowering of the same program where
+  /// --reference cpu asks (GPU runs); else the program itself run in
+  /// float64 (blk/Interpreter/Interpreter.h).
   std::optional<blk::runtime::ReferenceKind> reference;
+  bool againstCPULowering = false;
   /// 1 where the input was a 1-D .npy array: the output is written as one.
   unsigned inputDimensions = 2;
 

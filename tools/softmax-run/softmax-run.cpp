@@ -16,6 +16,7 @@
 #include "blk/Driver/Driver.h"
 #include "blk/Driver/ProgramText.h"
 #include "blk/Driver/Version.h"
+#include "blk/Interpreter/Interpreter.h"
 #include "blk/Runtime/Files.h"
 #include "blk/Runtime/KernelCache.h"
 #include "blk/Runtime/Npy.h"
@@ -29,6 +30,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -288,14 +290,17 @@ bool parseElementType(llvm::StringRef name, ElementType &type) {
   return true;
 }
 
-/// What --check compares with: --reference, else the softmax reference for
-/// a program of one matrix input and one matrix output (what softmax-run
-/// ran before it knew other kinds), else the CPU lowering.
+/// What --check compares with: --reference (a kind, or cpu), else the kind
+/// a one-kernel program is named after (@log_softmax), else the program
+/// itself in float64. Never a guess from the tensors: a GELU kernel of one
+/// input and one output is not a softmax.
 bool chooseReference(const std::vector<mlir::blk::KernelSignature> &signatures,
                      Problem &problem, std::string &error) {
   if (referenceOption.getNumOccurrences()) {
-    if (referenceOption == "cpu")
+    if (referenceOption == "cpu") {
+      problem.againstCPULowering = true;
       return true;
+    }
     blk::runtime::ReferenceKind kind;
     if (Status status =
             blk::runtime::parseReferenceKind(referenceOption, kind);
@@ -310,18 +315,8 @@ bool chooseReference(const std::vector<mlir::blk::KernelSignature> &signatures,
   // @log_softmax); its contract then says if the tensors do not fit.
   blk::runtime::ReferenceKind named;
   if (signatures.size() == 1 &&
-      blk::runtime::parseReferenceKind(signatures.front().name, named)) {
+      blk::runtime::parseReferenceKind(signatures.front().name, named))
     problem.reference = named;
-    return true;
-  }
-  llvm::StringSet<> tensors;
-  for (const mlir::blk::KernelSignature &signature : signatures)
-    for (const mlir::blk::KernelArgument &argument : signature.arguments)
-      if (blk::runtime::isTensorRole(argument.role) &&
-          argument.role != blk::runtime::ArgRole::scratch)
-        tensors.insert(argument.name);
-  if (tensors.size() == 2)
-    problem.reference = blk::runtime::ReferenceKind::softmax;
   return true;
 }
 
@@ -394,7 +389,7 @@ uint64_t hostMemoryBytes() {
 /// --output the float copy written.
 double hostBytesNeeded(const Problem &problem,
                        const std::vector<mlir::blk::KernelSignature> &fitted) {
-  double tensors = 0, outputs = 0;
+  double tensors = 0, elementCount = 0, outputs = 0;
   llvm::StringSet<> seen;
   for (const mlir::blk::KernelSignature &signature : fitted)
     for (const mlir::blk::KernelArgument &argument : signature.arguments) {
@@ -406,11 +401,17 @@ double hostBytesNeeded(const Problem &problem,
               argument, problem.desc.getProgramShape(), elements))
         return INFINITY;
       tensors += double(elements) * double(argument.bytes);
+      elementCount += double(elements);
       if (argument.role == blk::runtime::ArgRole::output)
         outputs += double(elements);
     }
   double matrix = double(problem.rows()) * double(problem.cols());
-  return tensors * (checkOption && !problem.reference ? 2 : 1) +
+  // Beside the tensors: the CPU run's copies (--reference cpu) or the
+  // float64 reference's doubles of every tensor.
+  bool againstProgram = checkOption && !problem.reference &&
+                        !problem.againstCPULowering;
+  return tensors * (checkOption && problem.againstCPULowering ? 2 : 1) +
+         (againstProgram ? elementCount * sizeof(double) : 0) +
          (checkOption ? outputs * sizeof(double) : 0) +
          (outputPath.empty() ? 0 : matrix * sizeof(float));
 }
@@ -544,20 +545,77 @@ bool parseBindings(const cl::list<std::string> &bindings, const char *flag,
   return true;
 }
 
-/// The float64 reference of every output the problem's kernel kind
-/// writes.
-std::vector<blk::runtime::ReferenceOutput>
-computeExpected(const Problem &problem, const Specialization &binding,
-                const std::vector<blk::runtime::HostTensor> &tensors) {
-  std::vector<blk::runtime::ReferenceOutput> expected;
-  blk::runtime::computeReference(*problem.reference, tensors,
-                                 getScalars(problem, binding), expected);
-  return expected;
+/// What the check line says an output was compared with.
+std::string describeReference(const Problem &problem) {
+  if (problem.reference)
+    return "the float64 " +
+           std::string(blk::runtime::getReferenceKindName(*problem.reference)) +
+           " reference";
+  if (problem.againstCPULowering)
+    return "the CPU lowering";
+  return "the program in float64";
+}
+
+/// The float64 reference of every output: the kind's where the problem has
+/// one, else the specialized program's, run op by op on the run's inputs
+/// (and zeroed scratch tensors, as a launch gives them). False, with the
+/// errors printed, where the program cannot be run so.
+bool computeExpected(mlir::ModuleOp fitted, const Problem &problem,
+                     const Specialization &binding,
+                     const std::vector<blk::runtime::HostTensor> &tensors,
+                     std::vector<blk::runtime::ReferenceOutput> &expected) {
+  blk::runtime::ScalarValues scalars = getScalars(problem, binding);
+  if (problem.reference) {
+    blk::runtime::computeReference(*problem.reference, tensors, scalars,
+                                   expected);
+    return true;
+  }
+  auto specialized = mlir::blk::specializeProgram(fitted, binding);
+  if (mlir::failed(specialized))
+    return false;
+  auto signatures = mlir::blk::getKernelSignatures(**specialized);
+  if (mlir::failed(signatures))
+    return false;
+  std::vector<blk::runtime::HostTensor> all;
+  if (Status status = blk::runtime::createHostTensors(
+          *signatures, problem.desc.getProgramShape(), all,
+          blk::runtime::TensorGroup::scratch);
+      !status) {
+    fail(status.message());
+    return false;
+  }
+  all.insert(all.begin(), tensors.begin(), tensors.end());
+  return mlir::succeeded(mlir::blk::interpretProgram(
+      **specialized, binding.grid, problem.desc.getProgramShape(), all,
+      scalars, expected));
+}
+
+/// Compares an integer output with what was expected of it, exactly; one
+/// line "compared=N mismatches=K (first at row r, col c: v, expected e)".
+bool checkIntegerOutput(const blk::runtime::HostTensor &output,
+                        const blk::runtime::ReferenceOutput &reference,
+                        llvm::raw_ostream &line) {
+  int64_t mismatches = 0, cols = output.getCols();
+  std::string first;
+  for (int64_t r = 0; r < output.getRows(); ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      double wanted = reference.values[r * cols + c];
+      int64_t value = output.getInteger(r, c);
+      if (double(value) == wanted)
+        continue;
+      if (mismatches++ == 0)
+        first = " (first at row " + std::to_string(r) + ", col " +
+                std::to_string(c) + ": " + std::to_string(value) +
+                ", expected " + llvm::formatv("{0}", wanted).str() + ")";
+    }
+  line << "compared=" << output.getRows() * cols
+       << " mismatches=" << mismatches << first;
+  return mismatches == 0;
 }
 
 /// Compares each output with what was expected of it; prints a line per
-/// output, saying what it was compared `against` unless that is the
-/// float64 reference.
+/// output, saying what it was compared `against`: floats within the
+/// tolerance of their type, integers exactly.
 bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
                   const std::vector<blk::runtime::ReferenceOutput> &expected,
                   llvm::StringRef against) {
@@ -565,6 +623,18 @@ bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
   for (const blk::runtime::ReferenceOutput &reference : expected) {
     const blk::runtime::HostTensor &output =
         *blk::runtime::findTensor(tensors, reference.name);
+    if (!output.isFloat()) {
+      std::string text;
+      llvm::raw_string_ostream line(text);
+      bool matches = checkIntegerOutput(output, reference, line);
+      ok &= matches;
+      report() << "  check";
+      if (expected.size() > 1)
+        report() << " " << reference.name;
+      report() << ": " << text << "  " << (matches ? "OK" : "FAILED")
+               << " (exact, against " << against << ")\n";
+      continue;
+    }
     blk::runtime::ErrorStats stats = blk::runtime::compareToReference(
         output.getBytes().data(), output.getElementType(), output.getRows(),
         output.getCols(), output.getRowStride(), reference.values.data());
@@ -578,7 +648,7 @@ bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
       report() << " " << reference.name;
     report() << ": " << stats.summary() << "  " << (matches ? "OK" : "FAILED")
              << " (relative L2 tolerance " << llvm::format("%.0e", tolerance)
-             << (against.empty() ? "" : ", against ") << against << ")\n";
+             << ", against " << against << ")\n";
   }
   return ok;
 }
@@ -903,15 +973,17 @@ int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
   bool ok = true;
   if (checkOption || !outputPath.empty()) {
     std::vector<blk::runtime::ReferenceOutput> expected;
-    if (checkOption && problem.reference)
-      expected = computeExpected(problem, binding, tensors);
-    else if (checkOption &&
-             !expectFromCPU(fitted, problem, options, tensors, expected))
-      return fail("the CPU run --check compares with failed (see above)");
+    if (checkOption && problem.againstCPULowering) {
+      if (!expectFromCPU(fitted, problem, options, tensors, expected))
+        return fail("the CPU run --check compares with failed (see above)");
+    } else if (checkOption &&
+               !computeExpected(fitted, problem, binding, tensors, expected)) {
+      return fail("the float64 reference could not be computed (see above)");
+    }
     if (Status status = gpu.run(gpuProgram, problem, tensors); !status)
       return fail(status.message());
     ok = checkAndWrite(problem, tensors, expected,
-                       problem.reference ? "" : "the CPU lowering");
+                       describeReference(problem));
   }
   if (benchOption) {
     BenchResult bench;
@@ -967,15 +1039,17 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
   std::string kernel = compiled->getSignatures().front().name;
   CpuExecution cpu(std::move(*compiled), threads);
   std::vector<blk::runtime::ReferenceOutput> expected;
-  if (checkOption)
-    expected = computeExpected(problem, binding, tensors);
+  if (checkOption &&
+      !computeExpected(fitted, problem, binding, tensors, expected))
+    return fail("the float64 reference could not be computed (see above)");
   // The timed runs start where the checked one did.
   std::vector<blk::runtime::HostTensor> start;
   if (benchOption)
     start = tensors;
   if (mlir::failed(cpu.run(problem, tensors)))
     return fail("the CPU run failed (see the errors above)");
-  bool ok = checkAndWrite(problem, tensors, expected, "");
+  bool ok = checkAndWrite(problem, tensors, expected,
+                          describeReference(problem));
   if (benchOption) {
     // The checked run above showed that this binding stays in the buffers
     // of this problem; the timing is of the code without checks (a call
@@ -1128,11 +1202,10 @@ int main(int argc, char **argv) {
     if (!driver)
       return 0;
   }
-  if (checkOption && !problem.reference && !driver)
-    return fail("--check on the CPU compares with a float64 reference: give "
-                "--reference KIND (" +
-                llvm::join(blk::runtime::getReferenceKindNames(), ", ") +
-                ") for this program");
+  if (checkOption && problem.againstCPULowering && !driver)
+    return fail("--reference cpu compares a GPU run with the CPU lowering; "
+                "on the CPU, --check compares with the program in float64 "
+                "(or --reference KIND)");
   // Only a run needs the data (--emit-ptx alone compiles).
   auto fittedSignatures = mlir::blk::getKernelSignatures(**fitted);
   if (mlir::failed(fittedSignatures))

@@ -143,6 +143,13 @@ FailureOr<std::vector<Specialization>>
 candidateBindings(ModuleOp fitted, const ProblemDesc &problem,
                   const CompileOptions &options);
 
+/// A copy of `fitted` with the constants, warps and CTAs of `binding`
+/// bound (the kernel attribute's verifier checks warps and CTAs: their one
+/// check): the program every target compiles, and the one the float64
+/// reference (blk/Interpreter/Interpreter.h) runs.
+FailureOr<OwningOpRef<ModuleOp>> specializeProgram(ModuleOp fitted,
+                                                   const Specialization &binding);
+
 /// Binds the constants, warps and CTAs of `binding` in a copy of `fitted`
 /// (the kernel attribute's verifier checks warps and CTAs: their one
 /// check) and compiles it for the target, or takes it from the cache: the

@@ -35,8 +35,11 @@ struct BlkApproximateMathPass
     // f16 and bf16 first widen to f32, where the polynomials are defined.
     populateMathF32ExpansionPatterns(patterns, isApproximated);
     populateMathPolynomialApproximationPatterns(patterns, isApproximated);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation()->emitError()
+          << "blk-approximate-math: the rewrites did not converge";
       signalPassFailure();
+    }
   }
 };
 

@@ -109,8 +109,11 @@ struct BlkExpandBFloat16Pass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExtFFromBFloat16, TruncFToBFloat16>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation()->emitError()
+          << "blk-expand-bf16: the rewrites did not converge";
       signalPassFailure();
+    }
   }
 };
 

@@ -120,8 +120,19 @@ struct BlkFoldElementExtractsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExtractOfElementwiseGeneric>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // Each rewrite replaces an extract of a generic by extracts of its
+    // inputs, which are earlier in the chain: the rewrites end. A long
+    // chain of elementwise ops (GELU's 12 in bf16) needs more than the
+    // driver's default 10 sweeps, and stopping there had failed the pass
+    // without a word.
+    GreedyRewriteConfig config;
+    config.setMaxIterations(GreedyRewriteConfig::kNoLimit);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config))) {
+      getOperation()->emitError()
+          << "blk-fold-element-extracts: the rewrites did not converge";
       signalPassFailure();
+    }
   }
 };
 
