@@ -4,17 +4,17 @@
 // NaN and values near the float limits in.
 //
 // GELU (math.tanh), f32 and bf16.
-// RUN: softmax-run %S/Inputs/gelu.mlir --target cpu --check --rows 37 --cols 1001 --special | FileCheck %s
-// RUN: softmax-run %S/Inputs/gelu.mlir --target cpu --check --rows 9 --cols 4097 --dtype bf16 --special | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/gelu.mlir --target cpu --check --rows 37 --cols 1001 --special | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/gelu.mlir --target cpu --check --rows 9 --cols 4097 --dtype bf16 --special | FileCheck %s
 // CHECK: check: {{.*}} OK (relative L2 tolerance {{.*}}, against the program in float64)
 //
 // SwiGLU: two matrix inputs.
-// RUN: softmax-run %S/Inputs/swiglu.mlir --target cpu --check --rows 33 --cols 300 --special | FileCheck %s
-// RUN: softmax-run %S/Inputs/swiglu.mlir --target cpu --check --rows 8 --cols 5000 --dtype bf16 | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/swiglu.mlir --target cpu --check --rows 33 --cols 300 --special | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/swiglu.mlir --target cpu --check --rows 8 --cols 5000 --dtype bf16 | FileCheck %s
 //
 // An argmax: an int32 per row, compared exactly.
-// RUN: softmax-run %S/Inputs/argmax.mlir --target cpu --check --rows 37 --cols 1001 --special | FileCheck %s --check-prefix=EXACT
-// RUN: softmax-run %S/Inputs/argmax.mlir --target cpu --check --rows 5 --cols 3 --dtype bf16 | FileCheck %s --check-prefix=EXACT
+// RUN: softmax-run %S/../GPU/Inputs/argmax.mlir --target cpu --check --rows 37 --cols 1001 --special | FileCheck %s --check-prefix=EXACT
+// RUN: softmax-run %S/../GPU/Inputs/argmax.mlir --target cpu --check --rows 5 --cols 3 --dtype bf16 | FileCheck %s --check-prefix=EXACT
 // EXACT: check: compared={{[0-9]+}} mismatches=0  OK (exact, against the program in float64)
 //
 // The examples whose kernel no kind names (a softmax written seven ways,
@@ -25,14 +25,14 @@
 //
 // An integer fault in the program is the reference's error, at the op,
 // before any code runs.
-// RUN: not softmax-run %S/Inputs/divide-by-param.mlir --target cpu --check --rows 3 --cols 10 --param divisor=0 2>&1 | FileCheck %s --check-prefix=FAULT
+// RUN: not softmax-run %S/../GPU/Inputs/divide-by-param.mlir --target cpu --check --rows 3 --cols 10 --param divisor=0 2>&1 | FileCheck %s --check-prefix=FAULT
 // FAULT: divide-by-param.mlir:18:8: error: float64 reference, program 0: the operation divides by zero (element 0)
 // FAULT: softmax-run: the float64 reference could not be computed (see above)
-// RUN: softmax-run %S/Inputs/divide-by-param.mlir --target cpu --check --rows 3 --cols 10 --param divisor=-3 | FileCheck %s --check-prefix=EXACT
+// RUN: softmax-run %S/../GPU/Inputs/divide-by-param.mlir --target cpu --check --rows 3 --cols 10 --param divisor=-3 | FileCheck %s --check-prefix=EXACT
 //
 // A kernel's kind, where it declares one by its name, still picks the
 // kind's reference; --reference cpu is for GPU runs.
 // RUN: softmax-run %examples/log_softmax.mlir --target cpu --check --rows 4 --cols 100 | FileCheck %s --check-prefix=KIND
 // KIND: OK (relative L2 tolerance 1e-05, against the float64 log_softmax reference)
-// RUN: not softmax-run %S/Inputs/gelu.mlir --target cpu --check --reference cpu --rows 4 --cols 100 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: not softmax-run %S/../GPU/Inputs/gelu.mlir --target cpu --check --reference cpu --rows 4 --cols 100 2>&1 | FileCheck %s --check-prefix=CPU
 // CPU: softmax-run: --reference cpu compares a GPU run with the CPU lowering; on the CPU, --check compares with the program in float64 (or --reference KIND)
