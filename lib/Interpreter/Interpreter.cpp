@@ -335,6 +335,22 @@ bool compareInts(arith::CmpIPredicate predicate, int64_t a, int64_t b,
 /// i1 true, sign-extended.
 constexpr int64_t kTrue = -1;
 
+/// The largest finite value of float type `type` (f16, bf16, f32; none for
+/// f64). A result past it is the infinity the program's own type holds
+/// there: the reference computes every op in double precision but within
+/// the range of the op's type, as the program does (a sum of squares of
+/// 3e38 is +inf in f32, and the RMSNorm of that row 0, not finite).
+double getLargestFinite(Type type) {
+  auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+  if (!floatType || floatType.getWidth() >= 64)
+    return std::numeric_limits<double>::infinity();
+  return APFloat::getLargest(floatType.getFloatSemantics()).convertToDouble();
+}
+
+double limitTo(double value, double largest) {
+  return std::fabs(value) > largest ? std::copysign(INFINITY, value) : value;
+}
+
 /// Runs the programs of a kernel, one after another, on the run's tensors
 /// (shared by the runners of a kernel: each program writes its own
 /// elements, as on the GPU).
@@ -521,10 +537,11 @@ private:
     for (Value operand : op->getOperands())
       operands.push_back(&get(operand));
     SmallVector<double> x(operands.size());
+    double largest = getLargestFinite(op->getResult(0).getType());
     for (int64_t i = 0; i < count; ++i) {
       for (size_t o = 0; o < operands.size(); ++o)
         x[o] = operands[o]->floats[operands[o]->shape.empty() ? 0 : i];
-      result.floats[i] = function(x);
+      result.floats[i] = limitTo(function(x), largest);
     }
     values[op->getResult(0)] = std::move(result);
     return success();
@@ -651,9 +668,10 @@ private:
     bool isUnsigned = isa<arith::UIToFPOp>(cast);
     Cell result;
     result.shape = source.shape;
+    double largest = getLargestFinite(cast->getResult(0).getType());
     for (int64_t v : source.ints)
-      result.floats.push_back(isUnsigned ? double(asUnsigned(v, width))
-                                         : double(v));
+      result.floats.push_back(limitTo(
+          isUnsigned ? double(asUnsigned(v, width)) : double(v), largest));
     values[cast->getResult(0)] = std::move(result);
     return success();
   }
@@ -853,6 +871,7 @@ private:
     unsigned width = source.isFloat()
                          ? 0
                          : getIntWidth(reduce.getSrc().getType());
+    double largest = getLargestFinite(reduce.getSrc().getType());
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t n = 0; n < inner; ++n) {
         auto at = [&](int64_t k) { return (o * length + k) * inner + n; };
@@ -864,7 +883,7 @@ private:
                     : kind == ReduceKind::max ? maximumF(total, x)
                                               : minimumF(total, x);
           }
-          cell.floats.push_back(total);
+          cell.floats.push_back(limitTo(total, largest));
         } else {
           int64_t total = source.ints[at(0)];
           for (int64_t k = 1; k < length; ++k) {

@@ -12,6 +12,14 @@
 // RUN: softmax-run %S/../GPU/Inputs/swiglu.mlir --target cpu --check --rows 33 --cols 300 --special | FileCheck %s
 // RUN: softmax-run %S/../GPU/Inputs/swiglu.mlir --target cpu --check --rows 8 --cols 5000 --dtype bf16 | FileCheck %s
 //
+// A residual add fused with RMSNorm: two outputs. The reference computes
+// in double but within each op's type's range (bf16 rows near 3e38 add to
+// +inf, as they do in f32; a float64 sum that stayed finite had failed y).
+// RUN: softmax-run %S/../GPU/Inputs/add_rms_norm.mlir --target cpu --check --rows 64 --cols 4096 --param eps=1e-6 | FileCheck %s --check-prefix=TWO
+// RUN: softmax-run %S/../GPU/Inputs/add_rms_norm.mlir --target cpu --check --rows 7 --cols 1001 --param eps=1e-6 --dtype bf16 --special | FileCheck %s --check-prefix=TWO
+// TWO: check h: {{.*}} OK
+// TWO: check y: {{.*}} OK
+//
 // An argmax: an int32 per row, compared exactly.
 // RUN: softmax-run %S/../GPU/Inputs/argmax.mlir --target cpu --check --rows 37 --cols 1001 --special | FileCheck %s --check-prefix=EXACT
 // RUN: softmax-run %S/../GPU/Inputs/argmax.mlir --target cpu --check --rows 5 --cols 3 --dtype bf16 | FileCheck %s --check-prefix=EXACT
