@@ -372,20 +372,24 @@ public:
     return arguments;
   }
 
-  /// Runs programs [first, last) of `kernel`; stops early once `stop` is
-  /// set (another runner failed) and sets it when a program fails.
-  LogicalResult runPrograms(func::FuncOp kernel, ArrayRef<Cell> arguments,
-                            int64_t first, int64_t last,
-                            std::atomic<bool> &stop) {
-    for (programId = first; programId < last && !stop; ++programId) {
+  /// Runs programs [first, last) of `kernel` in order, up to the first
+  /// program any runner found failing (`firstFailure`, lowered here when
+  /// one of these fails).
+  void runPrograms(func::FuncOp kernel, ArrayRef<Cell> arguments,
+                   int64_t first, int64_t last,
+                   std::atomic<int64_t> &firstFailure) {
+    for (programId = first; programId < last && programId < firstFailure;
+         ++programId) {
       values.clear();
       SmallVector<Cell> results;
-      if (failed(runBlock(kernel.getBody().front(), arguments, results))) {
-        stop = true;
-        return failure();
+      if (succeeded(runBlock(kernel.getBody().front(), arguments, results)))
+        continue;
+      int64_t known = firstFailure;
+      while (programId < known &&
+             !firstFailure.compare_exchange_weak(known, programId)) {
       }
+      return;
     }
-    return success();
   }
 
 private:
@@ -979,29 +983,42 @@ private:
 
 /// Runs `kernel`'s programs on up to the host's threads, each a contiguous
 /// range of program ids (a program's result does not depend on which
-/// thread runs it).
+/// thread runs it). Where programs fail, the error is the lowest one's,
+/// whichever thread found it: the threads run quietly, and that program
+/// runs again alone to report.
 LogicalResult runKernel(func::FuncOp kernel, std::vector<Memory> &memories,
                         int64_t grid, const rt::ProgramShape &shape,
                         const rt::ScalarValues &scalars) {
-  ProgramRunner first(memories, grid, shape, scalars);
-  FailureOr<SmallVector<Cell>> arguments = first.getArguments(kernel);
+  ProgramRunner reporter(memories, grid, shape, scalars);
+  FailureOr<SmallVector<Cell>> arguments = reporter.getArguments(kernel);
   if (failed(arguments))
     return failure();
   int64_t threads = std::clamp<int64_t>(
       int64_t(std::thread::hardware_concurrency()), 1, grid);
-  std::atomic<bool> stop(false);
-  std::vector<std::thread> workers;
-  std::vector<char> finished(threads, 0);
-  for (int64_t t = 0; t < threads; ++t)
-    workers.emplace_back([&, t] {
-      ProgramRunner runner(memories, grid, shape, scalars);
-      finished[t] = mlir::succeeded(runner.runPrograms(
-          kernel, *arguments, grid * t / threads, grid * (t + 1) / threads,
-          stop));
-    });
-  for (std::thread &worker : workers)
-    worker.join();
-  return success(llvm::all_of(finished, [](char ok) { return ok != 0; }));
+  std::atomic<int64_t> firstFailure(grid);
+  {
+    ScopedDiagnosticHandler quiet(kernel.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    std::vector<std::thread> workers;
+    for (int64_t t = 0; t < threads; ++t)
+      workers.emplace_back([&, t] {
+        ProgramRunner runner(memories, grid, shape, scalars);
+        runner.runPrograms(kernel, *arguments, grid * t / threads,
+                           grid * (t + 1) / threads, firstFailure);
+      });
+    for (std::thread &worker : workers)
+      worker.join();
+  }
+  int64_t failing = firstFailure;
+  if (failing == grid)
+    return success();
+  std::atomic<int64_t> once(grid);
+  reporter.runPrograms(kernel, *arguments, failing, failing + 1, once);
+  if (once == grid) // Alone, after the others, it ran: say what is known.
+    kernel.emitError() << "float64 reference, program " << failing
+                       << ": failed beside the other programs, and ran "
+                          "alone after them";
+  return failure();
 }
 
 /// A tensor of the run as the interpreter holds it: an input's (or

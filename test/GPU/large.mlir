@@ -7,8 +7,8 @@
 // on a cluster) up to 131072 columns; the split program takes it too.
 // RUN: softmax-run auto --target gpu --check --rows 32768 --cols 65537 --dtype bf16 > %t.auto.log
 // RUN: grep "softmax_fused.mlir" %t.auto.log
-// RUN: softmax-run %examples/softmax_split.mlir --target gpu --check --rows 32768 --cols 65537 --dtype bf16
-// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 16385 --cols 131072 --dtype bf16
+// RUN: softmax-run %examples/softmax_split.mlir --target gpu --check --reference softmax --rows 32768 --cols 65537 --dtype bf16
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --reference softmax --rows 16385 --cols 131072 --dtype bf16
 // A row stride that takes the input past 2^31 elements while the output
 // stays under it.
-// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --rows 4 --cols 1000 --in-stride 600000000
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --reference softmax --rows 4 --cols 1000 --in-stride 600000000

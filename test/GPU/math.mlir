@@ -9,10 +9,10 @@
 // over the whole range of e: 1, subnormals (rows spanning 100 and more) and
 // 0 (-inf inputs, masked lanes). --special adds +-inf, NaN and huge values.
 // test/Runtime/math-ops.mlir runs this file on the CPU.
-// RUN: softmax-run %s --target gpu --check --rows 256 --cols 1000
-// RUN: softmax-run %s --target gpu --check --rows 77 --cols 4097 --special
-// RUN: softmax-run %s --target gpu --check --rows 64 --cols 300 --dtype bf16 --special
-// RUN: softmax-run %s --target gpu --check --rows 1 --cols 1
+// RUN: softmax-run %s --target gpu --check --reference softmax --rows 256 --cols 1000
+// RUN: softmax-run %s --target gpu --check --reference softmax --rows 77 --cols 4097 --special
+// RUN: softmax-run %s --target gpu --check --reference softmax --rows 64 --cols 300 --dtype bf16 --special
+// RUN: softmax-run %s --target gpu --check --reference softmax --rows 1 --cols 1
 
 func.func @softmax_via_log(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
                            %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},

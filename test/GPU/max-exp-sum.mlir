@@ -12,9 +12,9 @@
 // RUN: softmax-run %S/Inputs/softmax_max_exp_sum.mlir --target gpu --check --reference softmax --rows 21 --cols 30001 --num-warps 8 --num-ctas 4 --special
 // RUN: softmax-run %S/Inputs/softmax_rows_max_exp_sum.mlir --target gpu --check --reference softmax --rows 77 --cols 500 --special
 // RUN: softmax-run %S/Inputs/softmax_rows_max_exp_sum.mlir --target gpu --check --reference softmax --rows 64 --cols 2048 --const ROWS=2,BLOCK=2048 --num-warps 8 --special
-// RUN: softmax-run softmax_fused --target gpu --combine-reductions --check --rows 64 --cols 65536 --dtype bf16 --special
-// RUN: softmax-run softmax_fused --target gpu --combine-reductions --check --rows 64 --cols 262144 --special
-// RUN: softmax-run softmax_fused --target gpu --combine-reductions --check --rows 128 --cols 32768 --dtype bf16 --special
+// RUN: softmax-run softmax_fused --target gpu --combine-reductions --check --reference softmax --rows 64 --cols 65536 --dtype bf16 --special
+// RUN: softmax-run softmax_fused --target gpu --combine-reductions --check --reference softmax --rows 64 --cols 262144 --special
+// RUN: softmax-run softmax_fused --target gpu --combine-reductions --check --reference softmax --rows 128 --cols 32768 --dtype bf16 --special
 // RUN: softmax-run %examples/log_softmax.mlir --target gpu --combine-reductions --check --reference log_softmax --rows 64 --cols 65536 --dtype bf16 --special
 // RUN: softmax-run %examples/log_softmax.mlir --target gpu --combine-reductions --check --reference log_softmax --rows 77 --cols 8192 --special
 // RUN: softmax-run %examples/cross_entropy.mlir --target gpu --combine-reductions --check --reference cross_entropy --param ignore_index=-100 --rows 64 --cols 50257 --dtype bf16 --special

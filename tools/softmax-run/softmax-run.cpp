@@ -138,10 +138,10 @@ static cl::opt<std::string> referenceOption(
     cl::desc("What --check compares with: a kernel kind's float64 reference "
              "(softmax, log_softmax, scaled_softmax, softmax_backward, "
              "cross_entropy, rms_norm, layer_norm), or cpu: the CPU lowering "
-             "of the same program (GPU runs only). Default: the kind a "
-             "one-kernel program is named after (@log_softmax, @rms_norm...), "
-             "else softmax for a program of one matrix input and output, "
-             "else cpu"),
+             "of the same program (GPU runs only). Default: softmax for "
+             "auto, the kind a one-kernel program is named after "
+             "(@log_softmax, @rms_norm...), else the program itself run in "
+             "float64"),
     cl::cat(runCategory));
 static cl::opt<bool>
     specialOption("special",
@@ -290,9 +290,9 @@ bool parseElementType(llvm::StringRef name, ElementType &type) {
   return true;
 }
 
-/// What --check compares with: --reference (a kind, or cpu), else the kind
-/// a one-kernel program is named after (@log_softmax), else the program
-/// itself in float64. Never a guess from the tensors: a GELU kernel of one
+/// What --check compares with: --reference (a kind, or cpu), else softmax
+/// for `auto`, else the kind a one-kernel program is named after
+/// (@log_softmax), else the program itself in float64. Never a guess from the tensors: a GELU kernel of one
 /// input and one output is not a softmax.
 bool chooseReference(const std::vector<mlir::blk::KernelSignature> &signatures,
                      Problem &problem, std::string &error) {
@@ -311,11 +311,14 @@ bool chooseReference(const std::vector<mlir::blk::KernelSignature> &signatures,
     problem.reference = kind;
     return true;
   }
-  // A kernel named after a kind is checked as one (log_softmax.mlir's
-  // @log_softmax); its contract then says if the tensors do not fit.
+  // `auto` asks for a softmax (the program the driver picks for the
+  // shape); a kernel named after a kind is checked as one (log_softmax.mlir's
+  // @log_softmax), its contract then saying if the tensors do not fit.
   blk::runtime::ReferenceKind named;
-  if (signatures.size() == 1 &&
-      blk::runtime::parseReferenceKind(signatures.front().name, named))
+  if (programPath == "auto")
+    problem.reference = blk::runtime::ReferenceKind::softmax;
+  else if (signatures.size() == 1 &&
+           blk::runtime::parseReferenceKind(signatures.front().name, named))
     problem.reference = named;
   return true;
 }
