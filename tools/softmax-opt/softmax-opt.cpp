@@ -10,9 +10,15 @@
 #include "blk/Driver/ProgramText.h"
 #include "blk/Driver/Version.h"
 
+#include "mlir/Debug/Counter.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -116,6 +122,46 @@ namespace mlir::blk::test {
 void registerTestPasses();
 } // namespace mlir::blk::test
 
+/// The options --help shows beside blk's: what a user of softmax-opt sets
+/// (input and output, pipelines, IR printing, diagnostics, timing).
+static bool isShownOption(llvm::StringRef name) {
+  static const char *const kShown[] = {
+      "help", "help-list", "version", "o", "pass-pipeline",
+      "split-input-file", "verify-diagnostics", "verify-each",
+      "verify-roundtrip", "show-dialects", "list-passes",
+      "dump-pass-pipeline", "allow-unregistered-dialect",
+      "no-implicit-module", "emit-bytecode", "mlir-print-ir-after-all",
+      "mlir-print-ir-before-all", "mlir-print-ir-after",
+      "mlir-print-ir-before", "mlir-print-ir-after-failure",
+      "mlir-print-ir-after-change", "mlir-print-ir-module-scope",
+      "mlir-print-op-on-diagnostic", "mlir-print-debuginfo",
+      "mlir-print-local-scope", "mlir-print-stacktrace-on-diagnostic",
+      "mlir-elide-elementsattrs-if-larger", "mlir-disable-threading",
+      "mlir-timing", "mlir-timing-display", "mlir-pass-statistics",
+      "mlir-pass-pipeline-crash-reproducer",
+      "mlir-diagnostic-verbosity-level"};
+  return llvm::is_contained(kShown, name);
+}
+
+/// Registers MLIR's options now (registerAndParseCLIOptions registers each
+/// set once: its calls later find them there) and hides every option but
+/// blk's and isShownOption's: LLVM's backends (amdgpu, x86, polly...) had
+/// 400 of the 532 lines of --help. --help-hidden shows them all.
+static void registerAndHideOptions(DialectRegistry &registry) {
+  MlirOptMainConfig::registerCLOptions(registry);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  tracing::DebugCounter::registerCLOptions();
+  // The pass list is one option, registered under every pass's name.
+  for (auto &[name, option] : llvm::cl::getRegisteredOptions())
+    if (!isShownOption(name) &&
+        !llvm::is_contained(option->Categories, &blkCategory) &&
+        !PassInfo::lookup(name) && !PassPipelineInfo::lookup(name))
+      option->setHiddenFlag(llvm::cl::Hidden);
+}
+
 int main(int argc, char **argv) {
   DialectRegistry registry;
   mlir::blk::registerCompilerDialects(registry);
@@ -129,7 +175,7 @@ int main(int argc, char **argv) {
   // program is the whole module. --mlir-print-op-on-diagnostic brings it
   // back.
   mlir::blk::addVersionPrinter("softmax-opt");
-  registerMLIRContextCLOptions();
+  registerAndHideOptions(registry);
   if (auto *printOp = llvm::cl::getRegisteredOptions().lookup(
           "mlir-print-op-on-diagnostic"))
     static_cast<llvm::cl::opt<bool> *>(printOp)->setInitialValue(false);
