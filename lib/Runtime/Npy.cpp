@@ -432,12 +432,20 @@ Status readNpy(const std::string &path, NpyArray &array) {
   return status;
 }
 
-Status writeNpy(const std::string &path, size_t rows, size_t cols,
-                const float *values, NpyDtype storedDtype,
-                unsigned dimensions) {
+/// A 1-D file holds one row.
+static Status checkDimensions(const std::string &path, size_t rows,
+                              unsigned dimensions) {
   if (dimensions == 1 && rows != 1)
     return Status::failure("cannot write " + std::to_string(rows) +
                            " rows as a 1-D array to '" + path + "'");
+  return Status::success();
+}
+
+Status writeNpy(const std::string &path, size_t rows, size_t cols,
+                const float *values, NpyDtype storedDtype,
+                unsigned dimensions) {
+  if (Status status = checkDimensions(path, rows, dimensions); !status)
+    return status;
   if (storedDtype != NpyDtype::Float32 && storedDtype != NpyDtype::Float16)
     return Status::failure("writes float32 or float16 arrays only, not '" +
                            std::string(npyDescr(storedDtype)) + "'");
@@ -449,6 +457,29 @@ Status writeNpy(const std::string &path, size_t rows, size_t cols,
   for (size_t i = 0; i < count; ++i)
     bits[i] = floatToHalfBits(values[i]);
   return writeFileWhole(path, header, bits.data(), count * sizeof(uint16_t));
+}
+
+Status writeNpyIntegers(const std::string &path, size_t rows, size_t cols,
+                        const int64_t *values, NpyDtype storedDtype,
+                        unsigned dimensions) {
+  if (Status status = checkDimensions(path, rows, dimensions); !status)
+    return status;
+  if (storedDtype != NpyDtype::Int32 && storedDtype != NpyDtype::Int64)
+    return Status::failure("writes int32 or int64 integers only, not '" +
+                           std::string(npyDescr(storedDtype)) + "'");
+  size_t count = rows * cols;
+  std::string header = encodeHeader(storedDtype, rows, cols, dimensions);
+  if (storedDtype == NpyDtype::Int64)
+    return writeFileWhole(path, header, values, count * sizeof(int64_t));
+  std::vector<int32_t> narrow(count);
+  for (size_t i = 0; i < count; ++i) {
+    if (values[i] < INT32_MIN || values[i] > INT32_MAX)
+      return Status::failure("element " + std::to_string(i) + " (" +
+                             std::to_string(values[i]) +
+                             ") does not fit the int32 file '" + path + "'");
+    narrow[i] = int32_t(values[i]);
+  }
+  return writeFileWhole(path, header, narrow.data(), count * sizeof(int32_t));
 }
 
 Status writeNpyFloat16Bits(const std::string &path, size_t rows, size_t cols,

@@ -28,4 +28,4 @@
 // NAME: softmax-run: --input lbl={{.*}}: the program has no input tensor 'lbl' (its inputs: logits, labels)
 // PRIMARY: softmax-run: {{.*}}labels.npy holds integers; the first matrix input takes floats (give an integer tensor as --input NAME=FILE)
 // HUGE: huge.npy: element 1 (1099511627776) is beyond 2^24, which float32 does not hold exactly
-// TWICE: softmax-run: --input {{.*}}logits.npy: a second unnamed input
+// TWICE: softmax-run: --input {{.*}}logits.npy: a second unnamed file

@@ -72,11 +72,14 @@ static cl::list<std::string> inputOptions(
              "shape (float32/float16); NAME=FILE fills the input tensor NAME "
              "(its shape; int32/int64 for integer tensors). Repeatable"),
     cl::cat(runCategory));
-static cl::opt<std::string>
-    outputPath("output",
-               cl::desc("Output .npy ('-': standard output); not written "
-                        "when --check fails"),
-               cl::cat(runCategory));
+static cl::list<std::string> outputOptions(
+    "output",
+    cl::desc("Output .npy: FILE writes the first matrix output (else the "
+             "first output); NAME=FILE the output tensor NAME. Each in its "
+             "own type: f32 and bf16 as float32, f16 as float16, integers "
+             "exactly as int32/int64. Repeatable; '-': standard output; none "
+             "is written when --check fails"),
+    cl::cat(runCategory));
 static cl::opt<int64_t>
     inStrideOption("in-stride",
                    cl::desc("Input row stride in elements (default N)"),
@@ -193,42 +196,59 @@ static cl::opt<bool> noCacheOption(
 namespace {
 
 /// --input: the unnamed file and the NAME=FILE ones.
-std::string primaryInput;
-std::vector<std::pair<std::string, std::string>> namedInputs;
+std::string primaryInput, primaryOutput;
+std::vector<std::pair<std::string, std::string>> namedInputs, namedOutputs;
 
-/// Splits --input into the primary file and the named ones; fails on a
-/// second unnamed file or a name given twice.
-bool parseInputs(std::string &error) {
-  for (const std::string &option : inputOptions) {
+/// Splits the values of --input or --output (`flag`) into the one unnamed
+/// FILE (`primary`) and the NAME=FILE ones (`named`); fails on a second
+/// unnamed file or a name given twice.
+bool parseFiles(const cl::list<std::string> &options, const char *flag,
+                std::string &primary,
+                std::vector<std::pair<std::string, std::string>> &named,
+                std::string &error) {
+  for (const std::string &option : options) {
     auto [name, path] = llvm::StringRef(option).split('=');
-    bool named = !path.empty() && !name.empty() &&
-                 llvm::all_of(name, [](char c) {
-                   return llvm::isAlnum(c) || c == '_';
-                 });
-    if (!named) {
-      if (!primaryInput.empty()) {
-        error = "--input " + option + ": a second unnamed input (" +
-                primaryInput + " is the first); name the tensor it fills "
-                "with NAME=FILE";
+    bool isNamed = !path.empty() && !name.empty() &&
+                   llvm::all_of(name, [](char c) {
+                     return llvm::isAlnum(c) || c == '_';
+                   });
+    if (!isNamed) {
+      if (!primary.empty()) {
+        error = std::string(flag) + " " + option + ": a second unnamed file (" +
+                primary + " is the first); name its tensor with NAME=FILE";
         return false;
       }
-      primaryInput = option;
+      primary = option;
       continue;
     }
-    for (const auto &[seen, file] : namedInputs)
+    for (const auto &[seen, file] : named)
       if (seen == name) {
-        error = "--input " + option + ": " + name.str() + " is given twice";
+        error = std::string(flag) + " " + option + ": " + name.str() +
+                " is given twice";
         return false;
       }
-    namedInputs.push_back({name.str(), path.str()});
+    named.push_back({name.str(), path.str()});
   }
   return true;
 }
 
-/// Where the run is reported: standard output, unless the output array
+bool parseInputsAndOutputs(std::string &error) {
+  return parseFiles(inputOptions, "--input", primaryInput, namedInputs,
+                    error) &&
+         parseFiles(outputOptions, "--output", primaryOutput, namedOutputs,
+                    error);
+}
+
+bool writesOutputs() { return !outputOptions.empty(); }
+
+/// Where the run is reported: standard output, unless an output array
 /// goes there (`--output -`).
 llvm::raw_ostream &report() {
-  return outputPath == "-" ? llvm::errs() : llvm::outs();
+  bool toStdout = primaryOutput == "-" ||
+                  llvm::any_of(namedOutputs, [](const auto &named) {
+                    return named.second == "-";
+                  });
+  return toStdout ? llvm::errs() : llvm::outs();
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
@@ -416,7 +436,7 @@ double hostBytesNeeded(const Problem &problem,
   return tensors * (checkOption && problem.againstCPULowering ? 2 : 1) +
          (againstProgram ? elementCount * sizeof(double) : 0) +
          (checkOption ? outputs * sizeof(double) : 0) +
-         (outputPath.empty() ? 0 : matrix * sizeof(float));
+         (writesOutputs() ? matrix * sizeof(float) : 0);
 }
 
 /// Refuses a problem that needs more host memory than the machine has,
@@ -656,29 +676,77 @@ bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
   return ok;
 }
 
-/// Writes the primary output: a matrix as the input was read (2-D, or 1-D
-/// for one row read from a 1-D file), a vector as a 1-D array.
-bool writeOutput(const Problem &problem,
-                 const std::vector<blk::runtime::HostTensor> &tensors,
-                 std::string &error) {
-  const blk::runtime::HostTensor &output =
-      *blk::runtime::findTensor(tensors, problem.output);
+/// Writes output tensor `output` to `path` in its own type (f32 and bf16
+/// as float32, f16 as float16, integers exactly): a matrix 2-D (1-D where
+/// `dimensions` is 1: one row read from a 1-D file), a vector 1-D.
+Status writeTensor(const blk::runtime::HostTensor &output,
+                   const std::string &path, unsigned dimensions) {
   int64_t rows = output.getRows(), cols = output.getCols();
+  bool vector =
+      output.getDeclaration().extent != blk::runtime::ArgExtent::matrix;
+  size_t fileRows = vector ? 1 : rows, fileCols = vector ? rows * cols : cols;
+  unsigned fileDimensions = vector ? 1 : dimensions;
+  if (!output.isFloat()) {
+    std::vector<int64_t> values(rows * cols);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        values[r * cols + c] = output.getInteger(r, c);
+    return blk::runtime::writeNpyIntegers(
+        path, fileRows, fileCols, values.data(),
+        output.getDeclaration().bytes == 4 ? blk::runtime::NpyDtype::Int32
+                                           : blk::runtime::NpyDtype::Int64,
+        fileDimensions);
+  }
   std::vector<float> values(rows * cols);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c)
       values[r * cols + c] = float(output.get(r, c));
-  bool vector = output.getDeclaration().extent != blk::runtime::ArgExtent::matrix;
-  Status status = blk::runtime::writeNpy(
-      outputPath, vector ? 1 : rows, vector ? rows * cols : cols,
-      values.data(),
-      output.getElementType() == ElementType::F16
-          ? blk::runtime::NpyDtype::Float16
-          : blk::runtime::NpyDtype::Float32,
-      vector ? 1 : problem.inputDimensions);
-  if (!status)
-    error = status.message();
-  return status.ok();
+  return blk::runtime::writeNpy(path, fileRows, fileCols, values.data(),
+                                output.getElementType() == ElementType::F16
+                                    ? blk::runtime::NpyDtype::Float16
+                                    : blk::runtime::NpyDtype::Float32,
+                                fileDimensions);
+}
+
+/// Fails, naming the program's outputs, if a --output NAME=FILE names no
+/// output tensor (before the run, so that nothing is run for nothing).
+bool checkOutputNames(const std::vector<blk::runtime::HostTensor> &tensors,
+                      std::string &error) {
+  std::vector<std::string> outputs;
+  for (const blk::runtime::HostTensor &tensor : tensors)
+    if (tensor.getDeclaration().role == blk::runtime::ArgRole::output)
+      outputs.push_back(tensor.getName());
+  for (const auto &[name, path] : namedOutputs)
+    if (!llvm::is_contained(outputs, name)) {
+      error = "--output " + name + "=" + path +
+              ": the program has no output '" + name + "' (its outputs: " +
+              llvm::join(outputs, ", ") + ")";
+      return false;
+    }
+  return true;
+}
+
+/// Writes every --output: the unnamed file gets the problem's primary
+/// output, each NAME=FILE its output tensor (checkOutputNames first).
+bool writeOutputs(const Problem &problem,
+                  const std::vector<blk::runtime::HostTensor> &tensors,
+                  std::string &error) {
+  std::vector<std::pair<std::string, std::string>> files = namedOutputs;
+  if (!primaryOutput.empty())
+    files.insert(files.begin(), {problem.output, primaryOutput});
+  for (const auto &[name, path] : files) {
+    const blk::runtime::HostTensor *output =
+        blk::runtime::findTensor(tensors, name);
+    if (Status status = writeTensor(*output, path,
+                                    name == problem.output
+                                        ? problem.inputDimensions
+                                        : 2);
+        !status) {
+      error = status.message();
+      return false;
+    }
+  }
+  return true;
 }
 
 /// What `write` prints, written whole or not at all
@@ -759,13 +827,15 @@ bool checkAndWrite(const Problem &problem,
                    const std::vector<blk::runtime::ReferenceOutput> &expected,
                    llvm::StringRef against) {
   if (checkOption && !checkOutputs(tensors, expected, against)) {
-    if (!outputPath.empty())
-      llvm::errs() << "softmax-run: the check failed; " << outputPath
-                   << " is not written\n";
+    if (writesOutputs())
+      llvm::errs() << "softmax-run: the check failed; "
+                   << llvm::join(outputOptions, ", ")
+                   << (outputOptions.size() == 1 ? " is" : " are")
+                   << " not written\n";
     return false;
   }
   std::string error;
-  if (!outputPath.empty() && !writeOutput(problem, tensors, error)) {
+  if (writesOutputs() && !writeOutputs(problem, tensors, error)) {
     llvm::errs() << "softmax-run: " << error << "\n";
     return false;
   }
@@ -974,7 +1044,7 @@ int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
   }
 
   bool ok = true;
-  if (checkOption || !outputPath.empty()) {
+  if (checkOption || writesOutputs()) {
     std::vector<blk::runtime::ReferenceOutput> expected;
     if (checkOption && problem.againstCPULowering) {
       if (!expectFromCPU(fitted, problem, options, tensors, expected))
@@ -1115,7 +1185,7 @@ int main(int argc, char **argv) {
     return fail("--csv records timings: give --bench too");
   Problem problem;
   blk::runtime::NpyArray array;
-  if (!parseInputs(error) || !readShape(problem, array, error))
+  if (!parseInputsAndOutputs(error) || !readShape(problem, array, error))
     return fail(error);
   mlir::blk::CompileOptions options = compileOptions;
   options.cacheDirectory =
@@ -1216,7 +1286,8 @@ int main(int argc, char **argv) {
   std::vector<blk::runtime::HostTensor> tensors;
   if (!checkHostMemory(problem, *fittedSignatures, error) ||
       !makeTensors(*fittedSignatures, problem, *binding, array, tensors,
-                   error))
+                   error) ||
+      !checkOutputNames(tensors, error))
     return fail(error);
   if (driver)
     return runOnGPU(*driver, driverMs, *program, **fitted, programName,

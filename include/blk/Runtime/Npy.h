@@ -51,6 +51,11 @@ Status readNpy(const std::string &path, NpyArray &array);
 Status writeNpy(const std::string &path, size_t rows, size_t cols,
                 const float *values, NpyDtype storedDtype,
                 unsigned dimensions = 2);
+/// Writes integers exactly as int32 or int64 (`storedDtype`), as writeNpy
+/// writes floats; an int32 file refuses a value it cannot hold.
+Status writeNpyIntegers(const std::string &path, size_t rows, size_t cols,
+                        const int64_t *values, NpyDtype storedDtype,
+                        unsigned dimensions = 2);
 /// Writes float16 data given as raw bits (e.g. a kernel's f16 output).
 Status writeNpyFloat16Bits(const std::string &path, size_t rows, size_t cols,
                            const uint16_t *bits);

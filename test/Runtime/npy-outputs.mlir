@@ -1,0 +1,19 @@
+// --output writes outputs by name, each in its own type: an argmax's int32
+// per row as int32 (it had come back as float32), both outputs of a
+// residual add with RMSNorm, f16 as float16; a name the program has no
+// output of is an error before the run (it had silently written the first
+// output into a file named "s=s.npy").
+// RUN: softmax-run %S/../GPU/Inputs/argmax.mlir --target cpu --rows 5 --cols 7 --check --output index=%t.index.npy
+// RUN: od -A n -c -j 10 -N 60 %t.index.npy | tr -d ' \n' | FileCheck %s --check-prefix=INT32
+// INT32: 'descr':'<i4','fortran_order':False,'shape':(5,)
+// RUN: %python -c "import struct, sys; data = open(sys.argv[1], 'rb').read(); values = struct.unpack('<5i', data[-20:]); print(values); sys.exit(not all(0 <= v < 7 for v in values))" %t.index.npy
+//
+// RUN: softmax-run %S/../GPU/Inputs/add_rms_norm.mlir --target cpu --rows 3 --cols 8 --param eps=1e-6 --dtype f16 --check --output h=%t.h.npy --output y=%t.y.npy
+// RUN: od -A n -c -j 10 -N 60 %t.h.npy | tr -d ' \n' | FileCheck %s --check-prefix=F16
+// RUN: od -A n -c -j 10 -N 60 %t.y.npy | tr -d ' \n' | FileCheck %s --check-prefix=F16
+// F16: 'descr':'<f2','fortran_order':False,'shape':(3,8)
+//
+// RUN: not softmax-run %S/../GPU/Inputs/argmax.mlir --target cpu --rows 5 --cols 7 --output s=%t.s.npy 2>&1 | FileCheck %s --check-prefix=NAME
+// NAME: softmax-run: --output s={{.*}}.s.npy: the program has no output 's' (its outputs: index)
+// RUN: not softmax-run %S/../GPU/Inputs/argmax.mlir --target cpu --rows 5 --cols 7 --output %t.a.npy --output %t.b.npy 2>&1 | FileCheck %s --check-prefix=TWICE
+// TWICE: softmax-run: --output {{.*}}.b.npy: a second unnamed file ({{.*}}.a.npy is the first); name its tensor with NAME=FILE
