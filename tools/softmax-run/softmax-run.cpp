@@ -72,6 +72,12 @@ static cl::list<std::string> inputOptions(
              "shape (float32/float16); NAME=FILE fills the input tensor NAME "
              "(its shape; int32/int64 for integer tensors). Repeatable"),
     cl::cat(runCategory));
+static cl::list<std::string> expectOptions(
+    "expect",
+    cl::desc("NAME=FILE: compare output NAME with a .npy file (floats within "
+             "--check's tolerance, integers exactly); a mismatch fails the "
+             "run and no --output is written. Repeatable"),
+    cl::cat(runCategory));
 static cl::list<std::string> outputOptions(
     "output",
     cl::desc("Output .npy: FILE writes the first matrix output (else the "
@@ -197,7 +203,8 @@ namespace {
 
 /// --input: the unnamed file and the NAME=FILE ones.
 std::string primaryInput, primaryOutput;
-std::vector<std::pair<std::string, std::string>> namedInputs, namedOutputs;
+std::vector<std::pair<std::string, std::string>> namedInputs, namedOutputs,
+    expectedOutputs;
 
 /// Splits the values of --input or --output (`flag`) into the one unnamed
 /// FILE (`primary`) and the NAME=FILE ones (`named`); fails on a second
@@ -233,10 +240,18 @@ bool parseFiles(const cl::list<std::string> &options, const char *flag,
 }
 
 bool parseInputsAndOutputs(std::string &error) {
-  return parseFiles(inputOptions, "--input", primaryInput, namedInputs,
-                    error) &&
-         parseFiles(outputOptions, "--output", primaryOutput, namedOutputs,
-                    error);
+  std::string unnamedExpect;
+  if (!parseFiles(inputOptions, "--input", primaryInput, namedInputs,
+                  error) ||
+      !parseFiles(outputOptions, "--output", primaryOutput, namedOutputs,
+                  error) ||
+      !parseFiles(expectOptions, "--expect", unnamedExpect, expectedOutputs,
+                  error))
+    return false;
+  if (!unnamedExpect.empty())
+    error = "--expect " + unnamedExpect +
+            ": name the output the file holds with NAME=FILE";
+  return unnamedExpect.empty();
 }
 
 bool writesOutputs() { return !outputOptions.empty(); }
@@ -456,24 +471,28 @@ bool checkHostMemory(const Problem &problem,
   return true;
 }
 
-/// Fills input tensor `name` from the .npy file at `path`: a matrix from a
-/// rows x cols array (or cols values for one row), a vector from its
-/// length in values; integers for an integer tensor, floats otherwise.
-bool readNamedInput(const std::string &name, const std::string &path,
-                    std::vector<blk::runtime::HostTensor> &tensors,
-                    std::string &error) {
-  std::string what = "--input " + name + "=" + path + ": ";
-  blk::runtime::HostTensor *tensor = blk::runtime::findTensor(tensors, name);
-  if (!tensor || tensor->getDeclaration().role != blk::runtime::ArgRole::input) {
-    std::vector<std::string> inputs;
+/// Reads the .npy file `path` for tensor `name` of `role` (--input
+/// NAME=FILE, --expect NAME=FILE: `flag`) into `array`; fails, saying why,
+/// where the program has no such tensor or the file's kind of number or
+/// shape is not the tensor's.
+bool readTensorFile(const char *flag, blk::runtime::ArgRole role,
+                    const std::string &name, const std::string &path,
+                    const std::vector<blk::runtime::HostTensor> &tensors,
+                    blk::runtime::NpyArray &array, std::string &error) {
+  std::string what = std::string(flag) + " " + name + "=" + path + ": ";
+  const char *roleName =
+      role == blk::runtime::ArgRole::input ? "input" : "output";
+  const blk::runtime::HostTensor *tensor =
+      blk::runtime::findTensor(tensors, name);
+  if (!tensor || tensor->getDeclaration().role != role) {
+    std::vector<std::string> named;
     for (const blk::runtime::HostTensor &each : tensors)
-      if (each.getDeclaration().role == blk::runtime::ArgRole::input)
-        inputs.push_back(each.getName());
-    error = what + "the program has no input tensor '" + name +
-            "' (its inputs: " + llvm::join(inputs, ", ") + ")";
+      if (each.getDeclaration().role == role)
+        named.push_back(each.getName());
+    error = what + "the program has no " + roleName + " tensor '" + name +
+            "' (its " + roleName + "s: " + llvm::join(named, ", ") + ")";
     return false;
   }
-  blk::runtime::NpyArray array;
   if (Status status = blk::runtime::readNpy(path, array); !status) {
     error = status.message();
     return false;
@@ -501,9 +520,35 @@ bool readNamedInput(const std::string &name, const std::string &path,
                           std::to_string(tensor->getCols()));
     return false;
   }
-  for (int64_t r = 0; r < tensor->getRows(); ++r)
-    for (int64_t c = 0; c < tensor->getCols(); ++c)
-      tensor->set(r, c, array.values[r * tensor->getCols() + c]);
+  return true;
+}
+
+/// --input NAME=FILE: fills input tensor `name` from `path`.
+bool readNamedInput(const std::string &name, const std::string &path,
+                    std::vector<blk::runtime::HostTensor> &tensors,
+                    std::string &error) {
+  blk::runtime::NpyArray array;
+  if (!readTensorFile("--input", blk::runtime::ArgRole::input, name, path,
+                      tensors, array, error))
+    return false;
+  blk::runtime::HostTensor &tensor = *blk::runtime::findTensor(tensors, name);
+  for (int64_t r = 0; r < tensor.getRows(); ++r)
+    for (int64_t c = 0; c < tensor.getCols(); ++c)
+      tensor.set(r, c, array.values[r * tensor.getCols() + c]);
+  return true;
+}
+
+/// --expect NAME=FILE: what output `name` must hold, from `path`.
+bool readExpected(const std::string &name, const std::string &path,
+                  const std::vector<blk::runtime::HostTensor> &tensors,
+                  blk::runtime::ReferenceOutput &expected,
+                  std::string &error) {
+  blk::runtime::NpyArray array;
+  if (!readTensorFile("--expect", blk::runtime::ArgRole::output, name, path,
+                      tensors, array, error))
+    return false;
+  expected.name = name;
+  expected.values.assign(array.values.begin(), array.values.end());
   return true;
 }
 
@@ -726,6 +771,18 @@ bool checkOutputNames(const std::vector<blk::runtime::HostTensor> &tensors,
   return true;
 }
 
+/// Fails, saying why, if a --expect file does not fit its output (before
+/// the run).
+bool checkExpectFiles(const std::vector<blk::runtime::HostTensor> &tensors,
+                      std::string &error) {
+  for (const auto &[name, path] : expectedOutputs) {
+    blk::runtime::ReferenceOutput file;
+    if (!readExpected(name, path, tensors, file, error))
+      return false;
+  }
+  return true;
+}
+
 /// Writes every --output: the unnamed file gets the problem's primary
 /// output, each NAME=FILE its output tensor (checkOutputNames first).
 bool writeOutputs(const Problem &problem,
@@ -819,14 +876,24 @@ bool relaunchMatches(GpuExecution &gpu, blk::runtime::GpuProgram &program,
   return true;
 }
 
-/// --check (against `expected`) and --output on a run's tensors; false if
-/// the check failed (the output is then not written) or the output could
-/// not be written.
+/// --check (against `expected`), --expect and --output on a run's tensors;
+/// false if a comparison failed (no output is then written) or an output
+/// could not be written.
 bool checkAndWrite(const Problem &problem,
                    const std::vector<blk::runtime::HostTensor> &tensors,
                    const std::vector<blk::runtime::ReferenceOutput> &expected,
                    llvm::StringRef against) {
-  if (checkOption && !checkOutputs(tensors, expected, against)) {
+  bool matches = !checkOption || checkOutputs(tensors, expected, against);
+  for (const auto &[name, path] : expectedOutputs) {
+    blk::runtime::ReferenceOutput file;
+    std::string error;
+    if (!readExpected(name, path, tensors, file, error)) {
+      llvm::errs() << "softmax-run: " << error << "\n";
+      return false;
+    }
+    matches &= checkOutputs(tensors, {file}, path);
+  }
+  if (!matches) {
     if (writesOutputs())
       llvm::errs() << "softmax-run: the check failed; "
                    << llvm::join(outputOptions, ", ")
@@ -1044,7 +1111,7 @@ int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
   }
 
   bool ok = true;
-  if (checkOption || writesOutputs()) {
+  if (checkOption || writesOutputs() || !expectedOutputs.empty()) {
     std::vector<blk::runtime::ReferenceOutput> expected;
     if (checkOption && problem.againstCPULowering) {
       if (!expectFromCPU(fitted, problem, options, tensors, expected))
@@ -1287,7 +1354,7 @@ int main(int argc, char **argv) {
   if (!checkHostMemory(problem, *fittedSignatures, error) ||
       !makeTensors(*fittedSignatures, problem, *binding, array, tensors,
                    error) ||
-      !checkOutputNames(tensors, error))
+      !checkOutputNames(tensors, error) || !checkExpectFiles(tensors, error))
     return fail(error);
   if (driver)
     return runOnGPU(*driver, driverMs, *program, **fitted, programName,
