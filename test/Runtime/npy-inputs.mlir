@@ -13,6 +13,13 @@
 // CHECK: check loss: compared=4 {{.*}} OK
 // CHECK: check lse: compared=4 {{.*}} OK
 
+// Named inputs alone: the first 2-D float file sets the shape (it had
+// needed --rows and --cols, or the unnamed --input).
+// RUN: softmax-run %examples/cross_entropy.mlir --target cpu --input labels=%t/labels.npy --input logits=%t/logits.npy --param ignore_index=-100 --check --reference cross_entropy | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/swiglu.mlir --target cpu --input gate=%t/logits.npy --input up=%t/logits.npy --check | FileCheck %s --check-prefix=NAMED
+// NAMED: swiglu.mlir: 4 x 10 f32
+// NAMED: check: {{.*}} OK
+
 // The loss of the ignored row (the second) is 0: bytes 4..7 of the data.
 // RUN: od -A n -t f4 -j 128 %t/loss.npy | FileCheck %s --check-prefix=LOSS
 // LOSS: {{[0-9.e+-]+}} 0 {{[0-9.e+-]+}} {{[0-9.e+-]+}}

@@ -70,7 +70,9 @@ static cl::list<std::string> inputOptions(
     "input",
     cl::desc("Input .npy: FILE fills the first matrix input and sets the "
              "shape (float32/float16); NAME=FILE fills the input tensor NAME "
-             "(its shape; int32/int64 for integer tensors). Repeatable"),
+             "(its shape; int32/int64 for integer tensors; without --rows, "
+             "--cols or FILE, the first 2-D float file sets the shape). "
+             "Repeatable"),
     cl::cat(runCategory));
 static cl::list<std::string> expectOptions(
     "expect",
@@ -394,12 +396,31 @@ bool readShape(Problem &problem, blk::runtime::NpyArray &array,
     problem.desc.rows = array.rows;
     problem.desc.cols = array.cols;
     problem.inputDimensions = array.fileDimensions;
+  } else if (!rowsOption.getNumOccurrences() &&
+             !colsOption.getNumOccurrences()) {
+    // Only named inputs: the first 2-D array of floats is a matrix input's,
+    // and its shape is the problem's (a per-row or per-column file is 1-D).
+    for (const auto &[name, path] : namedInputs) {
+      blk::runtime::NpyArray named;
+      if (Status status = blk::runtime::readNpy(path, named); !status) {
+        error = status.message();
+        return false;
+      }
+      bool floats = named.storedDtype == blk::runtime::NpyDtype::Float32 ||
+                    named.storedDtype == blk::runtime::NpyDtype::Float16;
+      if (named.fileDimensions == 2 && floats) {
+        problem.desc.rows = named.rows;
+        problem.desc.cols = named.cols;
+        break;
+      }
+    }
   } else {
     problem.desc.rows = rowsOption;
     problem.desc.cols = colsOption;
   }
   if (problem.rows() < 1 || problem.cols() < 1) {
-    error = "give the shape with --rows M --cols N (both >= 1) or --input";
+    error = "give the shape with --rows M --cols N (both >= 1) or --input "
+            "(a file of the first matrix input, or NAME=FILE of a matrix)";
     return false;
   }
   return true;
