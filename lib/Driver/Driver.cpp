@@ -1,5 +1,6 @@
 //===- Driver.cpp - fit, bind and compile a program for a problem ---------===//
 #include "blk/Driver/Driver.h"
+#include "blk/Conversion/Passes.h"
 
 #include "blk/Driver/Version.h"
 #include "blk/Runtime/KernelCache.h"
@@ -390,6 +391,21 @@ static LogicalResult applyLaunchShape(ModuleOp program,
   return success();
 }
 
+/// A program that runs on the CPU may still be refused by the GPU: says so,
+/// at the first op of each kind the GPU lowering lacks (math.tanh, erf...),
+/// so that a kernel written and checked on the CPU is not a surprise there.
+static void warnOfOpsTheGPULacks(ModuleOp program) {
+  llvm::StringSet<> warned;
+  program.walk([&](Operation *op) {
+    if (hasGPUMathLowering(op) ||
+        !warned.insert(op->getName().getStringRef()).second)
+      return;
+    op->emitWarning() << "runs on the CPU, but the GPU lowering has no '"
+                      << op->getName() << "' (its math ops are "
+                      << kGPUMathOps << ")";
+  });
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::blk::specializeProgram(ModuleOp fitted, const Specialization &binding) {
   OwningOpRef<ModuleOp> module = fitted.clone();
@@ -607,6 +623,8 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
   if (failed(specialized))
     return failure();
   OwningOpRef<ModuleOp> module = std::move(*specialized);
+  if (options.target == TargetKind::CPU)
+    warnOfOpsTheGPULacks(*module);
 
   // What the compilation is known to produce before any code is made.
   ::blk::runtime::ProgramImage expected = image;

@@ -12,3 +12,12 @@
 // CHECK-DAG: div.rn.f32
 // CHECK-NOT: lg2.approx
 // CHECK-NOT: __nv_
+
+// A math op the GPU lowering lacks runs on the CPU with a warning at its
+// first use, so that a kernel checked on the CPU is not a surprise on the
+// GPU (which refuses it, located).
+// RUN: softmax-run %S/../GPU/Inputs/gelu.mlir --target cpu --check --rows 3 --cols 100 2>&1 | FileCheck %s --check-prefix=WARN
+// WARN: gelu.mlir:29:8: warning: runs on the CPU, but the GPU lowering has no 'math.tanh' (its math ops are exp, exp2, log, log2, rsqrt, absf, fma and sqrt)
+// WARN: check: {{.*}} OK
+// RUN: not softmax-run %S/../GPU/Inputs/gelu.mlir --rows 3 --cols 100 --chip sm_90 --emit-ptx %t.ptx 2>&1 | FileCheck %s --check-prefix=REFUSED
+// REFUSED: gelu.mlir:29:8: error: 'math.tanh' op has no GPU lowering without libdevice; supported math ops are exp, exp2, log, log2, rsqrt, absf, fma and sqrt

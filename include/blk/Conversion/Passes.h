@@ -18,6 +18,14 @@ namespace mlir::blk {
 #define GEN_PASS_REGISTRATION
 #include "blk/Conversion/Passes.h.inc"
 
+/// Whether convert-blk-to-gpu lowers math op `op` (exp, exp2, log, log2,
+/// rsqrt, absf, fma and sqrt: PTX's own instructions, no libdevice); other
+/// dialects' ops are not math ops and answer true.
+bool hasGPUMathLowering(Operation *op);
+/// The math ops hasGPUMathLowering accepts, for messages.
+constexpr const char *kGPUMathOps =
+    "exp, exp2, log, log2, rsqrt, absf, fma and sqrt";
+
 } // namespace mlir::blk
 
 #endif // BLK_CONVERSION_PASSES_H

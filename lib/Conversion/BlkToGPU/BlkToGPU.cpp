@@ -128,11 +128,10 @@ LogicalResult checkSupported(func::FuncOp func) {
       }
       return WalkResult::advance();
     }
-    if (isa<math::MathDialect>(op->getDialect()) &&
-        !isa<math::AbsFOp, math::FmaOp, math::SqrtOp>(op)) {
+    if (!hasGPUMathLowering(op)) {
       op->emitOpError() << "has no GPU lowering without libdevice; supported "
-                           "math ops are exp, exp2, log, log2, rsqrt, absf, "
-                           "fma and sqrt";
+                           "math ops are "
+                        << kGPUMathOps;
       return WalkResult::interrupt();
     }
     for (Value value : op->getResults())
@@ -263,3 +262,9 @@ struct ConvertBlkToGPUPass
 };
 
 } // namespace
+
+bool mlir::blk::hasGPUMathLowering(Operation *op) {
+  return !isa_and_nonnull<math::MathDialect>(op->getDialect()) ||
+         isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
+             math::RsqrtOp, math::FmaOp, math::AbsFOp, math::SqrtOp>(op);
+}
