@@ -41,6 +41,8 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <string>
+#include <type_traits>
 #include <cstdio>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -50,22 +52,27 @@ using blk::runtime::ElementType;
 using blk::runtime::Status;
 namespace cl = llvm::cl;
 
-static cl::OptionCategory runCategory("softmax-run options");
+// --help in groups, each option with its default.
+static cl::OptionCategory problemCategory("Problem");
+static cl::OptionCategory filesCategory("Inputs and outputs (.npy)");
+static cl::OptionCategory checkCategory("Checking");
+static cl::OptionCategory benchCategory("Timing");
+static cl::OptionCategory compileCategory("Compiling and tuning");
 
 static cl::opt<std::string> programPath(
     cl::Positional,
     cl::desc("<program.mlir | built-in program name | auto (the program "
              "chosen for the shape)>"),
-    cl::cat(runCategory));
+    cl::cat(problemCategory));
 static cl::opt<int64_t> rowsOption("rows", cl::desc("Rows (M)"), cl::init(0),
-                                   cl::cat(runCategory));
+                                   cl::cat(problemCategory));
 static cl::opt<int64_t> colsOption("cols", cl::desc("Columns (N)"), cl::init(0),
-                                   cl::cat(runCategory));
+                                   cl::cat(problemCategory));
 static cl::opt<std::string>
     dtypeOption("dtype",
                 cl::desc("f32, f16 or bf16 (or float32, float16, bfloat16); "
                          "default f32, or the --input file's"),
-                cl::init("f32"), cl::cat(runCategory));
+                cl::init("f32"), cl::cat(problemCategory));
 static cl::list<std::string> inputOptions(
     "input",
     cl::desc("Input .npy: FILE fills the first matrix input and sets the "
@@ -73,13 +80,13 @@ static cl::list<std::string> inputOptions(
              "(its shape; int32/int64 for integer tensors; without --rows, "
              "--cols or FILE, the first 2-D float file sets the shape). "
              "Repeatable"),
-    cl::cat(runCategory));
+    cl::cat(filesCategory));
 static cl::list<std::string> expectOptions(
     "expect",
     cl::desc("NAME=FILE: compare output NAME with a .npy file (floats within "
              "--check's tolerance, integers exactly); a mismatch fails the "
              "run and no --output is written. Repeatable"),
-    cl::cat(runCategory));
+    cl::cat(checkCategory));
 static cl::list<std::string> outputOptions(
     "output",
     cl::desc("Output .npy: FILE writes the first matrix output (else the "
@@ -87,48 +94,56 @@ static cl::list<std::string> outputOptions(
              "own type: f32 and bf16 as float32, f16 as float16, integers "
              "exactly as int32/int64. Repeatable; '-': standard output; none "
              "is written when --check fails"),
-    cl::cat(runCategory));
+    cl::cat(filesCategory));
 static cl::opt<int64_t>
     inStrideOption("in-stride",
                    cl::desc("Input row stride in elements (default N)"),
-                   cl::init(0), cl::cat(runCategory));
+                   cl::init(0), cl::cat(problemCategory));
 static cl::opt<int64_t>
     outStrideOption("out-stride",
                     cl::desc("Output row stride in elements (default N)"),
-                    cl::init(0), cl::cat(runCategory));
+                    cl::init(0), cl::cat(problemCategory));
 static cl::opt<bool>
-    checkOption("check", cl::desc("Compare with a double-precision reference"),
-                cl::cat(runCategory));
+    checkOption("check",
+                cl::desc("Compare every output with a float64 reference "
+                         "(--reference says which)"),
+                cl::cat(checkCategory));
 static cl::opt<bool> benchOption("bench", cl::desc("Time the kernel"),
-                                 cl::cat(runCategory));
+                                 cl::cat(benchCategory));
 static cl::opt<int>
     runsOption("runs",
-               cl::desc("Timed runs (GPU: at least 20; CPU: 3 to 20)"),
-               cl::init(50), cl::cat(runCategory));
+               cl::desc("Timed runs (default 50; GPU: at least 20; CPU: 3 "
+                        "to 20)"),
+               cl::init(50), cl::cat(benchCategory));
 static cl::opt<std::string>
     csvPath("csv",
             cl::desc("With --bench: append a dtype,M,N,provider,gbps,target "
                      "row to this file"),
-            cl::cat(runCategory));
+            cl::cat(benchCategory));
 static cl::opt<std::string>
     providerOption("provider",
                    cl::desc("Provider name in the CSV (default: blk-<kernel>)"),
-                   cl::cat(runCategory));
-static cl::opt<std::string> targetOption("target", cl::desc("gpu, cpu or auto"),
+                   cl::cat(benchCategory));
+static cl::opt<std::string> targetOption(
+    "target",
+    cl::desc("gpu, cpu or auto (default: the GPU where there is one, else "
+             "the CPU)"),
                                          cl::init("auto"),
-                                         cl::cat(runCategory));
+                                         cl::cat(problemCategory));
 static cl::opt<std::string>
     chipOption("chip", cl::desc("Target chip (default: the device's)"),
-               cl::cat(runCategory));
-static cl::opt<unsigned> seedOption("seed", cl::desc("Random seed"),
-                                    cl::init(0), cl::cat(runCategory));
+               cl::cat(compileCategory));
+static cl::opt<unsigned> seedOption("seed",
+                                    cl::desc("Random seed of the inputs "
+                                             "(default 0)"),
+                                    cl::init(0), cl::cat(problemCategory));
 static cl::list<std::string>
     constOptions("const", cl::desc("Bind constants: NAME=VALUE[,NAME=VALUE]"),
-                 cl::CommaSeparated, cl::cat(runCategory));
+                 cl::CommaSeparated, cl::cat(problemCategory));
 static cl::list<std::string>
     paramOptions("param",
                  cl::desc("Scalar kernel parameters: NAME=VALUE[,NAME=VALUE]"),
-                 cl::CommaSeparated, cl::cat(runCategory));
+                 cl::CommaSeparated, cl::cat(problemCategory));
 // The compile knobs: one flag per knob of blk/Target/CompileOptions.def,
 // stored straight into the record the driver takes. softmax-run checks
 // CPU runs' accesses unless told not to (--check-bounds=false: --bench
@@ -138,11 +153,21 @@ static mlir::blk::CompileOptions compileOptions = [] {
   options.checkBounds = true;
   return options;
 }();
+/// " (default X)" for a knob's value in the record softmax-run starts from.
+template <typename T>
+static std::string describeDefault(const T &value) {
+  if constexpr (std::is_same_v<T, bool>)
+    return value ? " (default on)" : " (default off)";
+  else
+    return " (default " + std::to_string(value) + ")";
+}
 #define BLK_TARGET_OPTION(...) // --chip, below: its default is the device's
 #define BLK_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESCRIPTION)                   \
-  static cl::opt<TYPE, true> FIELD##Flag(FLAG, cl::desc(DESCRIPTION),          \
+  static const std::string FIELD##Description =                               \
+      DESCRIPTION + describeDefault(compileOptions.FIELD);                     \
+  static cl::opt<TYPE, true> FIELD##Flag(FLAG, cl::desc(FIELD##Description),   \
                                          cl::location(compileOptions.FIELD),  \
-                                         cl::cat(runCategory));
+                                         cl::cat(compileCategory));
 #include "blk/Target/CompileOptions.def"
 static cl::opt<std::string> referenceOption(
     "reference",
@@ -153,53 +178,53 @@ static cl::opt<std::string> referenceOption(
              "auto, the kind a one-kernel program is named after "
              "(@log_softmax, @rms_norm...), else the program itself run in "
              "float64"),
-    cl::cat(runCategory));
+    cl::cat(checkCategory));
 static cl::opt<bool>
     specialOption("special",
                   cl::desc("Put special values (+-inf, NaN, huge, tiny), those "
                            "the kernel kind defines, in the first rows of the "
                            "random input"),
-                  cl::cat(runCategory));
+                  cl::cat(problemCategory));
 static cl::opt<bool>
     probeOption("probe-gpu",
                 cl::desc("Only say whether a usable GPU is present (exit "
                          "status 0) or not (1), and exit"),
-                cl::cat(runCategory));
+                cl::cat(compileCategory));
 static cl::opt<bool> autotuneOption(
     "autotune",
     cl::desc("Time candidate warps, ROWS and tiles on the GPU and "
              "remember the fastest on disk for this device, "
              "program, dtype and shape"),
-    cl::cat(runCategory));
+    cl::cat(compileCategory));
 static cl::opt<std::string> autotuneCachePath(
     "autotune-cache",
     cl::desc("Autotune cache file (default ~/.cache/blk-softmax/autotune.tsv)"),
-    cl::cat(runCategory));
+    cl::cat(compileCategory));
 static cl::opt<std::string> emitPtxPath(
     "emit-ptx",
     cl::desc("Write the PTX compiled for the problem to this file (for --chip, "
              "else the device's, else sm_90); without a GPU, only compile"),
-    cl::cat(runCategory));
+    cl::cat(compileCategory));
 static cl::opt<bool>
     verboseOption("verbose",
                   cl::desc("Print registers, spills, shared memory, occupancy, "
                            "and where the compile time went"),
-                  cl::cat(runCategory));
+                  cl::cat(benchCategory));
 // Not "threads": libLLVM registers an option of that name.
 static cl::opt<unsigned> threadsOption(
     "num-threads",
     cl::desc("CPU target: threads that run a kernel's programs (default 0: "
              "every core this process may use)"),
-    cl::init(0), cl::cat(runCategory));
+    cl::init(0), cl::cat(problemCategory));
 static cl::opt<std::string> cacheDirOption(
     "cache-dir",
     cl::desc("Keep compiled programs in this directory (default "
              "$BLK_CACHE_DIR, else ~/.cache/blk/kernels; BLK_CACHE_DIR= "
              "turns the cache off)"),
-    cl::cat(runCategory));
+    cl::cat(compileCategory));
 static cl::opt<bool> noCacheOption(
     "no-cache", cl::desc("Compile every program, using no cache"),
-    cl::cat(runCategory));
+    cl::cat(compileCategory));
 
 namespace {
 
@@ -1249,7 +1274,8 @@ int main(int argc, char **argv) {
   // crash report).
   std::signal(SIGXFSZ, SIG_IGN);
   // LLVM's own options would bury softmax-run's in --help.
-  cl::HideUnrelatedOptions(runCategory);
+  cl::HideUnrelatedOptions({&problemCategory, &filesCategory, &checkCategory,
+                            &benchCategory, &compileCategory});
   mlir::blk::addVersionPrinter("softmax-run");
   cl::ParseCommandLineOptions(
       argc, argv, "softmax-run: compile a block program, run, check, time\n");
