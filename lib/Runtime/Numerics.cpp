@@ -319,6 +319,14 @@ ErrorStats compareToReference(const void *output, ElementType type, size_t rows,
   return stats;
 }
 
+double getCheckTolerance(ElementType type) {
+  return type == ElementType::F32 ? 1e-5 : 1e-2;
+}
+
+bool ErrorStats::passes(ElementType type) const {
+  return nanPatternAndCoverageMatch() && relL2Error <= getCheckTolerance(type);
+}
+
 std::string ErrorStats::summary() const {
   char line[256];
   std::snprintf(line, sizeof(line),

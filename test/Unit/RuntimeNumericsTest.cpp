@@ -411,6 +411,22 @@ TEST(RuntimeNumericsTest, PoisonPatternsAreNaNs) {
   EXPECT_EQ(poisonBits(ElementType::F16), kPoisonBitsF16);
 }
 
+// One rule for every checker: 1e-5 relative L2 in f32, 1e-2 in 16 bits,
+// the bound included, and no pass with a NaN where the reference has none.
+TEST(RuntimeNumericsTest, ChecksPassWithinTheirTypesTolerance) {
+  EXPECT_EQ(getCheckTolerance(ElementType::F32), 1e-5);
+  EXPECT_EQ(getCheckTolerance(ElementType::BF16), 1e-2);
+  EXPECT_EQ(getCheckTolerance(ElementType::F16), 1e-2);
+  ErrorStats stats;
+  stats.relL2Error = 1e-5;
+  EXPECT_TRUE(stats.passes(ElementType::F32));
+  stats.relL2Error = 2e-5;
+  EXPECT_FALSE(stats.passes(ElementType::F32));
+  EXPECT_TRUE(stats.passes(ElementType::BF16));
+  stats.nanMismatchCount = 1;
+  EXPECT_FALSE(stats.passes(ElementType::BF16));
+}
+
 // A parameter's integer text is kept exactly: 2^53 + 1 as a double is 2^53.
 TEST(RuntimeNumericsTest, ScalarValueKeepsIntegersExactly) {
   ScalarValue big = ScalarValue::fromText("9007199254740993");

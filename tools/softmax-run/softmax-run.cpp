@@ -752,10 +752,8 @@ bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
     blk::runtime::ErrorStats stats = blk::runtime::compareToReference(
         output.getBytes().data(), output.getElementType(), output.getRows(),
         output.getCols(), output.getRowStride(), reference.values.data());
-    double tolerance =
-        output.getElementType() == ElementType::F32 ? 1e-5 : 1e-2;
-    bool matches =
-        stats.nanPatternAndCoverageMatch() && stats.relL2Error <= tolerance;
+    double tolerance = blk::runtime::getCheckTolerance(output.getElementType());
+    bool matches = stats.passes(output.getElementType());
     ok &= matches;
     report() << "  check";
     if (expected.size() > 1)

@@ -124,10 +124,18 @@ struct ErrorStats {
     return nanMismatchCount == 0 && infMismatchCount == 0 &&
            unwrittenCount == 0 && strayCount == 0;
   }
+  /// The check every checker applies (softmax-run, the embed example): NaN,
+  /// infinity and coverage match, and the relative L2 error is at most
+  /// getCheckTolerance(type).
+  bool passes(ElementType type) const;
   /// One line: "compared=... max_abs=... max_rel=... rel_l2=... ..."
   /// (inf_mismatches and stray_writes only when there are any).
   std::string summary() const;
 };
+
+/// The relative L2 error a checked output of `type` may have: 1e-5 in f32,
+/// 1e-2 in 16-bit types (whose rounding alone is 2^-9 or 2^-12 an element).
+double getCheckTolerance(ElementType type);
 
 /// Compares a kernel's output (`rows` x `cols` elements of `type`, row r at
 /// element offset r * outputRowStride, the gaps between rows poisoned
