@@ -25,6 +25,13 @@
 // RUN: softmax-run %S/../GPU/Inputs/argmax.mlir --target cpu --check --rows 5 --cols 3 --dtype bf16 | FileCheck %s --check-prefix=EXACT
 // EXACT: check: compared={{[0-9]+}} mismatches=0  OK (exact, against the program in float64)
 //
+// Integers that wrap (a multiplicative hash past 2^31), both right shifts
+// of negative values, a signed remainder, an unsigned comparison and a
+// signed row maximum: bit for bit.
+// RUN: softmax-run %S/../GPU/Inputs/integer-mix.mlir --target cpu --check --rows 37 --cols 1001 | FileCheck %s --check-prefix=INTS
+// INTS: check y: compared=37037 mismatches=0  OK (exact, against the program in float64)
+// INTS: check row_max: compared=37 mismatches=0  OK (exact, against the program in float64)
+//
 // The examples whose kernel no kind names (a softmax written seven ways,
 // the scaled and masked softmax) pass against themselves.
 // RUN: softmax-run %examples/softmax_tiled.mlir --target cpu --check --rows 17 --cols 3001 --special | FileCheck %s
