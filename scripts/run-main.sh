@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 build/bin/softmax-run python-free-examples/softmax_fused.mlir \
-  --rows 4096 --cols 1024 --check --bench --target auto "$@"
+  --rows 4096 --cols 1024 --check --reference softmax --bench --target auto "$@"
