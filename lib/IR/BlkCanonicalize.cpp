@@ -54,7 +54,7 @@ std::optional<bool> getUniformMask(Value mask) {
     return std::nullopt;
   if (end.getInt() <= limit->getSExtValue())
     return true;
-  if (limit->getSExtValue() <= range.getStart())
+  if (limit->getSExtValue() <= int64_t(range.getStart()))
     return false;
   return std::nullopt;
 }
