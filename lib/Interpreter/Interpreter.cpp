@@ -13,7 +13,6 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <atomic>
@@ -1038,13 +1037,12 @@ Memory getMemory(const rt::HostTensor &tensor) {
     for (int64_t c = 0; c < stride; ++c) {
       // Outputs start unwritten (NaN, as the run's poison reads); the
       // elements between rows are read as they are.
-      bool inRow = c < tensor.getCols();
+      bool stored = !output && c < tensor.getCols();
       if (memory.isFloat)
         memory.floats[r * stride + c] =
-            output || !inRow ? (output ? kNaN : 0.0) : tensor.get(r, c);
+            stored ? tensor.get(r, c) : output ? kNaN : 0.0;
       else
-        memory.ints[r * stride + c] =
-            output || !inRow ? 0 : tensor.getInteger(r, c);
+        memory.ints[r * stride + c] = stored ? tensor.getInteger(r, c) : 0;
     }
   return memory;
 }

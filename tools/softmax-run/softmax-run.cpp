@@ -232,6 +232,8 @@ namespace {
 std::string primaryInput, primaryOutput;
 std::vector<std::pair<std::string, std::string>> namedInputs, namedOutputs,
     expectedOutputs;
+/// The --expect files, read once before the run (expectedOutputs' order).
+std::vector<blk::runtime::ReferenceOutput> expectedFiles;
 
 /// Splits the values of --input or --output (`flag`) into the one unnamed
 /// FILE (`primary`) and the NAME=FILE ones (`named`); fails on a second
@@ -815,14 +817,15 @@ bool checkOutputNames(const std::vector<blk::runtime::HostTensor> &tensors,
   return true;
 }
 
-/// Fails, saying why, if a --expect file does not fit its output (before
-/// the run).
-bool checkExpectFiles(const std::vector<blk::runtime::HostTensor> &tensors,
-                      std::string &error) {
+/// Reads every --expect file into expectedFiles (before the run), failing,
+/// saying why, where one does not fit its output.
+bool readExpectFiles(const std::vector<blk::runtime::HostTensor> &tensors,
+                     std::string &error) {
   for (const auto &[name, path] : expectedOutputs) {
     blk::runtime::ReferenceOutput file;
     if (!readExpected(name, path, tensors, file, error))
       return false;
+    expectedFiles.push_back(std::move(file));
   }
   return true;
 }
@@ -928,15 +931,9 @@ bool checkAndWrite(const Problem &problem,
                    const std::vector<blk::runtime::ReferenceOutput> &expected,
                    llvm::StringRef against) {
   bool matches = !checkOption || checkOutputs(tensors, expected, against);
-  for (const auto &[name, path] : expectedOutputs) {
-    blk::runtime::ReferenceOutput file;
-    std::string error;
-    if (!readExpected(name, path, tensors, file, error)) {
-      llvm::errs() << "softmax-run: " << error << "\n";
-      return false;
-    }
-    matches &= checkOutputs(tensors, {file}, path);
-  }
+  for (size_t i = 0; i < expectedFiles.size(); ++i)
+    matches &= checkOutputs(tensors, {expectedFiles[i]},
+                            expectedOutputs[i].second);
   if (!matches) {
     if (writesOutputs())
       llvm::errs() << "softmax-run: the check failed; "
@@ -1399,7 +1396,7 @@ int main(int argc, char **argv) {
   if (!checkHostMemory(problem, *fittedSignatures, error) ||
       !makeTensors(*fittedSignatures, problem, *binding, array, tensors,
                    error) ||
-      !checkOutputNames(tensors, error) || !checkExpectFiles(tensors, error))
+      !checkOutputNames(tensors, error) || !readExpectFiles(tensors, error))
     return fail(error);
   if (driver)
     return runOnGPU(*driver, driverMs, *program, **fitted, programName,
