@@ -60,9 +60,6 @@ Status Compiler::compile(const std::string &programText,
                          const runtime::ProgramShape &shape,
                          const CompileOptions &options,
                          runtime::ProgramImage &image) {
-  if (options.target != TargetKind::GPU)
-    return Status::failure("blk::Compiler compiles for the GPU: the CPU "
-                           "target is reached through blk/Driver/Driver.h");
   if (Status checked = checkProgramText(programText, name); !checked)
     return checked;
   std::lock_guard<std::mutex> lock(state->compiling);
@@ -87,7 +84,8 @@ Status Compiler::compile(const std::string &programText,
     return failure("the program does not parse");
   mlir::blk::ProblemDesc problem = getProblem(shape);
   mlir::FailureOr<mlir::blk::CompiledProgram> compiled =
-      mlir::blk::compileForProblem(*program, problem, options);
+      mlir::blk::compileForProblem(*program, problem, options,
+                                   mlir::blk::HostCode::objectOnly);
   if (mlir::failed(compiled))
     return failure("compilation failed");
   image = std::move(compiled->image);

@@ -208,13 +208,18 @@ static LogicalResult forEachProblemValue(
 /// Promises, for each integer argument with a value in the problem, the
 /// largest power of two up to 16 that divides the value (and the program's
 /// own promise, if it made one): a row stride of 100 f32 still starts every
-/// row on a 16-byte boundary.
+/// row on a 16-byte boundary. None on the row count: the code serves any
+/// (ShapeClass).
 static void specializeDivisibility(ModuleOp program,
                                    const ProblemDesc &problem) {
   StringRef name = BlkDialect::getDivisibilityAttrName();
   (void)forEachProblemValue(
       program, problem,
-      [&](func::FuncOp func, unsigned i, ArgAttr, int64_t value) {
+      [&](func::FuncOp func, unsigned i, ArgAttr declared, int64_t value) {
+        if (declared.getRole() == ArgRole::rows) {
+          func.removeArgAttr(i, name);
+          return success();
+        }
         auto promised = func.getArgAttrOfType<IntegerAttr>(i, name);
         int64_t divisibility =
             std::min(promised ? promised.getInt() : kSpecializedDivisibility,
@@ -253,15 +258,29 @@ static LogicalResult checkArgumentWidths(ModuleOp program,
       });
 }
 
+/// The longest row in memory: the largest row stride of a matrix, or the
+/// row length (scratch matrices have rows of exactly `cols`).
+static int64_t getWidestRow(const ProblemDesc &problem) {
+  int64_t widest = problem.cols;
+  for (const auto &stride : problem.rowStrides)
+    widest = std::max(widest, stride.getValue());
+  return widest;
+}
+
 /// Whether a row offset (row x stride) of some matrix of the problem, or
 /// of a scratch matrix (rows x cols), passes 2^31 - 1: then the program's
 /// row offsets must be computed in 64 bits.
 static bool needsWideOffsets(const ProblemDesc &problem) {
-  int64_t largest =
-      llvm::checkedMul(problem.rows, problem.cols).value_or(INT64_MAX);
-  for (const auto &stride : problem.rowStrides)
-    largest = std::max(largest, *problem.getMatrixElements(stride.getKey()));
-  return largest > maxValueOf(32);
+  return llvm::checkedMul(problem.rows, getWidestRow(problem))
+             .value_or(INT64_MAX) > maxValueOf(32);
+}
+
+::blk::runtime::ShapeClass ProblemDesc::getShapeClass() const {
+  ::blk::runtime::ProgramShape shape = getProgramShape();
+  // The most rows whose offsets fit the width fitProgram chose for them.
+  int64_t offsetLimit = needsWideOffsets(*this) ? INT64_MAX : maxValueOf(32);
+  return {offsetLimit / getWidestRow(*this), shape.cols, shape.elementType,
+          shape.rowStrides};
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
@@ -599,7 +618,7 @@ static LogicalResult generateCode(ModuleOp bound, const CompileOptions &options,
 FailureOr<CompiledProgram>
 mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
                           const Specialization &binding,
-                          const CompileOptions &requested) {
+                          const CompileOptions &requested, HostCode hostCode) {
   FailureOr<CompileOptions> resolved = resolveTarget(fitted, requested);
   if (failed(resolved))
     return failure();
@@ -614,9 +633,10 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
     return failure();
   image.signatures = std::move(*signatures);
   image.target = getTargetName(options);
-  image.shape = problem.getProgramShape();
+  image.shapes = problem.getShapeClass();
   image.binding = binding.describe();
-  image.grid = binding.grid;
+  image.rowsPerProgram = binding.rowsPerProgram;
+  image.rowParts = binding.rowParts;
 
   FailureOr<OwningOpRef<ModuleOp>> specialized =
       specializeProgram(fitted, binding);
@@ -629,8 +649,15 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
   // What the compilation is known to produce before any code is made.
   ::blk::runtime::ProgramImage expected = image;
   // A build outside git cannot tell compilers apart: it does not cache.
+  uint64_t cacheSizeLimit = options.cacheSizeLimit;
+  if (cacheSizeLimit == 0)
+    if (::blk::runtime::Status status =
+            ::blk::runtime::KernelCache::getDefaultSizeLimit(cacheSizeLimit);
+        !status && !options.cacheDirectory.empty())
+      emitWarning(fitted.getLoc()) << "kernel cache: " << status.message();
   ::blk::runtime::KernelCache cache(
-      StringRef(getGitRevision()) == "unknown" ? "" : options.cacheDirectory);
+      StringRef(getGitRevision()) == "unknown" ? "" : options.cacheDirectory,
+      cacheSizeLimit);
   std::string key;
   auto start = std::chrono::steady_clock::now();
   if (cache.isEnabled()) {
@@ -643,7 +670,9 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
   }
   compiled.times.lookup = millisecondsSince(start);
 
-  if (compiled.times.cacheHit && options.target == TargetKind::CPU) {
+  bool linksHostCode =
+      options.target == TargetKind::CPU && hostCode == HostCode::link;
+  if (compiled.times.cacheHit && linksHostCode) {
     start = std::chrono::steady_clock::now();
     compiled.cpuKernels =
         loadCachedHostCode(*module, image, cache.getEntryPath(key));
@@ -666,7 +695,7 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
   }
   compiled.times.compile = millisecondsSince(start);
 
-  if (options.target == TargetKind::CPU && !compiled.cpuKernels) {
+  if (linksHostCode && !compiled.cpuKernels) {
     start = std::chrono::steady_clock::now();
     FailureOr<std::unique_ptr<CPUKernels>> kernels =
         CPUKernels::load(*module, {image.object, image.accessNames});
@@ -675,13 +704,12 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
     compiled.cpuKernels = std::move(*kernels);
     compiled.times.load = millisecondsSince(start);
   }
-  image.object.clear();
   return compiled;
 }
 
 FailureOr<CompiledProgram>
 mlir::blk::compileForProblem(ModuleOp program, const ProblemDesc &problem,
-                             const CompileOptions &options) {
+                             const CompileOptions &options, HostCode hostCode) {
   FailureOr<OwningOpRef<ModuleOp>> fitted = fitProgram(program, problem);
   if (failed(fitted))
     return failure();
@@ -689,5 +717,5 @@ mlir::blk::compileForProblem(ModuleOp program, const ProblemDesc &problem,
       chooseBinding(**fitted, problem, options);
   if (failed(binding))
     return failure();
-  return compileProgram(**fitted, problem, *binding, options);
+  return compileProgram(**fitted, problem, *binding, options, hostCode);
 }

@@ -29,6 +29,10 @@ std::string Specialization::describe() const {
   return llvm::StringRef(text).rtrim().str();
 }
 
+int64_t Specialization::getGrid(int64_t rows) const {
+  return llvm::divideCeil(rows, rowsPerProgram) * rowParts;
+}
+
 /// Whether `loop` runs up to the argument its kernel declares `cols`: a
 /// walk along the row (a persistent loop over rows does not count).
 static bool walksRow(scf::ForOp loop) {
@@ -390,10 +394,8 @@ static RuleConstants ruleConstants(const ProgramTraits &traits,
     block = std::min(block, maxTile);
   // Measured on an H200 (docs/benchmarks.md): short rows want a few rows
   // per program and many programs, not big programs.
-  int64_t rows = std::max<int64_t>(2, 512 / block);
-  rows = std::min<int64_t>(
-      rows, llvm::PowerOf2Ceil(std::max<int64_t>(1, shape.rows)));
-  return {block, rows, splits};
+  // Not fewer for a problem of fewer rows: the code serves any row count.
+  return {block, std::max<int64_t>(2, 512 / block), splits};
 }
 
 /// Every constant a caller binds is one the program names: a misspelled
@@ -444,7 +446,6 @@ static LogicalResult verifyRoleConstants(ModuleOp program,
                 "be a power of two";
   }
   int64_t cols = std::max<int64_t>(1, shape.cols);
-  int64_t rows = std::max<int64_t>(1, shape.rows);
   std::optional<int64_t> block = valueOf(traits.rowBlock);
   std::optional<int64_t> splits = valueOf(traits.rowSplits);
   std::optional<int64_t> rowsPerProgram = valueOf(traits.rowsPerProgram);
@@ -480,13 +481,15 @@ static LogicalResult verifyRoleConstants(ModuleOp program,
            << " covers " << *block * splits.value_or(1) << " of the row's "
            << cols << " columns; a program that does not loop over its row "
               "must cover it";
+  // The code serves any row count (rows past the problem's are masked), so
+  // the bound is the CTA's, not the problem's: a row of the block per
+  // thread at most.
   if (rowsPerProgram &&
-      (*rowsPerProgram < 1 ||
-       *rowsPerProgram > int64_t(llvm::PowerOf2Ceil(rows))))
+      (*rowsPerProgram < 1 || *rowsPerProgram > kMaxThreadsPerCta))
     return outOfRange(traits.rowsPerProgram, "rows_per_program",
                       *rowsPerProgram)
-           << " is outside [1, " << llvm::PowerOf2Ceil(rows)
-           << "]: the problem has " << rows << " rows";
+           << " is outside [1, " << kMaxThreadsPerCta
+           << "]: a program's rows are at most a CTA's threads";
   return success();
 }
 
@@ -680,10 +683,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       result.constants[traits->rowBlock] =
           tileRowBlock(cols, parts, shape.elementBytes, result.numWarps, ctas);
   }
-  result.grid = rowsBound > 0 ? llvm::divideCeil(shape.rows, rowsBound)
-                              : shape.rows;
-  if (splitsBound > 0)
-    result.grid *= splitsBound;
+  result.rowsPerProgram = std::max<int64_t>(1, rowsBound);
+  result.rowParts = std::max<int64_t>(1, splitsBound);
   return result;
 }
 

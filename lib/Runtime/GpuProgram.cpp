@@ -31,14 +31,9 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
               static_cast<int>(launch.dynamicSharedBytes));
           !status)
         return status;
-    int64_t grid = compiled.grid;
-    // A persistent kernel walks its programs' work with 32-bit numbers
-    // (rows, or rows x parts in softmax_split_resident).
-    if (launch.grid == GridKind::persistent && grid > INT32_MAX)
-      return Status::failure("kernel @" + compiled.signatures[k].name +
-                             " walks " + std::to_string(grid) +
-                             " programs' work, more than 32-bit numbers "
-                             "reach (2^31 - 1)");
+    // A persistent kernel's programs: as many as the GPU keeps resident
+    // (launch() takes fewer for fewer rows); 0 for a grid of the rows.
+    int64_t resident = 0;
     if (launch.grid == GridKind::persistent && launch.ctas > 1) {
       // Clusters are placed whole within a GPC: the driver knows how many
       // fit at once, SMs x CTAs per SM / cluster size overcounts.
@@ -48,7 +43,7 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
               static_cast<size_t>(launch.dynamicSharedBytes), clusters);
           !status)
         return status;
-      grid = std::min<int64_t>(compiled.grid, std::max(1, clusters));
+      resident = std::max(1, clusters);
     } else if (launch.grid == GridKind::persistent) {
       int blocksPerSM = 0;
       if (Status status = kernel.maxActiveBlocksPerMultiprocessor(
@@ -56,8 +51,8 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
               static_cast<size_t>(launch.dynamicSharedBytes), blocksPerSM);
           !status)
         return status;
-      int64_t resident = int64_t(driver.device().multiprocessorCount) *
-                         std::max(1, blocksPerSM);
+      resident = int64_t(driver.device().multiprocessorCount) *
+                 std::max(1, blocksPerSM);
       // Programs that wait for each other must all be running.
       if (resident < launch.residentPrograms)
         return Status::failure(
@@ -67,32 +62,53 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
             driver.device().name + " keeps " + std::to_string(resident) +
             " programs of " + std::to_string(launch.threads) +
             " threads at once");
-      grid = std::min<int64_t>(compiled.grid, resident);
     }
-    // ... and there must be as many as meet.
-    if (grid < launch.residentPrograms)
-      return Status::failure("kernel @" + compiled.signatures[k].name +
-                             " waits for " +
-                             std::to_string(launch.residentPrograms) +
-                             " programs at once, but the problem gives it " +
-                             std::to_string(grid));
-    // cuLaunchKernel's grid is at most 2^31 - 1 CTAs in x.
-    if (grid < 1 || grid > INT32_MAX / launch.ctas)
-      return Status::failure(
-          "kernel @" + compiled.signatures[k].name + " needs " +
-          std::to_string(grid) + " programs of " +
-          std::to_string(launch.ctas) +
-          " CTAs, more than a launch can have (2^31 - 1 CTAs)");
     loaded->kernels.push_back(kernel);
-    loaded->kernelGrids.push_back(grid);
+    loaded->residentLimits.push_back(resident);
   }
-  if (Status status = loaded->allocateScratch(); !status)
-    return status;
   program = std::move(loaded);
   return Status::success();
 }
 
-Status GpuProgram::allocateScratch() {
+Status GpuProgram::getGrid(size_t k, int64_t rows, int64_t &grid) const {
+  const std::string &name = programImage.signatures[k].name;
+  const KernelLaunch &launch = programImage.launches[k];
+  grid = programImage.getGrid(rows);
+  if (launch.grid == GridKind::persistent) {
+    // A persistent kernel walks its programs' work with 32-bit numbers
+    // (rows, or rows x parts in softmax_split_resident).
+    if (grid > INT32_MAX)
+      return Status::failure("kernel @" + name + " walks " +
+                             std::to_string(grid) +
+                             " programs' work, more than 32-bit numbers "
+                             "reach (2^31 - 1)");
+    grid = std::min(grid, residentLimits[k]);
+  }
+  // ... and there must be as many as meet.
+  if (grid < launch.residentPrograms)
+    return Status::failure("kernel @" + name + " waits for " +
+                           std::to_string(launch.residentPrograms) +
+                           " programs at once, but " + std::to_string(rows) +
+                           " rows give it " + std::to_string(grid));
+  // cuLaunchKernel's grid is at most 2^31 - 1 CTAs in x.
+  if (grid < 1 || grid > INT32_MAX / launch.ctas)
+    return Status::failure("kernel @" + name + " needs " +
+                           std::to_string(grid) + " programs of " +
+                           std::to_string(launch.ctas) +
+                           " CTAs, more than a launch can have (2^31 - 1 "
+                           "CTAs)");
+  return Status::success();
+}
+
+Status GpuProgram::fitScratch(int64_t rows) {
+  if (rows <= scratchRows)
+    return Status::success();
+  // Launches before this one may still use the smaller buffers.
+  if (!scratch.empty())
+    if (Status status = driver.synchronize(); !status)
+      return status;
+  scratch.clear();
+  ProgramShape shape = programImage.shapes.withRows(rows);
   for (const KernelSignature &signature : programImage.signatures)
     for (const KernelArgument &argument : signature.arguments) {
       // A scratch tensor several kernels name is one buffer.
@@ -102,15 +118,11 @@ Status GpuProgram::allocateScratch() {
                         return buffer.first == argument.name;
                       }))
         continue;
-      int64_t elements = 0;
-      if (Status status =
-              getTensorElements(argument, programImage.shape, elements);
-          !status)
+      size_t bytes = 0;
+      if (Status status = getTensorBytes(argument, shape, bytes); !status)
         return status;
       DeviceBuffer buffer;
-      if (Status status = driver.allocate(
-              static_cast<size_t>(elements) * argument.bytes, buffer);
-          !status)
+      if (Status status = driver.allocate(bytes, buffer); !status)
         return status;
       // Counters (blk.program_barrier) start at zero.
       if (Status status = buffer.fillBytes(0); !status)
@@ -118,14 +130,22 @@ Status GpuProgram::allocateScratch() {
       scratch.emplace_back(argument.name, std::move(buffer));
     }
   // The zeroing runs on the legacy stream, which a caller's non-blocking
-  // stream does not wait for: it is done before the first launch.
-  if (scratch.empty())
-    return Status::success();
-  return driver.synchronize();
+  // stream does not wait for: it is done before the launch.
+  if (!scratch.empty())
+    if (Status status = driver.synchronize(); !status)
+      return status;
+  scratchRows = rows;
+  return Status::success();
 }
 
 Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
   if (Status status = checkShape(programImage, arguments); !status)
+    return status;
+  std::vector<int64_t> grids(kernels.size());
+  for (size_t k = 0; k < kernels.size(); ++k)
+    if (Status status = getGrid(k, arguments.rows(), grids[k]); !status)
+      return status;
+  if (Status status = fitScratch(arguments.rows()); !status)
     return status;
   // The caller's arguments, and the program's scratch tensors if it has any.
   const LaunchArguments *bound = &arguments;
@@ -144,9 +164,9 @@ Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
       return status;
     const KernelLaunch &record = programImage.launches[k];
     LaunchConfig config;
-    // A program is a cluster of `ctas` CTAs, numbered consecutively; load()
-    // checked that the grid fits.
-    config.grid.x = static_cast<unsigned>(kernelGrids[k] * record.ctas);
+    // A program is a cluster of `ctas` CTAs, numbered consecutively;
+    // getGrid checked that the grid fits.
+    config.grid.x = static_cast<unsigned>(grids[k] * record.ctas);
     config.block.x = static_cast<unsigned>(record.threads);
     config.dynamicSharedBytes =
         static_cast<unsigned>(record.dynamicSharedBytes);

@@ -3,13 +3,16 @@
 
 #include "blk/Runtime/Files.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace blk::runtime;
 
@@ -52,6 +55,46 @@ std::string KernelCache::getDefaultDirectory() {
   if (const char *home = std::getenv("HOME"); home && *home)
     return std::string(home) + "/.cache/blk/kernels";
   return "";
+}
+
+bool KernelCache::parseSize(const std::string &text, uint64_t &bytes) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
+    ++digits;
+  if (digits == 0 || digits > 19 || text.size() > digits + 1)
+    return false;
+  unsigned shift = 0;
+  if (text.size() == digits + 1) {
+    switch (text.back()) {
+    case 'K':
+      shift = 10;
+      break;
+    case 'M':
+      shift = 20;
+      break;
+    case 'G':
+      shift = 30;
+      break;
+    default:
+      return false;
+    }
+  }
+  uint64_t value = std::strtoull(text.substr(0, digits).c_str(), nullptr, 10);
+  if (value == 0 || value > (UINT64_MAX >> shift))
+    return false;
+  bytes = value << shift;
+  return true;
+}
+
+Status KernelCache::getDefaultSizeLimit(uint64_t &bytes) {
+  bytes = kDefaultSizeLimit;
+  const char *text = std::getenv("BLK_CACHE_SIZE");
+  if (!text || parseSize(text, bytes))
+    return Status::success();
+  bytes = kDefaultSizeLimit;
+  return Status::failure(std::string("BLK_CACHE_SIZE='") + text +
+                         "' is not a size (bytes, or a number with K, M or "
+                         "G, more than 0)");
 }
 
 std::string KernelCache::getEntryPath(const std::string &key) const {
@@ -110,6 +153,8 @@ bool KernelCache::lookup(const std::string &key, std::string &payload,
     return false;
   }
   payload = std::move(body);
+  // Used now: the last entry trim() would remove.
+  utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
   return true;
 }
 
@@ -137,6 +182,49 @@ Status KernelCache::store(const std::string &key,
   if (lstat(path.c_str(), &status) == 0 && !S_ISREG(status.st_mode) &&
       !S_ISDIR(status.st_mode))
     unlink(path.c_str());
-  return writeFileWhole(path, entryHeader(key, payload), payload.data(),
-                        payload.size());
+  if (Status status = writeFileWhole(path, entryHeader(key, payload),
+                                     payload.data(), payload.size());
+      !status)
+    return status;
+  trim(path);
+  return Status::success();
+}
+
+void KernelCache::trim(const std::string &kept) const {
+  struct Entry {
+    std::string path;
+    uint64_t bytes;
+    struct timespec used;
+  };
+  DIR *directory = opendir(cacheDirectory.c_str());
+  if (!directory)
+    return;
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  while (const struct dirent *item = readdir(directory)) {
+    std::string name = item->d_name;
+    struct stat status;
+    std::string path = cacheDirectory + "/" + name;
+    if (name.size() < 5 || name.compare(name.size() - 5, 5, ".blkc") != 0 ||
+        lstat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode))
+      continue;
+    total += static_cast<uint64_t>(status.st_size);
+    if (path != kept)
+      entries.push_back(
+          {path, static_cast<uint64_t>(status.st_size), status.st_mtim});
+  }
+  closedir(directory);
+  if (total <= sizeLimit)
+    return;
+  std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+    return a.used.tv_sec != b.used.tv_sec ? a.used.tv_sec < b.used.tv_sec
+                                          : a.used.tv_nsec < b.used.tv_nsec;
+  });
+  for (const Entry &entry : entries) {
+    if (total <= sizeLimit)
+      break;
+    // Another process may have removed it already: then it is gone anyway.
+    if (unlink(entry.path.c_str()) == 0 || errno == ENOENT)
+      total -= entry.bytes;
+  }
 }

@@ -76,11 +76,19 @@ static std::string describeShape(int64_t rows, int64_t cols) {
 
 Status blk::runtime::checkShape(const ProgramImage &image,
                                 const LaunchArguments &arguments) {
-  const ProgramShape &shape = image.shape;
-  if (arguments.rows() != shape.rows || arguments.cols() != shape.cols)
+  const ShapeClass &shapes = image.shapes;
+  if (arguments.cols() != shapes.cols)
+    return Status::failure("the program was compiled for rows of " +
+                           std::to_string(shapes.cols) + " elements, not " +
+                           std::to_string(arguments.cols()));
+  if (arguments.rows() < 1 || arguments.rows() > shapes.maxRows)
     return Status::failure(
-        "the program was compiled for " + describeShape(shape.rows, shape.cols) +
-        " elements, not " + describeShape(arguments.rows(), arguments.cols()));
+        "the program serves 1 to " + std::to_string(shapes.maxRows) +
+        " rows, not " + std::to_string(arguments.rows()) +
+        (arguments.rows() > shapes.maxRows
+             ? " (its row offsets are 32-bit; a compilation for that many rows "
+               "makes them 64-bit)"
+             : ""));
   // Every matrix: a kernel that takes no stride argument has the compiled
   // one built in.
   for (const KernelSignature &signature : image.signatures)
@@ -89,7 +97,7 @@ Status blk::runtime::checkShape(const ProgramImage &image,
           !(isTensorRole(argument.role) &&
             argument.extent == ArgExtent::matrix))
         continue;
-      int64_t compiled = shape.getRowStride(argument.name);
+      int64_t compiled = shapes.withRows(1).getRowStride(argument.name);
       int64_t given = arguments.getRowStride(argument.name);
       if (compiled != given)
         return Status::failure("the program was compiled for a row stride of " +
@@ -119,6 +127,19 @@ Status blk::runtime::getTensorElements(const KernelArgument &tensor,
                            describeShape(shape.rows,
                                          shape.getRowStride(tensor.name)) +
                            " elements overflows 64 bits");
+  return Status::success();
+}
+
+Status blk::runtime::getTensorBytes(const KernelArgument &tensor,
+                                    const ProgramShape &shape, size_t &bytes) {
+  int64_t elements = 0;
+  if (Status status = getTensorElements(tensor, shape, elements); !status)
+    return status;
+  if (__builtin_mul_overflow(static_cast<size_t>(elements),
+                             static_cast<size_t>(tensor.bytes), &bytes))
+    return Status::failure("tensor '" + tensor.name + "' of " +
+                           std::to_string(elements) +
+                           " elements overflows a byte count");
   return Status::success();
 }
 

@@ -16,7 +16,7 @@
 using namespace blk::runtime;
 namespace chip = blk::chip;
 
-static const char kImageHeader[] = "blk-program-image 2\n";
+static const char kImageHeader[] = "blk-program-image 3\n";
 
 bool blk::runtime::isTensorRole(ArgRole role) {
   return role == ArgRole::input || role == ArgRole::output ||
@@ -28,6 +28,16 @@ int64_t ProgramShape::getRowStride(const std::string &tensor) const {
     if (name == tensor)
       return stride;
   return cols;
+}
+
+int64_t ProgramImage::getGrid(int64_t rows) const {
+  int64_t grid = 0;
+  // INT64_MAX, past every grid a launch can have, where it overflows.
+  if (__builtin_mul_overflow(rows / rowsPerProgram +
+                                 (rows % rowsPerProgram != 0),
+                             rowParts, &grid))
+    return INT64_MAX;
+  return grid;
 }
 
 namespace {
@@ -107,19 +117,20 @@ private:
 bool readImage(Reader &in, ProgramImage &image) {
   int64_t count = 0;
   if (!in.header() || !in.string(image.target) ||
-      !in.bounded(1, INT64_MAX, image.shape.rows) ||
-      !in.bounded(1, INT64_MAX, image.shape.cols) ||
-      !in.enumeration(ElementType::BF16, image.shape.elementType) ||
+      !in.bounded(1, INT64_MAX, image.shapes.maxRows) ||
+      !in.bounded(1, INT64_MAX, image.shapes.cols) ||
+      !in.enumeration(ElementType::BF16, image.shapes.elementType) ||
       !in.count(count))
     return false;
   for (int64_t i = 0; i < count; ++i) {
     std::pair<std::string, int64_t> stride;
     if (!in.string(stride.first) || !in.bounded(1, INT64_MAX, stride.second))
       return false;
-    image.shape.rowStrides.push_back(std::move(stride));
+    image.shapes.rowStrides.push_back(std::move(stride));
   }
-  if (!in.string(image.binding) || !in.bounded(1, INT64_MAX, image.grid) ||
-      !in.count(count))
+  if (!in.string(image.binding) ||
+      !in.bounded(1, chip::kMaxThreadsPerCta, image.rowsPerProgram) ||
+      !in.bounded(1, INT32_MAX, image.rowParts) || !in.count(count))
     return false;
   for (int64_t k = 0; k < count; ++k) {
     KernelSignature signature;
@@ -172,16 +183,17 @@ bool readImage(Reader &in, ProgramImage &image) {
 std::string ProgramImage::serialize() const {
   Writer out;
   out.string(target);
-  out.integer(shape.rows);
-  out.integer(shape.cols);
-  out.integer(static_cast<int64_t>(shape.elementType));
-  out.integer(static_cast<int64_t>(shape.rowStrides.size()));
-  for (const auto &[name, stride] : shape.rowStrides) {
+  out.integer(shapes.maxRows);
+  out.integer(shapes.cols);
+  out.integer(static_cast<int64_t>(shapes.elementType));
+  out.integer(static_cast<int64_t>(shapes.rowStrides.size()));
+  for (const auto &[name, stride] : shapes.rowStrides) {
     out.string(name);
     out.integer(stride);
   }
   out.string(binding);
-  out.integer(grid);
+  out.integer(rowsPerProgram);
+  out.integer(rowParts);
   out.integer(static_cast<int64_t>(signatures.size()));
   for (const KernelSignature &signature : signatures) {
     out.string(signature.name);

@@ -402,10 +402,10 @@ listKernels(ModuleOp program) {
   return kernels;
 }
 
-static LogicalResult initializeNativeTarget(ModuleOp program) {
+static LogicalResult initializeNativeTarget(Location loc) {
   if (llvm::InitializeNativeTarget() ||
       llvm::InitializeNativeTargetAsmPrinter())
-    return program.emitError()
+    return emitError(loc)
            << "cannot JIT-compile for the CPU: LLVM has no native target";
   return success();
 }
@@ -473,7 +473,8 @@ CPUKernels::compileToObject(ModuleOp specializedProgram,
   registerBlkToCPUDependencies(registry);
   context->appendDialectRegistry(registry);
   FailureOr<std::vector<Kernel>> kernels = listKernels(specializedProgram);
-  if (failed(kernels) || failed(initializeNativeTarget(specializedProgram)))
+  if (failed(kernels) ||
+      failed(initializeNativeTarget(specializedProgram.getLoc())))
     return failure();
 
   OwningOpRef<ModuleOp> lowered = specializedProgram.clone();
@@ -505,12 +506,33 @@ CPUKernels::compileToObject(ModuleOp specializedProgram,
 FailureOr<std::unique_ptr<CPUKernels>>
 CPUKernels::load(ModuleOp specializedProgram, const ObjectCode &code) {
   FailureOr<std::vector<Kernel>> kernels = listKernels(specializedProgram);
-  if (failed(kernels) || failed(initializeNativeTarget(specializedProgram)))
+  if (failed(kernels))
+    return failure();
+  return link(specializedProgram.getLoc(), std::move(*kernels), code);
+}
+
+FailureOr<std::unique_ptr<CPUKernels>>
+CPUKernels::load(MLIRContext *context, ArrayRef<KernelEntry> entries,
+                 const ObjectCode &code) {
+  Location loc = UnknownLoc::get(context);
+  std::vector<Kernel> kernels;
+  for (const KernelEntry &entry : entries)
+    kernels.push_back({entry.name, entry.numArguments,
+                       NameLoc::get(StringAttr::get(context, entry.name)),
+                       nullptr});
+  if (kernels.empty())
+    return emitError(loc) << "no kernel to load";
+  return link(loc, std::move(kernels), code);
+}
+
+FailureOr<std::unique_ptr<CPUKernels>>
+CPUKernels::link(Location programLoc, std::vector<Kernel> kernels,
+                 const ObjectCode &code) {
+  if (failed(initializeNativeTarget(programLoc)))
     return failure();
   auto reportError = [&](llvm::Error error) {
-    return specializedProgram.emitError()
-           << "cannot load the program's host code: "
-           << llvm::toString(std::move(error));
+    return emitError(programLoc) << "cannot load the program's host code: "
+                                 << llvm::toString(std::move(error));
   };
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
       llvm::orc::LLJITBuilder().create();
@@ -532,7 +554,7 @@ CPUKernels::load(ModuleOp specializedProgram, const ObjectCode &code) {
   if (llvm::Error error = (*jit)->addObjectFile(
           llvm::MemoryBuffer::getMemBufferCopy(code.object, "blk-program")))
     return reportError(std::move(error));
-  for (Kernel &kernel : *kernels) {
+  for (Kernel &kernel : kernels) {
     llvm::Expected<llvm::orc::ExecutorAddr> entry =
         (*jit)->lookup("_mlir_" + kernel.name);
     if (!entry)
@@ -541,9 +563,8 @@ CPUKernels::load(ModuleOp specializedProgram, const ObjectCode &code) {
   }
   BoundsState bounds;
   bounds.accesses = code.accessNames;
-  return std::unique_ptr<CPUKernels>(
-      new CPUKernels(specializedProgram.getLoc(), std::move(*jit),
-                     std::move(*kernels), std::move(bounds)));
+  return std::unique_ptr<CPUKernels>(new CPUKernels(
+      programLoc, std::move(*jit), std::move(kernels), std::move(bounds)));
 }
 
 /// Runs programs [begin, end) of `count` on this thread; bounds-checked

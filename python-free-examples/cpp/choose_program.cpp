@@ -85,7 +85,7 @@ int main(int argc, char **argv) {
     return 1;
   llvm::outs() << chosen.name << " for " << rows << " x " << cols << " "
                << dtype << " on " << options.chip << ": " << binding->describe()
-               << ", grid " << binding->grid << "\n";
+               << ", grid " << binding->getGrid(rows) << "\n";
 
   FailureOr<mlir::blk::CompiledProgram> compiled =
       mlir::blk::compileProgram(**fitted, problem, *binding, options);

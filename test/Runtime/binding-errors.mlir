@@ -12,7 +12,7 @@
 // RUN: softmax-run %examples/softmax_split.mlir --target cpu --rows 4 --cols 8 --const SPLITS=2 --check | FileCheck %s --check-prefix=DERIVED
 
 // SPLITS: softmax_split.mlir:{{[1-9][0-9]*}}:{{[0-9]+}}: error: row_splits SPLITS = 64 is outside [1, 8]: a row of 8 elements in parts of 1 needs no more parts, and never more than its columns
-// ROWS: softmax_multirow.mlir:{{[1-9][0-9]*}}:{{[0-9]+}}: error: rows_per_program ROWS = 4294967296 is outside [1, 4]: the problem has 4 rows
+// ROWS: softmax_multirow.mlir:{{[1-9][0-9]*}}:{{[0-9]+}}: error: rows_per_program ROWS = 4294967296 is outside [1, 1024]: a program's rows are at most a CTA's threads
 // SHORT: error: row_block BLOCK = 4 covers 4 of the row's 8 columns; a program that does not loop over its row must cover it
 // HUGE: error: row_block BLOCK = 1073741824 is outside [1, 8]: the row has 8 elements
 // NAME: error: constant 'BLCK' is bound, but the program names no such constant (it names: BLOCK)

@@ -15,9 +15,40 @@
 // HOT: compile: cache hit, look-up {{.*}} compile 0.00 ms
 // HOT: check: {{.*}} OK
 
-// Another problem (or binding) is another entry.
-// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 9 --cols 100 --check --verbose --cache-dir %t/cpu | FileCheck %s --check-prefix=COLD
+// Another row count is the same entry: the code takes the rows at run
+// time (ShapeClass). Another row length (or binding) is another entry.
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 9 --cols 100 --check --verbose --cache-dir %t/cpu | FileCheck %s --check-prefix=HOT
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 101 --check --verbose --cache-dir %t/cpu | FileCheck %s --check-prefix=COLD
 // RUN: ls %t/cpu | count 2
+
+// A sweep of row counts at one row length compiles once, a program of one
+// row per program and one of several rows per program alike.
+// RUN: rm -rf %t/sweep && mkdir -p %t/sweep
+// RUN: for m in 1 2 7 64 65 128 4096 100000; do softmax-run %examples/softmax_fused.mlir --target cpu --rows $m --cols 64 --check --cache-dir %t/sweep; done | FileCheck %s --check-prefix=SWEEP8
+// RUN: ls %t/sweep | count 1
+// RUN: for m in 1 3 99999; do softmax-run %examples/softmax_multirow.mlir --target cpu --rows $m --cols 64 --check --cache-dir %t/sweep; done | FileCheck %s --check-prefix=SWEEP3
+// RUN: ls %t/sweep | count 2
+// SWEEP8-COUNT-8: check: {{.*}} OK
+// SWEEP3-COUNT-3: check: {{.*}} OK
+
+// The cache keeps at most --cache-size bytes (entries here are about 4 KiB):
+// a store past it removes the least recently used entries. A is stored,
+// then B, then A is used again, then C stored: B goes, A and C stay.
+// RUN: rm -rf %t/lru && mkdir -p %t/lru
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --cache-dir %t/lru --cache-size 10K > /dev/null
+// RUN: sleep 1 && softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 101 --cache-dir %t/lru --cache-size 10K > /dev/null
+// RUN: sleep 1 && softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --cache-dir %t/lru --cache-size 10K --verbose --check | FileCheck %s --check-prefix=HOT
+// RUN: sleep 1 && env BLK_CACHE_SIZE=10K softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 102 --cache-dir %t/lru > /dev/null
+// RUN: ls %t/lru | count 2
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --cache-dir %t/lru --cache-size 10K --verbose --check | FileCheck %s --check-prefix=HOT
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 102 --cache-dir %t/lru --cache-size 10K --verbose --check | FileCheck %s --check-prefix=HOT
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 101 --cache-dir %t/lru --cache-size 10K --verbose --check | FileCheck %s --check-prefix=COLD
+// Sizes that are none are refused, or warned of (the environment's).
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --cache-dir %t/lru --cache-size 1.5K 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// RUN: env BLK_CACHE_SIZE=lots softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 103 --cache-dir %t/lru --check 2>&1 | FileCheck %s --check-prefix=BADENV
+// BADSIZE: softmax-run: --cache-size=1.5K is not a size (bytes, or a number with K, M or G, more than 0)
+// BADENV: warning: kernel cache: BLK_CACHE_SIZE='lots' is not a size
+// BADENV: check: {{.*}} OK
 
 // A damaged entry is not trusted: compiled again, replaced, then found.
 // RUN: for f in %t/cpu/*.blkc; do printf 'x' >> $f; done
@@ -31,9 +62,9 @@
 // checksum is right) is not used: it was stored under another key.
 // RUN: rm -rf %t/swap && mkdir -p %t/swap
 // RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 100 --cache-dir %t/swap > /dev/null
-// RUN: sleep 1 && softmax-run %examples/softmax_fused.mlir --target cpu --rows 9 --cols 100 --cache-dir %t/swap > /dev/null
+// RUN: sleep 1 && softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 101 --cache-dir %t/swap > /dev/null
 // RUN: bash -c 'set -- $(ls -tr %t/swap/*.blkc); cp "$1" "$2"'
-// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 9 --cols 100 --check --verbose --cache-dir %t/swap 2>&1 | FileCheck %s --check-prefix=SWAPPED
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 101 --check --verbose --cache-dir %t/swap 2>&1 | FileCheck %s --check-prefix=SWAPPED
 // SWAPPED: warning: kernel cache: entry {{.*}}.blkc was stored under another key; compiling again
 // SWAPPED: compile: compiled
 // SWAPPED: check: {{.*}} OK

@@ -146,9 +146,10 @@ TEST_P(BindingTest, Rule) {
   FailureOr<OwningOpRef<ModuleOp>> fitted = fitProgram(*program, problem);
   ASSERT_TRUE(succeeded(fitted)) << messages;
   FailureOr<Specialization> binding = chooseBinding(**fitted, problem, options);
-  std::string got = failed(binding) ? "fails"
-                                    : binding->describe() + " grid " +
-                                          std::to_string(binding->grid);
+  std::string got = failed(binding)
+                        ? "fails"
+                        : binding->describe() + " grid " +
+                              std::to_string(binding->getGrid(c.rows));
   EXPECT_EQ(got, c.expected) << c.rule << " (" << c.program << " " << c.rows
                              << " x " << c.cols << ")\n"
                              << messages;

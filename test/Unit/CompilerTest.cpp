@@ -6,10 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Compiler.h"
+#include "blk/Driver/CpuProgram.h"
+#include "blk/Runtime/Numerics.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -150,4 +155,64 @@ TEST(CompilerTest, ErrorsFromThreadsStayApart) {
     EXPECT_EQ(messages[i].rfind("bad" + std::to_string(i) + ".mlir:1:", 0), 0u)
         << messages[i];
 }
+// The CPU through the MLIR-free API: one compilation runs any row count of
+// its class on the caller's vectors, a program with scratch tensors too
+// (softmax_split's partial maxima and sums, grown for more rows).
+TEST(CompilerTest, CpuProgramRunsEveryRowCountOfItsClass) {
+  std::ifstream file(BLK_EXAMPLES_DIR "/softmax_split.mlir");
+  ASSERT_TRUE(file.good()) << "softmax_split.mlir not found";
+  std::stringstream text;
+  text << file.rdbuf();
+  blk::Compiler compiler;
+  blk::CompileOptions options;
+  options.target = blk::TargetKind::CPU;
+  options.constants = {{"SPLITS", 4}};
+  constexpr int64_t kCols = 1000;
+  ProgramImage image;
+  blk::runtime::Status compiled =
+      compiler.compile(text.str(), "softmax_split.mlir",
+                       {8, kCols, ElementType::F32, {}}, options, image);
+  ASSERT_TRUE(compiled) << compiled.message();
+  std::unique_ptr<blk::CpuProgram> program;
+  blk::runtime::Status loaded = blk::CpuProgram::load(image, program);
+  ASSERT_TRUE(loaded) << loaded.message();
+  for (int64_t rows : {8, 1, 37, 5}) {
+    std::vector<float> x(rows * kCols), y(x.size(), -1);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = float(std::sin(0.1 * double(i)) * 5);
+    blk::runtime::LaunchArguments arguments(rows, kCols);
+    arguments.tensor("x", x.data()).tensor("y", y.data());
+    blk::runtime::Status ran = program->run(arguments, 2);
+    ASSERT_TRUE(ran) << rows << " rows: " << ran.message();
+    std::vector<double> reference(x.size());
+    blk::runtime::referenceSoftmax(x.data(), rows, kCols, kCols,
+                                   reference.data());
+    blk::runtime::ErrorStats errors = blk::runtime::compareToReference(
+        y.data(), ElementType::F32, rows, kCols, kCols, reference.data());
+    EXPECT_TRUE(errors.passes(ElementType::F32))
+        << rows << " rows: " << errors.summary();
+  }
+  // Another row length is refused before anything runs.
+  std::vector<float> x(kCols + 1), y(kCols + 1);
+  blk::runtime::LaunchArguments other(1, kCols + 1);
+  other.tensor("x", x.data()).tensor("y", y.data());
+  blk::runtime::Status refused = program->run(other);
+  EXPECT_FALSE(refused);
+  EXPECT_NE(refused.message().find("rows of 1000 elements"), std::string::npos)
+      << refused.message();
+}
+
+TEST(CompilerTest, CpuProgramRefusesAGpuImage) {
+  blk::Compiler compiler;
+  blk::CompileOptions options;
+  ProgramImage image;
+  ASSERT_TRUE(
+      compiler.compileSoftmax({4, 128, ElementType::F32, {}}, options, image));
+  std::unique_ptr<blk::CpuProgram> program;
+  blk::runtime::Status status = blk::CpuProgram::load(image, program);
+  EXPECT_FALSE(status);
+  EXPECT_NE(status.message().find("has no host code"), std::string::npos)
+      << status.message();
+}
+
 } // namespace

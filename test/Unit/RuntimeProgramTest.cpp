@@ -18,14 +18,14 @@ using namespace blk::runtime;
 
 namespace {
 
-/// An 8x100 bf16 softmax for sm_90 whose input rows are 128 elements apart,
-/// with one argument of every role a launch fills in.
+/// A bf16 softmax for sm_90 on rows of 100 elements, up to 1000 rows, whose
+/// input rows are 128 elements apart, with one argument of every role a
+/// launch fills in.
 ProgramImage sampleImage() {
   ProgramImage image;
   image.target = "gpu sm_90";
-  image.shape = {8, 100, ElementType::BF16, {{"x", 128}}};
+  image.shapes = {1000, 100, ElementType::BF16, {{"x", 128}}};
   image.binding = "BLOCK=128";
-  image.grid = 8;
   image.signatures = {{"softmax",
                        {{ArgRole::output, "y", ArgExtent::matrix, "bf16", 2},
                         {ArgRole::input, "x", ArgExtent::matrix, "bf16", 2},
@@ -49,8 +49,8 @@ TEST(RuntimeProgramTest, ImageSerializeDeserializeRoundTrip) {
   Status status = ProgramImage::deserialize(bytes, read);
   ASSERT_TRUE(status.ok()) << status.message();
   EXPECT_EQ(read.serialize(), bytes);
-  EXPECT_EQ(read.shape.getRowStride("x"), 128);
-  EXPECT_EQ(read.shape.getRowStride("y"), 100);
+  EXPECT_EQ(read.shapes.withRows(1).getRowStride("x"), 128);
+  EXPECT_EQ(read.shapes.withRows(1).getRowStride("y"), 100);
   EXPECT_EQ(read.ptx, image.ptx);
 }
 
@@ -132,19 +132,44 @@ TEST(RuntimeProgramTest, PackArgumentsRefusesF32ParametersThatDoNotParse) {
   }
 }
 
-// Compiled code relies on the shape it was compiled for.
-TEST(RuntimeProgramTest, CheckShapeAcceptsOnlyTheCompiledShape) {
+// Compiled code relies on the row length and strides it was compiled for,
+// and serves any row count of its class.
+TEST(RuntimeProgramTest, CheckShapeAcceptsTheCompiledClass) {
   ProgramImage image = sampleImage();
   int memory = 0;
+  for (int64_t rows : {1, 8, 999, 1000}) {
+    LaunchArguments arguments(rows, 100);
+    arguments.tensor("x", &memory).tensor("y", &memory).rowStride("x", 128);
+    Status status = checkShape(image, arguments);
+    EXPECT_TRUE(status.ok()) << rows << " rows: " << status.message();
+  }
   LaunchArguments arguments = sampleArguments(&memory);
-  arguments.param("scale", 0.5);
-  Status compiled = checkShape(image, arguments);
-  EXPECT_TRUE(compiled.ok()) << compiled.message();
   EXPECT_FALSE(
       checkShape(image, LaunchArguments(arguments).rowStride("y", 200)).ok())
       << "another row stride of a matrix";
-  EXPECT_FALSE(checkShape(image, LaunchArguments(9, 100)).ok())
-      << "another shape";
+  EXPECT_FALSE(checkShape(image, LaunchArguments(8, 101)).ok())
+      << "another row length";
+  for (int64_t rows : {0, -1, 1001}) {
+    LaunchArguments outside(rows, 100);
+    outside.rowStride("x", 128);
+    Status status = checkShape(image, outside);
+    EXPECT_FALSE(status.ok()) << rows << " rows";
+    EXPECT_NE(status.message().find("serves 1 to 1000 rows"), std::string::npos)
+        << status.message();
+  }
+}
+
+TEST(RuntimeProgramTest, GridCoversTheRows) {
+  ProgramImage image = sampleImage();
+  EXPECT_EQ(image.getGrid(1), 1);
+  EXPECT_EQ(image.getGrid(1000), 1000);
+  image.rowsPerProgram = 4;
+  image.rowParts = 3;
+  EXPECT_EQ(image.getGrid(1), 3);
+  EXPECT_EQ(image.getGrid(9), 9);
+  EXPECT_EQ(image.getGrid(8), 6);
+  image.rowParts = INT32_MAX;
+  EXPECT_EQ(image.getGrid(INT64_MAX), INT64_MAX) << "overflow saturates";
 }
 
 } // namespace

@@ -10,23 +10,24 @@
 
 using namespace softmax_run;
 
-blk::runtime::Status CpuExecution::allocateScratch() {
+blk::runtime::Status CpuExecution::allocateScratch(int64_t rows) {
   if (scratchAllocated)
     return blk::runtime::Status::success();
   scratchAllocated = true;
-  return blk::runtime::createHostTensors(compiled.getSignatures(),
-                                         compiled.image.shape, scratch,
-                                         blk::runtime::TensorGroup::scratch);
+  return blk::runtime::createHostTensors(
+      compiled.getSignatures(), compiled.image.shapes.withRows(rows), scratch,
+      blk::runtime::TensorGroup::scratch);
 }
 
 mlir::LogicalResult
 CpuExecution::launchAll(const Problem &problem,
                         std::vector<blk::runtime::HostTensor> &tensors) {
-  if (blk::runtime::Status status = allocateScratch(); !status) {
+  blk::runtime::LaunchArguments arguments = getLaunchArguments(problem);
+  if (blk::runtime::Status status = allocateScratch(arguments.rows());
+      !status) {
     llvm::errs() << "softmax-run: " << status.message() << "\n";
     return mlir::failure();
   }
-  blk::runtime::LaunchArguments arguments = getLaunchArguments(problem);
   std::vector<mlir::blk::CPUKernels::Buffer> extents;
   for (auto *group : {&tensors, &scratch})
     for (blk::runtime::HostTensor &tensor : *group) {
@@ -45,8 +46,9 @@ CpuExecution::launchAll(const Problem &problem,
       llvm::errs() << "softmax-run: " << status.message() << "\n";
       return mlir::failure();
     }
-    if (mlir::failed(compiled.cpuKernels->run(signature.name, packed.slots,
-                                              compiled.binding.grid, threads)))
+    if (mlir::failed(compiled.cpuKernels->run(
+            signature.name, packed.slots,
+            compiled.image.getGrid(arguments.rows()), threads)))
       return mlir::failure();
   }
   return mlir::success();

@@ -38,7 +38,7 @@ public:
 private:
   /// Allocates the program's scratch tensors (on the GPU, the launcher's
   /// own), once.
-  blk::runtime::Status allocateScratch();
+  blk::runtime::Status allocateScratch(int64_t rows);
   mlir::LogicalResult launchAll(const Problem &problem,
                                 std::vector<blk::runtime::HostTensor> &tensors);
 

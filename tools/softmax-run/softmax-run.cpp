@@ -222,6 +222,12 @@ static cl::opt<std::string> cacheDirOption(
              "$BLK_CACHE_DIR, else ~/.cache/blk/kernels; BLK_CACHE_DIR= "
              "turns the cache off)"),
     cl::cat(compileCategory));
+static cl::opt<std::string> cacheSizeOption(
+    "cache-size",
+    cl::desc("The most the cache may hold, least recently used programs "
+             "going first: bytes, or a number with K, M or G (default "
+             "$BLK_CACHE_SIZE, else 1G)"),
+    cl::value_desc("size"), cl::cat(compileCategory));
 static cl::opt<bool> noCacheOption(
     "no-cache", cl::desc("Compile every program, using no cache"),
     cl::cat(compileCategory));
@@ -702,8 +708,8 @@ bool computeExpected(mlir::ModuleOp fitted, const Problem &problem,
   }
   all.insert(all.begin(), tensors.begin(), tensors.end());
   return mlir::succeeded(mlir::blk::interpretProgram(
-      **specialized, binding.grid, problem.desc.getProgramShape(), all,
-      scalars, expected));
+      **specialized, binding.getGrid(problem.desc.rows),
+      problem.desc.getProgramShape(), all, scalars, expected));
 }
 
 /// Compares an integer output with what was expected of it, exactly; one
@@ -1127,20 +1133,24 @@ int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
                                   problem, tensors, options, binding))
     return 1;
 
-  report() << "  target: GPU " << device.name << " (" << options.chip
-               << "), " << binding.describe() << ", grid " << binding.grid
-               << "\n";
+  report() << "  target: GPU " << device.name << " (" << options.chip << "), "
+           << binding.describe() << ", grid "
+           << binding.getGrid(problem.desc.rows) << "\n";
   LoadedProgram loaded;
   if (Status status =
           buildOnGPU(driver, fitted, problem, options, binding, loaded);
       !status)
     return fail(status.message());
   blk::runtime::GpuProgram &gpuProgram = *loaded.program;
-  for (size_t k = 0; k < gpuProgram.image().signatures.size(); ++k)
-    if (gpuProgram.getGrid(k) != binding.grid)
+  for (size_t k = 0; k < gpuProgram.image().signatures.size(); ++k) {
+    int64_t grid = 0;
+    if (Status status = gpuProgram.getGrid(k, problem.desc.rows, grid); !status)
+      return fail(status.message());
+    if (grid != binding.getGrid(problem.desc.rows))
       report() << "  persistent grid of @"
-               << gpuProgram.image().signatures[k].name << ": "
-               << gpuProgram.getGrid(k) << " programs\n";
+               << gpuProgram.image().signatures[k].name << ": " << grid
+               << " programs\n";
+  }
   reportCompileTimes(loaded.times, loaded.loadMs);
   if (verboseOption) {
     report() << "  CUDA driver and context: " << llvm::format("%.1f", driverMs)
@@ -1195,7 +1205,8 @@ bool emitPTX(mlir::ModuleOp fitted, const Problem &problem,
   }
   reportCompileTimes(compiled->times, /*loadMs=*/0);
   report() << "  PTX for " << options.chip << ", " << binding.describe()
-               << ", grid " << binding.grid << ": " << emitPtxPath << "\n";
+           << ", grid " << binding.getGrid(problem.desc.rows) << ": "
+           << emitPtxPath << "\n";
   return writeOutputFile(emitPtxPath, [&](llvm::raw_ostream &os) {
     os << compiled->image.ptx;
   });
@@ -1207,10 +1218,10 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
              const mlir::blk::CompileOptions &options) {
   if (autotuneOption)
     report() << "  autotune: times kernels on the GPU; not on the CPU\n";
-  unsigned threads =
-      mlir::blk::CPUKernels::getThreads(threadsOption, binding.grid);
+  unsigned threads = mlir::blk::CPUKernels::getThreads(
+      threadsOption, binding.getGrid(problem.desc.rows));
   report() << "  target: CPU (JIT), " << binding.describe() << ", grid "
-           << binding.grid << ", " << threads
+           << binding.getGrid(problem.desc.rows) << ", " << threads
            << (threads == 1 ? " thread" : " threads") << "\n";
   auto compiled =
       mlir::blk::compileProgram(fitted, problem.desc, binding, options);
@@ -1302,6 +1313,12 @@ int main(int argc, char **argv) {
       : cacheDirOption.getNumOccurrences()
           ? cacheDirOption.getValue()
           : blk::runtime::KernelCache::getDefaultDirectory();
+  if (cacheSizeOption.getNumOccurrences() &&
+      !blk::runtime::KernelCache::parseSize(cacheSizeOption,
+                                            options.cacheSizeLimit))
+    return fail("--cache-size=" + cacheSizeOption +
+                " is not a size (bytes, or a number with K, M or G, more "
+                "than 0)");
   auto parseInteger = [](llvm::StringRef text, int64_t &value) {
     return !text.getAsInteger(10, value);
   };

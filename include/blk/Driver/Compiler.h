@@ -1,15 +1,17 @@
 //===- Compiler.h - the compiler for embedding, without MLIR ----*- C++ -*-===//
 //
 // What a C++ program that embeds the compiler includes: compile a block
-// program (the built-in softmax, or MLIR text) for one problem and a GPU,
-// and get a ProgramImage to launch with blk/Runtime/GpuProgram.h. MLIR and
+// program (the built-in softmax, or MLIR text) for a class of problems
+// (any row count of one row length) and a GPU or the host, and get a
+// ProgramImage to launch with blk/Runtime/GpuProgram.h or to run with
+// blk/Driver/CpuProgram.h. MLIR and
 // LLVM stay inside the library (libblk); the cache (blk/Runtime/
 // KernelCache.h) serves a program compiled before in about a millisecond.
 //
 //   blk::Compiler compiler;
 //   blk::runtime::ProgramImage image;
-//   blk::CompileOptions options;      // the one record (Target/CompileOptions.h)
-//   options.chip = cuda->device().smArch();
+//   blk::CompileOptions options;      // the one record
+//   (Target/CompileOptions.h) options.chip = cuda->device().smArch();
 //   options.multiprocessors = cuda->device().multiprocessorCount;
 //   options.cacheDirectory = blk::runtime::KernelCache::getDefaultDirectory();
 //   blk::runtime::Status s =

@@ -70,6 +70,10 @@ struct ProblemDesc {
   RowShape getShape() const;
   /// The runtime's form of the problem (strides sorted by name).
   ::blk::runtime::ProgramShape getProgramShape() const;
+  /// The problems a compilation for this one serves: any row count whose
+  /// offsets fit the width fitProgram gives them (32 bits where this
+  /// problem's fit).
+  ::blk::runtime::ShapeClass getShapeClass() const;
 };
 
 /// Everything a caller chooses about compilation: the one record
@@ -95,10 +99,11 @@ struct CompileTimes {
 struct CompiledProgram {
   TargetKind target = TargetKind::GPU;
   Specialization binding;
-  /// The kernels' declared arguments, the shape and, for the GPU, the PTX
-  /// and launch records: what a launcher needs (blk/Runtime/Program.h).
+  /// The kernels' declared arguments, the shapes served and the code: PTX
+  /// and launch records, or the host object: what a launcher needs
+  /// (blk/Runtime/Program.h).
   ::blk::runtime::ProgramImage image;
-  /// CPU: the kernels, linked into this process.
+  /// CPU: the kernels, linked into this process (HostCode::link).
   std::unique_ptr<CPUKernels> cpuKernels;
   CompileTimes times;
 
@@ -122,10 +127,11 @@ FailureOr<std::vector<KernelSignature>> getKernelSignatures(ModuleOp program);
 LogicalResult verifyProblem(ModuleOp program, const ProblemDesc &problem);
 
 /// A copy of `program` fitted to the problem, before any constant is bound:
-/// `blk.divisibility` promises on integer arguments (row strides, rows,
-/// cols) kept only where the problem's values keep them, and arguments
-/// that are multiples of 16 promised so (Triton specializes integer
-/// arguments the same way); row offsets computed in 64 bits
+/// `blk.divisibility` promises on integer arguments (row strides, cols;
+/// not rows, which the code takes at run time) kept only where the
+/// problem's values keep them, and arguments that are multiples of 16
+/// promised so (Triton specializes integer arguments the same way); row
+/// offsets computed in 64 bits
 /// (blk-widen-offsets) where a matrix spans more than 2^31 - 1 elements,
 /// and only there; for f16/bf16 data, f32 memory accesses go through the
 /// narrow type (blk-storage-type).
@@ -158,15 +164,22 @@ FailureOr<OwningOpRef<ModuleOp>> specializeProgram(ModuleOp fitted,
 /// commit (a build outside git, whose commit is unknown, does not cache).
 /// A damaged entry is compiled again and replaced; a cache that cannot be
 /// written is a warning on the program, not a failure.
+/// CPU: whether compileProgram links the host code into this process
+/// (CompiledProgram::cpuKernels) or only makes it (the image's object, for
+/// blk::CpuProgram to link).
+enum class HostCode { link, objectOnly };
+
 FailureOr<CompiledProgram> compileProgram(ModuleOp fitted,
                                           const ProblemDesc &problem,
                                           const Specialization &binding,
-                                          const CompileOptions &options);
+                                          const CompileOptions &options,
+                                          HostCode hostCode = HostCode::link);
 
 /// fitProgram, chooseBinding and compileProgram.
-FailureOr<CompiledProgram> compileForProblem(ModuleOp program,
-                                             const ProblemDesc &problem,
-                                             const CompileOptions &options);
+FailureOr<CompiledProgram>
+compileForProblem(ModuleOp program, const ProblemDesc &problem,
+                  const CompileOptions &options,
+                  HostCode hostCode = HostCode::link);
 
 /// The built-in program for a softmax of the problem's shape on the target
 /// (chooseSoftmaxProgram: on a GPU of sm_90+, the chips the choice was

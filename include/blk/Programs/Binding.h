@@ -78,7 +78,12 @@ struct Specialization {
   int64_t numWarps = 0; // 0: each kernel's own num_warps
   int64_t numCtas = 0;  // 0: each kernel's own num_ctas
   int64_t numStages = 0; // 0: each kernel's own num_stages
-  int64_t grid = 0;     // programs (clusters when numCtas > 1)
+  /// Rows a program covers (rows_per_program; 1 without one), and the
+  /// programs that share a row (row_splits; 1 without).
+  int64_t rowsPerProgram = 1, rowParts = 1;
+  /// Programs (clusters when numCtas > 1) for `rows` rows: the row count
+  /// is a run-time argument, the binding does not depend on it.
+  int64_t getGrid(int64_t rows) const;
   /// "BLOCK=1024 ROWS=4 warps=8", for messages and cache keys.
   std::string describe() const;
 };

@@ -3,8 +3,9 @@
 // A caller names its tensors, strides and parameters as the kernels declare
 // them (#blk.arg); packArguments turns them into the argument array a
 // kernel takes on either target (cuLaunchKernel's kernelParams, or the host
-// JIT's packed call). The shape must be the one the program was compiled
-// for: compiled code relies on it (checkShape).
+// JIT's packed call). The row length and strides must be the ones the
+// program was compiled for, the row count one its class serves (checkShape):
+// compiled code relies on them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLK_RUNTIME_LAUNCH_H
@@ -51,15 +52,20 @@ private:
   std::vector<std::pair<std::string, std::string>> params;
 };
 
-/// Fails, saying what differs, unless the arguments' rows, cols and the
-/// row strides of every matrix of the program are the ones it was compiled
-/// for.
+/// Fails, saying what differs, unless the arguments' cols and the row
+/// strides of every matrix of the program are the ones it was compiled
+/// for, and its rows a count the image's ShapeClass serves.
 Status checkShape(const ProgramImage &image, const LaunchArguments &arguments);
 
-/// Elements of a tensor argument on the compiled shape: rows x its row
-/// stride for a matrix, rows or cols for a vector; fails on overflow.
+/// Elements of a tensor argument on a problem: rows x its row stride for a
+/// matrix, rows or cols for a vector; fails on overflow.
 Status getTensorElements(const KernelArgument &tensor,
                          const ProgramShape &shape, int64_t &elements);
+
+/// Bytes of a tensor argument on a problem (getTensorElements x its
+/// element's bytes); fails on overflow.
+Status getTensorBytes(const KernelArgument &tensor, const ProgramShape &shape,
+                      size_t &bytes);
 
 /// One kernel launch's argument array: a 64-bit slot per argument (a
 /// scalar in its low bytes) and a pointer to each slot.

@@ -69,8 +69,9 @@ struct KernelLaunch {
   int64_t residentPrograms = 0;
 };
 
-/// The problem a program was compiled for: compiled code may rely on every
-/// part of it (block sizes, divisibility, 32- or 64-bit offsets).
+/// A problem: rows of `cols` elements. Compiled code relies on every part
+/// of it but the row count (block sizes, divisibility); ShapeClass says
+/// which row counts one compilation serves.
 struct ProgramShape {
   int64_t rows = 0;
   int64_t cols = 0;
@@ -82,16 +83,40 @@ struct ProgramShape {
   int64_t getRowStride(const std::string &tensor) const;
 };
 
-/// A program compiled for one problem and one target.
+/// The problems one program's code serves: every ProgramShape of this row
+/// length, element type and row strides with 1 to `maxRows` rows. The
+/// code depends on the row count only through the width of its offsets
+/// (32 bits while every row offset fits them), so one compilation serves
+/// a model whose number of tokens changes every batch.
+struct ShapeClass {
+  int64_t maxRows = 0;
+  int64_t cols = 0;
+  ElementType elementType = ElementType::F32;
+  /// As ProgramShape::rowStrides.
+  std::vector<std::pair<std::string, int64_t>> rowStrides;
+
+  /// The class's problem of `rows` rows.
+  ProgramShape withRows(int64_t rows) const {
+    return {rows, cols, elementType, rowStrides};
+  }
+};
+
+/// A program compiled for one class of problems and one target.
 struct ProgramImage {
   /// "gpu sm_90" (chip, then PTX features if any) or "cpu".
   std::string target;
-  ProgramShape shape;
+  ShapeClass shapes;
   /// The binding the code was compiled with ("BLOCK=1024 warps=4").
   std::string binding;
-  /// Programs per launch (clusters when a kernel has several CTAs); a
-  /// persistent kernel's launcher may use fewer.
-  int64_t grid = 0;
+  /// Rows a program covers, and programs per row (a split row's parts):
+  /// a launch of R rows has ceil(R / rowsPerProgram) x rowParts programs
+  /// (clusters when a kernel has several CTAs); a persistent kernel's
+  /// launcher may use fewer.
+  int64_t rowsPerProgram = 1, rowParts = 1;
+
+  /// Programs per launch of `rows` (>= 1) rows, by the formula above;
+  /// INT64_MAX where that overflows.
+  int64_t getGrid(int64_t rows) const;
   /// The kernels in launch order.
   std::vector<KernelSignature> signatures;
   /// GPU: one launch record per kernel and one PTX module for all.

@@ -76,6 +76,17 @@ public:
   /// the same), into this process.
   static FailureOr<std::unique_ptr<CPUKernels>>
   load(ModuleOp specializedProgram, const ObjectCode &code);
+  /// A kernel of host code as its image lists it (no program at hand).
+  struct KernelEntry {
+    std::string name;
+    unsigned numArguments;
+  };
+  /// Links `code` whose kernels are `kernels` (the MLIR-free CpuProgram's
+  /// way: from an image); messages name the kernels, not the program's
+  /// locations.
+  static FailureOr<std::unique_ptr<CPUKernels>>
+  load(MLIRContext *context, ArrayRef<KernelEntry> kernels,
+       const ObjectCode &code);
 
   /// The memory a bounds-checked run may access: [start, start + bytes)
   /// for each buffer.
@@ -143,6 +154,10 @@ public:
 private:
   CPUKernels(Location programLoc, std::unique_ptr<llvm::orc::LLJIT> jit,
              std::vector<Kernel> kernels, BoundsState bounds);
+  /// Both loads: links `code` and finds each kernel's entry.
+  static FailureOr<std::unique_ptr<CPUKernels>>
+  link(Location programLoc, std::vector<Kernel> kernels,
+       const ObjectCode &code);
 
   /// The error for a recorded violation.
   LogicalResult reportViolation(const Kernel &kernel);

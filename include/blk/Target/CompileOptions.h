@@ -36,6 +36,10 @@ struct CompileOptions {
   /// KernelCache::getDefaultDirectory() is the usual place); empty: compile
   /// every time.
   std::string cacheDirectory;
+  /// The most bytes the cache's entries may take: a store past it removes
+  /// the least recently used entries (KernelCache). 0: the default
+  /// (KernelCache::getDefaultSizeLimit, $BLK_CACHE_SIZE).
+  uint64_t cacheSizeLimit = 0;
 
   /// Every choice that changes the code compiled, one `flag=value` a line
   /// (the target, each knob of CompileOptions.def, the constants, the
