@@ -10,7 +10,7 @@
 // RUN: env BLK_CACHE_DIR=%t/cache %t/build/embed-softmax 4096 1024 sm_90 | FileCheck %s --check-prefix=FUSED
 // RUN: env BLK_CACHE_DIR=%t/cache %t/build/embed-softmax 1024 65536 sm_80 | FileCheck %s --check-prefix=SPLIT
 // RUN: ls %t/cache | count 2
-// The CPU, from the same API: one compilation runs 1000 and 501 rows.
+// The CPU, from the same API: one compilation runs 501 and 1000 rows.
 // RUN: env BLK_CACHE_DIR=%t/cache %t/build/embed-softmax 1000 1000 cpu | FileCheck %s --check-prefix=HOST
 // RUN: env BLK_CACHE_DIR=%t/cache %t/build/embed-softmax 7 1000 cpu | FileCheck %s --check-prefix=SEVEN
 // RUN: ls %t/cache | count 3
@@ -20,9 +20,9 @@
 // FUSED: compiled BLOCK=1024 for rows of 1024 f32, 1 to 2097151 rows, on gpu sm_90 +ptx80: 1 kernel(s)
 // SPLIT: compiled BLOCK=8192 SPLITS=8 for rows of 65536 f32, 1 to 32767 rows, on gpu sm_80 +ptx80: 2 kernel(s)
 // HOST: compiled BLOCK=1024 for rows of 1000 f32, 1 to 2147483 rows, on cpu: 1 kernel(s)
-// HOST-NEXT: ran 1000 rows on the CPU: {{.*}} OK
 // HOST-NEXT: ran 501 rows on the CPU: {{.*}} OK
+// HOST-NEXT: ran 1000 rows on the CPU: {{.*}} OK
 // HOST-NEXT: all OK
-// SEVEN: ran 7 rows on the CPU: {{.*}} OK
 // SEVEN: ran 4 rows on the CPU: {{.*}} OK
+// SEVEN: ran 7 rows on the CPU: {{.*}} OK
 // TOOL: softmax-run (blk-softmax
