@@ -298,10 +298,10 @@ extern "C" void blkFreeBlock(void *pointer) {
   blocks.push_back(static_cast<char *>(pointer) - BlockCache::kHeaderBytes);
 }
 
-/// On a host without native bf16 (no AVX512-BF16), LLVM keeps bf16 values
-/// in f32 registers and rounds them back with a call to __truncsfbf2 when
-/// they are stored; neither libgcc 12 nor the JIT provides it, so the JIT
-/// gets this one: the runtime's rounding (round to nearest even, NaN kept
+/// LLVM keeps bf16 values in f32 registers and rounds them back with a
+/// call to __truncsfbf2 when they are stored (generateHostObject turns off
+/// the instructions that would do it instead); neither libgcc 12 nor the
+/// JIT provides it, so the JIT gets this one: the runtime's rounding (round to nearest even, NaN kept
 /// quiet), the one the reference and the host tensors use. The bf16 is
 /// returned as LLVM expects it, in the low 16 bits of the float return
 /// register.
@@ -447,6 +447,15 @@ static llvm::Expected<std::string> generateHostObject(llvm::Module &module) {
       llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();
+  // x86 selects VCVTNEPS2BF16 (AVX512-BF16, AVX-NE-CONVERT) for an f32 to
+  // bf16 fptrunc, and that instruction flushes subnormals whatever MXCSR
+  // says (llvm-project PR 221052): a bf16 value crossing blocks (a masked
+  // or bounds-checked load's phi) took that path, and y = x + x of a bf16
+  // subnormal x came out -0 on a Zen 5. Without them the rounding is
+  // blkTruncSFBF2's, exact; the kernels' own roundings are integer code
+  // (blk-expand-bf16) either way.
+  if (builder->getTargetTriple().isX86())
+    builder->addFeatures({"-avx512bf16", "-avxneconvert"});
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
       builder->createTargetMachine();

@@ -20,3 +20,6 @@ npy("five.npy", "<i8", "(5,)", [3, -100, 0, 9, 1], "q")
 npy("huge.npy", "<i8", "(4,)", [3, 1 << 40, 0, 9], "q")
 npy("outside.npy", "<i8", "(4,)", [3, 10, -5, 9], "q")
 npy("weight.npy", "<f4", "(10,)", [0.5] * 10, "f")
+# bf16 subnormals, +-k 2^-133 (test/Runtime/bf16-subnormals.mlir).
+npy("bf16-subnormal.npy", "<f4", "(2, 300)",
+    [(-1) ** i * (i % 127 + 1) * 2.0 ** -133 for i in range(600)], "f")
