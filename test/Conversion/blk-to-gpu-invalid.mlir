@@ -30,9 +30,17 @@ func.func @exp_f16(%x: f16) attributes {blk.kernel = #blk.kernel<num_warps = 4>}
 
 // -----
 
-func.func @tanh(%x: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
-  // expected-error @+1 {{'math.tanh' op has no GPU lowering without libdevice; supported math ops are exp, exp2, log, log2, rsqrt, absf, fma and sqrt}}
-  %e = math.tanh %x : f32
+func.func @sin(%x: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{'math.sin' op has no GPU lowering without libdevice; supported math ops are exp, exp2, log, log2, rsqrt, absf, fma, sqrt, tanh, erf and powf}}
+  %e = math.sin %x : f32
+  return
+}
+
+// -----
+
+func.func @tanh_bf16(%x: bf16) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // expected-error @+1 {{'math.tanh' op on 'bf16' is not supported: compute in f32 (arith.extf before, arith.truncf after)}}
+  %e = math.tanh %x : bf16
   return
 }
 

@@ -381,6 +381,38 @@ func.func @row_math(%s: f32)
 
 // -----
 
+// tanh, erf, powf, absf and sqrt without libdevice: rational functions,
+// C's special cases around exp2(y log2|x|), the sign bit, sqrt.rn.
+// CHECK-LABEL: gpu.func @more_math
+func.func @more_math(%x: f32, %y: f32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  // tanh: x itself under 0.0004, else the clamped quotient.
+  // CHECK: arith.constant 7.90531111 : f32
+  // CHECK: arith.divf
+  // CHECK: arith.constant 4.000000e-04 : f32
+  // CHECK: arith.select
+  %t = math.tanh %x : f32
+  // CHECK: arith.constant 4.000000e+00 : f32
+  // CHECK: arith.divf
+  %e = math.erf %t : f32
+  // powf: the magnitude from ex2, the parity of y from two truncations.
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+  // CHECK: llvm.intr.trunc
+  // CHECK: llvm.intr.trunc
+  // CHECK: arith.negf
+  %p = math.powf %e, %y : f32
+  // CHECK: arith.constant 2147483647 : i32
+  // CHECK: arith.andi
+  %a = math.absf %p : f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"
+  // CHECK-NOT: math.
+  // CHECK: gpu.return
+  %s = math.sqrt %a : f32
+  return
+}
+
+// -----
+
 #held = #blk.blocked<elems = [1], lanes = [32], warps = [4]>
 
 // A block of one element over 128 threads (a row's loss): every thread

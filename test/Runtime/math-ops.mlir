@@ -13,11 +13,24 @@
 // CHECK-NOT: lg2.approx
 // CHECK-NOT: __nv_
 
+// tanh, erf and powf on the CPU against the program in float64, and their
+// GPU lowering: arithmetic and ex2.approx, no libdevice (GELU's tanh form
+// too). test/GPU/math-functions.mlir runs them on the GPU.
+// RUN: softmax-run %S/../GPU/Inputs/math-functions.mlir --target cpu --check --rows 64 --cols 1000 --special | FileCheck %s --check-prefix=HOST
+// RUN: softmax-run %S/../GPU/Inputs/math-functions.mlir --target cpu --check --rows 64 --cols 300 --dtype bf16 --special | FileCheck %s --check-prefix=HOST
+// HOST-COUNT-4: check {{[teps]}}: {{.*}} OK (relative L2 tolerance {{.*}}, against the program in float64)
+// RUN: softmax-run %S/../GPU/Inputs/math-functions.mlir --rows 64 --cols 1000 --chip sm_90 --emit-ptx - | FileCheck %s --check-prefix=PTX
+// RUN: softmax-run %S/../GPU/Inputs/gelu.mlir --rows 4 --cols 100 --chip sm_90 --emit-ptx - | FileCheck %s --check-prefix=PTX
+// PTX: .visible .entry
+// PTX-NOT: __nv_
+// PTX-NOT: tanh.approx
+// PTX-NOT: call
+
 // A math op the GPU lowering lacks runs on the CPU with a warning at its
 // first use, so that a kernel checked on the CPU is not a surprise on the
 // GPU (which refuses it, located).
-// RUN: softmax-run %S/../GPU/Inputs/gelu.mlir --target cpu --check --rows 3 --cols 100 2>&1 | FileCheck %s --check-prefix=WARN
-// WARN: gelu.mlir:29:8: warning: runs on the CPU, but the GPU lowering has no 'math.tanh' (its math ops are exp, exp2, log, log2, rsqrt, absf, fma and sqrt)
+// RUN: softmax-run %S/../GPU/Inputs/sine.mlir --target cpu --check --rows 3 --cols 100 2>&1 | FileCheck %s --check-prefix=WARN
+// WARN: sine.mlir:15:8: warning: runs on the CPU, but the GPU lowering has no 'math.sin' (its math ops are exp, exp2, log, log2, rsqrt, absf, fma, sqrt, tanh, erf and powf)
 // WARN: check: {{.*}} OK
-// RUN: not softmax-run %S/../GPU/Inputs/gelu.mlir --rows 3 --cols 100 --chip sm_90 --emit-ptx %t.ptx 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: gelu.mlir:29:8: error: 'math.tanh' op has no GPU lowering without libdevice; supported math ops are exp, exp2, log, log2, rsqrt, absf, fma and sqrt
+// RUN: not softmax-run %S/../GPU/Inputs/sine.mlir --rows 3 --cols 100 --chip sm_90 --emit-ptx %t.ptx 2>&1 | FileCheck %s --check-prefix=REFUSED
+// REFUSED: sine.mlir:15:8: error: 'math.sin' op has no GPU lowering without libdevice; supported math ops are exp, exp2, log, log2, rsqrt, absf, fma, sqrt, tanh, erf and powf

@@ -19,12 +19,13 @@ namespace mlir::blk {
 #include "blk/Conversion/Passes.h.inc"
 
 /// Whether convert-blk-to-gpu lowers math op `op` (exp, exp2, log, log2,
-/// rsqrt, absf, fma and sqrt: PTX's own instructions, no libdevice); other
-/// dialects' ops are not math ops and answer true.
+/// rsqrt, absf, fma, sqrt, tanh, erf and powf: PTX's own instructions and
+/// arithmetic, no libdevice; MathOps.cpp); other dialects' ops are not
+/// math ops and answer true.
 bool hasGPUMathLowering(Operation *op);
 /// The math ops hasGPUMathLowering accepts, for messages.
 constexpr const char *kGPUMathOps =
-    "exp, exp2, log, log2, rsqrt, absf, fma and sqrt";
+    "exp, exp2, log, log2, rsqrt, absf, fma, sqrt, tanh, erf and powf";
 
 } // namespace mlir::blk
 

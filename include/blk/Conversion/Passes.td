@@ -31,8 +31,11 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
       between cluster barriers (`nvvm.mapa`, `ld.shared::cluster`); every
       thread ends with the result;
     * `math.exp(x)` -> `exp2(x * log2(e))`, which NVPTX emits as
-      `ex2.approx.ftz.f32` (results under 2^-126 flush to zero): no
-      libdevice.
+      `ex2.approx.ftz.f32` (results under 2^-126 flush to zero); log and
+      log2 by range reduction and a polynomial; tanh and erf as rational
+      functions; powf from exp2 and log2 with C's special cases; absf by
+      the sign bit, sqrt as `sqrt.rn`: no libdevice (f32 only; MathOps.cpp
+      states each one's accuracy).
 
     The launch contract of each kernel (symbol, threads, shared memory,
     grid, arguments) is written on the module as `blk.launch`.

@@ -118,7 +118,8 @@ LogicalResult checkSupported(func::FuncOp func) {
     return found->emitError() << "; run --blk-specialize first";
   WalkResult result = func.walk([](Operation *op) {
     if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::RsqrtOp,
-            math::FmaOp>(op)) {
+            math::FmaOp, math::AbsFOp, math::SqrtOp, math::TanhOp,
+            math::ErfOp, math::PowFOp>(op)) {
       Type type = getElementTypeOrSelf(op->getResult(0).getType());
       if (!type.isF32()) {
         op->emitOpError() << "on " << type
@@ -266,5 +267,6 @@ struct ConvertBlkToGPUPass
 bool mlir::blk::hasGPUMathLowering(Operation *op) {
   return !isa_and_nonnull<math::MathDialect>(op->getDialect()) ||
          isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op,
-             math::RsqrtOp, math::FmaOp, math::AbsFOp, math::SqrtOp>(op);
+             math::RsqrtOp, math::FmaOp, math::AbsFOp, math::SqrtOp,
+             math::TanhOp, math::ErfOp, math::PowFOp>(op);
 }

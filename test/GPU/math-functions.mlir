@@ -1,0 +1,10 @@
+// REQUIRES: cuda-gpu
+// tanh, erf, powf, absf and sqrt on the GPU (lib/Conversion/BlkToGPU/MathOps.cpp: no
+// libdevice), each output checked against the program in float64: random
+// inputs, special values (+-inf, NaN, near the float limits), 16-bit data,
+// and GELU's tanh form.
+// RUN: softmax-run %S/Inputs/math-functions.mlir --target gpu --check --rows 256 --cols 1000 | grep -c "OK (relative" | grep -qx 4
+// RUN: softmax-run %S/Inputs/math-functions.mlir --target gpu --check --rows 77 --cols 4097 --special | grep -c "OK (relative" | grep -qx 4
+// RUN: softmax-run %S/Inputs/math-functions.mlir --target gpu --check --rows 64 --cols 300 --dtype bf16 --special | grep -c "OK (relative" | grep -qx 4
+// RUN: softmax-run %S/Inputs/gelu.mlir --target gpu --check --rows 1024 --cols 4096 --special | grep -q "OK (relative"
+// RUN: softmax-run %S/Inputs/gelu.mlir --target gpu --check --rows 100 --cols 1001 --dtype f16 | grep -q "OK (relative"
