@@ -17,8 +17,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <functional>
 #include <limits>
+#include <mutex>
+#include <optional>
 #include <thread>
 
 using namespace mlir;
@@ -350,14 +353,29 @@ double limitTo(double value, double largest) {
   return std::fabs(value) > largest ? std::copysign(INFINITY, value) : value;
 }
 
+/// Where the programs of a kernel that meet (blk.program_barrier) wait for
+/// each other: every counter access is under `lock`, which also orders
+/// what the programs stored before arriving before what they load after.
+struct Meeting {
+  std::mutex lock;
+  std::condition_variable arrived;
+  /// Programs running, and those of them waiting at a counter: when all
+  /// wait, no round can fill.
+  int64_t running = 0, waiting = 0;
+  /// A program failed or the rounds cannot fill: the waiting give up.
+  bool abandoned = false;
+};
+
 /// Runs the programs of a kernel, one after another, on the run's tensors
 /// (shared by the runners of a kernel: each program writes its own
 /// elements, as on the GPU).
 class ProgramRunner {
 public:
   ProgramRunner(std::vector<Memory> &memories, int64_t grid,
-                const rt::ProgramShape &shape, const rt::ScalarValues &scalars)
-      : grid(grid), shape(shape), scalars(scalars), memories(memories) {}
+                const rt::ProgramShape &shape, const rt::ScalarValues &scalars,
+                Meeting *meeting = nullptr)
+      : grid(grid), shape(shape), scalars(scalars), memories(memories),
+        meeting(meeting) {}
 
   /// The kernel's arguments, as a launch of the problem passes them.
   FailureOr<SmallVector<Cell>> getArguments(func::FuncOp kernel) {
@@ -503,6 +521,7 @@ private:
         .Case([&](ExpandDimsOp expand) { return runExpandDims(expand); })
         .Case([&](BroadcastOp broadcast) { return runBroadcast(broadcast); })
         .Case([&](AddPtrOp addptr) { return runAddPtr(addptr); })
+        .Case([&](ProgramBarrierOp barrier) { return runBarrier(barrier); })
         .Case([&](LoadOp load) { return runLoad(load); })
         .Case([&](StoreOp store) { return runStore(store); })
         .Case([&](ReduceOp reduce) { return runReduce(reduce); })
@@ -841,6 +860,42 @@ private:
     return success();
   }
 
+  /// Arrives at the counter and waits until its round has `count`
+  /// arrivals (the op's contract: a round ends at each multiple of count).
+  LogicalResult runBarrier(ProgramBarrierOp barrier) {
+    if (!meeting)
+      return fault(barrier) << "programs that meet run only as a meeting "
+                               "kernel (interpretProgram runs them so)";
+    const Cell &counter = get(barrier.getCounter());
+    int64_t count = get(barrier.getCount()).ints[0];
+    if (count < 1)
+      return fault(barrier) << "waits for " << count << " programs";
+    FailureOr<int64_t> element = getElement(barrier, counter, 0);
+    if (failed(element))
+      return failure();
+    int64_t &arrivals = memories[counter.memory].ints[*element];
+    std::unique_lock<std::mutex> hold(meeting->lock);
+    int64_t round = arrivals / count + 1;
+    ++arrivals;
+    meeting->arrived.notify_all();
+    ++meeting->waiting;
+    while (arrivals < round * count && !meeting->abandoned) {
+      if (meeting->waiting == meeting->running) {
+        meeting->abandoned = true;
+        meeting->arrived.notify_all();
+        return fault(barrier)
+               << "waits for " << count << " programs at its counter, but "
+               << arrivals - (round - 1) * count
+               << " arrived and every other program waits too (a round "
+                  "that cannot fill: on the GPU, a hang)";
+      }
+      meeting->arrived.wait(hold);
+    }
+    --meeting->waiting;
+    // Another program failed: this one stops without a message of its own.
+    return failure(meeting->abandoned);
+  }
+
   LogicalResult runStore(StoreOp store) {
     const Cell &base = get(store.getBase());
     const Cell &offsets = get(store.getOffsets());
@@ -976,9 +1031,68 @@ private:
   const rt::ProgramShape &shape;
   const rt::ScalarValues &scalars;
   std::vector<Memory> &memories;
+  Meeting *meeting;
   DenseMap<Value, Cell> values;
   int64_t programId = 0;
 };
+
+/// At most this many programs of a meeting kernel run at once (a thread
+/// each), as a persistent grid of a GPU keeps its resident programs.
+constexpr int64_t kMeetingPrograms = 256;
+
+/// The program a meeting kernel's thread runs (for its diagnostics).
+thread_local int64_t meetingProgram = -1;
+
+/// Runs a kernel whose programs meet (blk.program_barrier) as the GPU runs
+/// it: a persistent grid of min(grid, kMeetingPrograms) programs at once,
+/// a thread each, each walking its work. The first diagnostic of the
+/// lowest failing program is the error; programs that gave up waiting
+/// because another failed say nothing.
+LogicalResult runMeetingKernel(func::FuncOp kernel,
+                               std::vector<Memory> &memories, int64_t grid,
+                               const rt::ProgramShape &shape,
+                               const rt::ScalarValues &scalars) {
+  int64_t programs = std::min(grid, kMeetingPrograms);
+  Meeting meeting;
+  meeting.running = programs;
+  ProgramRunner reporter(memories, programs, shape, scalars, &meeting);
+  FailureOr<SmallVector<Cell>> arguments = reporter.getArguments(kernel);
+  if (failed(arguments))
+    return failure();
+  std::mutex reportLock;
+  int64_t lowest = programs;
+  std::optional<Location> where;
+  std::string message;
+  {
+    ScopedDiagnosticHandler collect(kernel.getContext(), [&](Diagnostic &d) {
+      std::lock_guard<std::mutex> hold(reportLock);
+      if (meetingProgram >= 0 && meetingProgram < lowest) {
+        lowest = meetingProgram;
+        where = d.getLocation();
+        message = d.str();
+      }
+      return success();
+    });
+    std::vector<std::thread> threads;
+    for (int64_t p = 0; p < programs; ++p)
+      threads.emplace_back([&, p] {
+        meetingProgram = p;
+        std::atomic<int64_t> failure(programs);
+        ProgramRunner runner(memories, programs, shape, scalars, &meeting);
+        runner.runPrograms(kernel, *arguments, p, p + 1, failure);
+        std::lock_guard<std::mutex> hold(meeting.lock);
+        --meeting.running;
+        if (failure != programs)
+          meeting.abandoned = true;
+        meeting.arrived.notify_all();
+      });
+    for (std::thread &thread : threads)
+      thread.join();
+  }
+  if (!where)
+    return failure(meeting.abandoned);
+  return emitError(*where) << message;
+}
 
 /// Runs `kernel`'s programs on up to the host's threads, each a contiguous
 /// range of program ids (a program's result does not depend on which
@@ -988,6 +1102,11 @@ private:
 LogicalResult runKernel(func::FuncOp kernel, std::vector<Memory> &memories,
                         int64_t grid, const rt::ProgramShape &shape,
                         const rt::ScalarValues &scalars) {
+  bool meets = kernel
+                   .walk([](ProgramBarrierOp) { return WalkResult::interrupt(); })
+                   .wasInterrupted();
+  if (meets)
+    return runMeetingKernel(kernel, memories, grid, shape, scalars);
   ProgramRunner reporter(memories, grid, shape, scalars);
   FailureOr<SmallVector<Cell>> arguments = reporter.getArguments(kernel);
   if (failed(arguments))

@@ -35,9 +35,10 @@ namespace mlir::blk {
 /// as stored, widened to double), the parameters in `scalars` and the
 /// problem `shape`. `outputs` gets every output tensor, rows x cols dense,
 /// as the program computes it in float64 (an element it never writes is
-/// NaN). Fails
-/// with an error at the op that cannot be run (a fault, an op it does not
-/// know, a program barrier).
+/// NaN). A kernel whose programs meet (blk.program_barrier) runs as on
+/// the GPU: a persistent grid of at most 256 programs at once, each
+/// walking its work. Fails with an error at the op that cannot be run (a
+/// fault, an op it does not know, a round of a barrier that cannot fill).
 LogicalResult interpretProgram(ModuleOp program, int64_t grid,
                                const ::blk::runtime::ProgramShape &shape,
                                const std::vector<::blk::runtime::HostTensor> &tensors,

@@ -1,0 +1,139 @@
+//===- InterpreterTest.cpp - the float64 reference of programs that meet --===//
+//
+// blk/Interpreter runs a kernel whose programs wait for each other
+// (blk.program_barrier) as the GPU does, all of a round at once: the split
+// softmax whose parts meet agrees with the float64 softmax, and a round
+// that cannot fill is an error at the barrier, not a hang.
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Driver/Driver.h"
+#include "blk/Interpreter/Interpreter.h"
+#include "blk/Runtime/HostTensor.h"
+#include "blk/Runtime/Reference.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+using namespace mlir;
+namespace rt = ::blk::runtime;
+
+namespace {
+
+struct Interpreted {
+  std::string errors;
+  std::vector<rt::ReferenceOutput> outputs;
+  std::vector<rt::HostTensor> tensors;
+};
+
+/// Fits and binds `text` for rows x cols f32 on sm_90 with `constants`,
+/// fills its inputs with seeded data and interprets it.
+Interpreted interpret(MLIRContext &context, const std::string &text,
+                      int64_t rows, int64_t cols,
+                      std::map<std::string, int64_t> constants) {
+  Interpreted result;
+  ScopedDiagnosticHandler collect(&context, [&](Diagnostic &d) {
+    result.errors += d.str() + "\n";
+    return success();
+  });
+  OwningOpRef<ModuleOp> program = parseSourceString<ModuleOp>(text, &context);
+  if (!program)
+    return result;
+  mlir::blk::ProblemDesc problem;
+  problem.rows = rows;
+  problem.cols = cols;
+  ::blk::CompileOptions options;
+  options.chip = "sm_90";
+  options.constants = std::move(constants);
+  FailureOr<OwningOpRef<ModuleOp>> fitted = mlir::blk::fitProgram(*program, problem);
+  if (failed(fitted))
+    return result;
+  FailureOr<mlir::blk::Specialization> binding =
+      mlir::blk::chooseBinding(**fitted, problem, options);
+  if (failed(binding))
+    return result;
+  FailureOr<OwningOpRef<ModuleOp>> specialized =
+      mlir::blk::specializeProgram(**fitted, *binding);
+  if (failed(specialized))
+    return result;
+  FailureOr<std::vector<rt::KernelSignature>> signatures =
+      mlir::blk::getKernelSignatures(**specialized);
+  EXPECT_TRUE(succeeded(signatures));
+  rt::ProgramShape shape = problem.getProgramShape();
+  std::vector<rt::HostTensor> scratch;
+  EXPECT_TRUE(rt::createHostTensors(*signatures, shape, result.tensors));
+  EXPECT_TRUE(rt::createHostTensors(*signatures, shape, scratch,
+                                    rt::TensorGroup::scratch));
+  rt::fillInputs(nullptr, cols, result.tensors, {}, /*seed=*/3,
+                 /*special=*/false);
+  std::vector<rt::HostTensor> all = result.tensors;
+  all.insert(all.end(), scratch.begin(), scratch.end());
+  (void)mlir::blk::interpretProgram(**specialized, binding->getGrid(rows), shape,
+                              all, {}, result.outputs);
+  return result;
+}
+
+DialectRegistry getRegistry() {
+  DialectRegistry registry;
+  mlir::blk::registerCompilerDialects(registry);
+  return registry;
+}
+
+std::string readExample(const char *name) {
+  std::ifstream file(std::string(BLK_EXAMPLES_DIR) + "/" + name);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+TEST(InterpreterTest, ProgramsThatMeetAgreeWithTheSoftmax) {
+  MLIRContext context(getRegistry());
+  // 37 rows of 8 parts: 296 programs' work on 256 at once, so some walk
+  // two parts of different rounds.
+  constexpr int64_t kRows = 37, kCols = 4096;
+  Interpreted run =
+      interpret(context, readExample("softmax_split_resident.mlir"), kRows,
+                kCols, {{"SPLITS", 8}});
+  ASSERT_EQ(run.errors, "");
+  ASSERT_EQ(run.outputs.size(), 1u);
+  std::vector<float> x(kRows * kCols);
+  const rt::HostTensor &input = *rt::findTensor(run.tensors, "x");
+  for (int64_t r = 0; r < kRows; ++r)
+    for (int64_t c = 0; c < kCols; ++c)
+      x[r * kCols + c] = float(input.get(r, c));
+  std::vector<double> softmax(x.size());
+  rt::referenceSoftmax(x.data(), kRows, kCols, kCols, softmax.data());
+  double worst = 0;
+  for (size_t i = 0; i < softmax.size(); ++i)
+    worst = std::max(worst, std::fabs(run.outputs[0].values[i] - softmax[i]));
+  EXPECT_LT(worst, 1e-12);
+}
+
+// Three programs must meet, but the kernel runs two: on the GPU a hang, here
+// an error at the barrier.
+TEST(InterpreterTest, ARoundThatCannotFillIsAnError) {
+  MLIRContext context(getRegistry());
+  const char *program = R"mlir(
+func.func @meet(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                %counter: !blk.ptr<i64> {blk.arg = #blk.arg<scratch "arrivals", per_row>},
+                %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 1, grid = persistent>} {
+  %three = arith.constant 3 : i32
+  blk.program_barrier %counter, %three : !blk.ptr<i64>, i32
+  return
+}
+)mlir";
+  Interpreted run = interpret(context, program, 2, 4, {});
+  EXPECT_NE(run.errors.find("waits for 3 programs at its counter, but 2 "
+                            "arrived and every other program waits too"),
+            std::string::npos)
+      << run.errors;
+}
+
+} // namespace
