@@ -8,3 +8,9 @@
 // RUN: softmax-run %S/Inputs/math-functions.mlir --target gpu --check --rows 64 --cols 300 --dtype bf16 --special | grep -c "OK (relative" | grep -qx 4
 // RUN: softmax-run %S/Inputs/gelu.mlir --target gpu --check --rows 1024 --cols 4096 --special | grep -q "OK (relative"
 // RUN: softmax-run %S/Inputs/gelu.mlir --target gpu --check --rows 100 --cols 1001 --dtype f16 | grep -q "OK (relative"
+// Every pair of 23 special values (0, -0, +-1, +-2, +-0.5, +-3, +-1e30,
+// +-3e38, +-1e-30, a subnormal, +-inf, NaN, +-2.5, 7) as base and exponent:
+// C's powf special cases (pow(-inf, 0.5) is +inf, pow(-2, 0.5) NaN,
+// pow(-0, -3) -inf, pow(1, NaN) 1...), and tanh, erf and sqrt of them.
+// RUN: softmax-run %S/Inputs/math-functions.mlir --target gpu --check --input x=%S/Inputs/pow-bases.npy --input q=%S/Inputs/pow-exponents.npy | grep -c "OK (relative" | grep -qx 4
+

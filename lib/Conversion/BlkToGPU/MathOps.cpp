@@ -32,7 +32,8 @@
 //         +-1 (test/GPU/math-functions.mlir checks them on the GPU).
 //   powf  exp2(y log2|x|) with the log2 above and ex2.approx, then C's
 //         special cases (x < 0 and an integer y: the sign of an odd power;
-//         NaN for a non-integer y; pow(x, 0) = pow(1, y) = 1). The error
+//         a finite x < 0 and a non-integer y: NaN; pow(x, 0) = pow(1, y)
+//         = 1). The error
 //         grows with |y log2 x|: about 2^-24 |y log2 x| ln 2, plus 2 ulp.
 // The intrinsics are scalar: a thread's vector goes element by element.
 //
@@ -255,8 +256,13 @@ Value createPowf(OpBuilder &b, Location loc, Value x, Value y) {
   Value result =
       select(arith::AndIOp::create(b, loc, odd, negative),
              arith::NegFOp::create(b, loc, magnitude), magnitude);
+  // A finite negative base and a non-integer y: NaN (pow(-inf, 0.5) is
+  // +inf: the magnitude's).
+  Value finiteNegative = arith::AndIOp::create(
+      b, loc, cmp(arith::CmpFPredicate::OLT, x, f32(0.0)),
+      cmp(arith::CmpFPredicate::OGT, x, f32(-INFINITY)));
   result = select(arith::AndIOp::create(
-                      b, loc, cmp(arith::CmpFPredicate::OLT, x, f32(0.0)),
+                      b, loc, finiteNegative,
                       arith::XOrIOp::create(
                           b, loc, integer,
                           arith::ConstantIntOp::create(b, loc, 1, 1))),
