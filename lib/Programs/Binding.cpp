@@ -127,7 +127,7 @@ constexpr int64_t kClusterElementsPerThread = 64;
 /// elements a thread on one CTA of 16 warps, in more than 64 registers:
 /// one CTA per SM. On 2 CTAs of 4 warps (up to 128 elements a thread in
 /// 128 registers, 4 CTAs per SM) it ran faster at every length measured
-/// from 24577 to 32001 bf16 columns (bench/ab-wide-cluster.sh, H100 /
+/// from 24577 to 32001 bf16 columns (bench/ab.py, 2x4 against 1x16; H100 /
 /// H200: 24577 1.22x / 1.33x, 28001 1.08x / 1.11x, 32001 1.04x / 1.11x),
 /// and slower at or below this length (24001 0.90x, 20001 0.88x, 16385
 /// 0.97x, H100), where one CTA holds at most 48 a thread.
@@ -172,9 +172,9 @@ constexpr int64_t kKeptRowCtas = 8;
 /// keeps it in shared memory where CTAs have 8 warps or more (where the
 /// policy keeps rows at all: RowPolicy::keepsRowsIn), and a CTA takes
 /// 16384 elements on 8 warps rather than 8192 on 4 (64 a thread either
-/// way). Measured, softmax, H100 / H200 (% of a copy, same session,
-/// bench/ab-stage-clusters.sh): bf16 1024 x 65536 on 4 x 8 kept 87.3 / 76.1
-/// against 81.0 / 68.4 on 8 x 4 in registers; 512 x 131072 on 8 x 8 kept
+/// way). Measured, softmax, H100 / H200 (% of a copy, same session, an
+/// A/B of --stage-on-clusters, bench/ab.py): bf16 1024 x 65536 on 4 x 8
+/// kept 87.3 / 76.1 against 81.0 / 68.4 on 8 x 4 in registers; 512 x 131072 on 8 x 8 kept
 /// 83.8 / 71.9 and 256 x 262144 on 8 x 16 kept 78.0 / 65.9, against
 /// softmax_split's 65.8 / 63.4 and 65.8 / 63.3. At most 8 CTAs (16 CTAs of
 /// 8 warps: bf16 256 x 262144 79.7% against 85.7% on 8 x 16, H100,

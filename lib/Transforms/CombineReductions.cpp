@@ -13,7 +13,7 @@
 // row would be held in registers across the exchange as its exps, and the
 // exp for the sum could no longer come from the reload: H100, bf16 4096 x
 // 32768 kept, combined with exps recomputed: 96.8 -> 91.8% of a copy;
-// 1024 x 65536 on 4 CTAs: 87.2 -> 78.0% (bench/ab-binaries.sh).
+// 1024 x 65536 on 4 CTAs: 87.2 -> 78.0% (two binaries A/B; bench/ab.py).
 //
 //===----------------------------------------------------------------------===//
 #include "blk/IR/Distribution.h"

@@ -11,6 +11,7 @@
 #include "CpuExecution.h"
 #include "GpuExecution.h"
 #include "Problem.h"
+#include "RunFacts.h"
 
 #include "blk/Driver/CrashWatchdog.h"
 #include "blk/Driver/Driver.h"
@@ -110,6 +111,12 @@ static cl::opt<bool>
                 cl::cat(checkCategory));
 static cl::opt<bool> benchOption("bench", cl::desc("Time the kernel"),
                                  cl::cat(benchCategory));
+static cl::opt<bool> jsonOption(
+    "json",
+    cl::desc("Print the run's facts (problem, target, binding, compile "
+             "times, checks, timing) as one JSON object on standard output; "
+             "the report goes to standard error"),
+    cl::cat(benchCategory));
 static cl::opt<int>
     runsOption("runs",
                cl::desc("Timed runs (default 50; GPU: at least 20; CPU: 3 "
@@ -291,10 +298,10 @@ bool parseInputsAndOutputs(std::string &error) {
 
 bool writesOutputs() { return !outputOptions.empty(); }
 
-/// Where the run is reported: standard output, unless an output array
-/// goes there (`--output -`).
+/// Where the run is reported: standard output, unless an output array or
+/// the --json object goes there.
 llvm::raw_ostream &report() {
-  bool toStdout = primaryOutput == "-" ||
+  bool toStdout = jsonOption || primaryOutput == "-" ||
                   llvm::any_of(namedOutputs, [](const auto &named) {
                     return named.second == "-";
                   });
@@ -309,6 +316,7 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 
 int fail(const std::string &message) {
   llvm::errs() << "softmax-run: " << message << "\n";
+  RunFacts::get().set("error", message);
   return 1;
 }
 
@@ -755,6 +763,11 @@ bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
         report() << " " << reference.name;
       report() << ": " << text << "  " << (matches ? "OK" : "FAILED")
                << " (exact, against " << against << ")\n";
+      RunFacts::get().addCheck(llvm::json::Object{{"output", reference.name},
+                                {"passed", matches},
+                                {"against", against.str()},
+                                {"exact", true},
+                                {"summary", text}});
       continue;
     }
     blk::runtime::ErrorStats stats = blk::runtime::compareToReference(
@@ -769,6 +782,18 @@ bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
     report() << ": " << stats.summary() << "  " << (matches ? "OK" : "FAILED")
              << " (relative L2 tolerance " << llvm::format("%.0e", tolerance)
              << ", against " << against << ")\n";
+    RunFacts::get().addCheck(llvm::json::Object{
+        {"output", reference.name},
+         {"passed", matches},
+         {"against", against.str()},
+         {"tolerance", tolerance},
+         {"compared", int64_t(stats.comparedCount)},
+         {"max_abs", stats.maxAbsError},
+         {"max_rel", stats.maxRelError},
+         {"rel_l2", stats.relL2Error},
+         {"nan_mismatches", int64_t(stats.nanMismatchCount)},
+         {"inf_mismatches", int64_t(stats.infMismatchCount)},
+         {"unwritten", int64_t(stats.unwrittenCount)}});
   }
   return ok;
 }
@@ -971,6 +996,13 @@ bool reportBench(const Problem &problem, const std::string &kernel,
                  << "% of a " << copyKind << " copy (" << llvm::format("%.1f", copyGBps)
                  << " GB/s)";
   report() << "\n";
+  llvm::json::Object bench{{"ms", milliseconds}, {"runs", runs},
+                           {"gbps", gbps}};
+  if (copyGBps > 0) {
+    bench["copy_gbps"] = copyGBps;
+    bench["percent_of_copy"] = 100 * gbps / copyGBps;
+  }
+  RunFacts::get().set("bench", std::move(bench));
   if (csvPath.empty())
     return true;
   return appendCsv(problem,
@@ -1007,6 +1039,11 @@ Status buildOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp fitted,
 
 /// --verbose: where the compile time went.
 void reportCompileTimes(const mlir::blk::CompileTimes &times, double loadMs) {
+  RunFacts::get().set("compile", llvm::json::Object{
+                                     {"cache_hit", times.cacheHit},
+                                     {"lookup_ms", times.lookup},
+                                     {"compile_ms", times.compile},
+                                     {"load_ms", loadMs}});
   if (!verboseOption)
     return;
   report() << "  compile: "
@@ -1122,6 +1159,16 @@ bool expectFromCPU(mlir::ModuleOp fitted, const Problem &problem,
 }
 
 /// `driverMs`: how long loading the CUDA driver and its context took.
+/// The target and the binding it runs (autotuning may have chosen another
+/// than the rules), for --json.
+void recordTarget(llvm::StringRef target, const Specialization &binding,
+                  const Problem &problem) {
+  RunFacts &facts = RunFacts::get();
+  facts.set("target", target.str());
+  facts.set("binding", binding.describe());
+  facts.set("grid", binding.getGrid(problem.desc.rows));
+}
+
 int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
              mlir::ModuleOp program, mlir::ModuleOp fitted,
              llvm::StringRef programName, const Problem &problem,
@@ -1136,6 +1183,9 @@ int runOnGPU(blk::runtime::CudaDriver &driver, double driverMs,
   report() << "  target: GPU " << device.name << " (" << options.chip << "), "
            << binding.describe() << ", grid "
            << binding.getGrid(problem.desc.rows) << "\n";
+  recordTarget("gpu", binding, problem);
+  RunFacts::get().set("device", device.name);
+  RunFacts::get().set("chip", options.chip);
   LoadedProgram loaded;
   if (Status status =
           buildOnGPU(driver, fitted, problem, options, binding, loaded);
@@ -1223,6 +1273,8 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
   report() << "  target: CPU (JIT), " << binding.describe() << ", grid "
            << binding.getGrid(problem.desc.rows) << ", " << threads
            << (threads == 1 ? " thread" : " threads") << "\n";
+  recordTarget("cpu", binding, problem);
+  RunFacts::get().set("threads", int64_t(threads));
   auto compiled =
       mlir::blk::compileProgram(fitted, problem.desc, binding, options);
   if (mlir::failed(compiled))
@@ -1270,11 +1322,9 @@ int runOnCPU(mlir::ModuleOp fitted, const Problem &problem,
   return ok ? 0 : 1;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  ::blk::installCrashWatchdog("softmax-run");
+/// Everything but the --json object: parses the options, compiles, runs,
+/// checks and times; the exit status.
+int runTool(int argc, char **argv) {
   // Past a file-size limit a write fails with EFBIG, which is reported like
   // any failed write, instead of the signal (whose LLVM handler prints a
   // crash report).
@@ -1395,6 +1445,14 @@ int main(int argc, char **argv) {
                << problem.cols() << " "
                << blk::runtime::elementTypeName(problem.type())
                << (programPath == "auto" ? " (auto)" : "") << "\n";
+  RunFacts &facts = RunFacts::get();
+  facts.set("program", programName);
+  facts.set("rows", problem.rows());
+  facts.set("cols", problem.cols());
+  facts.set("dtype",
+            std::string(blk::runtime::elementTypeName(problem.type())));
+  facts.set("binding", binding->describe());
+  facts.set("grid", binding->getGrid(problem.rows()));
   if (!emitPtxPath.empty()) {
     if (!emitPTX(**fitted, problem, *binding, options))
       return 1;
@@ -1422,4 +1480,15 @@ int main(int argc, char **argv) {
     report() << "  no GPU (" << gpuLoad.message()
                  << "): running on the CPU\n";
   return runOnCPU(**fitted, problem, tensors, *binding, options);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  ::blk::installCrashWatchdog("softmax-run");
+  int result = runTool(argc, argv);
+  if (jsonOption)
+    RunFacts::get().print(llvm::outs(), result == 0);
+  return result;
 }
