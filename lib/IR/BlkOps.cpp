@@ -428,6 +428,34 @@ LogicalResult ReduceOp::verify() {
   return verifyReduction(*this, getSrc().getType(), getAxis(), getType());
 }
 
+LogicalResult DotOp::verify() {
+  RankedTensorType a = getA().getType(), b = getB().getType(),
+                   acc = getAcc().getType();
+  for (auto [name, type] : {std::pair{"a", a}, {"b", b}, {"acc", acc}})
+    if (type.getRank() != 2)
+      return emitOpError() << "expected 2-D blocks, but '" << name
+                           << "' is " << type;
+  auto agree = [](int64_t x, int64_t y) {
+    return ShapedType::isDynamic(x) || ShapedType::isDynamic(y) || x == y;
+  };
+  ArrayRef<int64_t> as = a.getShape(), bs = b.getShape(), cs = acc.getShape();
+  if (!agree(as[1], bs[0]) || !agree(as[0], cs[0]) || !agree(bs[1], cs[1]))
+    return emitOpError() << "expected a M x K, b K x N and acc M x N, but "
+                            "found "
+                         << formatShape(as) << ", " << formatShape(bs)
+                         << " and " << formatShape(cs);
+  Type in = a.getElementType(), out = acc.getElementType();
+  if (in != b.getElementType())
+    return emitOpError() << "expected a and b of one element type, but "
+                            "found "
+                         << in << " and " << b.getElementType();
+  if (!(in.isF16() || in.isBF16() || in.isF32()) || !out.isF32())
+    return emitOpError() << "expected f16, bf16 or f32 inputs and an f32 "
+                            "accumulator, but found "
+                         << in << " inputs and a " << out << " accumulator";
+  return success();
+}
+
 bool ReduceOp::isReducedResult(unsigned) { return true; }
 
 bool MaxExpSumOp::isReducedResult(unsigned index) {

@@ -525,6 +525,7 @@ private:
         .Case([&](LoadOp load) { return runLoad(load); })
         .Case([&](StoreOp store) { return runStore(store); })
         .Case([&](ReduceOp reduce) { return runReduce(reduce); })
+        .Case([&](DotOp dot) { return runDot(dot); })
         .Case([&](scf::ForOp loop) { return runFor(loop); })
         .Case([&](scf::IfOp branch) { return runIf(branch); })
         .Case([&](scf::WhileOp loop) { return runWhile(loop); })
@@ -913,6 +914,31 @@ private:
       else
         memory.ints[*element] = stored.ints[i];
     }
+    return success();
+  }
+
+  /// acc + a x b: each product and each partial sum in double within the
+  /// accumulator's range, in the order of k (so a sum that overflows on the
+  /// way is infinite, as in f32, and inf - inf is NaN).
+  LogicalResult runDot(DotOp dot) {
+    const Cell &a = get(dot.getA()), &b = get(dot.getB()),
+               &acc = get(dot.getAcc());
+    int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+    double largest = getLargestFinite(dot.getType());
+    Cell cell;
+    cell.shape = acc.shape;
+    cell.floats.resize(m * n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double total = acc.floats[i * n + j];
+        for (int64_t l = 0; l < k; ++l)
+          total = limitTo(
+              total + limitTo(a.floats[i * k + l] * b.floats[l * n + j],
+                              largest),
+              largest);
+        cell.floats[i * n + j] = total;
+      }
+    values[dot.getResult()] = std::move(cell);
     return success();
   }
 

@@ -69,6 +69,9 @@ bool refineResultTypes(Operation *op) {
                       withShape(data.getType(),
                                 access.getOffsets().getType().getShape()));
       })
+      .Case<DotOp>([](DotOp dot) {
+        return refine(dot.getResult(), dot.getAcc().getType());
+      })
       .Case<ExpandDimsOp>([](ExpandDimsOp expand) {
         SmallVector<int64_t> shape(expand.getSrc().getType().getShape());
         shape.insert(shape.begin() + expand.getAxis(), 1);

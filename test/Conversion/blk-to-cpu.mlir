@@ -273,3 +273,27 @@ func.func @kept_block(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>)
   blk.store %out[%cols], %y : !blk.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>
   return
 }
+
+// -----
+
+// blk.dot: a linalg.generic over (m, n, k) whose body widens a and b to the
+// accumulator's f32 and adds their product to it.
+// CHECK-LABEL: func.func @dot_tile
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK-NOT: blk.dot
+func.func @dot_tile(%p: !blk.ptr<f32>, %x: bf16) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = blk.splat %x : bf16 -> tensor<4x8xbf16>
+  %b = blk.splat %x : bf16 -> tensor<8x2xbf16>
+  %zero = arith.constant 0.0 : f32
+  %c = blk.splat %zero : f32 -> tensor<4x2xf32>
+  %d = blk.dot %a, %b, %c : tensor<4x8xbf16>, tensor<8x2xbf16>, tensor<4x2xf32>
+  %origin = arith.constant 0 : i32
+  %offsets = blk.splat %origin : i32 -> tensor<4x2xi32>
+  blk.store %p[%offsets], %d : !blk.ptr<f32>, tensor<4x2xi32>, tensor<4x2xf32>
+  return
+}
+

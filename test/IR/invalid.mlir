@@ -666,3 +666,35 @@ module attributes {blk.target = #blk.target<chip = "sm_60", features = "+ptx80">
 func.func @target_on_func() attributes {blk.target = "sm_90"} {
   return
 }
+
+// -----
+
+func.func @dot_shapes(%a: tensor<4x8xbf16>, %b: tensor<16x4xbf16>, %c: tensor<4x4xf32>) {
+  // expected-error @+1 {{'blk.dot' op expected a M x K, b K x N and acc M x N, but found 4x8, 16x4 and 4x4}}
+  %d = blk.dot %a, %b, %c : tensor<4x8xbf16>, tensor<16x4xbf16>, tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dot_accumulator(%a: tensor<4x8xbf16>, %b: tensor<8x4xbf16>, %c: tensor<4x4xbf16>) {
+  // expected-error @+1 {{'blk.dot' op expected f16, bf16 or f32 inputs and an f32 accumulator, but found 'bf16' inputs and a 'bf16' accumulator}}
+  %d = blk.dot %a, %b, %c : tensor<4x8xbf16>, tensor<8x4xbf16>, tensor<4x4xbf16>
+  return
+}
+
+// -----
+
+func.func @dot_mixed(%a: tensor<4x8xf16>, %b: tensor<8x4xbf16>, %c: tensor<4x4xf32>) {
+  // expected-error @+1 {{'blk.dot' op expected a and b of one element type, but found 'f16' and 'bf16'}}
+  %d = blk.dot %a, %b, %c : tensor<4x8xf16>, tensor<8x4xbf16>, tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dot_rank(%a: tensor<8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) {
+  // expected-error @+1 {{'blk.dot' op expected 2-D blocks, but 'a' is 'tensor<8xf32>'}}
+  %d = blk.dot %a, %b, %c : tensor<8xf32>, tensor<8x4xf32>, tensor<4x4xf32>
+  return
+}

@@ -190,3 +190,13 @@ func.func @async_copy(%p: !blk.ptr<bf16>, %cols: tensor<1024xi32, #row>, %m: ten
   blk.async_wait %b : !blk.shared<1024xbf16>
   return
 }
+
+// CHECK-LABEL: func.func @dot
+// CHECK: blk.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xbf16>, tensor<32x16xbf16>, tensor<64x16xf32>
+// CHECK: blk.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x16xf32>, tensor<16x?xf32>, tensor<?x?xf32>
+func.func @dot(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %c: tensor<64x16xf32>,
+               %x: tensor<?x16xf32>, %y: tensor<16x?xf32>, %z: tensor<?x?xf32>) {
+  %d = blk.dot %a, %b, %c : tensor<64x32xbf16>, tensor<32x16xbf16>, tensor<64x16xf32>
+  %e = blk.dot %x, %y, %z : tensor<?x16xf32>, tensor<16x?xf32>, tensor<?x?xf32>
+  return
+}

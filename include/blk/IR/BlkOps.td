@@ -429,6 +429,32 @@ def Blk_ReduceOp : Blk_Op<"reduce", [Pure,
   }];
 }
 
+def Blk_DotOp : Blk_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix product of two 2-D blocks, added to an accumulator";
+  let description = [{
+    `result = a x b + acc`: `a` is M x K, `b` K x N, `acc` and the result
+    M x N. The inputs are f16 or bf16 (both the same) with an f32
+    accumulator, or f32 with an f32 accumulator; products and sums are
+    those of the accumulator's type (the float64 reference computes them in
+    double). A transposed operand (K^T for attention) is a block loaded
+    with transposed offsets, as in Triton.
+
+    ```mlir
+    %c = blk.dot %a, %b, %acc : tensor<64x32xbf16>, tensor<32x64xbf16>,
+                                 tensor<64x64xf32>
+    ```
+
+    The CPU lowers it to a `linalg.matmul`; the GPU lowering (mma.sync,
+    wgmma) is issue 40's work and refuses it until then.
+  }];
+  let arguments = (ins Blk_Block:$a, Blk_Block:$b, Blk_Block:$acc);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
 def Blk_MaxExpSumOp : Blk_Op<"max_exp_sum", [Pure,
     DeclareOpInterfaceMethods<Blk_ReductionOpInterface>,
     AllTypesMatch<["max", "sum"]>, AllTypesMatch<["src", "exps"]>]> {

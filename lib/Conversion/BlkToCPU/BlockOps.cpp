@@ -257,6 +257,45 @@ struct KeptBlockToBlock : public OpConversionPattern<OpTy> {
   }
 };
 
+/// blk.dot -> a linalg.generic over (m, n, k) that widens each element of
+/// a and b to the accumulator's type and adds their product to it (a
+/// matmul whose casts are spelled out, for blk-expand-bf16 to see).
+struct DotToGeneric : public OpConversionPattern<DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *context = getContext();
+    AffineExpr m = rewriter.getAffineDimExpr(0),
+               n = rewriter.getAffineDimExpr(1),
+               k = rewriter.getAffineDimExpr(2);
+    auto map = [&](ArrayRef<AffineExpr> results) {
+      return AffineMap::get(3, /*symbolCount=*/0, results, context);
+    };
+    Type accumulator = op.getType().getElementType();
+    auto generic = linalg::GenericOp::create(
+        rewriter, op.getLoc(), TypeRange{op.getType()},
+        ValueRange{adaptor.getA(), adaptor.getB()}, ValueRange{adaptor.getAcc()},
+        ArrayRef<AffineMap>{map({m, k}), map({k, n}), map({m, n})},
+        {utils::IteratorType::parallel, utils::IteratorType::parallel,
+         utils::IteratorType::reduction},
+        [accumulator](OpBuilder &b, Location loc, ValueRange args) {
+          auto widen = [&](Value v) -> Value {
+            return v.getType() == accumulator
+                       ? v
+                       : arith::ExtFOp::create(b, loc, accumulator, v);
+          };
+          Value product =
+              arith::MulFOp::create(b, loc, widen(args[0]), widen(args[1]));
+          linalg::YieldOp::create(
+              b, loc, arith::AddFOp::create(b, loc, args[2], product)
+                          .getResult());
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::blk::populateBlockOpToLinalgPatterns(const TypeConverter &converter,
@@ -264,6 +303,7 @@ void mlir::blk::populateBlockOpToLinalgPatterns(const TypeConverter &converter,
   patterns
       .add<ArangeToGeneric, SplatToFill, SplatConstantToFill,
            ExpandDimsToExpandShape, BroadcastToGeneric, ReduceToLinalgReduce,
+           DotToGeneric,
            KeptBlockToBlock<LocalAllocOp>, KeptBlockToBlock<LocalLoadOp>>(
           converter, patterns.getContext());
 }
