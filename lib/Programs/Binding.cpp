@@ -295,14 +295,17 @@ constexpr int64_t kKeptRowElements = 64;
 /// blk-stage-held-loads keeps (RowPolicy::getMaxKeptBytes) with at
 /// most 128 elements a thread (on sm_120's 99 KiB, bf16 50256 on 2 CTAs
 /// would be held in registers, 162 of them, against 40 kept on 4).
-/// Measured, % of a copy, checked A/Bs (H100 / H200, docs/benchmarks.md):
-/// bf16 256 x 262144 on 8 x 8 (128 a thread, copied) against 8 x 16 (64,
-/// not copied) 1.00x / 1.07x, log_softmax 1.04x / 1.07x; f32 512 x 151936
-/// on 8 x 8 kept against 16 x 4 in registers 1.00x / 1.07x, log_softmax
-/// 1.02x / 1.09x, 256 x 200000 1.00x / 1.03x; f32 256 x 262144 stays on 16
-/// x 4 (8 x 8 would need 128 KiB a CTA; kept on 16 x 8 0.99x / 1.03x).
-/// Earlier, without copies: bf16 512 x 151936 on 8 x 8 kept (80 a thread)
-/// 88.9% against 62.2% on 8 x 16 in registers (H100).
+/// Measured, checked A/Bs, H100 / H200 (the table "v3 -> v5" of `git show
+/// aeafb84^:docs/benchmarks.md`, section "Shared reads on 16-CTA
+/// clusters"): bf16 256 x 262144 on 8 x 8 (128 a thread, copied) against
+/// 8 x 16 (64, not copied) 1.002x / 1.067x, log_softmax 1.035x / 1.085x;
+/// f32 512 x 151936 on 8 x 8 kept against 16 x 4 in registers 1.003x /
+/// 1.074x, log_softmax 1.017x / 1.080x, 256 x 200000 0.996x / 1.018x; f32
+/// 256 x 262144 stays on 16 x 4 (8 x 8 would need 128 KiB a CTA; kept on
+/// 16 x 8 0.99x / 1.03x). Earlier, without copies: bf16 512 x 151936 on
+/// 8 x 8 kept (80 a thread) 88.9% of a copy against 62.2% on 16 x 8 and
+/// 69.3% on 8 x 16 in registers (H100,
+/// docs/bench-data/padded-rows/sweep-h100.txt).
 static void fitKeptRow(const RowShape &shape, const ProgramTraits &traits,
                        const RowPolicy &rows, int64_t &warps, int64_t &ctas) {
   int64_t cols = std::max<int64_t>(1, shape.cols);
