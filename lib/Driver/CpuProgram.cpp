@@ -7,7 +7,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringRef.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -90,20 +89,16 @@ Status CpuProgram::run(const runtime::LaunchArguments &arguments,
   // problem (unchecked code ignores it).
   runtime::ProgramShape shape = image.shapes.withRows(rows);
   std::vector<mlir::blk::CPUKernels::Buffer> extents;
-  for (const runtime::KernelSignature &signature : image.signatures)
-    for (const runtime::KernelArgument &argument : signature.arguments) {
-      if (!runtime::isTensorRole(argument.role) ||
-          std::any_of(extents.begin(), extents.end(),
-                      [&](const auto &e) { return e.name == argument.name; }))
-        continue;
-      size_t bytes = 0;
-      if (Status status = runtime::getTensorBytes(argument, shape, bytes);
-          !status)
-        return status;
-      extents.push_back(
-          {reinterpret_cast<const void *>(bound.getTensor(argument.name)),
-           bytes, argument.name});
-    }
+  for (const runtime::KernelArgument &argument :
+       runtime::getTensorArguments(image.signatures)) {
+    size_t bytes = 0;
+    if (Status status = runtime::getTensorBytes(argument, shape, bytes);
+        !status)
+      return status;
+    extents.push_back(
+        {reinterpret_cast<const void *>(bound.getTensor(argument.name)), bytes,
+         argument.name});
+  }
   state->kernels->setBuffers(std::move(extents));
   runtime::PackedArguments packed;
   for (const runtime::KernelSignature &signature : image.signatures) {
@@ -127,18 +122,16 @@ Status CpuProgram::State::fitScratch(int64_t rows) {
     return Status::success();
   scratch.clear();
   runtime::ProgramShape shape = image.shapes.withRows(rows);
-  for (const runtime::KernelSignature &signature : image.signatures)
-    for (const runtime::KernelArgument &argument : signature.arguments) {
-      if (argument.role != runtime::ArgRole::scratch ||
-          std::any_of(scratch.begin(), scratch.end(),
-                      [&](const auto &b) { return b.first == argument.name; }))
-        continue;
-      size_t bytes = 0;
-      if (Status status = runtime::getTensorBytes(argument, shape, bytes);
-          !status)
-        return status;
-      scratch.emplace_back(argument.name, std::vector<uint8_t>(bytes));
-    }
+  for (const runtime::KernelArgument &argument :
+       runtime::getTensorArguments(image.signatures)) {
+    if (argument.role != runtime::ArgRole::scratch)
+      continue;
+    size_t bytes = 0;
+    if (Status status = runtime::getTensorBytes(argument, shape, bytes);
+        !status)
+      return status;
+    scratch.emplace_back(argument.name, std::vector<uint8_t>(bytes));
+  }
   scratchRows = rows;
   return Status::success();
 }

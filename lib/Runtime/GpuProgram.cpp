@@ -109,26 +109,21 @@ Status GpuProgram::fitScratch(int64_t rows) {
       return status;
   scratch.clear();
   ProgramShape shape = programImage.shapes.withRows(rows);
-  for (const KernelSignature &signature : programImage.signatures)
-    for (const KernelArgument &argument : signature.arguments) {
-      // A scratch tensor several kernels name is one buffer.
-      if (argument.role != ArgRole::scratch ||
-          std::any_of(scratch.begin(), scratch.end(),
-                      [&](const auto &buffer) {
-                        return buffer.first == argument.name;
-                      }))
-        continue;
-      size_t bytes = 0;
-      if (Status status = getTensorBytes(argument, shape, bytes); !status)
-        return status;
-      DeviceBuffer buffer;
-      if (Status status = driver.allocate(bytes, buffer); !status)
-        return status;
-      // Counters (blk.program_barrier) start at zero.
-      if (Status status = buffer.fillBytes(0); !status)
-        return status;
-      scratch.emplace_back(argument.name, std::move(buffer));
-    }
+  for (const KernelArgument &argument :
+       getTensorArguments(programImage.signatures)) {
+    if (argument.role != ArgRole::scratch)
+      continue;
+    size_t bytes = 0;
+    if (Status status = getTensorBytes(argument, shape, bytes); !status)
+      return status;
+    DeviceBuffer buffer;
+    if (Status status = driver.allocate(bytes, buffer); !status)
+      return status;
+    // Counters (blk.program_barrier) start at zero.
+    if (Status status = buffer.fillBytes(0); !status)
+      return status;
+    scratch.emplace_back(argument.name, std::move(buffer));
+  }
   // The zeroing runs on the legacy stream, which a caller's non-blocking
   // stream does not wait for: it is done before the launch.
   if (!scratch.empty())

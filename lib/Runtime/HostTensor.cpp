@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <unordered_set>
 
 using namespace blk::runtime;
 
@@ -148,20 +147,14 @@ blk::runtime::createHostTensors(const std::vector<KernelSignature> &signatures,
                                 std::vector<HostTensor> &tensors,
                                 TensorGroup group) {
   tensors.clear();
-  std::unordered_set<std::string> seen;
-  for (const KernelSignature &signature : signatures)
-    for (const KernelArgument &argument : signature.arguments) {
-      bool scratch = argument.role == ArgRole::scratch;
-      if (!isTensorRole(argument.role) ||
-          scratch != (group == TensorGroup::scratch) ||
-          !seen.insert(argument.name).second)
-        continue;
-      tensors.emplace_back();
-      if (Status status =
-              HostTensor::create(argument, shape, tensors.back());
-          !status)
-        return status;
-    }
+  for (const KernelArgument &argument : getTensorArguments(signatures)) {
+    if ((argument.role == ArgRole::scratch) != (group == TensorGroup::scratch))
+      continue;
+    tensors.emplace_back();
+    if (Status status = HostTensor::create(argument, shape, tensors.back());
+        !status)
+      return status;
+  }
   return Status::success();
 }
 

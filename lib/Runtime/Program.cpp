@@ -10,6 +10,7 @@
 #include "blk/Runtime/Program.h"
 #include "blk/Target/ChipFacts.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -21,6 +22,20 @@ static const char kImageHeader[] = "blk-program-image 3\n";
 bool blk::runtime::isTensorRole(ArgRole role) {
   return role == ArgRole::input || role == ArgRole::output ||
          role == ArgRole::scratch;
+}
+
+std::vector<KernelArgument> blk::runtime::getTensorArguments(
+    const std::vector<KernelSignature> &signatures) {
+  std::vector<KernelArgument> tensors;
+  for (const KernelSignature &signature : signatures)
+    for (const KernelArgument &argument : signature.arguments)
+      if (isTensorRole(argument.role) &&
+          std::none_of(tensors.begin(), tensors.end(),
+                       [&](const KernelArgument &seen) {
+                         return seen.name == argument.name;
+                       }))
+        tensors.push_back(argument);
+  return tensors;
 }
 
 int64_t ProgramShape::getRowStride(const std::string &tensor) const {

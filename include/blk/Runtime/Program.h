@@ -49,6 +49,11 @@ struct KernelSignature {
   std::vector<KernelArgument> arguments;
 };
 
+/// Every tensor argument the kernels declare, once each (a name several
+/// kernels take is one buffer), in order of first appearance.
+std::vector<KernelArgument>
+getTensorArguments(const std::vector<KernelSignature> &signatures);
+
 /// How a GPU kernel is launched.
 struct KernelLaunch {
   int64_t threads = 0;
