@@ -1,12 +1,16 @@
 //===- Autotune.cpp - remembered best specializations ---------------------===//
 #include "Autotune.h"
 
+#include "Report.h"
+
 #include "blk/Runtime/Files.h"
 #include "blk/Target/TargetInfo.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -131,4 +135,77 @@ bool AutotuneCache::store(const std::string &key, const Specialization &best,
       blk::runtime::writeFileWhole(path, previous + line);
   error = written.message();
   return written.ok();
+}
+
+namespace {
+
+/// Times every candidate binding (20 runs each) and returns the fastest;
+/// candidates that do not compile (too many registers...) are skipped
+/// quietly.
+bool tuneOnGPU(GpuExecution &gpu, blk::runtime::CudaDriver &driver,
+               mlir::ModuleOp fitted, const Problem &problem,
+               const std::vector<blk::runtime::HostTensor> &tensors,
+               const mlir::blk::CompileOptions &options, Specialization &best) {
+  auto candidates = mlir::blk::candidateBindings(fitted, problem.desc, options);
+  if (mlir::failed(candidates))
+    return false;
+  double bestGBps = 0;
+  int tried = 0;
+  for (const Specialization &candidate : *candidates) {
+    mlir::ScopedDiagnosticHandler quiet(
+        fitted.getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
+    LoadedProgram loaded;
+    BenchResult bench;
+    if (!buildOnGPU(driver, fitted, problem, options, candidate, loaded) ||
+        !gpu.bench(*loaded.program, problem, tensors, 20, bench))
+      continue;
+    ++tried;
+    if (bench.kernelGBps > bestGBps) {
+      bestGBps = bench.kernelGBps;
+      best = candidate;
+    }
+  }
+  report() << "  autotune: " << tried << " candidates timed, best "
+               << best.describe() << " ("
+               << llvm::format("%.1f", bestGBps) << " GB/s)\n";
+  return tried > 0;
+}
+
+} // namespace
+
+bool softmax_run::autotune(
+    const RunOptions &runOptions, GpuExecution &gpu,
+    blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
+    mlir::ModuleOp fitted, llvm::StringRef programName, const Problem &problem,
+    const std::vector<blk::runtime::HostTensor> &tensors,
+    const mlir::blk::CompileOptions &options, Specialization &binding) {
+  AutotuneCache cache(runOptions.autotuneCache);
+  std::string key = AutotuneCache::key(driver.device().name + " " + options.chip,
+                                       program, programName.str(), problem);
+  if (auto remembered = cache.lookup(key)) {
+    mlir::blk::CompileOptions fixed = options;
+    fixed.constants.clear();
+    for (const auto &constant : remembered->constants)
+      fixed.constants[constant.getKey().str()] = constant.getValue();
+    fixed.numWarps = remembered->numWarps;
+    fixed.numCtas = remembered->numCtas;
+    fixed.numStages = remembered->numStages;
+    auto chosen = mlir::blk::chooseBinding(fitted, problem.desc, fixed);
+    if (mlir::succeeded(chosen)) {
+      binding = std::move(*chosen);
+      report() << "  autotune: remembered in " << cache.getPath() << "\n";
+      return true;
+    }
+    llvm::errs() << "softmax-run: autotune: the binding remembered in "
+                 << cache.getPath()
+                 << " does not fit (see above); tuning again\n";
+  }
+  if (!tuneOnGPU(gpu, driver, fitted, problem, tensors, options, binding)) {
+    llvm::errs() << "softmax-run: autotune: no candidate compiled and ran\n";
+    return false;
+  }
+  std::string error;
+  if (!cache.store(key, binding, error))
+    llvm::errs() << "softmax-run: autotune cache: " << error << "\n";
+  return true;
 }

@@ -8,6 +8,8 @@
 #ifndef TOOLS_SOFTMAX_RUN_AUTOTUNE_H
 #define TOOLS_SOFTMAX_RUN_AUTOTUNE_H
 
+#include "GpuExecution.h"
+#include "Options.h"
 #include "Problem.h"
 
 #include <optional>
@@ -48,6 +50,18 @@ public:
 private:
   std::string path;
 };
+
+/// The binding --autotune chooses: remembered (in options.autotuneCache)
+/// for this device, program and problem, else the fastest candidate of
+/// blk's candidateBindings timed on `tensors` (20 runs each; one that does
+/// not compile is skipped quietly), then remembered.
+bool autotune(const RunOptions &runOptions, GpuExecution &gpu,
+              blk::runtime::CudaDriver &driver, mlir::ModuleOp program,
+              mlir::ModuleOp fitted, llvm::StringRef programName,
+              const Problem &problem,
+              const std::vector<blk::runtime::HostTensor> &tensors,
+              const mlir::blk::CompileOptions &options,
+              Specialization &binding);
 
 } // namespace softmax_run
 

@@ -9,49 +9,44 @@
 #include <cstring>
 
 using namespace softmax_run;
+using blk::runtime::Status;
 
-blk::runtime::Status CpuExecution::allocateScratch(int64_t rows) {
-  if (scratchAllocated)
-    return blk::runtime::Status::success();
-  scratchAllocated = true;
-  return blk::runtime::createHostTensors(
-      compiled.getSignatures(), compiled.image.shapes.withRows(rows), scratch,
-      blk::runtime::TensorGroup::scratch);
+Status CpuExecution::load(mlir::blk::CompiledProgram compiled,
+                          unsigned threads,
+                          std::unique_ptr<CpuExecution> &execution) {
+  std::unique_ptr<blk::CpuProgram> program;
+  if (Status status = blk::CpuProgram::load(std::move(compiled.image), program);
+      !status)
+    return status;
+  execution.reset(new CpuExecution(std::move(program), threads));
+  return Status::success();
 }
 
-mlir::LogicalResult
-CpuExecution::launchAll(const Problem &problem,
-                        std::vector<blk::runtime::HostTensor> &tensors) {
+Status softmax_run::buildOnCPU(mlir::ModuleOp fitted, const Problem &problem,
+                               const mlir::blk::CompileOptions &options,
+                               const Specialization &binding, unsigned threads,
+                               std::unique_ptr<CpuExecution> &execution,
+                               mlir::blk::CompileTimes &times, double &loadMs) {
+  auto compiled = mlir::blk::compileProgram(fitted, problem.desc, binding,
+                                            options,
+                                            mlir::blk::HostCode::objectOnly);
+  if (mlir::failed(compiled))
+    return Status::failure("compilation failed (see the errors above)");
+  times = compiled->times;
+  auto start = std::chrono::steady_clock::now();
+  Status status = CpuExecution::load(std::move(*compiled), threads, execution);
+  loadMs = std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start)
+               .count();
+  return status;
+}
+
+Status CpuExecution::launchAll(const Problem &problem,
+                               std::vector<blk::runtime::HostTensor> &tensors) {
   blk::runtime::LaunchArguments arguments = getLaunchArguments(problem);
-  if (blk::runtime::Status status = allocateScratch(arguments.rows());
-      !status) {
-    llvm::errs() << "softmax-run: " << status.message() << "\n";
-    return mlir::failure();
-  }
-  std::vector<mlir::blk::CPUKernels::Buffer> extents;
-  for (auto *group : {&tensors, &scratch})
-    for (blk::runtime::HostTensor &tensor : *group) {
-      std::vector<uint8_t> &bytes = tensor.getBytes();
-      arguments.tensor(tensor.getName(), bytes.data());
-      extents.push_back({bytes.data(), bytes.size(), tensor.getName()});
-    }
-  // What bounds-checked code may touch (ignored by unchecked code).
-  compiled.cpuKernels->setBuffers(std::move(extents));
-  blk::runtime::PackedArguments packed;
-  for (const mlir::blk::KernelSignature &signature :
-       compiled.getSignatures()) {
-    if (blk::runtime::Status status =
-            blk::runtime::packArguments(signature, arguments, packed);
-        !status) {
-      llvm::errs() << "softmax-run: " << status.message() << "\n";
-      return mlir::failure();
-    }
-    if (mlir::failed(compiled.cpuKernels->run(
-            signature.name, packed.slots,
-            compiled.image.getGrid(arguments.rows()), threads)))
-      return mlir::failure();
-  }
-  return mlir::success();
+  for (blk::runtime::HostTensor &tensor : tensors)
+    arguments.tensor(tensor.getName(), tensor.getBytes().data());
+  return program->run(arguments, threads);
 }
 
 static void poisonOutputs(std::vector<blk::runtime::HostTensor> &tensors) {
@@ -60,9 +55,8 @@ static void poisonOutputs(std::vector<blk::runtime::HostTensor> &tensors) {
       tensor.poison();
 }
 
-mlir::LogicalResult
-CpuExecution::run(const Problem &problem,
-                  std::vector<blk::runtime::HostTensor> &tensors) {
+Status CpuExecution::run(const Problem &problem,
+                         std::vector<blk::runtime::HostTensor> &tensors) {
   poisonOutputs(tensors);
   return launchAll(problem, tensors);
 }
@@ -106,17 +100,21 @@ double CpuExecution::timeCopy(uint64_t bytes, int runs) {
   return 2.0 * double(bytes) / (milliseconds * 1e6);
 }
 
-mlir::LogicalResult
-CpuExecution::time(const Problem &problem,
-                   const std::vector<blk::runtime::HostTensor> &start,
-                   std::vector<blk::runtime::HostTensor> &tensors, int runs,
-                   double &milliseconds) {
+Status CpuExecution::time(const Problem &problem,
+                          const std::vector<blk::runtime::HostTensor> &start,
+                          std::vector<blk::runtime::HostTensor> &tensors,
+                          int runs, double &milliseconds) {
+  Status failure = Status::success();
   milliseconds = medianMilliseconds(
-      runs, [&] { return mlir::succeeded(launchAll(problem, tensors)); },
+      runs,
+      [&] {
+        failure = launchAll(problem, tensors);
+        return bool(failure);
+      },
       [&] {
         for (size_t i = 0; i < tensors.size(); ++i)
           tensors[i].getBytes() = start[i].getBytes();
         poisonOutputs(tensors);
       });
-  return mlir::failure(milliseconds < 0);
+  return failure;
 }

@@ -1,7 +1,10 @@
 //===- GpuExecution.cpp - softmax-run's data on the GPU -------------------===//
 #include "GpuExecution.h"
 
+#include "Report.h"
+
 #include <algorithm>
+#include <chrono>
 
 using namespace softmax_run;
 using blk::runtime::Status;
@@ -124,4 +127,20 @@ Status GpuExecution::bench(blk::runtime::GpuProgram &program,
   result.kernelGBps = double(moved) / (result.kernelMs * 1e6);
   result.copyGBps = 2.0 * double(copyBytes) / (copyMs * 1e6);
   return Status::success();
+}
+
+Status softmax_run::buildOnGPU(blk::runtime::CudaDriver &driver, mlir::ModuleOp fitted,
+                  const Problem &problem,
+                  const mlir::blk::CompileOptions &options,
+                  const Specialization &binding, LoadedProgram &loaded) {
+  auto compiled =
+      mlir::blk::compileProgram(fitted, problem.desc, binding, options);
+  if (mlir::failed(compiled))
+    return Status::failure("compilation failed (see the errors above)");
+  loaded.times = compiled->times;
+  auto start = std::chrono::steady_clock::now();
+  Status status = blk::runtime::GpuProgram::load(
+      driver, std::move(compiled->image), loaded.program);
+  loaded.loadMs = millisecondsSince(start);
+  return status;
 }

@@ -56,6 +56,22 @@ private:
   blk::runtime::DeviceBuffer flush, copySource, copyTarget;
 };
 
+/// A compiled program loaded on the GPU.
+struct LoadedProgram {
+  std::unique_ptr<blk::runtime::GpuProgram> program;
+  mlir::blk::CompileTimes times;
+  /// Milliseconds to load the PTX (the driver's JIT).
+  double loadMs = 0;
+};
+
+/// Compiles one binding of the fitted program (or takes it from the
+/// cache) and loads it.
+blk::runtime::Status buildOnGPU(blk::runtime::CudaDriver &driver,
+                                mlir::ModuleOp fitted, const Problem &problem,
+                                const mlir::blk::CompileOptions &options,
+                                const Specialization &binding,
+                                LoadedProgram &loaded);
+
 } // namespace softmax_run
 
 #endif // TOOLS_SOFTMAX_RUN_GPUEXECUTION_H

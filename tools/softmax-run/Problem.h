@@ -42,6 +42,13 @@ struct Problem {
   bool againstCPULowering = false;
   /// 1 where the input was a 1-D .npy array: the output is written as one.
   unsigned inputDimensions = 2;
+  /// --expect NAME=FILE: what an output must hold, read before the run,
+  /// and the file it came from.
+  struct Expectation {
+    blk::runtime::ReferenceOutput values;
+    std::string path;
+  };
+  std::vector<Expectation> expectations;
 
   int64_t rows() const { return desc.rows; }
   int64_t cols() const { return desc.cols; }
