@@ -157,6 +157,39 @@ OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+namespace {
+
+/// dot(extf a, extf b, acc) -> dot(a, b, acc) where a and b widen from one
+/// 16-bit float type: every 16-bit product is exact in f32, so the dot's
+/// values are unchanged, and the narrow inputs are what tensor cores take
+/// (and half the shared memory a GPU dot stages them in).
+struct DotOfWidenedInputs : public OpRewritePattern<DotOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DotOp op,
+                                PatternRewriter &rewriter) const override {
+    auto a = op.getA().getDefiningOp<arith::ExtFOp>();
+    auto b = op.getB().getDefiningOp<arith::ExtFOp>();
+    if (!a || !b)
+      return failure();
+    Type narrow = getElementTypeOrSelf(a.getIn().getType());
+    if (!(narrow.isF16() || narrow.isBF16()) ||
+        narrow != getElementTypeOrSelf(b.getIn().getType()))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getAMutable().assign(a.getIn());
+      op.getBMutable().assign(b.getIn());
+    });
+    return success();
+  }
+};
+
+} // namespace
+
+void DotOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                        MLIRContext *context) {
+  patterns.add<DotOfWidenedInputs>(context);
+}
+
 void LoadOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                          MLIRContext *context) {
   patterns.add<SimplifyLoadMask>(context);

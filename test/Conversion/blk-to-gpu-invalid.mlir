@@ -180,7 +180,7 @@ func.func @local_load_argument(%p: !blk.ptr<f32>, %n: index) attributes {blk.ker
 
 #staged3 = #blk.blocked<elems = [8], lanes = [32], warps = [32]>
 
-// expected-error @+1 {{kernel @too_much_shared needs 0 bytes of shared memory for its reductions and 262144 for the blocks it keeps (blk.local_alloc), over the 232448 bytes a CTA of sm_90 may have}}
+// expected-error @+1 {{kernel @too_much_shared needs 0 bytes of shared memory for its reductions and 262144 for the blocks it keeps (blk.local_alloc) and its products' operands (blk.dot), over the 232448 bytes a CTA of sm_90 may have}}
 func.func @too_much_shared(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 32>} {
   %x = arith.constant dense<1.0> : tensor<131072xbf16, #staged3>
   %b = blk.local_alloc %x : tensor<131072xbf16, #staged3> -> !blk.shared<131072xbf16>
@@ -216,5 +216,19 @@ func.func @k(%out: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps
 func.func @helper(%p: !blk.ptr<f32>) {
   // expected-error @+1 {{'blk.arange' op is outside a kernel; the GPU path converts blk ops only inside functions marked blk.kernel (inline the helper into the kernel)}}
   %cols = blk.arange 0 to 128 : tensor<128xi32>
+  return
+}
+
+// -----
+
+#clustered2d = #blk.blocked<elems = [1, 4], lanes = [2, 16], warps = [4, 1], ctas = [1, 2]>
+
+// A dot's operands meet in one CTA's shared memory.
+func.func @dot_over_ctas(%x: bf16, %y: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2>} {
+  %a = blk.splat %x : bf16 -> tensor<16x16xbf16, #clustered2d>
+  %b = blk.splat %x : bf16 -> tensor<16x128xbf16, #clustered2d>
+  %c = blk.splat %y : f32 -> tensor<16x128xf32, #clustered2d>
+  // expected-error @+1 {{'blk.dot' op expected operands laid out over one CTA, but the layout spreads them over 2 (num_ctas = 1 for a kernel with blk.dot)}}
+  %d = blk.dot %a, %b, %c : tensor<16x16xbf16, #clustered2d>, tensor<16x128xbf16, #clustered2d>, tensor<16x128xf32, #clustered2d>
   return
 }

@@ -95,3 +95,32 @@ func.func @reshape_of_splat(%x: f32) -> tensor<4x8xf32> {
   // CHECK: return %[[S]]
   return %b : tensor<4x8xf32>
 }
+
+// -----
+
+// A dot of inputs widened from bf16 takes the bf16 blocks: the products are
+// the same in f32, and 16-bit inputs are what tensor cores multiply.
+// CHECK-LABEL: func.func @dot_of_widened
+// CHECK-SAME: (%[[A:.*]]: tensor<16x16xbf16>, %[[B:.*]]: tensor<16x8xbf16>, %[[C:.*]]: tensor<16x8xf32>)
+func.func @dot_of_widened(%a: tensor<16x16xbf16>, %b: tensor<16x8xbf16>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  // CHECK: %[[D:.*]] = blk.dot %[[A]], %[[B]], %[[C]] : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
+  %wa = arith.extf %a : tensor<16x16xbf16> to tensor<16x16xf32>
+  %wb = arith.extf %b : tensor<16x8xbf16> to tensor<16x8xf32>
+  %d = blk.dot %wa, %wb, %c : tensor<16x16xf32>, tensor<16x8xf32>, tensor<16x8xf32>
+  // CHECK: return %[[D]]
+  return %d : tensor<16x8xf32>
+}
+
+// -----
+
+// Inputs widened from two types, or only one widened, stay f32.
+// CHECK-LABEL: func.func @dot_of_mixed
+func.func @dot_of_mixed(%a: tensor<16x16xbf16>, %b: tensor<16x8xf16>, %f: tensor<16x8xf32>, %c: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+  // CHECK: blk.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x16xf32>, tensor<16x8xf32>, tensor<16x8xf32>
+  // CHECK: blk.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x16xf32>, tensor<16x8xf32>, tensor<16x8xf32>
+  %wa = arith.extf %a : tensor<16x16xbf16> to tensor<16x16xf32>
+  %wb = arith.extf %b : tensor<16x8xf16> to tensor<16x8xf32>
+  %d = blk.dot %wa, %wb, %c : tensor<16x16xf32>, tensor<16x8xf32>, tensor<16x8xf32>
+  %e = blk.dot %wa, %f, %c : tensor<16x16xf32>, tensor<16x8xf32>, tensor<16x8xf32>
+  return %d, %e : tensor<16x8xf32>, tensor<16x8xf32>
+}

@@ -1,12 +1,30 @@
 // blk.dot (a x b + acc on 2-D blocks) on the CPU: a square matmul whose K
 // loop feeds 16-wide tiles of A and B to blk.dot, checked against the
 // program run in float64 (the interpreter's dot: sums in double); odd N
-// (masked edges), one row, bf16 data. The GPU refuses it, located, until
-// issue 40 lowers it to mma.sync and wgmma.
-// RUN: softmax-run %S/Inputs/matmul_square.mlir --target cpu --rows 100 --cols 100 --check | FileCheck %s
-// RUN: softmax-run %S/Inputs/matmul_square.mlir --target cpu --rows 37 --cols 37 --check --special | FileCheck %s
-// RUN: softmax-run %S/Inputs/matmul_square.mlir --target cpu --rows 1 --cols 1 --check | FileCheck %s
-// RUN: softmax-run %S/Inputs/matmul_square.mlir --target cpu --rows 64 --cols 64 --dtype bf16 --check | FileCheck %s
+// (masked edges), one row, bf16 data. test/GPU/dot.mlir runs it on the GPU.
+// RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --target cpu --rows 100 --cols 100 --check | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --target cpu --rows 37 --cols 37 --check --special | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --target cpu --rows 1 --cols 1 --check | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --target cpu --rows 64 --cols 64 --dtype bf16 --check | FileCheck %s
 // CHECK: check: {{.*}} OK (relative L2 tolerance {{.*}}, against the program in float64)
-// RUN: not softmax-run %S/Inputs/matmul_square.mlir --rows 64 --cols 64 --chip sm_90 --emit-ptx %t.ptx 2>&1 | FileCheck %s --check-prefix=GPU
-// GPU: matmul_square.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'blk.dot' op has no GPU lowering yet (mma.sync and wgmma are issue 40's work); it runs on the CPU and in the float64 reference
+//
+// The PTX: bf16 or f16 data with 16 rows a program takes mma.sync on sm_80+
+// (the dot takes the 16-bit blocks blk-storage-type widens: the fold of
+// IR/canonicalize.mlir); f32 data, or sm_75, f32 multiplies and adds, each product rounded as
+// blk.dot defines it (no fma; Conversion/blk-to-gpu-dot.mlir
+// shows the IR).
+// RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --rows 64 --cols 64 --dtype bf16 --const ROWS=16 --chip sm_90 --emit-ptx %t.bf16.ptx
+// RUN: FileCheck %s --check-prefix=MMA-BF16 < %t.bf16.ptx
+// RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --rows 100 --cols 100 --dtype f16 --const ROWS=32 --chip sm_80 --emit-ptx %t.f16.ptx
+// RUN: FileCheck %s --check-prefix=MMA-F16 < %t.f16.ptx
+// RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --rows 64 --cols 64 --chip sm_90 --emit-ptx %t.f32.ptx
+// RUN: FileCheck %s --check-prefix=SCALAR < %t.f32.ptx
+// RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --rows 64 --cols 64 --dtype f16 --const ROWS=16 --chip sm_75 --emit-ptx %t.sm75.ptx
+// RUN: FileCheck %s --check-prefix=SCALAR < %t.sm75.ptx
+// MMA-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// MMA-F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SCALAR-NOT: mma.sync
+// SCALAR-NOT: fma.rn.f32
+// SCALAR: mul.rn.f32
+// SCALAR-NOT: mma.sync
+// SCALAR-NOT: fma.rn.f32

@@ -444,8 +444,15 @@ def Blk_DotOp : Blk_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
                                  tensor<64x64xf32>
     ```
 
-    The CPU lowers it to a `linalg.matmul`; the GPU lowering (mma.sync,
-    wgmma) is issue 40's work and refuses it until then.
+    Inputs widened from one 16-bit type (`arith.extf` of f16 or bf16 blocks,
+    what blk-storage-type makes of an f32 program over bf16 memory) are
+    taken before the widening (canonicalization): the products are the
+    same in f32, and the 16-bit inputs are what tensor cores multiply.
+
+    The CPU lowers it to a `linalg.generic` over (m, n, k); the GPU to
+    `mma.sync` (f16 or bf16 inputs on sm_80+, M, N and K multiples of 16, 8
+    and 16), else to f32 multiplies and adds, with the operands passed through shared
+    memory (convert-blk-to-gpu). wgmma is issue 40's next step.
   }];
   let arguments = (ins Blk_Block:$a, Blk_Block:$b, Blk_Block:$acc);
   let results = (outs Blk_Block:$result);
@@ -453,6 +460,7 @@ def Blk_DotOp : Blk_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Blk_MaxExpSumOp : Blk_Op<"max_exp_sum", [Pure,

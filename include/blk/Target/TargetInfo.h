@@ -89,6 +89,10 @@ public:
   /// Bytes one `cp.async.cg` moves (the only size .cg takes).
   static constexpr int64_t kAsyncCopyBytes = 16;
   bool hasAsyncCopy() const { return chipNumber >= kMinAsyncCopyChip; }
+  /// Oldest chip with `mma.sync.aligned.m16n8k16` on f16 and bf16 inputs
+  /// with f32 accumulators (PTX ISA 7.0; bf16 needs sm_80).
+  static constexpr unsigned kMinMmaSyncChip = 80;
+  bool hasMmaSync() const { return chipNumber >= kMinMmaSyncChip; }
   /// The largest cluster a program may run on: 1 without clusters.
   int64_t getMaxClusterCtas() const { return hasClusters() ? kMaxClusterCtas : 1; }
   /// Clusters larger than this need the kernel's non-portable opt-in

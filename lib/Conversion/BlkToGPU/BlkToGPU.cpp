@@ -117,11 +117,18 @@ LogicalResult checkSupported(func::FuncOp func) {
   if (std::optional<Unspecialized> found = findUnspecialized(func))
     return found->emitError() << "; run --blk-specialize first";
   WalkResult result = func.walk([](Operation *op) {
-    if (isa<DotOp>(op)) {
-      op->emitOpError() << "has no GPU lowering yet (mma.sync and wgmma are "
-                           "issue 40's work); it runs on the CPU and in the "
-                           "float64 reference";
-      return WalkResult::interrupt();
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      // Each CTA of a cluster holds part of the operands; the dot's
+      // shared memory is one CTA's.
+      auto layout = dyn_cast_or_null<BlockedLayoutAttr>(
+          dot.getAcc().getType().getEncoding());
+      if (layout && layout.getNumCtas() > 1) {
+        op->emitOpError() << "expected operands laid out over one CTA, but "
+                             "the layout spreads them over "
+                          << layout.getNumCtas()
+                          << " (num_ctas = 1 for a kernel with blk.dot)";
+        return WalkResult::interrupt();
+      }
     }
     if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::RsqrtOp,
             math::FmaOp, math::AbsFOp, math::SqrtOp, math::TanhOp,
@@ -259,6 +266,7 @@ struct ConvertBlkToGPUPass
     populateMathOpPatterns(converter, patterns);
     populateMemoryOpPatterns(converter, patterns, accessPlans, plan);
     populateReduceOpPatterns(converter, patterns, plan);
+    populateDotOpPatterns(converter, patterns, plan, targetInfo);
     populateProgramBarrierOpPatterns(converter, patterns);
     populateSharedMemoryOpPatterns(converter, patterns, plan);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

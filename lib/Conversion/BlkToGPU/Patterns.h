@@ -162,6 +162,19 @@ int64_t getResidentPrograms(func::FuncOp kernel);
 /// blk.program_barrier: programs meet at a counter in global memory.
 void populateProgramBarrierOpPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
+/// How convert-blk-to-gpu makes a blk.dot (DotOp.cpp): with mma.sync on
+/// tensor cores, or with f32 multiplies and adds.
+enum class DotPath { mma, scalar };
+/// mma where the target has mma.sync, the inputs are f16 or bf16 and M, N,
+/// K are multiples of the m16n8k16 fragment's; else scalar.
+DotPath getDotPath(DotOp op, const TargetInfo &target);
+/// Bytes of its kernel's dynamic shared memory a blk.dot passes its
+/// operands through (and, on the mma path, its accumulator).
+int64_t getDotSharedBytes(DotOp op, const TargetInfo &target);
+void populateDotOpPatterns(const TypeConverter &converter,
+                           RewritePatternSet &patterns,
+                           const WorkgroupPlan &plan,
+                           const TargetInfo &target);
 void populateReduceOpPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
                               const WorkgroupPlan &plan);

@@ -41,9 +41,11 @@ static LogicalResult checkLocalLoad(LocalLoadOp load) {
   return success();
 }
 
-/// Places the blocks kept by the kernel's blk.local_allocs one after the
-/// other (16-byte aligned) in its dynamic shared memory; returns its size.
+/// Places the blocks kept by the kernel's blk.local_allocs and the
+/// operands of its blk.dots one after the other (16-byte aligned) in its
+/// dynamic shared memory; returns its size.
 static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
+                                           const TargetInfo &target,
                                            WorkgroupPlan &plan) {
   int64_t bytes = 0;
   WalkResult result = kernel.walk([&](Operation *op) {
@@ -64,6 +66,10 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
       }
       plan.stagedOffsetOf[op] = bytes;
       bytes += llvm::alignTo(*getKeptBlockBytes(kept), kVectorBytes);
+    }
+    if (auto dot = dyn_cast<DotOp>(op)) {
+      plan.stagedOffsetOf[op] = bytes;
+      bytes += getDotSharedBytes(dot, target);
     }
     return WalkResult::advance();
   });
@@ -102,14 +108,15 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
            << " bytes of shared memory for its reductions, over the "
            << target.getMaxStaticSharedBytes()
            << "-byte static limit; use fewer warps or rows";
-  FailureOr<int64_t> stagedBytes = planStagedBlocks(kernel, plan);
+  FailureOr<int64_t> stagedBytes = planStagedBlocks(kernel, target, plan);
   if (failed(stagedBytes))
     return failure();
   if (sharedBytes + *stagedBytes > target.getMaxSharedBytesPerCta())
     return kernel.emitError()
            << "kernel @" << kernel.getSymName() << " needs " << sharedBytes
            << " bytes of shared memory for its reductions and " << *stagedBytes
-           << " for the blocks it keeps (blk.local_alloc), over the "
+           << " for the blocks it keeps (blk.local_alloc) and its products' "
+              "operands (blk.dot), over the "
            << target.getMaxSharedBytesPerCta() << " bytes a CTA of "
            << target.getChip() << " may have";
   plan.sharedBytes[kernel] = sharedBytes;

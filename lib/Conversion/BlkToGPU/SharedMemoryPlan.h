@@ -42,8 +42,8 @@ struct WorkgroupPlan {
   llvm::StringMap<Operation *> exitArriveOf;
   /// Static shared memory of each kernel in bytes (keyed by its func.func).
   llvm::DenseMap<Operation *, int64_t> sharedBytes;
-  /// Byte offset of each blk.local_alloc's (or blk.async_copy's) buffer in
-  /// its kernel's dynamic shared memory.
+  /// Byte offset of each blk.local_alloc's (or blk.async_copy's) buffer, and
+  /// of each blk.dot's operands, in its kernel's dynamic shared memory.
   llvm::DenseMap<Operation *, int64_t> stagedOffsetOf;
   /// Dynamic shared memory of each kernel in bytes (keyed by its func.func).
   llvm::DenseMap<Operation *, int64_t> dynamicSharedBytes;

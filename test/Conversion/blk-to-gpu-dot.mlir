@@ -1,0 +1,96 @@
+// RUN: softmax-opt %s --convert-blk-to-gpu --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --blk-attach-target=chip=sm_75 --convert-blk-to-gpu --split-input-file | FileCheck %s --check-prefix=SM75
+
+#l = #blk.blocked<elems = [1, 4], lanes = [2, 16], warps = [4, 1]>
+
+// bf16 16 x 32 times 32 x 16 on sm_90 (the default chip): mma.sync. The
+// operands and the accumulator pass through the dot's region of the
+// kernel's dynamic shared memory: A row-major (16 x 32 bf16, 1024 bytes),
+// B transposed (16 x 32 bf16, 1024 bytes), C (16 x 16 f32, 1024 bytes).
+// The four warps take the two 16 x 8 tiles of C in turn; each tile is two
+// K steps of 16.
+// CHECK: blk.launch = [#blk.launch<kernel = "dot_bf16", threads = 128, ctas = 1, staticSharedBytes = 0, dynamicSharedBytes = 3072,
+// CHECK-LABEL: gpu.func @dot_bf16
+// CHECK-NOT: gpu.barrier
+// CHECK: llvm.store {{.*}} : bf16, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: scf.for %[[TILE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32
+// CHECK-COUNT-6: llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: gpu.barrier
+// CHECK: vector.from_elements {{.*}} : vector<8xf32>
+// SM75-LABEL: gpu.func @dot_bf16
+// SM75-NOT: nvvm.mma.sync
+// SM75: arith.mulf
+func.func @dot_bf16(%p: !blk.ptr<f32>, %x: bf16, %y: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = blk.splat %x : bf16 -> tensor<16x32xbf16, #l>
+  %b = blk.splat %x : bf16 -> tensor<32x16xbf16, #l>
+  %c = blk.splat %y : f32 -> tensor<16x16xf32, #l>
+  %d = blk.dot %a, %b, %c : tensor<16x32xbf16, #l>, tensor<32x16xbf16, #l>, tensor<16x16xf32, #l>
+  %rows = blk.arange 0 to 16 : tensor<16xi32, #blk.slice<dim = 1, parent = #l>>
+  %r = blk.expand_dims %rows axis 1 : tensor<16xi32, #blk.slice<dim = 1, parent = #l>> -> tensor<16x1xi32, #l>
+  %rb = blk.broadcast %r [16, 16] : tensor<16x1xi32, #l> -> tensor<16x16xi32, #l>
+  blk.store %p[%rb], %d : !blk.ptr<f32>, tensor<16x16xi32, #l>, tensor<16x16xf32, #l>
+  return
+}
+
+// -----
+
+#l = #blk.blocked<elems = [1, 4], lanes = [2, 16], warps = [4, 1]>
+
+// f16 takes its pairs as vector<2xf16>; in a loop, the region's readers of
+// the previous iteration are waited for first.
+// CHECK-LABEL: gpu.func @dot_f16_in_loop
+// CHECK: scf.for {{.*}} iter_args
+// CHECK-NOT: llvm.store
+// CHECK: gpu.barrier
+// CHECK: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK: gpu.barrier
+// CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+func.func @dot_f16_in_loop(%p: !blk.ptr<f32>, %x: f16, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = blk.splat %x : f16 -> tensor<16x16xf16, #l>
+  %b = blk.splat %x : f16 -> tensor<16x8xf16, #l>
+  %zero = arith.constant 0.0 : f32
+  %c0 = blk.splat %zero : f32 -> tensor<16x8xf32, #l>
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %c = scf.for %k = %i0 to %n step %i1 iter_args(%acc = %c0) -> (tensor<16x8xf32, #l>) : i32 {
+    %next = blk.dot %a, %b, %acc : tensor<16x16xf16, #l>, tensor<16x8xf16, #l>, tensor<16x8xf32, #l>
+    scf.yield %next : tensor<16x8xf32, #l>
+  }
+  %rows = blk.arange 0 to 16 : tensor<16xi32, #blk.slice<dim = 1, parent = #l>>
+  %r = blk.expand_dims %rows axis 1 : tensor<16xi32, #blk.slice<dim = 1, parent = #l>> -> tensor<16x1xi32, #l>
+  %rb = blk.broadcast %r [16, 8] : tensor<16x1xi32, #l> -> tensor<16x8xi32, #l>
+  blk.store %p[%rb], %c : !blk.ptr<f32>, tensor<16x8xi32, #l>, tensor<16x8xf32, #l>
+  return
+}
+
+// -----
+
+#l = #blk.blocked<elems = [1, 4], lanes = [2, 16], warps = [4, 1]>
+
+// f32 inputs (and shapes off the fragment) take f32 multiplies and adds
+// (each product rounded, as blk.dot defines it): A (8 x 4) and B (4 x 64)
+// in shared memory, each thread's accumulator elements (1 x 4 of 8 x 64)
+// summed k by k.
+// CHECK: blk.launch = [#blk.launch<kernel = "dot_f32", {{.*}}dynamicSharedBytes = 1152,
+// CHECK-LABEL: gpu.func @dot_f32
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: gpu.barrier
+// CHECK: scf.for {{.*}} iter_args
+// CHECK-COUNT-4: arith.addf
+// CHECK-NOT: llvm.intr.fma
+// CHECK: scf.yield
+func.func @dot_f32(%p: !blk.ptr<f32>, %y: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = blk.splat %y : f32 -> tensor<8x4xf32, #l>
+  %b = blk.splat %y : f32 -> tensor<4x64xf32, #l>
+  %c = blk.splat %y : f32 -> tensor<8x64xf32, #l>
+  %d = blk.dot %a, %b, %c : tensor<8x4xf32, #l>, tensor<4x64xf32, #l>, tensor<8x64xf32, #l>
+  %rows = blk.arange 0 to 8 : tensor<8xi32, #blk.slice<dim = 1, parent = #l>>
+  %r = blk.expand_dims %rows axis 1 : tensor<8xi32, #blk.slice<dim = 1, parent = #l>> -> tensor<8x1xi32, #l>
+  %rb = blk.broadcast %r [8, 64] : tensor<8x1xi32, #l> -> tensor<8x64xi32, #l>
+  blk.store %p[%rb], %d : !blk.ptr<f32>, tensor<8x64xi32, #l>, tensor<8x64xf32, #l>
+  return
+}

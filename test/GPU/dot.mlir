@@ -1,0 +1,20 @@
+// REQUIRES: cuda-gpu
+// blk.dot on the GPU (convert-blk-to-gpu's DotOp.cpp), checked against the
+// program run in float64: the square matmul of Inputs/matmul_square.mlir,
+// each program ROWS rows of C, its K loop feeding 16-wide tiles to blk.dot.
+// f32 data takes f32 multiplies and adds; bf16 and f16 data with ROWS a multiple of 16
+// take mma.sync (m16n8k16, f32 accumulators); odd N masks the edges of
+// every tile (zeros in A and B), so 100, 129 and 255 check the padding. A
+// failed check exits non-zero.
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 100 --cols 100 --check
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 37 --cols 37 --check --special
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 1 --cols 1 --check
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 256 --cols 256 --const ROWS=16 --check
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 64 --cols 64 --dtype bf16 --const ROWS=16 --check
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 100 --cols 100 --dtype bf16 --const ROWS=16 --check
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 255 --cols 255 --dtype bf16 --const ROWS=32 --check
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 512 --cols 512 --dtype bf16 --const ROWS=16 --check
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 129 --cols 129 --dtype f16 --const ROWS=16 --check --special
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 64 --cols 64 --dtype bf16 --check
+// sm_80 code (mma.sync without anything of sm_90) on this GPU:
+// RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --chip sm_80 --rows 100 --cols 100 --dtype bf16 --const ROWS=16 --check
