@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""A square matmul, C = A B (N x N x N), on the GPU: blk's tiled block
+program (test/GPU/Inputs/matmul_tiled.mlir, run by softmax-run --json
+--bench --check) against torch.matmul (cuBLAS) and a Triton matmul written
+here (the textbook tiled kernel: 128 x 128 x 64 tiles, grouped program
+order, 3 stages, 8 warps), in TFLOP/s (2 N^3 flops over the median time).
+
+    python3 bench/matmul.py --binary bin/softmax-run \
+        --program test/GPU/Inputs/matmul_tiled.mlir --sizes 1024,2048,4096
+
+blk's time is softmax-run's (L2 flushed before each launch); torch's and
+Triton's are triton.testing.do_bench's (which also clears L2). Every blk
+run is checked: its C (--output) against torch's float32 product of the
+same 16-bit inputs (--input), relative L2 under 1e-2; Triton's the same.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy
+
+# The blk tiles tried (ROWS x BLOCK, warps), each a row of the table.
+BLK_TILES = [(64, 128, 4), (128, 128, 8), (64, 64, 4)]
+
+
+def rel_l2(got, want):
+    return float(((got - want) ** 2).sum() ** 0.5 / (want ** 2).sum() ** 0.5)
+
+
+def blk_run(binary, program, files, n, dtype, want, rows, block, warps):
+    """softmax-run on the inputs in `files`: (ms, rel_l2 against `want`),
+    or (None, why)."""
+    splits = -(-n // block)
+    # SPLITS is a power of two (the binding's rule): round it up.
+    splits = 1 << (splits - 1).bit_length()
+    out = os.path.join(files, "c.npy")
+    command = [binary, program, "--target", "gpu", "--dtype", dtype,
+               "--input", "a=" + os.path.join(files, "a.npy"),
+               "--input", "b=" + os.path.join(files, "b.npy"),
+               "--output", "c=" + out, "--const",
+               f"ROWS={rows},BLOCK={block},SPLITS={splits}", "--num-warps",
+               str(warps), "--bench", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    try:
+        facts = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        return None, (done.stderr.strip().splitlines() or ["no output"])[-1]
+    if not facts.get("ok"):
+        return None, facts.get("error", "failed")
+    return facts["bench"]["ms"], rel_l2(numpy.load(out), want)
+
+
+def triton_matmul():
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def kernel(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
+               BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+               GROUP_M: tl.constexpr):
+        pid = tl.program_id(0)
+        tiles_m = tl.cdiv(M, BM)
+        tiles_n = tl.cdiv(N, BN)
+        in_group = GROUP_M * tiles_n
+        first_m = (pid // in_group) * GROUP_M
+        group_m = min(tiles_m - first_m, GROUP_M)
+        pid_m = first_m + (pid % in_group) % group_m
+        pid_n = (pid % in_group) // group_m
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        a_ptrs = a + rm[:, None] * sam + rk[None, :] * sak
+        b_ptrs = b + rk[:, None] * sbk + rn[None, :] * sbn
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            left = K - k * BK
+            x = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < left),
+                        other=0.0)
+            y = tl.load(b_ptrs, mask=(rk[:, None] < left) & (rn[None, :] < N),
+                        other=0.0)
+            acc = tl.dot(x, y, acc)
+            a_ptrs += BK * sak
+            b_ptrs += BK * sbk
+        tl.store(c + rm[:, None] * scm + rn[None, :] * scn,
+                 acc.to(c.dtype.element_ty),
+                 mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+    def run(x, y, out):
+        M, K = x.shape
+        N = y.shape[1]
+        grid = (triton.cdiv(M, 128) * triton.cdiv(N, 128),)
+        kernel[grid](x, y, out, M, N, K, x.stride(0), x.stride(1),
+                     y.stride(0), y.stride(1), out.stride(0), out.stride(1),
+                     BM=128, BN=128, BK=64, GROUP_M=8, num_warps=8,
+                     num_stages=3)
+    return run
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", default="build/bin/softmax-run")
+    parser.add_argument("--program",
+                        default="test/GPU/Inputs/matmul_tiled.mlir")
+    parser.add_argument("--sizes", default="1024,2048,4096")
+    parser.add_argument("--dtypes", default="bf16")
+    args = parser.parse_args()
+
+    import torch
+    from triton.testing import do_bench
+    torch_types = {"bf16": torch.bfloat16, "f16": torch.float16}
+    tri = triton_matmul()
+    print("dtype,N,provider,ms,tflops,percent_of_cublas,note")
+    for dtype in args.dtypes.split(","):
+        for n in map(int, args.sizes.split(",")):
+            flops = 2.0 * n ** 3
+            x = torch.randn(n, n, device="cuda", dtype=torch_types[dtype])
+            y = torch.randn(n, n, device="cuda", dtype=torch_types[dtype])
+            out = torch.empty(n, n, device="cuda", dtype=torch_types[dtype])
+            want = (x.float() @ y.float()).cpu().numpy()
+            cublas = do_bench(lambda: torch.matmul(x, y, out=out))
+            tri(x, y, out)
+            triton_error = rel_l2(out.float().cpu().numpy(), want)
+            triton_ms = do_bench(lambda: tri(x, y, out))
+            rows = [("torch.matmul", cublas, ""),
+                    ("triton", triton_ms, f"rel_l2 {triton_error:.1e}")]
+            with tempfile.TemporaryDirectory() as files:
+                numpy.save(os.path.join(files, "a.npy"),
+                           x.float().cpu().numpy())
+                numpy.save(os.path.join(files, "b.npy"),
+                           y.float().cpu().numpy())
+                for tile in BLK_TILES:
+                    ms, error = blk_run(args.binary, args.program, files, n,
+                                        dtype, want, *tile)
+                    name = "blk %dx%d w%d" % tile
+                    if ms is None:
+                        rows.append((name, None, error))
+                    elif error > 1e-2:
+                        rows.append((name, None, f"WRONG: rel_l2 {error:.1e}"))
+                    else:
+                        rows.append((name, ms, f"rel_l2 {error:.1e}"))
+            for name, ms, note in rows:
+                if ms is None:
+                    print(f"{dtype},{n},{name},,,,{note}")
+                    continue
+                print(f"{dtype},{n},{name},{ms:.4f},{flops / ms / 1e9:.1f},"
+                      f"{100 * cublas / ms:.1f},{note}")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+// C = A B for square matrices (M = N = K until issue 40 names dimensions),
+// tiled as a matmul is: program p computes the ROWS x BLOCK tile
+// (p / SPLITS, p % SPLITS) of C (rows_per_program x row_splits: a grid of
+// ceil(M / ROWS) x SPLITS programs), its K loop bringing a ROWS x 32 tile
+// of A and a 32 x BLOCK tile of B to blk.dot at a time. Masked edges: any
+// N. Give the tile with --const ROWS=..,BLOCK=..,SPLITS=.. (SPLITS x BLOCK
+// >= N).
+func.func @matmul_tiled(%c: !blk.ptr<f32> {blk.arg = #blk.arg<output "c">},
+                        %a: !blk.ptr<f32> {blk.arg = #blk.arg<input "a">},
+                        %b: !blk.ptr<f32> {blk.arg = #blk.arg<input "b">},
+                        %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                        %n: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK, rows_per_program = ROWS, row_splits = SPLITS>} {
+  %pid = blk.program_id x
+  %splits = blk.constexpr SPLITS : i32
+  %rows_per_program = blk.constexpr ROWS : i32
+  %block = blk.constexpr BLOCK : i32
+  %tile_m = arith.divui %pid, %splits : i32
+  %tile_n = arith.remui %pid, %splits : i32
+  %first_row = arith.muli %tile_m, %rows_per_program : i32
+  %first_col = arith.muli %tile_n, %block : i32
+  // Rows of the tile (ROWS x 1) and columns (1 x BLOCK), with their masks.
+  %local_rows = blk.arange 0 to ROWS : tensor<?xi32>
+  %first = blk.splat %first_row [ROWS] : i32 -> tensor<?xi32>
+  %rows = arith.addi %local_rows, %first : tensor<?xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<?xi32> -> tensor<?x1xi32>
+  %n_rows_col = blk.splat %n_rows [ROWS, 1] : i32 -> tensor<?x1xi32>
+  %row_ok = arith.cmpi slt, %rows_col, %n_rows_col : tensor<?x1xi32>
+  %n_col = blk.splat %n [ROWS, 1] : i32 -> tensor<?x1xi32>
+  %row_starts = arith.muli %rows_col, %n_col : tensor<?x1xi32>
+  %local_cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %first_cols = blk.splat %first_col [BLOCK] : i32 -> tensor<?xi32>
+  %cols = arith.addi %local_cols, %first_cols : tensor<?xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<?xi32> -> tensor<1x?xi32>
+  %n_row = blk.splat %n [1, BLOCK] : i32 -> tensor<1x?xi32>
+  %col_ok = arith.cmpi slt, %cols_row, %n_row : tensor<1x?xi32>
+  // The K indices twice: along A's columns and along B's rows (one block
+  // has one layout on the GPU).
+  %ks_a = blk.arange 0 to 32 : tensor<32xi32>
+  %ks_row = blk.expand_dims %ks_a axis 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %ks_b = blk.arange 0 to 32 : tensor<32xi32>
+  %ks_col = blk.expand_dims %ks_b axis 1 : tensor<32xi32> -> tensor<32x1xi32>
+  %zero = arith.constant 0.0 : f32
+  %acc0 = blk.splat %zero [ROWS, BLOCK] : f32 -> tensor<?x?xf32>
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %acc = scf.for %k0 = %c0 to %n step %c32 iter_args(%acc_in = %acc0) -> (tensor<?x?xf32>) : i32 {
+    // A[r][k0 + kk], ROWS x 32.
+    %k0_row = blk.splat %k0 [1, 32] : i32 -> tensor<1x32xi32>
+    %a_cols = arith.addi %ks_row, %k0_row : tensor<1x32xi32>
+    %n_32 = blk.splat %n [1, 32] : i32 -> tensor<1x32xi32>
+    %a_col_ok = arith.cmpi slt, %a_cols, %n_32 : tensor<1x32xi32>
+    %a_col_ok_2d = blk.broadcast %a_col_ok [ROWS, 32] : tensor<1x32xi1> -> tensor<?x32xi1>
+    %a_row_ok_2d = blk.broadcast %row_ok [ROWS, 32] : tensor<?x1xi1> -> tensor<?x32xi1>
+    %a_mask = arith.andi %a_row_ok_2d, %a_col_ok_2d : tensor<?x32xi1>
+    %a_starts = blk.broadcast %row_starts [ROWS, 32] : tensor<?x1xi32> -> tensor<?x32xi32>
+    %a_cols_2d = blk.broadcast %a_cols [ROWS, 32] : tensor<1x32xi32> -> tensor<?x32xi32>
+    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<?x32xi32>
+    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<f32>, tensor<?x32xi32> -> tensor<?x32xf32>
+    // B[k0 + kk][c], 32 x BLOCK.
+    %k0_col = blk.splat %k0 [32, 1] : i32 -> tensor<32x1xi32>
+    %b_rows = arith.addi %ks_col, %k0_col : tensor<32x1xi32>
+    %n_32_col = blk.splat %n [32, 1] : i32 -> tensor<32x1xi32>
+    %b_row_ok = arith.cmpi slt, %b_rows, %n_32_col : tensor<32x1xi32>
+    %b_row_ok_2d = blk.broadcast %b_row_ok [32, BLOCK] : tensor<32x1xi1> -> tensor<32x?xi1>
+    %b_col_ok_2d = blk.broadcast %col_ok [32, BLOCK] : tensor<1x?xi1> -> tensor<32x?xi1>
+    %b_mask = arith.andi %b_row_ok_2d, %b_col_ok_2d : tensor<32x?xi1>
+    %b_starts = arith.muli %b_rows, %n_32_col : tensor<32x1xi32>
+    %b_starts_2d = blk.broadcast %b_starts [32, BLOCK] : tensor<32x1xi32> -> tensor<32x?xi32>
+    %b_cols_2d = blk.broadcast %cols_row [32, BLOCK] : tensor<1x?xi32> -> tensor<32x?xi32>
+    %b_offsets = arith.addi %b_starts_2d, %b_cols_2d : tensor<32x?xi32>
+    %b_tile = blk.load %b[%b_offsets] mask %b_mask other %zero : !blk.ptr<f32>, tensor<32x?xi32> -> tensor<32x?xf32>
+    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<?x32xf32>, tensor<32x?xf32>, tensor<?x?xf32>
+    scf.yield %next : tensor<?x?xf32>
+  }
+  %c_starts = blk.broadcast %row_starts [ROWS, BLOCK] : tensor<?x1xi32> -> tensor<?x?xi32>
+  %c_cols = blk.broadcast %cols_row [ROWS, BLOCK] : tensor<1x?xi32> -> tensor<?x?xi32>
+  %c_offsets = arith.addi %c_starts, %c_cols : tensor<?x?xi32>
+  %c_row_ok = blk.broadcast %row_ok [ROWS, BLOCK] : tensor<?x1xi1> -> tensor<?x?xi1>
+  %c_col_ok = blk.broadcast %col_ok [ROWS, BLOCK] : tensor<1x?xi1> -> tensor<?x?xi1>
+  %c_mask = arith.andi %c_row_ok, %c_col_ok : tensor<?x?xi1>
+  blk.store %c[%c_offsets], %acc mask %c_mask : !blk.ptr<f32>, tensor<?x?xi32>, tensor<?x?xf32>
+  return
+}
