@@ -52,6 +52,11 @@ DOC = os.path.join("docs", "pipeline.md")
 FUSED = "python-free-examples/softmax_fused.mlir"
 MULTIROW = "python-free-examples/softmax_multirow.mlir"
 LOG_SOFTMAX = "python-free-examples/log_softmax.mlir"
+MATMUL = "test/GPU/Inputs/matmul_square.mlir"
+# matmul_square as softmax-run compiles it for --dtype bf16 --const ROWS=16
+# on 64 columns: bf16 storage first, then the constants bound.
+MATMUL_BF16 = [MATMUL, "--blk-storage-type=type=bf16",
+               "--blk-specialize=ROWS=16 BLOCK=64"]
 
 # Every stage of blk-to-ptx, printed on stderr; the final module (which holds
 # a compile time) is discarded.
@@ -71,6 +76,10 @@ RUNS = {
     "log-ptx": {"args": [LOG_SOFTMAX, "--blk-specialize=BLOCK=1024",
                          "--blk-to-ptx", "--emit=ptx"],
                 "stream": "stdout", "dedent": False},
+    "matmul_square.mlir": {"file": MATMUL},
+    "matmul-bf16": {"args": MATMUL_BF16 + DUMP, "stream": "stderr"},
+    "matmul-bf16-ptx": {"args": MATMUL_BF16 + ["--blk-to-ptx", "--emit=ptx"],
+                        "stream": "stdout", "dedent": False},
 }
 
 # name: (run, stage or None, [pieces]); stage = (pass argument, occurrence)
@@ -164,6 +173,46 @@ EXCERPTS = {
     "log-ptx": ("log-ptx", None, [
         {"start": r"setp\.lt\.s32 .*8388608", "end": r"selp\.f32 .*0f7FC00000"},
         {"start": r"sub\.rn\.f32", "count": 3}]),
+    # blk.dot: matmul_square's K loop, bf16 data.
+    "dot-written": ("matmul_square.mlir", None, [
+        {"start": r"%acc0 = blk\.splat", "count": 4},
+        {"start": r"// A\[r\]\[k0 \+ kk\]", "count": 1},
+        {"start": r"%a_tile = blk\.load", "count": 2},
+        {"start": r"%b_tile = blk\.load", "count": 4}]),
+    "dot-storage": ("matmul-bf16", ("blk-storage-type", 1), [
+        {"start": r"blk\.load %arg1", "count": 2},
+        {"start": r"blk\.load %arg2", "count": 3}]),
+    "dot-canonicalized": ("matmul-bf16", ("canonicalize", 1), [
+        {"start": r"scf\.for", "count": 1},
+        {"start": r"blk\.load %arg1", "count": 1},
+        {"start": r"blk\.load %arg2", "count": 4}]),
+    "dot-distributed": ("matmul-bf16", ("blk-distribute", 1), [
+        {"start": r"^#blocked", "count": 1},
+        {"start": r"blk\.dot", "count": 1}]),
+    "dot-gpu-shared": ("matmul-bf16", ("cse", 1), [
+        {"start": r"llvm\.getelementptr %0\[512\]", "count": 9},
+        {"start": r"^\s*}$", "count": 1},
+        {"start": r"arith\.muli %\d+, %c32_i32", "count": 5},
+        {"start": r"llvm\.getelementptr %0\[2560\]", "count": 4},
+        {"start": r"llvm\.store .* : f32, !llvm\.ptr<3>", "before": 1,
+         "count": 1},
+        {"start": r"gpu\.barrier", "count": 1}]),
+    "dot-gpu-mma": ("matmul-bf16", ("cse", 1), [
+        {"start": r"scf\.for %arg\d+ = %\d+ to %c8_i32 step %c4_i32",
+         "count": 1},
+        {"start": r"llvm\.load .* -> f32$", "count": 4},
+        {"start": r"llvm\.load .* -> i32$", "before": 4, "count": 1},
+        {"start": r"nvvm\.mma\.sync", "count": 1},
+        {"start": r"llvm\.store .* : f32, !llvm\.ptr<3>$", "end": r"^\s*}$"},
+        {"start": r"gpu\.barrier", "count": 2},
+        {"start": r"vector\.from_elements", "count": 2}]),
+    "dot-ptx": ("matmul-bf16-ptx", None, [
+        {"start": r"bar\.sync", "before": 1, "count": 4},
+        {"start": r"st\.shared\.b16 .*\+512\]", "count": 2},
+        {"start": r"st\.shared\.b32", "count": 2},
+        {"start": r"bar\.sync", "count": 5},
+        {"start": r"^\$L__BB\d+_\d+:$", "count": 12},
+        {"start": r"@%p\d+ bra", "count": 3}]),
 }
 
 HEADER = re.compile(r"^// -----// IR Dump After \S+ \((\S+)\) //----- //$")
