@@ -23,7 +23,7 @@ import tempfile
 import numpy
 
 # The blk tiles tried (ROWS x BLOCK, warps), each a row of the table.
-BLK_TILES = [(64, 128, 4), (128, 128, 8), (64, 64, 4)]
+BLK_TILES = [(64, 128, 4), (128, 128, 4), (128, 128, 8), (128, 256, 8), (64, 64, 4)]
 
 
 def rel_l2(got, want):

@@ -191,28 +191,24 @@ EXCERPTS = {
         {"start": r"blk\.dot", "count": 1}]),
     "dot-gpu-shared": ("matmul-bf16", ("cse", 1), [
         {"start": r"llvm\.getelementptr %0\[512\]", "count": 9},
+        {"start": r"arith\.addi %\d+, %c256_i32", "count": 3},
         {"start": r"^\s*}$", "count": 1},
         {"start": r"arith\.muli %\d+, %c32_i32", "count": 5},
-        {"start": r"llvm\.getelementptr %0\[2560\]", "count": 4},
-        {"start": r"llvm\.store .* : f32, !llvm\.ptr<3>", "before": 1,
-         "count": 1},
+        {"start": r"arith\.addi %\d+, %c1024_i32", "count": 3},
         {"start": r"gpu\.barrier", "count": 1}]),
+    # The accumulator stays in registers: the fragments' coordinates, A's
+    # first register, the mma.sync calls on the loop-carried value.
     "dot-gpu-mma": ("matmul-bf16", ("cse", 1), [
-        {"start": r"scf\.for %arg\d+ = %\d+ to %c8_i32 step %c4_i32",
+        {"start": r"vector\.extract %arg\d+\[0\] : f32", "before": 6,
          "count": 1},
-        {"start": r"llvm\.load .* -> f32$", "count": 4},
         {"start": r"llvm\.load .* -> i32$", "before": 4, "count": 1},
         {"start": r"nvvm\.mma\.sync", "count": 1},
-        {"start": r"llvm\.store .* : f32, !llvm\.ptr<3>$", "end": r"^\s*}$"},
-        {"start": r"gpu\.barrier", "count": 2},
+        {"start": r"nvvm\.mma\.sync", "count": 1},
         {"start": r"vector\.from_elements", "count": 2}]),
     "dot-ptx": ("matmul-bf16-ptx", None, [
-        {"start": r"bar\.sync", "before": 1, "count": 4},
-        {"start": r"st\.shared\.b16 .*\+512\]", "count": 2},
-        {"start": r"st\.shared\.b32", "count": 2},
-        {"start": r"bar\.sync", "count": 5},
-        {"start": r"^\$L__BB\d+_\d+:$", "count": 12},
-        {"start": r"@%p\d+ bra", "count": 3}]),
+        {"start": r"st\.shared\.b16 .*\+512\]", "before": 1, "count": 3},
+        {"start": r"bar\.sync", "end": r"@%p\d+ bra"},
+        {"start": r"setp\.gt\.u32", "end": r"bra\.uni"}]),
 }
 
 HEADER = re.compile(r"^// -----// IR Dump After \S+ \((\S+)\) //----- //$")

@@ -107,3 +107,45 @@ int64_t mlir::blk::getAccessVectorWidth(Operation *op,
   int64_t run = distribution.getRunLength(distribution.getRank() - 1);
   return std::min(width.getInt(), run);
 }
+
+bool mlir::blk::fitsMmaSync(DotOp dot, const TargetInfo &target) {
+  Type input = dot.getA().getType().getElementType();
+  ArrayRef<int64_t> a = dot.getA().getType().getShape();
+  int64_t n = dot.getB().getType().getShape()[1];
+  bool staticShape = !ShapedType::isDynamic(a[0]) &&
+                     !ShapedType::isDynamic(a[1]) && !ShapedType::isDynamic(n);
+  return target.hasMmaSync() && (input.isF16() || input.isBF16()) &&
+         staticShape && a[0] % kMmaM == 0 && n % kMmaN == 0 &&
+         a[1] % kMmaK == 0;
+}
+
+std::optional<BlockedLayoutAttr>
+mlir::blk::getMmaAccumulatorLayout(MLIRContext *context, int64_t m, int64_t n,
+                                   int64_t numWarps) {
+  std::optional<BlockedLayoutAttr> best;
+  int64_t fewestLoads = 0;
+  for (int64_t wm = 1; wm <= numWarps; wm *= 2) {
+    int64_t wn = numWarps / wm;
+    if (m % (kMmaM * wm) != 0 || n % (kMmaN * wn) != 0)
+      continue;
+    // 32-bit loads a thread makes a K step: 4 for each fragment of A
+    // (16 rows), 2 for each of B (8 columns).
+    int64_t loads = 4 * (m / (kMmaM * wm)) + 2 * (n / (kMmaN * wn));
+    if (best && loads >= fewestLoads)
+      continue;
+    fewestLoads = loads;
+    best = BlockedLayoutAttr::get(context, {1, 2}, {8, 4}, {wm, wn}, {});
+  }
+  return best;
+}
+
+bool mlir::blk::holdsMmaFragments(const Distribution &distribution) {
+  BlockedLayoutAttr layout = distribution.getLayout();
+  if (distribution.getRank() != 2 || distribution.getSlicedDim() ||
+      layout.getNumCtas() != 1 || layout.getElems() != ArrayRef<int64_t>{1, 2} ||
+      layout.getLanes() != ArrayRef<int64_t>{8, 4})
+    return false;
+  ArrayRef<int64_t> shape = distribution.getShape();
+  return shape[0] % (kMmaM * layout.getWarps()[0]) == 0 &&
+         shape[1] % (kMmaN * layout.getWarps()[1]) == 0;
+}

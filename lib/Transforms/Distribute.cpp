@@ -6,6 +6,11 @@
 // expand_dims that consumes them and shared by everything connected to them
 // through elementwise ops, loads, stores and loop-carried values.
 //
+// A kernel whose blk.dots can run on mma.sync gets the layout that holds
+// their accumulators as mma fragments (Distribution.h): the dots then keep
+// them in registers; the operands pass through shared memory whatever their
+// layout, so loads pay for it only in coalescing (runs of 2 elements).
+//
 //===----------------------------------------------------------------------===//
 #include "blk/Analysis/AccessAnalysis.h"
 #include "blk/IR/Distribution.h"
@@ -359,6 +364,30 @@ LogicalResult checkRegisterBudget(func::FuncOp func, int64_t numWarps) {
   return failure(result.wasInterrupted());
 }
 
+/// The layout that holds every blk.dot's accumulator of `func` as mma
+/// fragments, where the kernel has dots, all of them fit mma.sync on the
+/// target, and one layout serves them all (it is the kernel's).
+std::optional<BlockedLayoutAttr> chooseMmaLayout(func::FuncOp func,
+                                                 int64_t numWarps,
+                                                 int64_t numCtas) {
+  TargetInfo target = getTargetInfo(func);
+  std::optional<BlockedLayoutAttr> layout;
+  bool fits = numCtas == 1;
+  func.walk([&](DotOp dot) {
+    if (!fits)
+      return;
+    ArrayRef<int64_t> acc = dot.getAcc().getType().getShape();
+    std::optional<BlockedLayoutAttr> own =
+        fitsMmaSync(dot, target)
+            ? getMmaAccumulatorLayout(func.getContext(), acc[0], acc[1],
+                                      numWarps)
+            : std::nullopt;
+    fits = own && (!layout || *layout == *own);
+    layout = own;
+  });
+  return fits ? layout : std::nullopt;
+}
+
 struct BlkDistributePass
     : public mlir::blk::impl::BlkDistributeBase<BlkDistributePass> {
   using BlkDistributeBase::BlkDistributeBase;
@@ -385,7 +414,11 @@ struct BlkDistributePass
     int64_t vectorWidth = chooseVectorWidth(
         func, anchor, kWarpSize * warps * ctas, realign, analysis);
     BlockedLayoutAttr layout =
-        chooseLayout(context, anchor, warps, ctas, vectorWidth);
+        anchor.getRank() == 2
+            ? chooseMmaLayout(func, warps, ctas)
+                  .value_or(chooseLayout(context, anchor, warps, ctas,
+                                         vectorWidth))
+            : chooseLayout(context, anchor, warps, ctas, vectorWidth);
 
     SliceAssignment slices;
     if (anchor.getRank() == 2 && failed(slices.build(func)))

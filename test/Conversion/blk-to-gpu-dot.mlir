@@ -94,3 +94,36 @@ func.func @dot_f32(%p: !blk.ptr<f32>, %y: f32) attributes {blk.kernel = #blk.ker
   blk.store %p[%rb], %d : !blk.ptr<f32>, tensor<8x64xi32, #l>, tensor<8x64xf32, #l>
   return
 }
+
+// -----
+
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [2, 2]>
+
+// An accumulator whose layout holds mma fragments (blk-distribute's choice
+// for such a kernel) stays in registers: only A (32 x 32 bf16, 2048 bytes)
+// and B (transposed, 1024 bytes) pass through shared memory, one barrier
+// after their stores (none after the products). Warp (w0, w1) of 2 x 2
+// holds rows 8 w0 + g (+ 16) and columns 8 w1 + 2t (+ 1): one fragment,
+// two K steps.
+// CHECK: blk.launch = [#blk.launch<kernel = "dot_in_registers", {{.*}}dynamicSharedBytes = 3072,
+// CHECK-LABEL: gpu.func @dot_in_registers
+// CHECK: gpu.barrier
+// CHECK-NOT: scf.for
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {{.*}} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK-NOT: gpu.barrier
+// CHECK: vector.from_elements {{.*}} : vector<4xf32>
+// SM75-LABEL: gpu.func @dot_in_registers
+// SM75-NOT: nvvm.mma.sync
+func.func @dot_in_registers(%p: !blk.ptr<f32>, %x: bf16, %y: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = blk.splat %x : bf16 -> tensor<32x32xbf16, #mma>
+  %b = blk.splat %x : bf16 -> tensor<32x16xbf16, #mma>
+  %c = blk.splat %y : f32 -> tensor<32x16xf32, #mma>
+  %d = blk.dot %a, %b, %c : tensor<32x32xbf16, #mma>, tensor<32x16xbf16, #mma>, tensor<32x16xf32, #mma>
+  %rows = blk.arange 0 to 32 : tensor<32xi32, #blk.slice<dim = 1, parent = #mma>>
+  %r = blk.expand_dims %rows axis 1 : tensor<32xi32, #blk.slice<dim = 1, parent = #mma>> -> tensor<32x1xi32, #mma>
+  %rb = blk.broadcast %r [32, 16] : tensor<32x1xi32, #mma> -> tensor<32x16xi32, #mma>
+  blk.store %p[%rb], %d : !blk.ptr<f32>, tensor<32x16xi32, #mma>, tensor<32x16xf32, #mma>
+  return
+}

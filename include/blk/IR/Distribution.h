@@ -99,6 +99,39 @@ FailureOr<int64_t> getKeptBlockBytes(RankedTensorType type);
 /// without the attribute or on a sliced layout.
 int64_t getAccessVectorWidth(Operation *op, const Distribution &distribution);
 
+//===----------------------------------------------------------------------===//
+// mma.sync's accumulator as a blocked layout
+//===----------------------------------------------------------------------===//
+//
+// The accumulator fragment of mma.sync m16n8k16 (PTX ISA, "Matrix Fragments
+// for mma.m16n8k16 with floating point type") gives lane l = 4 g + t the
+// elements (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1) of a 16 x 8
+// tile. The blocked layout elems = [1, 2], lanes = [8, 4], warps = [wm, wn]
+// holds exactly that: thread (warp (w0, w1), lane l) holds rows
+// 8 w0 + g + 8 wm i and columns 8 w1 + 2t + 8 wn j (+ 0, 1). Its rows i = 2p
+// and 2p + 1 are the g and g + 8 of a fragment (the rows of A the mma reads
+// are those rows too), its columns j an 8-column tile: a dot whose
+// accumulator has this layout keeps it in registers across a K loop.
+
+/// The fragment of mma.sync with 16-bit inputs and f32 accumulators.
+constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+
+/// Whether `dot` can run on mma.sync on `target`: f16 or bf16 inputs, M,
+/// N and K (static) multiples of the fragment's.
+bool fitsMmaSync(DotOp dot, const TargetInfo &target);
+
+/// The layout of an M x N accumulator held as mma fragments by
+/// `numWarps` warps (above), the warps split wm x wn so that each warp
+/// loads the fewest fragments of A and B a K step; none where M and N do
+/// not split over the warps in whole fragments.
+std::optional<BlockedLayoutAttr>
+getMmaAccumulatorLayout(MLIRContext *context, int64_t m, int64_t n,
+                        int64_t numWarps);
+
+/// Whether an M x N block distributed as `distribution` is held as mma
+/// fragments: the layout above, whole fragments, one CTA.
+bool holdsMmaFragments(const Distribution &distribution);
+
 } // namespace mlir::blk
 
 #endif // BLK_IR_DISTRIBUTION_H

@@ -11,16 +11,19 @@
 //   each 32-bit register of an m16n8k16 fragment holds two consecutive k
 //   of one row of A or one column of B, the smaller k in the low half
 //   (PTX ISA, "Matrix Fragments for mma.m16n8k16 with floating point
-//   type"), so it is one aligned 32-bit load. The accumulator goes through
-//   the region too (M x N f32): the warps take the 16 x 8 tiles of C in
-//   turn, the K steps of a tile in ascending order, and every thread reads
-//   its elements back after a barrier.
+//   type"), so it is one aligned 32-bit load. Where the accumulator's
+//   layout holds mma fragments (holdsMmaFragments, what blk-distribute
+//   chooses for such a kernel), each thread's elements are its fragments:
+//   they stay in registers, each warp multiplying its own tiles of C, the
+//   K steps in ascending order. Otherwise the accumulator goes through the
+//   region too (M x N f32): the warps take the 16 x 8 tiles of C in turn,
+//   and every thread reads its elements back after a barrier.
 // - f32 multiplies and adds otherwise: A (M x K) and B (K x N) are stored
 //   as they are, and each thread computes its own accumulator elements, k
 //   ascending, from the rows of A and the columns of B they need.
 //
-// Layouts that keep the accumulator in mma fragments across a K loop (no
-// round trip through shared memory) are issue 40's next step.
+// Operands staged once per K step by cp.async in swizzled shared memory,
+// read by ldmatrix, and wgmma on sm_90 are issue 40's next steps.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -34,9 +37,6 @@ using namespace mlir;
 using namespace mlir::blk;
 
 namespace {
-
-/// Fragment shape of mma.sync on 16-bit inputs.
-constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 
 struct DotShape {
   int64_t m, n, k;
@@ -137,19 +137,86 @@ Value loadBlock(OpBuilder &b, Location loc, const Distribution &distribution,
   return vector::FromElementsOp::create(b, loc, type, elements);
 }
 
-/// The m16n8k16 products of one warp's tiles of C, from A (M x K, row
-/// major), B transposed (N x K) and C (M x N f32) in shared memory; C's
-/// tiles are updated in place.
+/// The m16n8k16 fragments of a lane, read from A (M x K, row-major) and B
+/// transposed (N x K) in shared memory, and their products.
+class MmaFragments {
+public:
+  MmaFragments(OpBuilder &b, Location loc, const DotShape &shape,
+               Value aRegion, Value bRegion, Value lane)
+      : b(b), loc(loc), shape(shape), aRegion(aRegion), bRegion(bRegion) {
+    group = arith::ShRUIOp::create(b, loc, lane, createI32Constant(b, loc, 2));
+    Value inGroup =
+        arith::AndIOp::create(b, loc, lane, createI32Constant(b, loc, 3));
+    pairK = arith::ShLIOp::create(b, loc, inGroup,
+                                  createI32Constant(b, loc, 1));
+    // bf16 pairs go in as i32 (the NVVM op's bf16 operand type), f16 pairs
+    // as vector<2xf16>.
+    bool bf16 = shape.input.isBF16();
+    pair = bf16 ? Type(b.getI32Type()) : Type(VectorType::get({2}, shape.input));
+    ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    Type f32 = b.getF32Type();
+    result = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                              {f32, f32, f32, f32});
+  }
+
+  /// g = lane / 4: the lane's row of A and C in a fragment (and g + 8),
+  /// its column of B.
+  Value getGroup() const { return group; }
+  /// 2t = 2 (lane mod 4): the lane's first column of C in a fragment, its
+  /// first k of A and B.
+  Value getPairK() const { return pairK; }
+
+  /// A's 4 registers for the fragment rows `row` (g) and `row8` (g + 8),
+  /// K step `k0`.
+  SmallVector<Value> loadA(Value row, Value row8, int64_t k0) {
+    return {loadPair(aRegion, row, k0), loadPair(aRegion, row8, k0),
+            loadPair(aRegion, row, k0 + 8), loadPair(aRegion, row8, k0 + 8)};
+  }
+  /// B's 2 registers for the fragment column `column` (g), K step `k0`.
+  SmallVector<Value> loadB(Value column, int64_t k0) {
+    return {loadPair(bRegion, column, k0), loadPair(bRegion, column, k0 + 8)};
+  }
+  /// `c` + a b, the 4 accumulators of a fragment.
+  SmallVector<Value> multiply(ArrayRef<Value> a, ArrayRef<Value> bRegisters,
+                              ArrayRef<Value> c) {
+    Value d = NVVM::MmaOp::create(
+        b, loc, result, a, bRegisters, c, {kMmaM, kMmaN, kMmaK},
+        /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+        std::array{ptxType, ptxType},
+        std::array{NVVM::MMALayout::row, NVVM::MMALayout::col});
+    SmallVector<Value> sums;
+    for (int64_t i = 0; i < 4; ++i)
+      sums.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+    return sums;
+  }
+
+private:
+  /// Elements (row, k0 + 2t) and (row, k0 + 2t + 1) of a buffer of rows of
+  /// K 16-bit values: one 32-bit load.
+  Value loadPair(Value region, Value row, int64_t k0) {
+    Value k = arith::AddIOp::create(b, loc, pairK,
+                                    createI32Constant(b, loc, k0));
+    Value index = createMulAdd(b, loc, row, shape.k, k);
+    Value bytes = arith::MulIOp::create(
+        b, loc, index, createI32Constant(b, loc, shape.inputBytes));
+    return LLVM::LoadOp::create(b, loc, pair,
+                                createByteAddress(b, loc, region, bytes),
+                                /*alignment=*/4);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const DotShape &shape;
+  Value aRegion, bRegion, group, pairK;
+  Type pair, result;
+  NVVM::MMATypes ptxType;
+};
+
+/// The m16n8k16 products of one warp's tiles of C, from A, B transposed
+/// and C (M x N f32) in shared memory; C's tiles are updated in place.
 void createMmaTiles(OpBuilder &b, Location loc, const DotShape &shape,
                     Value aRegion, Value bRegion, Value cRegion, ThreadIds ids,
                     int64_t numWarps) {
-  Value lane = ids.lane;
-  Value group = arith::ShRUIOp::create(b, loc, lane,
-                                       createI32Constant(b, loc, 2));
-  Value inGroup = arith::AndIOp::create(b, loc, lane,
-                                        createI32Constant(b, loc, 3));
-  Value pairK = arith::ShLIOp::create(b, loc, inGroup,
-                                      createI32Constant(b, loc, 1));
   int64_t tilesN = shape.n / kMmaN;
   int64_t tiles = (shape.m / kMmaM) * tilesN;
   auto loop = scf::ForOp::create(b, loc, ids.warp,
@@ -157,6 +224,7 @@ void createMmaTiles(OpBuilder &b, Location loc, const DotShape &shape,
                                  createI32Constant(b, loc, numWarps));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
+  MmaFragments fragments(b, loc, shape, aRegion, bRegion, ids.lane);
   Value tile = loop.getInductionVar();
   Value tileM = arith::DivUIOp::create(b, loc, tile,
                                        createI32Constant(b, loc, tilesN));
@@ -164,13 +232,12 @@ void createMmaTiles(OpBuilder &b, Location loc, const DotShape &shape,
                                        createI32Constant(b, loc, tilesN));
   // This lane's rows of A and C (g, g + 8), column of B (g) and columns of
   // C (2t, 2t + 1) in the tile.
-  Value row0 = createMulAdd(b, loc, tileM, kMmaM, group);
+  Value row0 = createMulAdd(b, loc, tileM, kMmaM, fragments.getGroup());
   Value row1 = arith::AddIOp::create(b, loc, row0,
                                      createI32Constant(b, loc, 8));
-  Value colB = createMulAdd(b, loc, tileN, kMmaN, group);
-  Value colC = createMulAdd(b, loc, tileN, kMmaN, pairK);
+  Value colB = createMulAdd(b, loc, tileN, kMmaN, fragments.getGroup());
+  Value colC = createMulAdd(b, loc, tileN, kMmaN, fragments.getPairK());
 
-  Type f32 = b.getF32Type();
   auto cAddress = [&](Value row, int64_t column) {
     Value index = createMulAdd(
         b, loc, row, shape.n,
@@ -184,44 +251,64 @@ void createMmaTiles(OpBuilder &b, Location loc, const DotShape &shape,
                                    cAddress(row1, 0), cAddress(row1, 1)};
   SmallVector<Value> c;
   for (Value address : cAddresses)
-    c.push_back(LLVM::LoadOp::create(b, loc, f32, address, /*alignment=*/4));
-
-  // bf16 pairs go in as i32 (the NVVM op's bf16 operand type), f16 pairs
-  // as vector<2xf16>.
-  bool bf16 = shape.input.isBF16();
-  Type pair = bf16 ? Type(b.getI32Type())
-                   : Type(VectorType::get({2}, shape.input));
-  NVVM::MMATypes ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-  auto result = LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                 {f32, f32, f32, f32});
-  // Element (r, k) of a buffer of rows of K 16-bit values.
-  auto loadPair = [&](Value region, Value row, int64_t k0) {
-    Value k = arith::AddIOp::create(b, loc, pairK,
-                                    createI32Constant(b, loc, k0));
-    Value index = createMulAdd(b, loc, row, shape.k, k);
-    Value bytes = arith::MulIOp::create(
-        b, loc, index, createI32Constant(b, loc, shape.inputBytes));
-    return LLVM::LoadOp::create(b, loc, pair,
-                                createByteAddress(b, loc, region, bytes),
-                                /*alignment=*/4)
-        .getResult();
-  };
-  for (int64_t k0 = 0; k0 < shape.k; k0 += kMmaK) {
-    SmallVector<Value> a = {
-        loadPair(aRegion, row0, k0), loadPair(aRegion, row1, k0),
-        loadPair(aRegion, row0, k0 + 8), loadPair(aRegion, row1, k0 + 8)};
-    SmallVector<Value> bFragment = {loadPair(bRegion, colB, k0),
-                                    loadPair(bRegion, colB, k0 + 8)};
-    Value d = NVVM::MmaOp::create(
-        b, loc, result, a, bFragment, c, {kMmaM, kMmaN, kMmaK},
-        /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-        std::array{ptxType, ptxType},
-        std::array{NVVM::MMALayout::row, NVVM::MMALayout::col});
-    for (int64_t i = 0; i < 4; ++i)
-      c[i] = LLVM::ExtractValueOp::create(b, loc, d, i);
-  }
+    c.push_back(LLVM::LoadOp::create(b, loc, b.getF32Type(), address,
+                                     /*alignment=*/4));
+  for (int64_t k0 = 0; k0 < shape.k; k0 += kMmaK)
+    c = fragments.multiply(fragments.loadA(row0, row1, k0),
+                           fragments.loadB(colB, k0), c);
   for (auto [value, address] : llvm::zip(c, cAddresses))
     LLVM::StoreOp::create(b, loc, value, address, /*alignment=*/4);
+}
+
+/// The dot on an accumulator held as mma fragments (holdsMmaFragments):
+/// the thread of warp (w0, w1) holds rows 8 w0 + g + 8 wm i and columns
+/// 8 w1 + 2t + 8 wn j (+ 0, 1); its rows 2p and 2p + 1 and columns j are a
+/// fragment, multiplied K step by K step with A's rows and B's column
+/// 8 w1 + g + 8 wn j. Returns the thread's new elements.
+Value createMmaInRegisters(OpBuilder &b, Location loc, const DotShape &shape,
+                           const Distribution &c, Value acc, Value aRegion,
+                           Value bRegion, ThreadIds ids) {
+  ArrayRef<int64_t> warps = c.getLayout().getWarps();
+  int64_t wm = warps[0], wn = warps[1];
+  MmaFragments fragments(b, loc, shape, aRegion, bRegion, ids.lane);
+  Value warpN = arith::AndIOp::create(b, loc, ids.warp,
+                                      createI32Constant(b, loc, wn - 1));
+  Value warpM = arith::ShRUIOp::create(
+      b, loc, ids.warp, createI32Constant(b, loc, llvm::Log2_64(wn)));
+  Value firstRow = createMulAdd(b, loc, warpM, 8, fragments.getGroup());
+  Value firstColumn = createMulAdd(b, loc, warpN, 8, fragments.getGroup());
+  auto plus = [&](Value value, int64_t constant) -> Value {
+    return arith::AddIOp::create(b, loc, value,
+                                 createI32Constant(b, loc, constant));
+  };
+  int64_t rowPairs = c.getCount(0) / 2, columnTiles = c.getCount(1) / 2;
+  SmallVector<Value> elements = extractElements(b, loc, acc);
+  for (int64_t k0 = 0; k0 < shape.k; k0 += kMmaK) {
+    SmallVector<SmallVector<Value>> aFragments, bFragments;
+    for (int64_t p = 0; p < rowPairs; ++p) {
+      Value row = plus(firstRow, 2 * p * 8 * wm);
+      aFragments.push_back(fragments.loadA(row, plus(row, 8 * wm), k0));
+    }
+    for (int64_t j = 0; j < columnTiles; ++j)
+      bFragments.push_back(
+          fragments.loadB(plus(firstColumn, j * 8 * wn), k0));
+    for (int64_t p = 0; p < rowPairs; ++p)
+      for (int64_t j = 0; j < columnTiles; ++j) {
+        SmallVector<int64_t> indices = {
+            c.getElementIndex({2 * p, 2 * j}),
+            c.getElementIndex({2 * p, 2 * j + 1}),
+            c.getElementIndex({2 * p + 1, 2 * j}),
+            c.getElementIndex({2 * p + 1, 2 * j + 1})};
+        SmallVector<Value> fragment;
+        for (int64_t index : indices)
+          fragment.push_back(elements[index]);
+        for (auto [index, sum] : llvm::zip(
+                 indices, fragments.multiply(aFragments[p], bFragments[j],
+                                             fragment)))
+          elements[index] = sum;
+      }
+  }
+  return vector::FromElementsOp::create(b, loc, acc.getType(), elements);
 }
 
 /// Each thread's accumulator elements += the products of its rows of A and
@@ -330,6 +417,13 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
     // B transposed: element (k, n) at n * K + k.
     storeBlock(rewriter, loc, bDistribution, adaptor.getB(), bRegion, ids, 1,
                shape.k);
+    if (path == DotPath::mmaInRegisters) {
+      gpu::BarrierOp::create(rewriter, loc);
+      rewriter.replaceOp(op, createMmaInRegisters(rewriter, loc, shape, c,
+                                                  adaptor.getAcc(), aRegion,
+                                                  bRegion, ids));
+      return success();
+    }
     Value cRegion = createByteAddress(
         rewriter, loc, region, createI32Constant(rewriter, loc, aBytes + bBytes));
     storeBlock(rewriter, loc, c, adaptor.getAcc(), cRegion, ids, shape.n, 1);
@@ -351,12 +445,11 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
 } // namespace
 
 DotPath mlir::blk::getDotPath(DotOp op, const TargetInfo &target) {
-  DotShape shape = DotShape::get(op);
-  bool tensorCoreInputs = shape.input.isF16() || shape.input.isBF16();
-  bool fragments = shape.m % kMmaM == 0 && shape.n % kMmaN == 0 &&
-                   shape.k % kMmaK == 0;
-  return tensorCoreInputs && fragments && target.hasMmaSync() ? DotPath::mma
-                                                              : DotPath::scalar;
+  if (!fitsMmaSync(op, target))
+    return DotPath::scalar;
+  FailureOr<Distribution> c = Distribution::get(op.getAcc().getType());
+  return succeeded(c) && holdsMmaFragments(*c) ? DotPath::mmaInRegisters
+                                               : DotPath::mmaThroughShared;
 }
 
 int64_t mlir::blk::getDotSharedBytes(DotOp op, const TargetInfo &target) {
@@ -364,7 +457,7 @@ int64_t mlir::blk::getDotSharedBytes(DotOp op, const TargetInfo &target) {
   int64_t bytes =
       llvm::alignTo(shape.m * shape.k * shape.inputBytes, kVectorBytes) +
       llvm::alignTo(shape.k * shape.n * shape.inputBytes, kVectorBytes);
-  if (getDotPath(op, target) == DotPath::mma)
+  if (getDotPath(op, target) == DotPath::mmaThroughShared)
     bytes += llvm::alignTo(shape.m * shape.n * 4, kVectorBytes);
   return bytes;
 }

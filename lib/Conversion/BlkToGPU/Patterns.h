@@ -163,10 +163,12 @@ int64_t getResidentPrograms(func::FuncOp kernel);
 void populateProgramBarrierOpPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns);
 /// How convert-blk-to-gpu makes a blk.dot (DotOp.cpp): with mma.sync on
-/// tensor cores, or with f32 multiplies and adds.
-enum class DotPath { mma, scalar };
-/// mma where the target has mma.sync, the inputs are f16 or bf16 and M, N,
-/// K are multiples of the m16n8k16 fragment's; else scalar.
+/// tensor cores, the accumulator kept in registers or passed through shared
+/// memory, or with f32 multiplies and adds.
+enum class DotPath { mmaInRegisters, mmaThroughShared, scalar };
+/// mma where the dot fits mma.sync on the target (fitsMmaSync), in
+/// registers where its accumulator's layout holds mma fragments
+/// (holdsMmaFragments); else scalar.
 DotPath getDotPath(DotOp op, const TargetInfo &target);
 /// Bytes of its kernel's dynamic shared memory a blk.dot passes its
 /// operands through (and, on the mma path, its accumulator).
