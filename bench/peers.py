@@ -24,8 +24,9 @@ Providers, all on the same input:
   triton_online  Triton two-pass online softmax for long rows: one program per
                  row walks tiles of 4096, keeping a running (max, sum) per
                  lane, then writes exp(x - max) / sum in a second pass
-Each softmax is checked once against torch.softmax in float32 (max abs error
-< 1e-5 for f32, < 1e-2 for 16-bit); a failure prints a warning. A peer that
+Each softmax is checked once against torch.softmax in float32 by the rule
+softmax-run's --check applies (bench/tolerance.py: relative L2 error at most
+1e-5 for f32, 1e-2 for 16-bit); a failure prints a warning. A peer that
 cannot run a shape (e.g. Triton's OutOfResources) prints a note and has no
 number there. A 1 GiB device copy is measured once as a yardstick.
 
@@ -48,13 +49,14 @@ import os
 import sys
 import tempfile
 
+from tolerance import TOLERANCE, passes, relative_l2
+
 STANDARD_SHAPES = (
     [(4096, 1 << k) for k in range(7, 16)]
     + [(1024, 65536), (512, 131072), (256, 262144), (64, 1048576), (262144, 128), (65536, 1024)]
 )
 DTYPES = ("f32", "bf16", "f16")
 ELEMENT_BYTES = {"f32": 4, "bf16": 2, "f16": 2}
-TOLERANCE = {"f32": 1e-5, "bf16": 1e-2, "f16": 1e-2}
 
 COPY = "copy"
 PEERS = ("torch", "triton_fused", "triton_online")  # the softmax peers, in table order
@@ -304,10 +306,10 @@ def measure_yardstick():
 
 
 def check(name, dtype, shape, y, reference):
-    error = (y.float() - reference).abs().max().item()
-    if not error < TOLERANCE[dtype]:  # also catches NaN
-        note(f"WARNING: {name} {dtype} {shape}: max abs error {error:.3g} against torch.softmax "
-             f"in float32 (tolerance {TOLERANCE[dtype]:g})")
+    error = relative_l2(y.float(), reference)
+    if not passes(dtype, error):
+        note(f"WARNING: {name} {dtype} {shape}: relative L2 error {error:.3g} against "
+             f"torch.softmax in float32 (tolerance {TOLERANCE[dtype]:g})")
 
 
 def measure_shape(prepares, dtype, m, n):
