@@ -11,7 +11,8 @@ order, 3 stages, 8 warps), in TFLOP/s (2 N^3 flops over the median time).
 blk's time is softmax-run's (L2 flushed before each launch); torch's and
 Triton's are triton.testing.do_bench's (which also clears L2). Every blk
 run is checked: its C (--output) against torch's float32 product of the
-same 16-bit inputs (--input), relative L2 under 1e-2; Triton's the same.
+same 16-bit inputs (--input), by softmax-run's rule (bench/tolerance.py);
+Triton's the same.
 """
 import argparse
 import json
@@ -22,17 +23,20 @@ import tempfile
 
 import numpy
 
-# The blk tiles tried (ROWS x BLOCK, warps), each a row of the table.
-BLK_TILES = [(64, 128, 4), (128, 128, 4), (128, 128, 8), (128, 256, 8), (64, 64, 4)]
+from tolerance import passes, relative_l2
+
+# The blk tiles tried (ROWS x BLOCK x KT, warps, num_stages: the K loop's
+# loads issued that many iterations ahead, blk-pipeline-loads), each a row.
+BLK_TILES = [(64, 128, 32, 4, 1), (128, 128, 32, 8, 1), (128, 128, 64, 8, 1),
+             (128, 128, 64, 8, 2), (128, 256, 32, 8, 3), (128, 256, 64, 8, 1),
+             (128, 256, 64, 8, 2), (256, 128, 64, 8, 2)]
 
 
-def rel_l2(got, want):
-    return float(((got - want) ** 2).sum() ** 0.5 / (want ** 2).sum() ** 0.5)
-
-
-def blk_run(binary, program, files, n, dtype, want, rows, block, warps):
-    """softmax-run on the inputs in `files`: (ms, rel_l2 against `want`),
-    or (None, why)."""
+def blk_run(binary, program, files, n, dtype, want, tile, extra=()):
+    """softmax-run on the inputs in `files` with the kernel cache in
+    `files`/cache (empty at a tile's first run: a cold compile): (ms,
+    rel_l2 against `want`, compile facts), or (None, why, None)."""
+    rows, block, k_step, warps, stages = tile
     splits = -(-n // block)
     # SPLITS is a power of two (the binding's rule): round it up.
     splits = 1 << (splits - 1).bit_length()
@@ -41,16 +45,27 @@ def blk_run(binary, program, files, n, dtype, want, rows, block, warps):
                "--input", "a=" + os.path.join(files, "a.npy"),
                "--input", "b=" + os.path.join(files, "b.npy"),
                "--output", "c=" + out, "--const",
-               f"ROWS={rows},BLOCK={block},SPLITS={splits}", "--num-warps",
-               str(warps), "--bench", "--json"]
+               f"ROWS={rows},BLOCK={block},SPLITS={splits},KT={k_step}",
+               "--num-warps",
+               str(warps), "--num-stages", str(stages), "--bench", "--json",
+               "--cache-dir", os.path.join(files, "cache"), *extra]
     done = subprocess.run(command, capture_output=True, text=True)
     try:
         facts = json.loads(done.stdout)
     except json.JSONDecodeError:
-        return None, (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return (None, (done.stderr.strip().splitlines() or ["no output"])[-1],
+                None)
     if not facts.get("ok"):
-        return None, facts.get("error", "failed")
-    return facts["bench"]["ms"], rel_l2(numpy.load(out), want)
+        return None, facts.get("error", "failed"), None
+    return (facts["bench"]["ms"], relative_l2(numpy.load(out), want),
+            facts["compile"])
+
+
+def compile_note(facts):
+    """How the kernel was compiled: cold, or from the kernel cache."""
+    how = "cache hit" if facts["cache_hit"] else "compiled"
+    return (f"{how} {facts['lookup_ms'] + facts['compile_ms']:.0f} ms + "
+            f"load {facts['load_ms']:.0f} ms")
 
 
 def triton_matmul():
@@ -122,7 +137,7 @@ def main():
             want = (x.float() @ y.float()).cpu().numpy()
             cublas = do_bench(lambda: torch.matmul(x, y, out=out))
             tri(x, y, out)
-            triton_error = rel_l2(out.float().cpu().numpy(), want)
+            triton_error = relative_l2(out.float().cpu().numpy(), want)
             triton_ms = do_bench(lambda: tri(x, y, out))
             rows = [("torch.matmul", cublas, ""),
                     ("triton", triton_ms, f"rel_l2 {triton_error:.1e}")]
@@ -131,16 +146,30 @@ def main():
                            x.float().cpu().numpy())
                 numpy.save(os.path.join(files, "b.npy"),
                            y.float().cpu().numpy())
-                for tile in BLK_TILES:
-                    ms, error = blk_run(args.binary, args.program, files, n,
-                                        dtype, want, *tile)
-                    name = "blk %dx%d w%d" % tile
+                best = None
+                runs = [(tile, (), "") for tile in BLK_TILES]
+                while runs:
+                    tile, extra, label = runs.pop(0)
+                    ms, error, facts = blk_run(args.binary, args.program,
+                                               files, n, dtype, want, tile,
+                                               extra)
+                    name = "blk %dx%dx%d w%d s%d" % tile + label
                     if ms is None:
                         rows.append((name, None, error))
-                    elif error > 1e-2:
+                        continue
+                    if not passes(dtype, error):
                         rows.append((name, None, f"WRONG: rel_l2 {error:.1e}"))
-                    else:
-                        rows.append((name, ms, f"rel_l2 {error:.1e}"))
+                        continue
+                    rows.append((name, ms, f"rel_l2 {error:.1e}; "
+                                 + compile_note(facts)))
+                    if not label and (best is None or ms < best[1]):
+                        best = (tile, ms)
+                    if not runs and best:
+                        # The best tile again: from the kernel cache, and
+                        # compiled for sm_80 (mma.sync without sm_90).
+                        runs = [(best[0], (), " again"),
+                                (best[0], ("--chip", "sm_80"), " sm_80")]
+                        best = None
             for name, ms, note in rows:
                 if ms is None:
                     print(f"{dtype},{n},{name},,,,{note}")

@@ -189,25 +189,28 @@ EXCERPTS = {
     "dot-distributed": ("matmul-bf16", ("blk-distribute", 1), [
         {"start": r"^#blocked", "count": 1},
         {"start": r"blk\.dot", "count": 1}]),
+    # The dot's shared memory: A's region at byte 0, B's at byte 768 (rows
+    # padded by 16 bytes); A's pair stores (warps 0 and 1 only), B's first
+    # store and its row g + 8 store, the barrier before the reads.
     "dot-gpu-shared": ("matmul-bf16", ("cse", 1), [
-        {"start": r"llvm\.getelementptr %0\[512\]", "count": 9},
-        {"start": r"arith\.addi %\d+, %c256_i32", "count": 3},
-        {"start": r"^\s*}$", "count": 1},
-        {"start": r"arith\.muli %\d+, %c32_i32", "count": 5},
-        {"start": r"arith\.addi %\d+, %c1024_i32", "count": 3},
+        {"start": r"llvm\.getelementptr %0\[768\]", "end": r"^\s*}$"},
+        {"start": r"arith\.muli %\d+, %c2_i32", "count": 6},
+        {"start": r"arith\.addi %\d+, %c1152_i32", "before": 1, "count": 3},
         {"start": r"gpu\.barrier", "count": 1}]),
-    # The accumulator stays in registers: the fragments' coordinates, A's
-    # first register, the mma.sync calls on the loop-carried value.
+    # The accumulator stays in registers: the lane's ldmatrix rows and the
+    # warp's first row and column, A's ldmatrix.x4, B's first ldmatrix.x2
+    # (transposed), the mma.sync calls on the loop-carried value.
     "dot-gpu-mma": ("matmul-bf16", ("cse", 1), [
         {"start": r"vector\.extract %arg\d+\[0\] : f32", "before": 6,
          "count": 1},
-        {"start": r"llvm\.load .* -> i32$", "before": 4, "count": 1},
+        {"start": r"arith\.andi %\d+, %c1_i32", "end": r"nvvm\.ldmatrix"},
+        {"start": r"arith\.muli %\d+, %c72_i32", "end": r"nvvm\.ldmatrix"},
         {"start": r"nvvm\.mma\.sync", "count": 1},
         {"start": r"nvvm\.mma\.sync", "count": 1},
         {"start": r"vector\.from_elements", "count": 2}]),
     "dot-ptx": ("matmul-bf16-ptx", None, [
-        {"start": r"st\.shared\.b16 .*\+512\]", "before": 1, "count": 3},
-        {"start": r"bar\.sync", "end": r"@%p\d+ bra"},
+        {"start": r"st\.shared\.v2\.b16 .*\+768\]", "before": 1,
+         "end": r"@%p\d+ bra"},
         {"start": r"setp\.gt\.u32", "end": r"bra\.uni"}]),
 }
 

@@ -3,19 +3,22 @@
 
 #l = #blk.blocked<elems = [1, 4], lanes = [2, 16], warps = [4, 1]>
 
-// bf16 16 x 32 times 32 x 16 on sm_90 (the default chip): mma.sync. The
-// operands and the accumulator pass through the dot's region of the
-// kernel's dynamic shared memory: A row-major (16 x 32 bf16, 1024 bytes),
-// B transposed (16 x 32 bf16, 1024 bytes), C (16 x 16 f32, 1024 bytes).
-// The four warps take the two 16 x 8 tiles of C in turn; each tile is two
-// K steps of 16.
-// CHECK: blk.launch = [#blk.launch<kernel = "dot_bf16", threads = 128, ctas = 1, staticSharedBytes = 0, dynamicSharedBytes = 3072,
+// bf16 16 x 32 times 32 x 16 on sm_90 (the default chip), an accumulator
+// whose layout does not hold mma fragments: mma.sync with the operands and
+// the accumulator passed through the dot's region of the kernel's dynamic
+// shared memory: A (16 x 32 bf16 in rows padded to 40 elements, 1280
+// bytes), B (32 x 16 in rows of 24, 1536 bytes), C (16 x 16 f32, 1024
+// bytes), row-major, a thread's runs of 4 elements one vector store. The four warps take the two 16 x 8 tiles of
+// C in turn; each tile is two K steps of 16, A's fragment one
+// ldmatrix.x4, B's one ldmatrix.x2.trans.
+// CHECK: blk.launch = [#blk.launch<kernel = "dot_bf16", threads = 128, ctas = 1, staticSharedBytes = 0, dynamicSharedBytes = 3840,
 // CHECK-LABEL: gpu.func @dot_bf16
 // CHECK-NOT: gpu.barrier
-// CHECK: llvm.store {{.*}} : bf16, !llvm.ptr<3>
+// CHECK: llvm.store {{.*}} {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<3>
 // CHECK: gpu.barrier
 // CHECK: scf.for %[[TILE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32
-// CHECK-COUNT-6: llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// CHECK: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 2 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32)>
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
@@ -46,8 +49,9 @@ func.func @dot_bf16(%p: !blk.ptr<f32>, %x: bf16, %y: f32) attributes {blk.kernel
 // CHECK: scf.for {{.*}} iter_args
 // CHECK-NOT: llvm.store
 // CHECK: gpu.barrier
-// CHECK: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK: llvm.store {{.*}} : vector<4xf16>, !llvm.ptr<3>
 // CHECK: gpu.barrier
+// CHECK: llvm.bitcast {{.*}} : i32 to vector<2xf16>
 // CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 func.func @dot_f16_in_loop(%p: !blk.ptr<f32>, %x: f16, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
   %a = blk.splat %x : f16 -> tensor<16x16xf16, #l>
@@ -73,9 +77,9 @@ func.func @dot_f16_in_loop(%p: !blk.ptr<f32>, %x: f16, %n: i32) attributes {blk.
 
 // f32 inputs (and shapes off the fragment) take f32 multiplies and adds
 // (each product rounded, as blk.dot defines it): A (8 x 4) and B (4 x 64)
-// in shared memory, each thread's accumulator elements (1 x 4 of 8 x 64)
-// summed k by k.
-// CHECK: blk.launch = [#blk.launch<kernel = "dot_f32", {{.*}}dynamicSharedBytes = 1152,
+// in shared memory (rows padded by 8 elements: 384 + 1152 bytes), each
+// thread's accumulator elements (1 x 4 of 8 x 64) summed k by k.
+// CHECK: blk.launch = [#blk.launch<kernel = "dot_f32", {{.*}}dynamicSharedBytes = 1536,
 // CHECK-LABEL: gpu.func @dot_f32
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.barrier
@@ -100,12 +104,13 @@ func.func @dot_f32(%p: !blk.ptr<f32>, %y: f32) attributes {blk.kernel = #blk.ker
 #mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [2, 2]>
 
 // An accumulator whose layout holds mma fragments (blk-distribute's choice
-// for such a kernel) stays in registers: only A (32 x 32 bf16, 2048 bytes)
-// and B (transposed, 1024 bytes) pass through shared memory, one barrier
+// for such a kernel) stays in registers: only A (32 x 32 bf16, rows padded
+// to 40: 2560 bytes) and B (32 x 16, rows of 24: 1536 bytes) pass through
+// shared memory, one barrier
 // after their stores (none after the products). Warp (w0, w1) of 2 x 2
 // holds rows 8 w0 + g (+ 16) and columns 8 w1 + 2t (+ 1): one fragment,
 // two K steps.
-// CHECK: blk.launch = [#blk.launch<kernel = "dot_in_registers", {{.*}}dynamicSharedBytes = 3072,
+// CHECK: blk.launch = [#blk.launch<kernel = "dot_in_registers", {{.*}}dynamicSharedBytes = 4096,
 // CHECK-LABEL: gpu.func @dot_in_registers
 // CHECK: gpu.barrier
 // CHECK-NOT: scf.for

@@ -20,6 +20,8 @@
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --chip sm_80 --rows 100 --cols 100 --dtype bf16 --const ROWS=16 --check
 // The tiled matmul (Inputs/matmul_tiled.mlir): a ROWS x BLOCK tile of C a
 // program, its K loop in steps of 32; edges masked in M, N and K.
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 100 --cols 100 --const ROWS=16,BLOCK=32,SPLITS=4 --check --special
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 1000 --cols 1000 --dtype bf16 --const ROWS=64,BLOCK=128,SPLITS=8 --num-warps 4 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 333 --cols 333 --dtype f16 --const ROWS=128,BLOCK=64,SPLITS=8 --num-warps 8 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 100 --cols 100 --const ROWS=16,BLOCK=32,SPLITS=4,KT=32 --check --special
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 1000 --cols 1000 --dtype bf16 --const ROWS=64,BLOCK=128,SPLITS=8,KT=32 --num-warps 4 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 333 --cols 333 --dtype f16 --const ROWS=128,BLOCK=64,SPLITS=8,KT=32 --num-warps 8 --check
+// K steps of 64 with the loads of the next step issued during this one:
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 500 --cols 500 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 2 --check

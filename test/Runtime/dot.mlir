@@ -8,8 +8,8 @@
 // RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --target cpu --rows 64 --cols 64 --dtype bf16 --check | FileCheck %s
 // The tiled matmul (a tile of C a program, ROWS x BLOCK, the grid over M
 // and N: rows_per_program x row_splits):
-// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --target cpu --rows 100 --cols 100 --const ROWS=16,BLOCK=32,SPLITS=4 --check --special | FileCheck %s
-// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --target cpu --rows 200 --cols 200 --dtype bf16 --const ROWS=64,BLOCK=64,SPLITS=4 --check | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --target cpu --rows 100 --cols 100 --const ROWS=16,BLOCK=32,SPLITS=4,KT=32 --check --special | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --target cpu --rows 200 --cols 200 --dtype bf16 --const ROWS=64,BLOCK=64,SPLITS=4,KT=32 --check | FileCheck %s
 // CHECK: check: {{.*}} OK (relative L2 tolerance {{.*}}, against the program in float64)
 //
 // The PTX: bf16 or f16 data with 16 rows a program takes mma.sync on sm_80+

@@ -1,4 +1,4 @@
-//===- DotOp.cpp - blk.dot: mma.sync, or f32 FMAs, through shared memory --===//
+//===- DotOp.cpp - blk.dot: mma.sync, or f32 products, via shared memory --===//
 //
 // The first GPU lowering of blk.dot keeps its operands and its accumulator
 // in the kernel's #blk.blocked layout. The operands meet in the dot's own
@@ -7,13 +7,13 @@
 // holder of a replicated element only), and the product is made from there.
 //
 // - mma.sync (getDotPath: f16 or bf16 inputs on sm_80+, M, N, K multiples
-//   of 16, 8, 16). A is stored row-major (M x K) and B transposed (N x K):
-//   each 32-bit register of an m16n8k16 fragment holds two consecutive k
-//   of one row of A or one column of B, the smaller k in the low half
-//   (PTX ISA, "Matrix Fragments for mma.m16n8k16 with floating point
-//   type"), so it is one aligned 32-bit load. Where the accumulator's
-//   layout holds mma fragments (holdsMmaFragments, what blk-distribute
-//   chooses for such a kernel), each thread's elements are its fragments:
+//   of 16, 8, 16). A (M x K) and B (K x N) are stored row-major, runs of a
+//   thread's elements as vector stores, and the fragments read by ldmatrix
+//   (B's transposed: MmaFragments says how lanes address them; PTX ISA,
+//   "Matrix Fragments for mma.m16n8k16 with floating point type"). Where
+//   the accumulator's layout holds mma fragments (holdsMmaFragments, what
+//   blk-distribute chooses for such a kernel), each thread's elements are
+//   its fragments:
 //   they stay in registers, each warp multiplying its own tiles of C, the
 //   K steps in ascending order. Otherwise the accumulator goes through the
 //   region too (M x N f32): the warps take the 16 x 8 tiles of C in turn,
@@ -22,8 +22,9 @@
 //   as they are, and each thread computes its own accumulator elements, k
 //   ascending, from the rows of A and the columns of B they need.
 //
-// Operands staged once per K step by cp.async in swizzled shared memory,
-// read by ldmatrix, and wgmma on sm_90 are issue 40's next steps.
+// Operands copied by cp.async into swizzled shared memory (ldmatrix on
+// unswizzled rows meets bank conflicts), and wgmma on sm_90, are issue
+// 40's next steps.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -38,16 +39,34 @@ using namespace mlir::blk;
 
 namespace {
 
+/// Elements of padding after each row of A and B in shared memory: 16
+/// bytes of 16-bit values shift each row by 4 banks, so that the 8 rows of
+/// an ldmatrix matrix (16 bytes each) and a warp's stores (rows of 4 lanes)
+/// fall on 32 different banks. Unpadded rows of 64 bytes put 4 of them on
+/// the same banks, rows of 128 bytes or more 8 (on the H200, bf16 4096^3
+/// went from 69 to 137 TFLOP/s with the padding).
+constexpr int64_t kRowPadding = 8;
+
 struct DotShape {
   int64_t m, n, k;
   Type input;
   int64_t inputBytes;
+  /// Elements from one row of A (M x K) and B (K x N) to the next in
+  /// shared memory.
+  int64_t aStride, bStride;
 
   static DotShape get(DotOp op) {
     ArrayRef<int64_t> a = op.getA().getType().getShape();
+    int64_t n = op.getB().getType().getShape()[1];
     Type input = op.getA().getType().getElementType();
-    return {a[0], op.getB().getType().getShape()[1], a[1], input,
-            input.getIntOrFloatBitWidth() / 8};
+    return {a[0], n, a[1], input, input.getIntOrFloatBitWidth() / 8,
+            a[1] + kRowPadding, n + kRowPadding};
+  }
+  int64_t getABytes() const {
+    return llvm::alignTo(m * aStride * inputBytes, kVectorBytes);
+  }
+  int64_t getBBytes() const {
+    return llvm::alignTo(k * bStride * inputBytes, kVectorBytes);
   }
 };
 
@@ -105,7 +124,10 @@ struct ElementPlaces {
 
 /// Stores the thread's elements of a 2-D block (`vector`: the elements it
 /// holds) at their places in `region`; where the block is replicated over
-/// threads, only the first holder of an element stores it.
+/// threads, only the first holder of an element stores it. Where a row is
+/// contiguous in the region (`colStride` 1), each run of the thread's
+/// consecutive elements is one vector store (up to 16 bytes): a run starts
+/// at a multiple of its length, and rows are whole runs.
 void storeBlock(OpBuilder &b, Location loc, const Distribution &distribution,
                 Value vector, Value region, ThreadIds ids, int64_t rowStride,
                 int64_t colStride) {
@@ -118,9 +140,23 @@ void storeBlock(OpBuilder &b, Location loc, const Distribution &distribution,
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
   ElementPlaces places = ElementPlaces::get(b, loc, distribution, ids,
                                             rowStride, colStride, bytes);
-  for (auto [k, value] : llvm::enumerate(extractElements(b, loc, vector)))
+  int64_t width = 1;
+  if (colStride == 1)
+    while (width * 2 <= distribution.getRunLength(1) &&
+           width * 2 * bytes <= kVectorBytes)
+      width *= 2;
+  SmallVector<Value> elements = extractElements(b, loc, vector);
+  auto runType = VectorType::get({width}, element);
+  for (int64_t k = 0; k < int64_t(elements.size()); k += width) {
+    Value value = width == 1 ? elements[k]
+                             : vector::FromElementsOp::create(
+                                   b, loc, runType,
+                                   ArrayRef(elements).slice(k, width))
+                                   .getResult();
     LLVM::StoreOp::create(b, loc, value,
-                          places.createAddress(b, loc, region, k), bytes);
+                          places.createAddress(b, loc, region, k),
+                          width * bytes);
+  }
 }
 
 /// The thread's elements of an M x N f32 block, read from `region` (row
@@ -137,8 +173,14 @@ Value loadBlock(OpBuilder &b, Location loc, const Distribution &distribution,
   return vector::FromElementsOp::create(b, loc, type, elements);
 }
 
-/// The m16n8k16 fragments of a lane, read from A (M x K, row-major) and B
-/// transposed (N x K) in shared memory, and their products.
+/// The m16n8k16 fragments of a lane, read by ldmatrix from A (M x K) and B
+/// (K x N), both row-major in shared memory, and their products. ldmatrix
+/// reads 8 x 8 matrices of 16-bit values, each lane giving the address of
+/// one row (16 bytes, 16-byte aligned: K and N are multiples of 8), and
+/// hands lane 4 g + t the elements (g, 2t) and (g, 2t + 1) of each, the
+/// first in the low half: A's four matrices (rows g and g + 8, k and
+/// k + 8) are its four registers as mma takes them; B's two, loaded
+/// transposed (.trans), give (k = 2t and 2t + 1, n = g), B's registers.
 class MmaFragments {
 public:
   MmaFragments(OpBuilder &b, Location loc, const DotShape &shape,
@@ -149,32 +191,50 @@ public:
         arith::AndIOp::create(b, loc, lane, createI32Constant(b, loc, 3));
     pairK = arith::ShLIOp::create(b, loc, inGroup,
                                   createI32Constant(b, loc, 1));
+    // The row this lane addresses: row l mod 8 of matrix l / 8.
+    rowInMatrix =
+        arith::AndIOp::create(b, loc, lane, createI32Constant(b, loc, 7));
+    matrix = arith::ShRUIOp::create(b, loc, lane, createI32Constant(b, loc, 3));
+    Value sixteen =
+        arith::AndIOp::create(b, loc, lane, createI32Constant(b, loc, 15));
+    bRow = sixteen;
     // bf16 pairs go in as i32 (the NVVM op's bf16 operand type), f16 pairs
     // as vector<2xf16>.
-    bool bf16 = shape.input.isBF16();
-    pair = bf16 ? Type(b.getI32Type()) : Type(VectorType::get({2}, shape.input));
+    bf16 = shape.input.isBF16();
     ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
     Type f32 = b.getF32Type();
     result = LLVM::LLVMStructType::getLiteral(b.getContext(),
                                               {f32, f32, f32, f32});
   }
 
-  /// g = lane / 4: the lane's row of A and C in a fragment (and g + 8),
-  /// its column of B.
+  /// g = lane / 4: the lane's row of C in a fragment (and g + 8).
   Value getGroup() const { return group; }
-  /// 2t = 2 (lane mod 4): the lane's first column of C in a fragment, its
-  /// first k of A and B.
+  /// 2t = 2 (lane mod 4): the lane's first column of C in a fragment.
   Value getPairK() const { return pairK; }
 
-  /// A's 4 registers for the fragment rows `row` (g) and `row8` (g + 8),
-  /// K step `k0`.
-  SmallVector<Value> loadA(Value row, Value row8, int64_t k0) {
-    return {loadPair(aRegion, row, k0), loadPair(aRegion, row8, k0),
-            loadPair(aRegion, row, k0 + 8), loadPair(aRegion, row8, k0 + 8)};
+  /// A's 4 registers for the fragment whose row g is `rowBase` + g and row
+  /// g + 8 is `rowBase` + g + `row8Offset`, K step `k0`: ldmatrix.x4,
+  /// lane l addressing row l mod 8 of matrix l / 8 (matrices 1 and 3 the
+  /// g + 8 rows, 2 and 3 the k + 8 columns).
+  SmallVector<Value> loadA(Value rowBase, int64_t row8Offset, int64_t k0) {
+    Value half = arith::AndIOp::create(b, loc, matrix,
+                                       createI32Constant(b, loc, 1));
+    Value row = arith::AddIOp::create(
+        b, loc, createMulAdd(b, loc, half, row8Offset, rowInMatrix), rowBase);
+    Value kHalf = arith::ShRUIOp::create(b, loc, matrix,
+                                         createI32Constant(b, loc, 1));
+    Value k = createMulAdd(b, loc, kHalf, 8, createI32Constant(b, loc, k0));
+    return loadMatrices(aRegion, createMulAdd(b, loc, row, shape.aStride, k), 4,
+                        NVVM::MMALayout::row);
   }
-  /// B's 2 registers for the fragment column `column` (g), K step `k0`.
-  SmallVector<Value> loadB(Value column, int64_t k0) {
-    return {loadPair(bRegion, column, k0), loadPair(bRegion, column, k0 + 8)};
+  /// B's 2 registers for the fragment whose columns are `columnBase` ..
+  /// + 7, K step `k0`: ldmatrix.x2.trans, lanes 0 to 15 addressing rows
+  /// k0 .. k0 + 15 (lanes 16 to 31 the same: their addresses are unused).
+  SmallVector<Value> loadB(Value columnBase, int64_t k0) {
+    Value k = arith::AddIOp::create(b, loc, bRow, createI32Constant(b, loc, k0));
+    return loadMatrices(bRegion,
+                        createMulAdd(b, loc, k, shape.bStride, columnBase),
+                        2, NVVM::MMALayout::col);
   }
   /// `c` + a b, the 4 accumulators of a fragment.
   SmallVector<Value> multiply(ArrayRef<Value> a, ArrayRef<Value> bRegisters,
@@ -191,29 +251,47 @@ public:
   }
 
 private:
-  /// Elements (row, k0 + 2t) and (row, k0 + 2t + 1) of a buffer of rows of
-  /// K 16-bit values: one 32-bit load.
-  Value loadPair(Value region, Value row, int64_t k0) {
-    Value k = arith::AddIOp::create(b, loc, pairK,
-                                    createI32Constant(b, loc, k0));
-    Value index = createMulAdd(b, loc, row, shape.k, k);
+  /// ldmatrix of `count` 8 x 8 matrices of 16-bit values, the lane's row at
+  /// element `index` of `region` (`layout` col: transposed): a 32-bit
+  /// register each, as mma takes it (i32 for bf16, vector<2xf16> for f16).
+  SmallVector<Value> loadMatrices(Value region, Value index, int64_t count,
+                                  NVVM::MMALayout layout) {
     Value bytes = arith::MulIOp::create(
         b, loc, index, createI32Constant(b, loc, shape.inputBytes));
-    return LLVM::LoadOp::create(b, loc, pair,
-                                createByteAddress(b, loc, region, bytes),
-                                /*alignment=*/4);
+    Type i32 = b.getI32Type();
+    Type registers = count == 1
+                         ? i32
+                         : LLVM::LLVMStructType::getLiteral(
+                               b.getContext(), SmallVector<Type>(count, i32));
+    Value loaded = NVVM::LdMatrixOp::create(
+        b, loc, registers, createByteAddress(b, loc, region, bytes),
+        b.getI32IntegerAttr(count),
+        NVVM::MMALayoutAttr::get(b.getContext(), layout),
+        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+        NVVM::LdStMatrixEltTypeAttr::get(b.getContext(),
+                                         NVVM::LdStMatrixEltType::B16));
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < count; ++i) {
+      Value value = LLVM::ExtractValueOp::create(b, loc, loaded, i);
+      if (!bf16)
+        value = LLVM::BitcastOp::create(
+            b, loc, VectorType::get({2}, shape.input), value);
+      values.push_back(value);
+    }
+    return values;
   }
 
   OpBuilder &b;
   Location loc;
   const DotShape &shape;
-  Value aRegion, bRegion, group, pairK;
-  Type pair, result;
+  Value aRegion, bRegion, group, pairK, rowInMatrix, matrix, bRow;
+  Type result;
+  bool bf16;
   NVVM::MMATypes ptxType;
 };
 
-/// The m16n8k16 products of one warp's tiles of C, from A, B transposed
-/// and C (M x N f32) in shared memory; C's tiles are updated in place.
+/// The m16n8k16 products of one warp's tiles of C, from A, B and C (M x N
+/// f32) in shared memory; C's tiles are updated in place.
 void createMmaTiles(OpBuilder &b, Location loc, const DotShape &shape,
                     Value aRegion, Value bRegion, Value cRegion, ThreadIds ids,
                     int64_t numWarps) {
@@ -232,11 +310,14 @@ void createMmaTiles(OpBuilder &b, Location loc, const DotShape &shape,
                                        createI32Constant(b, loc, tilesN));
   // This lane's rows of A and C (g, g + 8), column of B (g) and columns of
   // C (2t, 2t + 1) in the tile.
-  Value row0 = createMulAdd(b, loc, tileM, kMmaM, fragments.getGroup());
+  Value firstRow = arith::MulIOp::create(b, loc, tileM,
+                                         createI32Constant(b, loc, kMmaM));
+  Value firstColumn = arith::MulIOp::create(b, loc, tileN,
+                                            createI32Constant(b, loc, kMmaN));
+  Value row0 = arith::AddIOp::create(b, loc, firstRow, fragments.getGroup());
   Value row1 = arith::AddIOp::create(b, loc, row0,
                                      createI32Constant(b, loc, 8));
-  Value colB = createMulAdd(b, loc, tileN, kMmaN, fragments.getGroup());
-  Value colC = createMulAdd(b, loc, tileN, kMmaN, fragments.getPairK());
+  Value colC = arith::AddIOp::create(b, loc, firstColumn, fragments.getPairK());
 
   auto cAddress = [&](Value row, int64_t column) {
     Value index = createMulAdd(
@@ -253,9 +334,11 @@ void createMmaTiles(OpBuilder &b, Location loc, const DotShape &shape,
   for (Value address : cAddresses)
     c.push_back(LLVM::LoadOp::create(b, loc, b.getF32Type(), address,
                                      /*alignment=*/4));
-  for (int64_t k0 = 0; k0 < shape.k; k0 += kMmaK)
-    c = fragments.multiply(fragments.loadA(row0, row1, k0),
-                           fragments.loadB(colB, k0), c);
+  for (int64_t k0 = 0; k0 < shape.k; k0 += kMmaK) {
+    SmallVector<Value> a = fragments.loadA(firstRow, 8, k0);
+    SmallVector<Value> bRegisters = fragments.loadB(firstColumn, k0);
+    c = fragments.multiply(a, bRegisters, c);
+  }
   for (auto [value, address] : llvm::zip(c, cAddresses))
     LLVM::StoreOp::create(b, loc, value, address, /*alignment=*/4);
 }
@@ -275,8 +358,10 @@ Value createMmaInRegisters(OpBuilder &b, Location loc, const DotShape &shape,
                                       createI32Constant(b, loc, wn - 1));
   Value warpM = arith::ShRUIOp::create(
       b, loc, ids.warp, createI32Constant(b, loc, llvm::Log2_64(wn)));
-  Value firstRow = createMulAdd(b, loc, warpM, 8, fragments.getGroup());
-  Value firstColumn = createMulAdd(b, loc, warpN, 8, fragments.getGroup());
+  Value firstRow = arith::MulIOp::create(b, loc, warpM,
+                                         createI32Constant(b, loc, 8));
+  Value firstColumn = arith::MulIOp::create(b, loc, warpN,
+                                            createI32Constant(b, loc, 8));
   auto plus = [&](Value value, int64_t constant) -> Value {
     return arith::AddIOp::create(b, loc, value,
                                  createI32Constant(b, loc, constant));
@@ -285,10 +370,9 @@ Value createMmaInRegisters(OpBuilder &b, Location loc, const DotShape &shape,
   SmallVector<Value> elements = extractElements(b, loc, acc);
   for (int64_t k0 = 0; k0 < shape.k; k0 += kMmaK) {
     SmallVector<SmallVector<Value>> aFragments, bFragments;
-    for (int64_t p = 0; p < rowPairs; ++p) {
-      Value row = plus(firstRow, 2 * p * 8 * wm);
-      aFragments.push_back(fragments.loadA(row, plus(row, 8 * wm), k0));
-    }
+    for (int64_t p = 0; p < rowPairs; ++p)
+      aFragments.push_back(
+          fragments.loadA(plus(firstRow, 2 * p * 8 * wm), 8 * wm, k0));
     for (int64_t j = 0; j < columnTiles; ++j)
       bFragments.push_back(
           fragments.loadB(plus(firstColumn, j * 8 * wn), k0));
@@ -349,9 +433,11 @@ Value createScalarProduct(OpBuilder &b, Location loc, const DotShape &shape,
   Value k = loop.getInductionVar();
   SmallVector<Value> aValues, bValues;
   for (Value row : rows)
-    aValues.push_back(loadInput(aRegion, createMulAdd(b, loc, row, shape.k, k)));
+    aValues.push_back(
+        loadInput(aRegion, createMulAdd(b, loc, row, shape.aStride, k)));
   for (Value col : cols)
-    bValues.push_back(loadInput(bRegion, createMulAdd(b, loc, k, shape.n, col)));
+    bValues.push_back(
+        loadInput(bRegion, createMulAdd(b, loc, k, shape.bStride, col)));
   SmallVector<Value> sums(loop.getRegionIterArgs());
   for (auto [i, aValue] : llvm::enumerate(aValues))
     for (auto [j, bValue] : llvm::enumerate(bValues)) {
@@ -392,10 +478,7 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
                                   getSharedPointerType(getContext()),
                                   shared.getSymName()),
         createI32Constant(rewriter, loc, plan.stagedOffsetOf.lookup(op)));
-    int64_t aBytes = llvm::alignTo(shape.m * shape.k * shape.inputBytes,
-                                   kVectorBytes);
-    int64_t bBytes = llvm::alignTo(shape.k * shape.n * shape.inputBytes,
-                                   kVectorBytes);
+    int64_t aBytes = shape.getABytes(), bBytes = shape.getBBytes();
     Value aRegion = region;
     Value bRegion = createByteAddress(rewriter, loc, region,
                                       createI32Constant(rewriter, loc, aBytes));
@@ -404,24 +487,21 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
     // done before it is written again.
     if (op->getParentOfType<LoopLikeOpInterface>())
       gpu::BarrierOp::create(rewriter, loc);
-    storeBlock(rewriter, loc, a, adaptor.getA(), aRegion, ids, shape.k, 1);
-    if (path == DotPath::scalar) {
-      storeBlock(rewriter, loc, bDistribution, adaptor.getB(), bRegion, ids,
-                 shape.n, 1);
+    // A (M x K) and B (K x N) row-major (rows padded), whatever the path.
+    storeBlock(rewriter, loc, a, adaptor.getA(), aRegion, ids, shape.aStride,
+               1);
+    storeBlock(rewriter, loc, bDistribution, adaptor.getB(), bRegion, ids,
+               shape.bStride, 1);
+    if (path != DotPath::mmaThroughShared) {
       gpu::BarrierOp::create(rewriter, loc);
-      rewriter.replaceOp(op, createScalarProduct(rewriter, loc, shape, c,
-                                              adaptor.getAcc(), aRegion,
-                                              bRegion, ids));
-      return success();
-    }
-    // B transposed: element (k, n) at n * K + k.
-    storeBlock(rewriter, loc, bDistribution, adaptor.getB(), bRegion, ids, 1,
-               shape.k);
-    if (path == DotPath::mmaInRegisters) {
-      gpu::BarrierOp::create(rewriter, loc);
-      rewriter.replaceOp(op, createMmaInRegisters(rewriter, loc, shape, c,
-                                                  adaptor.getAcc(), aRegion,
-                                                  bRegion, ids));
+      rewriter.replaceOp(
+          op, path == DotPath::scalar
+                  ? createScalarProduct(rewriter, loc, shape, c,
+                                        adaptor.getAcc(), aRegion, bRegion,
+                                        ids)
+                  : createMmaInRegisters(rewriter, loc, shape, c,
+                                         adaptor.getAcc(), aRegion, bRegion,
+                                         ids));
       return success();
     }
     Value cRegion = createByteAddress(
@@ -455,8 +535,7 @@ DotPath mlir::blk::getDotPath(DotOp op, const TargetInfo &target) {
 int64_t mlir::blk::getDotSharedBytes(DotOp op, const TargetInfo &target) {
   DotShape shape = DotShape::get(op);
   int64_t bytes =
-      llvm::alignTo(shape.m * shape.k * shape.inputBytes, kVectorBytes) +
-      llvm::alignTo(shape.k * shape.n * shape.inputBytes, kVectorBytes);
+      shape.getABytes() + shape.getBBytes();
   if (getDotPath(op, target) == DotPath::mmaThroughShared)
     bytes += llvm::alignTo(shape.m * shape.n * 4, kVectorBytes);
   return bytes;

@@ -3,9 +3,9 @@
 // program computes ROWS rows of C across the whole row (BLOCK >= N); its K
 // loop brings 16 columns of A and 16 rows of B at a time into blk.dot.
 // Masked edges: any N.
-func.func @matmul_square(%c: !blk.ptr<f32> {blk.arg = #blk.arg<output "c">},
-                         %a: !blk.ptr<f32> {blk.arg = #blk.arg<input "a">},
-                         %b: !blk.ptr<f32> {blk.arg = #blk.arg<input "b">},
+func.func @matmul_square(%c: !blk.ptr<f32> {blk.arg = #blk.arg<output "c">, blk.divisibility = 16 : i64},
+                         %a: !blk.ptr<f32> {blk.arg = #blk.arg<input "a">, blk.divisibility = 16 : i64},
+                         %b: !blk.ptr<f32> {blk.arg = #blk.arg<input "b">, blk.divisibility = 16 : i64},
                          %n_rows: i32 {blk.arg = #blk.arg<rows>},
                          %n: i32 {blk.arg = #blk.arg<cols>})
     attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK, rows_per_program = ROWS>} {

@@ -1,13 +1,13 @@
 // C = A B for square matrices (M = N = K until issue 40 names dimensions),
 // tiled as a matmul is: program p computes the ROWS x BLOCK tile
 // (p / SPLITS, p % SPLITS) of C (rows_per_program x row_splits: a grid of
-// ceil(M / ROWS) x SPLITS programs), its K loop bringing a ROWS x 32 tile
-// of A and a 32 x BLOCK tile of B to blk.dot at a time. Masked edges: any
-// N. Give the tile with --const ROWS=..,BLOCK=..,SPLITS=.. (SPLITS x BLOCK
-// >= N).
-func.func @matmul_tiled(%c: !blk.ptr<f32> {blk.arg = #blk.arg<output "c">},
-                        %a: !blk.ptr<f32> {blk.arg = #blk.arg<input "a">},
-                        %b: !blk.ptr<f32> {blk.arg = #blk.arg<input "b">},
+// ceil(M / ROWS) x SPLITS programs), its K loop bringing a ROWS x KT tile
+// of A and a KT x BLOCK tile of B to blk.dot at a time. Masked edges: any
+// N. Give the tile with --const ROWS=..,BLOCK=..,SPLITS=..,KT=.. (SPLITS x
+// BLOCK >= N; KT a power of two, 16 or more for mma.sync).
+func.func @matmul_tiled(%c: !blk.ptr<f32> {blk.arg = #blk.arg<output "c">, blk.divisibility = 16 : i64},
+                        %a: !blk.ptr<f32> {blk.arg = #blk.arg<input "a">, blk.divisibility = 16 : i64},
+                        %b: !blk.ptr<f32> {blk.arg = #blk.arg<input "b">, blk.divisibility = 16 : i64},
                         %n_rows: i32 {blk.arg = #blk.arg<rows>},
                         %n: i32 {blk.arg = #blk.arg<cols>})
     attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK, rows_per_program = ROWS, row_splits = SPLITS>} {
@@ -36,41 +36,41 @@ func.func @matmul_tiled(%c: !blk.ptr<f32> {blk.arg = #blk.arg<output "c">},
   %col_ok = arith.cmpi slt, %cols_row, %n_row : tensor<1x?xi32>
   // The K indices twice: along A's columns and along B's rows (one block
   // has one layout on the GPU).
-  %ks_a = blk.arange 0 to 32 : tensor<32xi32>
-  %ks_row = blk.expand_dims %ks_a axis 0 : tensor<32xi32> -> tensor<1x32xi32>
-  %ks_b = blk.arange 0 to 32 : tensor<32xi32>
-  %ks_col = blk.expand_dims %ks_b axis 1 : tensor<32xi32> -> tensor<32x1xi32>
+  %ks_a = blk.arange 0 to KT : tensor<?xi32>
+  %ks_row = blk.expand_dims %ks_a axis 0 : tensor<?xi32> -> tensor<1x?xi32>
+  %ks_b = blk.arange 0 to KT : tensor<?xi32>
+  %ks_col = blk.expand_dims %ks_b axis 1 : tensor<?xi32> -> tensor<?x1xi32>
   %zero = arith.constant 0.0 : f32
   %acc0 = blk.splat %zero [ROWS, BLOCK] : f32 -> tensor<?x?xf32>
   %c0 = arith.constant 0 : i32
-  %c32 = arith.constant 32 : i32
-  %acc = scf.for %k0 = %c0 to %n step %c32 iter_args(%acc_in = %acc0) -> (tensor<?x?xf32>) : i32 {
-    // A[r][k0 + kk], ROWS x 32.
-    %k0_row = blk.splat %k0 [1, 32] : i32 -> tensor<1x32xi32>
-    %a_cols = arith.addi %ks_row, %k0_row : tensor<1x32xi32>
-    %n_32 = blk.splat %n [1, 32] : i32 -> tensor<1x32xi32>
-    %a_col_ok = arith.cmpi slt, %a_cols, %n_32 : tensor<1x32xi32>
-    %a_col_ok_2d = blk.broadcast %a_col_ok [ROWS, 32] : tensor<1x32xi1> -> tensor<?x32xi1>
-    %a_row_ok_2d = blk.broadcast %row_ok [ROWS, 32] : tensor<?x1xi1> -> tensor<?x32xi1>
-    %a_mask = arith.andi %a_row_ok_2d, %a_col_ok_2d : tensor<?x32xi1>
-    %a_starts = blk.broadcast %row_starts [ROWS, 32] : tensor<?x1xi32> -> tensor<?x32xi32>
-    %a_cols_2d = blk.broadcast %a_cols [ROWS, 32] : tensor<1x32xi32> -> tensor<?x32xi32>
-    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<?x32xi32>
-    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<f32>, tensor<?x32xi32> -> tensor<?x32xf32>
-    // B[k0 + kk][c], 32 x BLOCK.
-    %k0_col = blk.splat %k0 [32, 1] : i32 -> tensor<32x1xi32>
-    %b_rows = arith.addi %ks_col, %k0_col : tensor<32x1xi32>
-    %n_32_col = blk.splat %n [32, 1] : i32 -> tensor<32x1xi32>
-    %b_row_ok = arith.cmpi slt, %b_rows, %n_32_col : tensor<32x1xi32>
-    %b_row_ok_2d = blk.broadcast %b_row_ok [32, BLOCK] : tensor<32x1xi1> -> tensor<32x?xi1>
-    %b_col_ok_2d = blk.broadcast %col_ok [32, BLOCK] : tensor<1x?xi1> -> tensor<32x?xi1>
-    %b_mask = arith.andi %b_row_ok_2d, %b_col_ok_2d : tensor<32x?xi1>
-    %b_starts = arith.muli %b_rows, %n_32_col : tensor<32x1xi32>
-    %b_starts_2d = blk.broadcast %b_starts [32, BLOCK] : tensor<32x1xi32> -> tensor<32x?xi32>
-    %b_cols_2d = blk.broadcast %cols_row [32, BLOCK] : tensor<1x?xi32> -> tensor<32x?xi32>
-    %b_offsets = arith.addi %b_starts_2d, %b_cols_2d : tensor<32x?xi32>
-    %b_tile = blk.load %b[%b_offsets] mask %b_mask other %zero : !blk.ptr<f32>, tensor<32x?xi32> -> tensor<32x?xf32>
-    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<?x32xf32>, tensor<32x?xf32>, tensor<?x?xf32>
+  %k_step = blk.constexpr KT : i32
+  %acc = scf.for %k0 = %c0 to %n step %k_step iter_args(%acc_in = %acc0) -> (tensor<?x?xf32>) : i32 {
+    // A[r][k0 + kk], ROWS x KT.
+    %k0_row = blk.splat %k0 [1, KT] : i32 -> tensor<1x?xi32>
+    %a_cols = arith.addi %ks_row, %k0_row : tensor<1x?xi32>
+    %n_kt = blk.splat %n [1, KT] : i32 -> tensor<1x?xi32>
+    %a_col_ok = arith.cmpi slt, %a_cols, %n_kt : tensor<1x?xi32>
+    %a_col_ok_2d = blk.broadcast %a_col_ok [ROWS, KT] : tensor<1x?xi1> -> tensor<?x?xi1>
+    %a_row_ok_2d = blk.broadcast %row_ok [ROWS, KT] : tensor<?x1xi1> -> tensor<?x?xi1>
+    %a_mask = arith.andi %a_row_ok_2d, %a_col_ok_2d : tensor<?x?xi1>
+    %a_starts = blk.broadcast %row_starts [ROWS, KT] : tensor<?x1xi32> -> tensor<?x?xi32>
+    %a_cols_2d = blk.broadcast %a_cols [ROWS, KT] : tensor<1x?xi32> -> tensor<?x?xi32>
+    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<?x?xi32>
+    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<f32>, tensor<?x?xi32> -> tensor<?x?xf32>
+    // B[k0 + kk][c], KT x BLOCK.
+    %k0_col = blk.splat %k0 [KT, 1] : i32 -> tensor<?x1xi32>
+    %b_rows = arith.addi %ks_col, %k0_col : tensor<?x1xi32>
+    %n_kt_col = blk.splat %n [KT, 1] : i32 -> tensor<?x1xi32>
+    %b_row_ok = arith.cmpi slt, %b_rows, %n_kt_col : tensor<?x1xi32>
+    %b_row_ok_2d = blk.broadcast %b_row_ok [KT, BLOCK] : tensor<?x1xi1> -> tensor<?x?xi1>
+    %b_col_ok_2d = blk.broadcast %col_ok [KT, BLOCK] : tensor<1x?xi1> -> tensor<?x?xi1>
+    %b_mask = arith.andi %b_row_ok_2d, %b_col_ok_2d : tensor<?x?xi1>
+    %b_starts = arith.muli %b_rows, %n_kt_col : tensor<?x1xi32>
+    %b_starts_2d = blk.broadcast %b_starts [KT, BLOCK] : tensor<?x1xi32> -> tensor<?x?xi32>
+    %b_cols_2d = blk.broadcast %cols_row [KT, BLOCK] : tensor<1x?xi32> -> tensor<?x?xi32>
+    %b_offsets = arith.addi %b_starts_2d, %b_cols_2d : tensor<?x?xi32>
+    %b_tile = blk.load %b[%b_offsets] mask %b_mask other %zero : !blk.ptr<f32>, tensor<?x?xi32> -> tensor<?x?xf32>
+    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
     scf.yield %next : tensor<?x?xf32>
   }
   %c_starts = blk.broadcast %row_starts [ROWS, BLOCK] : tensor<?x1xi32> -> tensor<?x?xi32>
