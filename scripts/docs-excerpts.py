@@ -193,7 +193,7 @@ EXCERPTS = {
     # padded by 16 bytes); A's pair stores (warps 0 and 1 only), B's first
     # store and its row g + 8 store, the barrier before the reads.
     "dot-gpu-shared": ("matmul-bf16", ("cse", 1), [
-        {"start": r"llvm\.getelementptr %0\[768\]", "end": r"^\s*}$"},
+        {"start": r"arith\.divui %arg\d+, %c16_i32", "end": r"^\s*}$"},
         {"start": r"arith\.muli %\d+, %c2_i32", "count": 6},
         {"start": r"arith\.addi %\d+, %c1152_i32", "before": 1, "count": 3},
         {"start": r"gpu\.barrier", "count": 1}]),

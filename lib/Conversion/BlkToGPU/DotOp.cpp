@@ -22,9 +22,10 @@
 //   as they are, and each thread computes its own accumulator elements, k
 //   ascending, from the rows of A and the columns of B they need.
 //
-// Operands copied by cp.async into swizzled shared memory (ldmatrix on
-// unswizzled rows meets bank conflicts), and wgmma on sm_90, are issue
-// 40's next steps.
+// A dot directly in a loop alternates between two copies of its region
+// (getAlternatingLoop), one barrier a K step. Loads in a coalesced layout
+// of their own (a layout conversion for the accumulator), cp.async into
+// swizzled shared memory, and wgmma on sm_90 are issue 40's next steps.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -87,6 +88,32 @@ Value createMulAdd(OpBuilder &b, Location loc, Value x, int64_t scale,
                                         createI32Constant(b, loc, scale));
   return offset ? arith::AddIOp::create(b, loc, product, offset).getResult()
                 : product;
+}
+
+/// The loop whose iterations alternate between two copies of the dot's
+/// region: the scf.for the dot is directly in. Iteration i + 2 writes the
+/// copy iteration i read only after every warp has passed the barrier
+/// after iteration i + 1's stores, so no barrier is needed before the
+/// stores. (Under an scf.if an iteration may skip that barrier: one copy
+/// and a barrier before the stores there.)
+scf::ForOp getAlternatingLoop(DotOp op) {
+  return dyn_cast<scf::ForOp>(op->getParentOp());
+}
+
+/// The first byte of the copy of the region this iteration uses: `region`,
+/// or `region` + `bytes` in odd iterations of `loop`.
+Value createAlternatingRegion(OpBuilder &b, Location loc, scf::ForOp loop,
+                              Value region, int64_t bytes) {
+  Value iteration = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, loop.getInductionVar(),
+                            loop.getLowerBound()),
+      loop.getStep());
+  Value odd = arith::AndIOp::create(b, loc, iteration,
+                                    createI32Constant(b, loc, 1));
+  return createByteAddress(
+      b, loc, region,
+      arith::MulIOp::create(b, loc, odd, createI32Constant(b, loc, bytes)));
 }
 
 /// Where the thread's elements of a 2-D block lie in a buffer that holds
@@ -479,13 +506,17 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
                                   shared.getSymName()),
         createI32Constant(rewriter, loc, plan.stagedOffsetOf.lookup(op)));
     int64_t aBytes = shape.getABytes(), bBytes = shape.getBBytes();
+    if (scf::ForOp loop = getAlternatingLoop(op))
+      region = createAlternatingRegion(rewriter, loc, loop, region,
+                                       getDotSharedBytes(op, target) / 2);
     Value aRegion = region;
     Value bRegion = createByteAddress(rewriter, loc, region,
                                       createI32Constant(rewriter, loc, aBytes));
 
     // In a loop, the previous iteration's readers of the region must be
-    // done before it is written again.
-    if (op->getParentOfType<LoopLikeOpInterface>())
+    // done before it is written again, unless iterations alternate copies.
+    if (!getAlternatingLoop(op) &&
+        op->getParentOfType<LoopLikeOpInterface>())
       gpu::BarrierOp::create(rewriter, loc);
     // A (M x K) and B (K x N) row-major (rows padded), whatever the path.
     storeBlock(rewriter, loc, a, adaptor.getA(), aRegion, ids, shape.aStride,
@@ -534,11 +565,10 @@ DotPath mlir::blk::getDotPath(DotOp op, const TargetInfo &target) {
 
 int64_t mlir::blk::getDotSharedBytes(DotOp op, const TargetInfo &target) {
   DotShape shape = DotShape::get(op);
-  int64_t bytes =
-      shape.getABytes() + shape.getBBytes();
+  int64_t bytes = shape.getABytes() + shape.getBBytes();
   if (getDotPath(op, target) == DotPath::mmaThroughShared)
     bytes += llvm::alignTo(shape.m * shape.n * 4, kVectorBytes);
-  return bytes;
+  return getAlternatingLoop(op) ? 2 * bytes : bytes;
 }
 
 void mlir::blk::populateDotOpPatterns(const TypeConverter &converter,

@@ -171,7 +171,8 @@ enum class DotPath { mmaInRegisters, mmaThroughShared, scalar };
 /// (holdsMmaFragments); else scalar.
 DotPath getDotPath(DotOp op, const TargetInfo &target);
 /// Bytes of its kernel's dynamic shared memory a blk.dot passes its
-/// operands through (and, on the mma path, its accumulator).
+/// operands through (and, on the mma path, its accumulator): two copies
+/// where the dot is directly in an scf.for, its iterations alternating.
 int64_t getDotSharedBytes(DotOp op, const TargetInfo &target);
 void populateDotOpPatterns(const TypeConverter &converter,
                            RewritePatternSet &patterns,
