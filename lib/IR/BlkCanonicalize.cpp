@@ -160,9 +160,13 @@ OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
 namespace {
 
 /// dot(extf a, extf b, acc) -> dot(a, b, acc) where a and b widen from one
-/// 16-bit float type: every 16-bit product is exact in f32, so the dot's
-/// values are unchanged, and the narrow inputs are what tensor cores take
-/// (and half the shared memory a GPU dot stages them in).
+/// 16-bit float type: the widening is exact and the dot's products and sums
+/// are f32's either way (a bf16 product past f32's range is inf in both),
+/// so its values are unchanged; the narrow inputs are what tensor cores
+/// take (and half the shared memory a GPU dot stages them in). The GPU's
+/// mma.sync then adds 16 products before rounding: at overflow its
+/// infinities and NaNs can differ (docs/pipeline.md, "What blk.dot
+/// becomes").
 struct DotOfWidenedInputs : public OpRewritePattern<DotOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DotOp op,

@@ -52,6 +52,7 @@ func.func @dot_bf16(%p: !blk.ptr<f32>, %x: bf16, %y: f32) attributes {blk.kernel
 // CHECK-LABEL: gpu.func @dot_f16_in_loop
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: arith.divui
+// CHECK: arith.muli
 // CHECK-NOT: gpu.barrier
 // CHECK: llvm.store {{.*}} : vector<4xf16>, !llvm.ptr<3>
 // CHECK: gpu.barrier
@@ -81,9 +82,9 @@ func.func @dot_f16_in_loop(%p: !blk.ptr<f32>, %x: f16, %n: i32) attributes {blk.
 
 // f32 inputs (and shapes off the fragment) take f32 multiplies and adds
 // (each product rounded, as blk.dot defines it): A (8 x 4) and B (4 x 64)
-// in shared memory (rows padded by 8 elements: 384 + 1152 bytes), each
+// in shared memory (rows padded by 16 bytes: 256 + 1088 bytes), each
 // thread's accumulator elements (1 x 4 of 8 x 64) summed k by k.
-// CHECK: blk.launch = [#blk.launch<kernel = "dot_f32", {{.*}}dynamicSharedBytes = 1536,
+// CHECK: blk.launch = [#blk.launch<kernel = "dot_f32", {{.*}}dynamicSharedBytes = 1344,
 // CHECK-LABEL: gpu.func @dot_f32
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.barrier
@@ -134,5 +135,41 @@ func.func @dot_in_registers(%p: !blk.ptr<f32>, %x: bf16, %y: f32) attributes {bl
   %r = blk.expand_dims %rows axis 1 : tensor<32xi32, #blk.slice<dim = 1, parent = #mma>> -> tensor<32x1xi32, #mma>
   %rb = blk.broadcast %r [32, 16] : tensor<32x1xi32, #mma> -> tensor<32x16xi32, #mma>
   blk.store %p[%rb], %d : !blk.ptr<f32>, tensor<32x16xi32, #mma>, tensor<32x16xf32, #mma>
+  return
+}
+
+// -----
+
+// A K loop inside another loop keeps one copy of the region and the barrier
+// before the stores: each entry into the inner loop would start on the
+// first copy, which its last iteration may have read (a review found it).
+// CHECK: kernel = "nested", {{.*}}dynamicSharedBytes = 4096,
+// CHECK-LABEL: gpu.func @nested
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: arith.divui
+// CHECK: gpu.barrier
+// CHECK: llvm.store
+// CHECK: gpu.barrier
+// CHECK: nvvm.mma.sync
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [2, 2]>
+func.func @nested(%p: !blk.ptr<f32>, %x: bf16, %m: i32, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = blk.splat %x : bf16 -> tensor<32x32xbf16, #mma>
+  %b = blk.splat %x : bf16 -> tensor<32x16xbf16, #mma>
+  %zero = arith.constant 0.0 : f32
+  %c0 = blk.splat %zero : f32 -> tensor<32x16xf32, #mma>
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %o = scf.for %t = %i0 to %m step %i1 iter_args(%outer = %c0) -> (tensor<32x16xf32, #mma>) : i32 {
+    %c = scf.for %k = %i0 to %n step %i1 iter_args(%acc = %outer) -> (tensor<32x16xf32, #mma>) : i32 {
+      %next = blk.dot %a, %b, %acc : tensor<32x32xbf16, #mma>, tensor<32x16xbf16, #mma>, tensor<32x16xf32, #mma>
+      scf.yield %next : tensor<32x16xf32, #mma>
+    }
+    scf.yield %c : tensor<32x16xf32, #mma>
+  }
+  %rows = blk.arange 0 to 32 : tensor<32xi32, #blk.slice<dim = 1, parent = #mma>>
+  %r = blk.expand_dims %rows axis 1 : tensor<32xi32, #blk.slice<dim = 1, parent = #mma>> -> tensor<32x1xi32, #mma>
+  %rb = blk.broadcast %r [32, 16] : tensor<32x1xi32, #mma> -> tensor<32x16xi32, #mma>
+  blk.store %p[%rb], %o : !blk.ptr<f32>, tensor<32x16xi32, #mma>, tensor<32x16xf32, #mma>
   return
 }

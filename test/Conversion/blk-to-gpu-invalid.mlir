@@ -228,7 +228,21 @@ func.func @dot_over_ctas(%x: bf16, %y: f32) attributes {blk.kernel = #blk.kernel
   %a = blk.splat %x : bf16 -> tensor<16x16xbf16, #clustered2d>
   %b = blk.splat %x : bf16 -> tensor<16x128xbf16, #clustered2d>
   %c = blk.splat %y : f32 -> tensor<16x128xf32, #clustered2d>
-  // expected-error @+1 {{'blk.dot' op expected operands laid out over one CTA, but the layout spreads them over 2 (num_ctas = 1 for a kernel with blk.dot)}}
+  // expected-error @+1 {{'blk.dot' op expected operands laid out over one CTA, but 'a' is spread over 2 (num_ctas = 1 for a kernel with blk.dot)}}
   %d = blk.dot %a, %b, %c : tensor<16x16xbf16, #clustered2d>, tensor<16x128xbf16, #clustered2d>, tensor<16x128xf32, #clustered2d>
+  return
+}
+
+// -----
+
+#two_warps = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [2, 1]>
+
+// The lowering spreads a dot's fragments over the kernel's warps.
+func.func @dot_over_fewer_warps(%x: bf16, %y: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = blk.splat %x : bf16 -> tensor<32x16xbf16, #two_warps>
+  %b = blk.splat %x : bf16 -> tensor<16x8xbf16, #two_warps>
+  %c = blk.splat %y : f32 -> tensor<32x8xf32, #two_warps>
+  // expected-error @+1 {{'blk.dot' op expected operands laid out over the kernel's 4 warps, but 'a' is laid out over 2}}
+  %d = blk.dot %a, %b, %c : tensor<32x16xbf16, #two_warps>, tensor<16x8xbf16, #two_warps>, tensor<32x8xf32, #two_warps>
   return
 }

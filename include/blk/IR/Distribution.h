@@ -109,9 +109,10 @@ int64_t getAccessVectorWidth(Operation *op, const Distribution &distribution);
 // tile. The blocked layout elems = [1, 2], lanes = [8, 4], warps = [wm, wn]
 // holds exactly that: thread (warp (w0, w1), lane l) holds rows
 // 8 w0 + g + 8 wm i and columns 8 w1 + 2t + 8 wn j (+ 0, 1). Its rows i = 2p
-// and 2p + 1 are the g and g + 8 of a fragment (the rows of A the mma reads
-// are those rows too), its columns j an 8-column tile: a dot whose
-// accumulator has this layout keeps it in registers across a K loop.
+// and 2p + 1 (8 wm apart, not 8: a fragment with its rows permuted) serve
+// as the g and g + 8 of a fragment, the mma reading A's rows with the same
+// permutation; its columns j are an 8-column tile. A dot whose accumulator
+// has this layout keeps it in registers across a K loop.
 
 /// The fragment of mma.sync with 16-bit inputs and f32 accumulators.
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;

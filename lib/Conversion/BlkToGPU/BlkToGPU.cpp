@@ -111,24 +111,41 @@ struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
   const WorkgroupPlan &plan;
 };
 
+/// A dot's operands meet in one CTA's shared memory, and its lowering
+/// spreads them over the kernel's warps: every operand laid out (where it
+/// is) over one CTA and the kernel's warps.
+LogicalResult checkDotLayouts(DotOp dot, int64_t numWarps) {
+  for (auto [name, value] : {std::pair<const char *, Value>{"a", dot.getA()},
+                             {"b", dot.getB()},
+                             {"acc", dot.getAcc()}}) {
+    auto layout = dyn_cast_or_null<BlockedLayoutAttr>(
+        cast<RankedTensorType>(value.getType()).getEncoding());
+    if (!layout)
+      continue;
+    if (layout.getNumCtas() > 1)
+      return dot.emitOpError()
+             << "expected operands laid out over one CTA, but '" << name
+             << "' is spread over " << layout.getNumCtas()
+             << " (num_ctas = 1 for a kernel with blk.dot)";
+    if (layout.getNumWarps() != numWarps)
+      return dot.emitOpError()
+             << "expected operands laid out over the kernel's " << numWarps
+             << " warps, but '" << name << "' is laid out over "
+             << layout.getNumWarps();
+  }
+  return success();
+}
+
 /// Ops the conversion cannot turn into NVVM without libdevice or a layout
 /// change; reported before converting, with the reason.
 LogicalResult checkSupported(func::FuncOp func) {
+  int64_t numWarps = getKernelAttr(func).getNumWarps();
   if (std::optional<Unspecialized> found = findUnspecialized(func))
     return found->emitError() << "; run --blk-specialize first";
-  WalkResult result = func.walk([](Operation *op) {
+  WalkResult result = func.walk([&](Operation *op) {
     if (auto dot = dyn_cast<DotOp>(op)) {
-      // Each CTA of a cluster holds part of the operands; the dot's
-      // shared memory is one CTA's.
-      auto layout = dyn_cast_or_null<BlockedLayoutAttr>(
-          dot.getAcc().getType().getEncoding());
-      if (layout && layout.getNumCtas() > 1) {
-        op->emitOpError() << "expected operands laid out over one CTA, but "
-                             "the layout spreads them over "
-                          << layout.getNumCtas()
-                          << " (num_ctas = 1 for a kernel with blk.dot)";
+      if (failed(checkDotLayouts(dot, numWarps)))
         return WalkResult::interrupt();
-      }
     }
     if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::RsqrtOp,
             math::FmaOp, math::AbsFOp, math::SqrtOp, math::TanhOp,

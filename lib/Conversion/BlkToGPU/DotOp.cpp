@@ -23,7 +23,7 @@
 //   ascending, from the rows of A and the columns of B they need.
 //
 // A dot directly in a loop alternates between two copies of its region
-// (getAlternatingLoop), one barrier a K step. Loads in a coalesced layout
+// where the plan leaves room (getAlternationLoop), one barrier a K step. Loads in a coalesced layout
 // of their own (a layout conversion for the accumulator), cp.async into
 // swizzled shared memory, and wgmma on sm_90 are issue 40's next steps.
 //
@@ -40,13 +40,13 @@ using namespace mlir::blk;
 
 namespace {
 
-/// Elements of padding after each row of A and B in shared memory: 16
-/// bytes of 16-bit values shift each row by 4 banks, so that the 8 rows of
-/// an ldmatrix matrix (16 bytes each) and a warp's stores (rows of 4 lanes)
-/// fall on 32 different banks. Unpadded rows of 64 bytes put 4 of them on
-/// the same banks, rows of 128 bytes or more 8 (on the H200, bf16 4096^3
-/// went from 69 to 137 TFLOP/s with the padding).
-constexpr int64_t kRowPadding = 8;
+/// Bytes of padding after each row of A and B in shared memory: 16 bytes
+/// shift each row by 4 banks, so that the 8 rows of an ldmatrix matrix (16
+/// bytes each) and a warp's stores (rows of 4 lanes) fall on 32 different
+/// banks. Unpadded rows of 64 bytes put 4 of them on the same banks, rows
+/// of 128 bytes or more 8 (on the H200, bf16 4096^3 went from 69 to 137
+/// TFLOP/s with the padding).
+constexpr int64_t kRowPaddingBytes = 16;
 
 struct DotShape {
   int64_t m, n, k;
@@ -60,8 +60,9 @@ struct DotShape {
     ArrayRef<int64_t> a = op.getA().getType().getShape();
     int64_t n = op.getB().getType().getShape()[1];
     Type input = op.getA().getType().getElementType();
-    return {a[0], n, a[1], input, input.getIntOrFloatBitWidth() / 8,
-            a[1] + kRowPadding, n + kRowPadding};
+    int64_t bytes = input.getIntOrFloatBitWidth() / 8;
+    int64_t padding = kRowPaddingBytes / bytes;
+    return {a[0], n, a[1], input, bytes, a[1] + padding, n + padding};
   }
   int64_t getABytes() const {
     return llvm::alignTo(m * aStride * inputBytes, kVectorBytes);
@@ -90,30 +91,19 @@ Value createMulAdd(OpBuilder &b, Location loc, Value x, int64_t scale,
                 : product;
 }
 
-/// The loop whose iterations alternate between two copies of the dot's
-/// region: the scf.for the dot is directly in. Iteration i + 2 writes the
-/// copy iteration i read only after every warp has passed the barrier
-/// after iteration i + 1's stores, so no barrier is needed before the
-/// stores. (Under an scf.if an iteration may skip that barrier: one copy
-/// and a barrier before the stores there.)
-scf::ForOp getAlternatingLoop(DotOp op) {
-  return dyn_cast<scf::ForOp>(op->getParentOp());
-}
-
-/// The first byte of the copy of the region this iteration uses: `region`,
-/// or `region` + `bytes` in odd iterations of `loop`.
-Value createAlternatingRegion(OpBuilder &b, Location loc, scf::ForOp loop,
-                              Value region, int64_t bytes) {
+/// The byte offset of the copy of a dot's region this iteration of `loop`
+/// uses: `first` in even iterations, `second` (after it) in odd ones.
+Value createCopyOffset(OpBuilder &b, Location loc, scf::ForOp loop,
+                       int64_t first, int64_t second) {
   Value iteration = arith::DivUIOp::create(
       b, loc,
       arith::SubIOp::create(b, loc, loop.getInductionVar(),
                             loop.getLowerBound()),
       loop.getStep());
-  Value odd = arith::AndIOp::create(b, loc, iteration,
-                                    createI32Constant(b, loc, 1));
-  return createByteAddress(
-      b, loc, region,
-      arith::MulIOp::create(b, loc, odd, createI32Constant(b, loc, bytes)));
+  Value odd =
+      arith::AndIOp::create(b, loc, iteration, createI32Constant(b, loc, 1));
+  return createMulAdd(b, loc, odd, second - first,
+                      createI32Constant(b, loc, first));
 }
 
 /// Where the thread's elements of a 2-D block lie in a buffer that holds
@@ -222,9 +212,7 @@ public:
     rowInMatrix =
         arith::AndIOp::create(b, loc, lane, createI32Constant(b, loc, 7));
     matrix = arith::ShRUIOp::create(b, loc, lane, createI32Constant(b, loc, 3));
-    Value sixteen =
-        arith::AndIOp::create(b, loc, lane, createI32Constant(b, loc, 15));
-    bRow = sixteen;
+    bRow = arith::AndIOp::create(b, loc, lane, createI32Constant(b, loc, 15));
     // bf16 pairs go in as i32 (the NVVM op's bf16 operand type), f16 pairs
     // as vector<2xf16>.
     bf16 = shape.input.isBF16();
@@ -285,11 +273,8 @@ private:
                                   NVVM::MMALayout layout) {
     Value bytes = arith::MulIOp::create(
         b, loc, index, createI32Constant(b, loc, shape.inputBytes));
-    Type i32 = b.getI32Type();
-    Type registers = count == 1
-                         ? i32
-                         : LLVM::LLVMStructType::getLiteral(
-                               b.getContext(), SmallVector<Type>(count, i32));
+    Type registers = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(count, b.getI32Type()));
     Value loaded = NVVM::LdMatrixOp::create(
         b, loc, registers, createByteAddress(b, loc, region, bytes),
         b.getI32IntegerAttr(count),
@@ -498,25 +483,32 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
     DotPath path = getDotPath(op, target);
     ThreadIds ids = createThreadIds(rewriter, loc);
 
+    auto first = plan.stagedOffsetOf.find(op);
+    assert(first != plan.stagedOffsetOf.end() && "a dot the plan did not see");
+    auto second = plan.secondCopyOffsetOf.find(op);
+    bool alternates = second != plan.secondCopyOffsetOf.end();
+    Value offset =
+        alternates
+            ? createCopyOffset(rewriter, loc,
+                               cast<scf::ForOp>(op->getParentOp()),
+                               first->second, second->second)
+            : createI32Constant(rewriter, loc, first->second);
     LLVM::GlobalOp shared = plan.dynamicShared;
     Value region = createByteAddress(
         rewriter, loc,
         LLVM::AddressOfOp::create(rewriter, loc,
                                   getSharedPointerType(getContext()),
                                   shared.getSymName()),
-        createI32Constant(rewriter, loc, plan.stagedOffsetOf.lookup(op)));
+        offset);
     int64_t aBytes = shape.getABytes(), bBytes = shape.getBBytes();
-    if (scf::ForOp loop = getAlternatingLoop(op))
-      region = createAlternatingRegion(rewriter, loc, loop, region,
-                                       getDotSharedBytes(op, target) / 2);
     Value aRegion = region;
     Value bRegion = createByteAddress(rewriter, loc, region,
                                       createI32Constant(rewriter, loc, aBytes));
 
     // In a loop, the previous iteration's readers of the region must be
-    // done before it is written again, unless iterations alternate copies.
-    if (!getAlternatingLoop(op) &&
-        op->getParentOfType<LoopLikeOpInterface>())
+    // done before it is written again, unless iterations alternate copies
+    // (getAlternationLoop says why they need not wait).
+    if (!alternates && op->getParentOfType<LoopLikeOpInterface>())
       gpu::BarrierOp::create(rewriter, loc);
     // A (M x K) and B (K x N) row-major (rows padded), whatever the path.
     storeBlock(rewriter, loc, a, adaptor.getA(), aRegion, ids, shape.aStride,
@@ -568,7 +560,15 @@ int64_t mlir::blk::getDotSharedBytes(DotOp op, const TargetInfo &target) {
   int64_t bytes = shape.getABytes() + shape.getBBytes();
   if (getDotPath(op, target) == DotPath::mmaThroughShared)
     bytes += llvm::alignTo(shape.m * shape.n * 4, kVectorBytes);
-  return getAlternatingLoop(op) ? 2 * bytes : bytes;
+  return bytes;
+}
+
+scf::ForOp mlir::blk::getAlternationLoop(DotOp op) {
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  if (!loop || !loop.getInductionVar().getType().isInteger(32) ||
+      loop->getParentOfType<LoopLikeOpInterface>())
+    return {};
+  return loop;
 }
 
 void mlir::blk::populateDotOpPatterns(const TypeConverter &converter,

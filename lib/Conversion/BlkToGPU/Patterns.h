@@ -171,9 +171,17 @@ enum class DotPath { mmaInRegisters, mmaThroughShared, scalar };
 /// (holdsMmaFragments); else scalar.
 DotPath getDotPath(DotOp op, const TargetInfo &target);
 /// Bytes of its kernel's dynamic shared memory a blk.dot passes its
-/// operands through (and, on the mma path, its accumulator): two copies
-/// where the dot is directly in an scf.for, its iterations alternating.
+/// operands through (and, on the mma path, its accumulator): one copy.
 int64_t getDotSharedBytes(DotOp op, const TargetInfo &target);
+/// The scf.for whose iterations may alternate between two copies of the
+/// dot's region, so that no barrier comes before its stores: the loop the
+/// dot is directly in, counting in i32, in no other loop. Iteration i + 2
+/// writes the copy iteration i read only after every warp passed the
+/// barrier after iteration i + 1's stores; each entry into the loop starts
+/// on the first copy, so a loop entered again (an outer loop) could write
+/// it while a slow warp still reads it from the last entry, and under an
+/// scf.if an iteration may skip the barrier. Null where it may not.
+scf::ForOp getAlternationLoop(DotOp op);
 void populateDotOpPatterns(const TypeConverter &converter,
                            RewritePatternSet &patterns,
                            const WorkgroupPlan &plan,

@@ -119,6 +119,16 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
               "operands (blk.dot), over the "
            << target.getMaxSharedBytesPerCta() << " bytes a CTA of "
            << target.getChip() << " may have";
+  // Second copies of the dots' regions in loops, while they fit: one
+  // barrier a K step instead of two.
+  kernel.walk([&](DotOp dot) {
+    int64_t bytes = getDotSharedBytes(dot, target);
+    if (!getAlternationLoop(dot) ||
+        sharedBytes + *stagedBytes + bytes > target.getMaxSharedBytesPerCta())
+      return;
+    plan.secondCopyOffsetOf[dot] = *stagedBytes;
+    *stagedBytes += bytes;
+  });
   plan.sharedBytes[kernel] = sharedBytes;
   plan.dynamicSharedBytes[kernel] = *stagedBytes;
   return success();

@@ -45,6 +45,10 @@ struct WorkgroupPlan {
   /// Byte offset of each blk.local_alloc's (or blk.async_copy's) buffer, and
   /// of each blk.dot's operands, in its kernel's dynamic shared memory.
   llvm::DenseMap<Operation *, int64_t> stagedOffsetOf;
+  /// The second copy of the region of each blk.dot whose loop iterations
+  /// alternate between two (getAlternationLoop), where the kernel's shared
+  /// memory left room for it.
+  llvm::DenseMap<Operation *, int64_t> secondCopyOffsetOf;
   /// Dynamic shared memory of each kernel in bytes (keyed by its func.func).
   llvm::DenseMap<Operation *, int64_t> dynamicSharedBytes;
   /// The gpu.module's dynamic shared memory, once createSharedGlobals has
