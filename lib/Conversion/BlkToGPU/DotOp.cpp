@@ -44,8 +44,7 @@ namespace {
 /// shift each row by 4 banks, so that the 8 rows of an ldmatrix matrix (16
 /// bytes each) and a warp's stores (rows of 4 lanes) fall on 32 different
 /// banks. Unpadded rows of 64 bytes put 4 of them on the same banks, rows
-/// of 128 bytes or more 8 (on the H200, bf16 4096^3 went from 69 to 137
-/// TFLOP/s with the padding).
+/// of 128 bytes or more 8.
 constexpr int64_t kRowPaddingBytes = 16;
 
 struct DotShape {
@@ -106,8 +105,8 @@ Value createCopyOffset(OpBuilder &b, Location loc, scf::ForOp loop,
                       createI32Constant(b, loc, first));
 }
 
-/// Where the thread's elements of a 2-D block lie in a buffer that holds
-/// element (r, c) at (r * rowStride + c * colStride) * elementBytes: the
+/// Where the thread's elements of a 2-D block lie in a row-major buffer that
+/// holds element (r, c) at (r * rowStride + c) * elementBytes: the
 /// thread's first element's byte offset, and each element's constant
 /// distance from it.
 struct ElementPlaces {
@@ -116,17 +115,16 @@ struct ElementPlaces {
 
   static ElementPlaces get(OpBuilder &b, Location loc,
                            const Distribution &distribution, ThreadIds ids,
-                           int64_t rowStride, int64_t colStride,
-                           int64_t bytes) {
+                           int64_t rowStride, int64_t bytes) {
     SmallVector<Value> base = createThreadBase(b, loc, distribution, ids);
     ElementPlaces places;
     places.threadBytes = createMulAdd(
         b, loc, base[0], rowStride * bytes,
-        createMulAdd(b, loc, base[1], colStride * bytes, Value()));
+        createMulAdd(b, loc, base[1], bytes, Value()));
     for (int64_t k = 0; k < distribution.getNumElements(); ++k) {
       SmallVector<int64_t> offsets = distribution.getElementOffsets(k);
       places.elementBytes.push_back(
-          (offsets[0] * rowStride + offsets[1] * colStride) * bytes);
+          (offsets[0] * rowStride + offsets[1]) * bytes);
     }
     return places;
   }
@@ -141,13 +139,11 @@ struct ElementPlaces {
 
 /// Stores the thread's elements of a 2-D block (`vector`: the elements it
 /// holds) at their places in `region`; where the block is replicated over
-/// threads, only the first holder of an element stores it. Where a row is
-/// contiguous in the region (`colStride` 1), each run of the thread's
-/// consecutive elements is one vector store (up to 16 bytes): a run starts
-/// at a multiple of its length, and rows are whole runs.
+/// threads, only the first holder of an element stores it. Each run of the
+/// thread's consecutive elements is one vector store (up to 16 bytes): a run
+/// starts at a multiple of its length, and rows are whole runs.
 void storeBlock(OpBuilder &b, Location loc, const Distribution &distribution,
-                Value vector, Value region, ThreadIds ids, int64_t rowStride,
-                int64_t colStride) {
+                Value vector, Value region, ThreadIds ids, int64_t rowStride) {
   OpBuilder::InsertionGuard guard(b);
   if (Value first = createFirstHolderPredicate(b, loc, distribution)) {
     auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
@@ -155,13 +151,12 @@ void storeBlock(OpBuilder &b, Location loc, const Distribution &distribution,
   }
   Type element = cast<VectorType>(vector.getType()).getElementType();
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
-  ElementPlaces places = ElementPlaces::get(b, loc, distribution, ids,
-                                            rowStride, colStride, bytes);
+  ElementPlaces places =
+      ElementPlaces::get(b, loc, distribution, ids, rowStride, bytes);
   int64_t width = 1;
-  if (colStride == 1)
-    while (width * 2 <= distribution.getRunLength(1) &&
-           width * 2 * bytes <= kVectorBytes)
-      width *= 2;
+  while (width * 2 <= distribution.getRunLength(1) &&
+         width * 2 * bytes <= kVectorBytes)
+    width *= 2;
   SmallVector<Value> elements = extractElements(b, loc, vector);
   auto runType = VectorType::get({width}, element);
   for (int64_t k = 0; k < int64_t(elements.size()); k += width) {
@@ -181,7 +176,7 @@ void storeBlock(OpBuilder &b, Location loc, const Distribution &distribution,
 Value loadBlock(OpBuilder &b, Location loc, const Distribution &distribution,
                 VectorType type, Value region, ThreadIds ids, int64_t n) {
   ElementPlaces places =
-      ElementPlaces::get(b, loc, distribution, ids, n, 1, /*bytes=*/4);
+      ElementPlaces::get(b, loc, distribution, ids, n, /*bytes=*/4);
   SmallVector<Value> elements;
   for (int64_t k = 0; k < distribution.getNumElements(); ++k)
     elements.push_back(LLVM::LoadOp::create(
@@ -511,10 +506,9 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
     if (!alternates && op->getParentOfType<LoopLikeOpInterface>())
       gpu::BarrierOp::create(rewriter, loc);
     // A (M x K) and B (K x N) row-major (rows padded), whatever the path.
-    storeBlock(rewriter, loc, a, adaptor.getA(), aRegion, ids, shape.aStride,
-               1);
+    storeBlock(rewriter, loc, a, adaptor.getA(), aRegion, ids, shape.aStride);
     storeBlock(rewriter, loc, bDistribution, adaptor.getB(), bRegion, ids,
-               shape.bStride, 1);
+               shape.bStride);
     if (path != DotPath::mmaThroughShared) {
       gpu::BarrierOp::create(rewriter, loc);
       rewriter.replaceOp(
@@ -529,7 +523,7 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
     }
     Value cRegion = createByteAddress(
         rewriter, loc, region, createI32Constant(rewriter, loc, aBytes + bBytes));
-    storeBlock(rewriter, loc, c, adaptor.getAcc(), cRegion, ids, shape.n, 1);
+    storeBlock(rewriter, loc, c, adaptor.getAcc(), cRegion, ids, shape.n);
     gpu::BarrierOp::create(rewriter, loc);
     createMmaTiles(rewriter, loc, shape, aRegion, bRegion, cRegion, ids,
                    c.getLayout().getNumWarps());
