@@ -186,32 +186,37 @@ EXCERPTS = {
         {"start": r"scf\.for", "count": 1},
         {"start": r"blk\.load %arg1", "count": 1},
         {"start": r"blk\.load %arg2", "count": 4}]),
+    # The layouts of the accumulator's, A's and B's classes; the row
+    # indices computed once for A and once for C; A's and B's loads and
+    # the dot.
     "dot-distributed": ("matmul-bf16", ("blk-distribute", 1), [
-        {"start": r"^#blocked", "count": 1},
-        {"start": r"blk\.dot", "count": 1}]),
-    # The dot's shared memory: A's region at byte 0, B's at byte 768 (rows
-    # padded by 16 bytes); A's pair stores (warps 0 and 1 only), B's first
-    # store and its row g + 8 store, the barrier before the reads.
+        {"start": r"^#blocked", "end": r"^#slice1 "},
+        {"start": r"blk\.arange 0 to 16 ", "count": 2},
+        {"start": r"blk\.expand_dims .*axis 1 .*#slice", "count": 2},
+        {"start": r"blk\.load %arg1", "count": 1},
+        {"start": r"blk\.load %arg2", "count": 2}]),
+    # The dot's shared memory: the iteration's copy of the region, A's at
+    # byte 0, B's at byte 768 (rows padded by 16 bytes); A's two stores,
+    # B's first two and its last, the barrier before the reads.
     "dot-gpu-shared": ("matmul-bf16", ("cse", 1), [
-        {"start": r"arith\.divui %arg\d+, %c16_i32", "end": r"^\s*}$"},
-        {"start": r"arith\.muli %\d+, %c2_i32", "count": 6},
-        {"start": r"arith\.addi %\d+, %c1152_i32", "before": 1, "count": 3},
-        {"start": r"gpu\.barrier", "count": 1}]),
+        {"start": r"arith\.divui %arg\d+, %c16_i32", "count": 13},
+        {"start": r"arith\.muli %\d+, %c144_i32", "before": 1, "count": 7},
+        {"start": r"arith\.addi %\d+, %c1792_i32", "end": r"gpu\.barrier"}]),
     # The accumulator stays in registers: the lane's ldmatrix rows and the
     # warp's first row and column, A's ldmatrix.x4, B's first ldmatrix.x2
     # (transposed), the mma.sync calls on the loop-carried value.
     "dot-gpu-mma": ("matmul-bf16", ("cse", 1), [
-        {"start": r"vector\.extract %arg\d+\[0\] : f32", "before": 6,
+        {"start": r"vector\.extract %arg\d+\[0\] : f32", "before": 5,
          "count": 1},
         {"start": r"arith\.andi %\d+, %c1_i32", "end": r"nvvm\.ldmatrix"},
         {"start": r"arith\.muli %\d+, %c72_i32", "end": r"nvvm\.ldmatrix"},
         {"start": r"nvvm\.mma\.sync", "count": 1},
         {"start": r"nvvm\.mma\.sync", "count": 1},
         {"start": r"vector\.from_elements", "count": 2}]),
+    # The K loop's block that picks the iteration's copy of the region,
+    # stores A and B, passes the barrier and multiplies.
     "dot-ptx": ("matmul-bf16-ptx", None, [
-        {"start": r"st\.shared\.v2\.b16 .*\+768\]", "before": 1,
-         "end": r"@%p\d+ bra"},
-        {"start": r"setp\.gt\.u32", "end": r"bra\.uni"}]),
+        {"start": r"selp\.b64 .*, 0, 3072,", "before": 3, "end": r"bra\.uni"}]),
 }
 
 HEADER = re.compile(r"^// -----// IR Dump After \S+ \((\S+)\) //----- //$")

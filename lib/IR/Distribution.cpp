@@ -149,3 +149,21 @@ bool mlir::blk::holdsMmaFragments(const Distribution &distribution) {
   return shape[0] % (kMmaM * layout.getWarps()[0]) == 0 &&
          shape[1] % (kMmaN * layout.getWarps()[1]) == 0;
 }
+
+bool mlir::blk::fitsWgmma(DotOp dot, const TargetInfo &target,
+                          int64_t numWarps) {
+  if (!target.hasWgmma() || !fitsMmaSync(dot, target) ||
+      numWarps % kWarpsPerWarpgroup != 0)
+    return false;
+  ArrayRef<int64_t> a = dot.getA().getType().getShape();
+  int64_t n = dot.getB().getType().getShape()[1];
+  int64_t warpgroups = numWarps / kWarpsPerWarpgroup;
+  return a[0] % (kWgmmaM * warpgroups) == 0 &&
+         n % kWgmmaPanelElements == 0 && n <= kWgmmaMaxN &&
+         a[1] % kWgmmaPanelElements == 0;
+}
+
+BlockedLayoutAttr mlir::blk::getWgmmaAccumulatorLayout(MLIRContext *context,
+                                                       int64_t numWarps) {
+  return BlockedLayoutAttr::get(context, {1, 2}, {8, 4}, {numWarps, 1}, {});
+}

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -67,6 +68,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 32;
   gpuModule.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
+  gpuModule.addPass(createConvertNVVMToLLVMPass());
   gpuModule.addPass(createCanonicalizerPass());
   gpuModule.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -54,6 +54,11 @@ std::string TargetInfo::getDefaultFeatures(llvm::StringRef chip) {
   return "+ptx" + std::to_string(std::max(80u, getMinimumPTXVersion(number)));
 }
 
+std::string TargetInfo::getDeviceChip(unsigned major, unsigned minor) {
+  std::string chip = "sm_" + std::to_string(major) + std::to_string(minor);
+  return major == 9 && minor == 0 ? chip + "a" : chip;
+}
+
 /// The PTX version `+ptxNN` in a feature list names, or 0.
 static unsigned parsePTXVersion(llvm::StringRef features) {
   size_t at = features.find("+ptx");

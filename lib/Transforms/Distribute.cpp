@@ -1,24 +1,26 @@
 //===- Distribute.cpp - choose the thread layout of every block -----------===//
 //
-// One blocked layout per kernel, for its blocks of highest rank: blocks of
-// that rank never need to move between threads. Lower-rank blocks of a 2-D
-// program are slices of it, chosen by the reduction that produced them or the
-// expand_dims that consumes them and shared by everything connected to them
-// through elementwise ops, loads, stores and loop-carried values.
+// One blocked layout per layout class (LayoutClasses.h: the blocks that must
+// share one), for its blocks of highest rank: blocks of a class never need
+// to move between threads. Lower-rank blocks of a 2-D class are slices of
+// it, chosen by the reduction that produced them or the expand_dims that
+// consumes them and shared by everything connected to them through
+// elementwise ops, loads, stores and loop-carried values.
 //
-// A kernel whose blk.dots can run on mma.sync gets the layout that holds
-// their accumulators as mma fragments (Distribution.h): the dots then keep
-// them in registers; the operands pass through shared memory whatever their
-// layout, so loads pay for it only in coalescing (runs of 2 elements).
+// A class holding the accumulators of blk.dots that can run on mma.sync
+// gets the layout that holds them as mma fragments (Distribution.h; every
+// warp along M where they fit wgmma): the dots then keep them in
+// registers. Their operands pass through shared memory whatever their
+// layout, so they are classes of their own, laid out for their loads.
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Analysis/AccessAnalysis.h"
 #include "blk/IR/Distribution.h"
 #include "blk/Target/TargetInfo.h"
 #include "blk/Transforms/Passes.h"
+#include "LayoutClasses.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::blk {
@@ -33,8 +35,6 @@ namespace {
 
 /// Registers a thread may spend on one block's elements (32-bit each).
 constexpr int64_t kMaxRegistersPerBlock = 128;
-
-bool isBlock(Value value) { return isa<RankedTensorType>(value.getType()); }
 
 /// Every value of the function: op results and block arguments.
 template <typename Fn> void forEachValue(func::FuncOp func, Fn fn) {
@@ -142,6 +142,24 @@ RankedTensorType findAnchor(func::FuncOp func) {
   return anchor;
 }
 
+/// The block type of each layout class that decides its layout: highest
+/// rank, then most elements.
+llvm::DenseMap<Value, RankedTensorType>
+findAnchors(func::FuncOp func, const LayoutClasses &classes) {
+  llvm::DenseMap<Value, RankedTensorType> anchors;
+  forEachValue(func, [&](Value value) {
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    if (!tensor)
+      return;
+    RankedTensorType &anchor = anchors[classes.getClass(value)];
+    if (!anchor || tensor.getRank() > anchor.getRank() ||
+        (tensor.getRank() == anchor.getRank() &&
+         tensor.getNumElements() > anchor.getNumElements()))
+      anchor = tensor;
+  });
+  return anchors;
+}
+
 /// Whether runs aligned only at run time are realigned (blk.realign) rather
 /// than moved element by element in a layout of one element per run. It
 /// pays where the element-by-element path's addresses cost occupancy: on
@@ -151,8 +169,11 @@ RankedTensorType findAnchor(func::FuncOp func) {
 /// 0.99x; 4096 x 1001 bf16 0.89x.
 bool realignsRuns(int64_t numCtas) { return numCtas > 1; }
 
-/// Consecutive elements per thread: 16 bytes where every access allows it.
-int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
+/// Consecutive elements per thread in the layout of the class `layoutClass`
+/// whose largest block is `anchor`: 16 bytes where every access of the
+/// class allows it.
+int64_t chooseVectorWidth(func::FuncOp func, const LayoutClasses &classes,
+                          Value layoutClass, RankedTensorType anchor,
                           int64_t threads, bool realign,
                           AccessAnalysis &analysis) {
   int64_t width = kVectorBytes / 4;
@@ -164,7 +185,8 @@ int64_t chooseVectorWidth(func::FuncOp func, RankedTensorType anchor,
   func.walk([&](MemoryAccessOpInterface access) {
     TypedValue<RankedTensorType> offsets = access.getOffsets();
     // A fallback runs only where its aligned twin cannot (blk.fallback).
-    if (access->hasAttr(BlkDialect::getFallbackAttrName()) ||
+    if (classes.getClass(offsets) != layoutClass ||
+        access->hasAttr(BlkDialect::getFallbackAttrName()) ||
         offsets.getType().getShape() != anchor.getShape() ||
         analysis.getFacts(offsets).constancy >= anchor.getShape().back())
       return;
@@ -227,98 +249,6 @@ BlockedLayoutAttr chooseLayout(MLIRContext *context, RankedTensorType anchor,
       {warpsDownRows, numWarps / warpsDownRows}, ctas);
 }
 
-/// Groups the 1-D blocks of a 2-D program that must share a layout and
-/// finds, for each group, the dimension of the 2-D layout it is a slice of.
-class SliceAssignment {
-public:
-  LogicalResult build(func::FuncOp func);
-  /// The sliced dimension of `value`'s group.
-  std::optional<int64_t> getSlicedDim(Value value) const {
-    auto it = slicedDims.find(groups.getLeaderValue(value));
-    if (it == slicedDims.end())
-      return std::nullopt;
-    return it->second;
-  }
-
-private:
-  void join(Value a, Value b) {
-    if (isBlock(a) && isBlock(b))
-      groups.unionSets(a, b);
-  }
-  /// Joins every block among `values` (scalars, such as the condition of
-  /// a select, have no layout).
-  void joinAll(ValueRange values) {
-    auto blocks = llvm::make_filter_range(values, isBlock);
-    if (blocks.empty())
-      return;
-    for (Value value : blocks)
-      join(*blocks.begin(), value);
-  }
-  llvm::EquivalenceClasses<Value> groups;
-  llvm::DenseMap<Value, int64_t> slicedDims;
-};
-
-LogicalResult SliceAssignment::build(func::FuncOp func) {
-  // (block, dimension it is a slice of, the op that says so)
-  SmallVector<std::tuple<Value, int64_t, Operation *>> seeds;
-  forEachValue(func, [&](Value value) {
-    if (isBlock(value))
-      groups.insert(value);
-  });
-  func.walk([&](Operation *op) {
-    if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-      seeds.push_back({expand.getSrc(), expand.getAxis(), op});
-    } else if (auto reduce = dyn_cast<ReductionOpInterface>(op)) {
-      for (OpResult result : op->getResults()) {
-        if (!reduce.isReducedResult(result.getResultNumber()))
-          join(reduce.getSrc(), result);
-        else if (isBlock(result))
-          seeds.push_back({result, reduce.getAxis(), op});
-      }
-    } else if (auto access = dyn_cast<MemoryAccessOpInterface>(op)) {
-      join(access.getOffsets(), access.getDataBlock());
-      if (access.getMask())
-        join(access.getOffsets(), access.getMask());
-    } else if (auto reload = dyn_cast<LocalLoadOp>(op)) {
-      // A block read back from shared memory has the layout it was written
-      // in: each thread reads what it wrote.
-      if (auto alloc = reload.getSrc().getDefiningOp<LocalAllocOp>())
-        join(alloc.getSrc(), reload.getResult());
-    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      for (auto [init, arg, result, yielded] :
-           llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
-                     loop.getResults(), loop.getYieldedValues())) {
-        join(init, arg);
-        join(init, result);
-        join(init, yielded);
-      }
-    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
-      for (auto [index, result] : llvm::enumerate(branch.getResults())) {
-        join(result, branch.thenYield().getOperand(index));
-        if (!branch.getElseRegion().empty())
-          join(result, branch.elseYield().getOperand(index));
-      }
-    } else if (op->hasTrait<OpTrait::Elementwise>()) {
-      SmallVector<Value> values(op->getOperands());
-      values.append(op->result_begin(), op->result_end());
-      joinAll(values);
-    }
-  });
-  for (auto [value, dim, op] : seeds) {
-    Value leader = groups.getLeaderValue(value);
-    auto [it, inserted] = slicedDims.try_emplace(leader, dim);
-    if (!inserted && it->second != dim)
-      return op->emitOpError()
-             << "needs its 1-D block as a slice of dimension " << dim
-             << " of the 2-D layout, but the block is already a slice of "
-                "dimension "
-             << it->second
-             << " (per-row values slice dimension 1, column indices "
-                "dimension 0); converting between them is not supported";
-  }
-  return success();
-}
-
 /// The type of `type` with the layout encoding it gets.
 RankedTensorType encode(RankedTensorType type, Attribute encoding) {
   return RankedTensorType::get(type.getShape(), type.getElementType(),
@@ -364,21 +294,24 @@ LogicalResult checkRegisterBudget(func::FuncOp func, int64_t numWarps) {
   return failure(result.wasInterrupted());
 }
 
-/// The layout that holds every blk.dot's accumulator of `func` as mma
-/// fragments, where the kernel has dots, all of them fit mma.sync on the
-/// target, and one layout serves them all (it is the kernel's).
-std::optional<BlockedLayoutAttr> chooseMmaLayout(func::FuncOp func,
-                                                 int64_t numWarps,
-                                                 int64_t numCtas) {
+/// The layout that holds the accumulators of the blk.dots of `func` whose
+/// class is `layoutClass` as mma fragments, where the class has dots and
+/// all of them fit mma.sync on the target with the same layout: every warp
+/// along M where they fit wgmma.
+std::optional<BlockedLayoutAttr>
+chooseMmaLayout(func::FuncOp func, const LayoutClasses &classes,
+                Value layoutClass, int64_t numWarps, int64_t numCtas) {
   TargetInfo target = getTargetInfo(func);
   std::optional<BlockedLayoutAttr> layout;
   bool fits = numCtas == 1;
   func.walk([&](DotOp dot) {
-    if (!fits)
+    if (!fits || classes.getClass(dot.getAcc()) != layoutClass)
       return;
     ArrayRef<int64_t> acc = dot.getAcc().getType().getShape();
     std::optional<BlockedLayoutAttr> own =
-        fitsMmaSync(dot, target)
+        fitsWgmma(dot, target, numWarps)
+            ? getWgmmaAccumulatorLayout(func.getContext(), numWarps)
+        : fitsMmaSync(dot, target)
             ? getMmaAccumulatorLayout(func.getContext(), acc[0], acc[1],
                                       numWarps)
             : std::nullopt;
@@ -405,36 +338,45 @@ struct BlkDistributePass
     int64_t ctas = kernel.getNumCtas();
     if (failed(checkSpecialized(func)) || failed(checkBlockShapes(func)))
       return failure();
-    RankedTensorType anchor = findAnchor(func);
-    if (!anchor)
+    RankedTensorType kernelAnchor = findAnchor(func);
+    if (!kernelAnchor)
       return success();
 
+    SmallVector<RecomputedCopy> copies = unshareRecomputableBlocks(func);
+    LayoutClasses classes;
+    if (failed(classes.build(func)))
+      return failure();
     AccessAnalysis analysis;
     bool realign = realignsRuns(ctas);
-    int64_t vectorWidth = chooseVectorWidth(
-        func, anchor, kWarpSize * warps * ctas, realign, analysis);
-    BlockedLayoutAttr layout =
-        anchor.getRank() == 2
-            ? chooseMmaLayout(func, warps, ctas)
-                  .value_or(chooseLayout(context, anchor, warps, ctas,
-                                         vectorWidth))
-            : chooseLayout(context, anchor, warps, ctas, vectorWidth);
-
-    SliceAssignment slices;
-    if (anchor.getRank() == 2 && failed(slices.build(func)))
-      return failure();
+    llvm::DenseMap<Value, RankedTensorType> anchors = findAnchors(func, classes);
+    llvm::DenseMap<Value, BlockedLayoutAttr> layouts;
+    for (auto [layoutClass, anchor] : anchors) {
+      std::optional<BlockedLayoutAttr> mma =
+          anchor.getRank() == 2
+              ? chooseMmaLayout(func, classes, layoutClass, warps, ctas)
+              : std::nullopt;
+      layouts[layoutClass] =
+          mma ? *mma
+              : chooseLayout(context, anchor, warps, ctas,
+                             chooseVectorWidth(func, classes, layoutClass,
+                                               anchor, kWarpSize * warps * ctas,
+                                               realign, analysis));
+    }
 
     bool ok = true;
     forEachValue(func, [&](Value value) {
       auto tensor = dyn_cast<RankedTensorType>(value.getType());
       if (!tensor || !ok)
         return;
-      if (tensor.getRank() == anchor.getRank()) {
+      Value layoutClass = classes.getClass(value);
+      BlockedLayoutAttr layout = layouts.lookup(layoutClass);
+      int64_t rank = anchors.lookup(layoutClass).getRank();
+      if (tensor.getRank() == rank && rank == kernelAnchor.getRank()) {
         setEncodedType(value, encode(tensor, layout));
         return;
       }
-      std::optional<int64_t> dim = slices.getSlicedDim(value);
-      if (!dim) {
+      std::optional<int64_t> dim = classes.getSlicedDim(value);
+      if (!dim || rank != kernelAnchor.getRank()) {
         emitError(value.getLoc())
             << "cannot tell whether this 1-D block runs along the rows or "
                "the columns of the 2-D program: it is neither reduced from "
@@ -467,9 +409,11 @@ struct BlkDistributePass
       access->setAttr(BlkDialect::getVectorAttrName(),
                       IntegerAttr::get(IntegerType::get(context, 64), width));
     });
-    if (failed(checkBlocksFitLayout(func)))
+    if (failed(checkBlocksFitLayout(func)) ||
+        failed(checkRegisterBudget(func, warps)))
       return failure();
-    return checkRegisterBudget(func, warps);
+    mergeIdenticalCopies(copies);
+    return success();
   }
 };
 

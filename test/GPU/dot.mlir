@@ -23,5 +23,15 @@
 // RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 100 --cols 100 --const ROWS=16,BLOCK=32,SPLITS=4,KT=32 --check --special
 // RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 1000 --cols 1000 --dtype bf16 --const ROWS=64,BLOCK=128,SPLITS=8,KT=32 --num-warps 4 --check
 // RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 333 --cols 333 --dtype f16 --const ROWS=128,BLOCK=64,SPLITS=8,KT=32 --num-warps 8 --check
-// K steps of 64 with the loads of the next step issued during this one:
+// K steps of 64 with the loads of the next step issued during this one. On
+// an H100 or H200 (compute capability 9.0) the device's chip is sm_90a, and
+// a tile whose warps make whole warpgroups along M, N a multiple of 64 up
+// to 256 and K a multiple of 64 takes wgmma (m64nNk16): one tile a group,
+// two tiles a group (256 rows), 256 columns, two K panels (KT=128), f16
+// with special values; --chip sm_90 keeps mma.sync on the same tile.
 // RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 500 --cols 500 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 2 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 1000 --cols 1000 --dtype bf16 --const ROWS=256,BLOCK=128,SPLITS=8,KT=64 --num-warps 8 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 999 --cols 999 --dtype f16 --const ROWS=64,BLOCK=256,SPLITS=4,KT=64 --num-warps 4 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 777 --cols 777 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=8,KT=128 --num-warps 8 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 129 --cols 129 --dtype f16 --const ROWS=128,BLOCK=64,SPLITS=4,KT=64 --num-warps 4 --check --special
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --chip sm_90 --rows 500 --cols 500 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 2 --check

@@ -25,6 +25,20 @@
 // RUN: FileCheck %s --check-prefix=SCALAR < %t.f32.ptx
 // RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --rows 64 --cols 64 --dtype f16 --const ROWS=16 --chip sm_75 --emit-ptx %t.sm75.ptx
 // RUN: FileCheck %s --check-prefix=SCALAR < %t.sm75.ptx
+// On sm_90a (what an H100 or H200 compiles for) a tile whose warps make
+// whole warpgroups along M takes wgmma (Conversion/blk-to-gpu-wgmma.mlir
+// shows the IR): its operands in 1024-byte-aligned dynamic shared memory,
+// fenced for the asynchronous proxy; B transposed (the last 1).
+// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --rows 512 --cols 512 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --chip sm_90a --emit-ptx %t.wgmma.ptx
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.wgmma.ptx
+// WGMMA: .target sm_90a
+// WGMMA: .extern .shared .align 1024 .b8 blk_dynamic_shared[];
+// WGMMA: fence.proxy.async.shared::cta;
+// WGMMA: wgmma.fence.sync.aligned;
+// WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// WGMMA: wgmma.commit_group.sync.aligned;
+// WGMMA: wgmma.wait_group.sync.aligned 0;
+// WGMMA-NOT: mma.sync
 // MMA-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // MMA-F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // SCALAR-NOT: mma.sync

@@ -1,14 +1,20 @@
 // RUN: softmax-opt %s --blk-distribute --split-input-file | FileCheck %s
 // RUN: softmax-opt %s --blk-attach-target=chip=sm_75 --blk-distribute --split-input-file | FileCheck %s --check-prefix=SM75
+// RUN: softmax-opt %s --blk-attach-target=chip=sm_90a --blk-distribute --split-input-file | FileCheck %s --check-prefix=SM90A
 
 // A kernel whose dot fits mma.sync (bf16, M, N, K multiples of 16, 8, 16,
 // sm_80+) gets the layout that holds its accumulator as mma fragments:
 // elems [1, 2] x lanes [8, 4] is a fragment's 8 x 8 half, and the warps
 // split 64 x 128 as 1 x 4 (24 fragment loads a thread a K step; 2 x 2 ties
-// it, 4 x 1 needs 36). Every 2-D block of the kernel takes it.
-// CHECK: #[[MMA:.*]] = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [1, 4]>
+// it, 4 x 1 needs 36). The blocks of the accumulator's class take it (the
+// stored rows too); A and B, which the dot stores to shared memory from any
+// layout, have layouts of their own.
+// CHECK-DAG: #[[A:.*]] = #blk.blocked<elems = [1, 4], lanes = [4, 8], warps = [4, 1]>
+// CHECK-DAG: #[[B:.*]] = #blk.blocked<elems = [1, 4], lanes = [1, 32], warps = [4, 1]>
+// CHECK-DAG: #[[MMA:.*]] = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [1, 4]>
 // CHECK-LABEL: func.func @mma_accumulator
-// CHECK: blk.dot {{.*}} : tensor<64x32xbf16, #[[MMA]]>, tensor<32x128xbf16, #[[MMA]]>, tensor<64x128xf32, #[[MMA]]>
+// CHECK: blk.dot {{.*}} : tensor<64x32xbf16, #[[A]]>, tensor<32x128xbf16, #[[B]]>, tensor<64x128xf32, #[[MMA]]>
+// CHECK: blk.store {{.*}} tensor<64x128xi32, #[[MMA]]>, tensor<64x128xf32, #[[MMA]]>
 // On sm_75 (no mma.sync for bf16) the kernel keeps its usual layout.
 // SM75-LABEL: func.func @mma_accumulator
 // SM75-NOT: lanes = [8, 4]
@@ -60,5 +66,64 @@ func.func @too_small_for_the_warps(%p: !blk.ptr<f32>, %x: bf16, %y: f32) attribu
   %r = blk.expand_dims %rows axis 1 : tensor<16xi32> -> tensor<16x1xi32>
   %rb = blk.broadcast %r [16, 32] : tensor<16x1xi32> -> tensor<16x32xi32>
   blk.store %p[%rb], %d : !blk.ptr<f32>, tensor<16x32xi32>, tensor<16x32xf32>
+  return
+}
+
+// -----
+
+// A tile of a matmul: A's rows and C's rows come from the same index
+// arithmetic. Each class gets its own copy of it, so A's tile is loaded in
+// a coalesced layout (16 bytes a thread, 8 lanes along a row of 64 bf16)
+// while C stays in mma fragments; B's columns and C's columns likewise.
+// CHECK: // -----
+// CHECK-DAG: #[[A:.*]] = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>
+// CHECK-DAG: #[[B:.*]] = #blk.blocked<elems = [1, 8], lanes = [2, 16], warps = [4, 1]>
+// CHECK-DAG: #[[MMA:.*]] = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [1, 4]>
+// CHECK-DAG: #[[AROWS:.*]] = #blk.slice<dim = 1, parent = #[[A]]>
+// CHECK-DAG: #[[CROWS:.*]] = #blk.slice<dim = 1, parent = #[[MMA]]>
+// CHECK-LABEL: func.func @matmul_tile
+// CHECK-DAG: blk.arange 0 to 64 : tensor<64xi32, #[[AROWS]]>
+// CHECK-DAG: blk.arange 0 to 64 : tensor<64xi32, #[[CROWS]]>
+// CHECK: blk.load %{{.*}} {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<64x64xi32, #[[A]]> -> tensor<64x64xbf16, #[[A]]>
+// CHECK: blk.load %{{.*}} {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<64x128xi32, #[[B]]> -> tensor<64x128xbf16, #[[B]]>
+// CHECK: blk.dot {{.*}} : tensor<64x64xbf16, #[[A]]>, tensor<64x128xbf16, #[[B]]>, tensor<64x128xf32, #[[MMA]]>
+// CHECK: blk.store {{.*}} : !blk.ptr<f32>, tensor<64x128xi32, #[[MMA]]>, tensor<64x128xf32, #[[MMA]]>
+// On sm_90a the tile fits wgmma (4 warps: one warpgroup, M 64, N 128, K
+// 64): the accumulator's warps all go along M.
+// SM90A-COUNT-3: // -----
+// SM90A-DAG: #[[WG:.*]] = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+// SM90A-LABEL: func.func @matmul_tile
+// SM90A: blk.dot {{.*}}, tensor<64x128xf32, #[[WG]]>
+func.func @matmul_tile(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                       %a: !blk.ptr<bf16> {blk.divisibility = 16 : i64},
+                       %b: !blk.ptr<bf16> {blk.divisibility = 16 : i64})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %n = arith.constant 1024 : i32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %n_col = blk.splat %n [64, 1] : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %n_col : tensor<64x1xi32>
+  %cols = blk.arange 0 to 128 : tensor<128xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %ks = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_row = blk.expand_dims %ks axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_col = blk.expand_dims %ks axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %a_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %a_cols = blk.broadcast %ks_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+  %a_offsets = arith.addi %a_starts, %a_cols : tensor<64x64xi32>
+  %a_tile = blk.load %a[%a_offsets] : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+  %n_k = blk.splat %n [64, 1] : i32 -> tensor<64x1xi32>
+  %b_starts = arith.muli %ks_col, %n_k : tensor<64x1xi32>
+  %b_starts_2d = blk.broadcast %b_starts [64, 128] : tensor<64x1xi32> -> tensor<64x128xi32>
+  %b_cols = blk.broadcast %cols_row [64, 128] : tensor<1x128xi32> -> tensor<64x128xi32>
+  %b_offsets = arith.addi %b_starts_2d, %b_cols : tensor<64x128xi32>
+  %b_tile = blk.load %b[%b_offsets] : !blk.ptr<bf16>, tensor<64x128xi32> -> tensor<64x128xbf16>
+  %zero = arith.constant 0.0 : f32
+  %acc = blk.splat %zero [64, 128] : f32 -> tensor<64x128xf32>
+  %d = blk.dot %a_tile, %b_tile, %acc : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+  %c_starts = blk.broadcast %row_starts [64, 128] : tensor<64x1xi32> -> tensor<64x128xi32>
+  %c_cols = blk.broadcast %cols_row [64, 128] : tensor<1x128xi32> -> tensor<64x128xi32>
+  %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x128xi32>
+  blk.store %c[%c_offsets], %d : !blk.ptr<f32>, tensor<64x128xi32>, tensor<64x128xf32>
   return
 }

@@ -56,8 +56,11 @@ func.func @too_large(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}) attributes
 
 // -----
 
-func.func @rows_and_columns() attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
-  %x = blk.arange 0 to 8 : tensor<8xi32>
+// A loaded 1-D block cannot be both (an arange could: each use gets its own
+// copy, distribute.mlir's @arange_both_ways).
+func.func @rows_and_columns(%p: !blk.ptr<i32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %i = blk.arange 0 to 8 : tensor<8xi32>
+  %x = blk.load %p[%i] : !blk.ptr<i32>, tensor<8xi32> -> tensor<8xi32>
   %r = blk.expand_dims %x axis 1 : tensor<8xi32> -> tensor<8x1xi32>
   // expected-error @+1 {{needs its 1-D block as a slice of dimension 0 of the 2-D layout, but the block is already a slice of dimension 1 (per-row values slice dimension 1, column indices dimension 0); converting between them is not supported}}
   %c = blk.expand_dims %x axis 0 : tensor<8xi32> -> tensor<1x8xi32>

@@ -251,3 +251,25 @@ func.func @peeled_fallback(%p: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %sta
   }
   return
 }
+
+// -----
+
+// One arange as row indices and as column indices: each use gets its own
+// copy of it (index arithmetic from scalars is recomputed rather than
+// moved between layouts), a slice of each dimension.
+// CHECK-LABEL: func.func @arange_both_ways
+// CHECK-DAG: %[[ROWS:.*]] = blk.arange 0 to 8 : tensor<8xi32, #[[R:slice[0-9]*]]>
+// CHECK-DAG: %[[COLS:.*]] = blk.arange 0 to 8 : tensor<8xi32, #[[C:slice[0-9]*]]>
+// CHECK-DAG: blk.expand_dims %[[ROWS]] axis 1 : tensor<8xi32, #[[R]]>
+// CHECK-DAG: blk.expand_dims %[[COLS]] axis 0 : tensor<8xi32, #[[C]]>
+func.func @arange_both_ways(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %i = blk.arange 0 to 8 : tensor<8xi32>
+  %r = blk.expand_dims %i axis 1 : tensor<8xi32> -> tensor<8x1xi32>
+  %c = blk.expand_dims %i axis 0 : tensor<8xi32> -> tensor<1x8xi32>
+  %rb = blk.broadcast %r [8, 8] : tensor<8x1xi32> -> tensor<8x8xi32>
+  %cb = blk.broadcast %c [8, 8] : tensor<1x8xi32> -> tensor<8x8xi32>
+  %offsets = arith.addi %rb, %cb : tensor<8x8xi32>
+  %x = blk.load %p[%offsets] : !blk.ptr<f32>, tensor<8x8xi32> -> tensor<8x8xf32>
+  blk.store %p[%offsets], %x : !blk.ptr<f32>, tensor<8x8xi32>, tensor<8x8xf32>
+  return
+}

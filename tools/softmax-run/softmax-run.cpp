@@ -287,15 +287,20 @@ mlir::blk::CompileOptions chooseTarget(const RunOptions &runOptions,
                                        const blk::runtime::CudaDriver *driver) {
   mlir::blk::CompileOptions options = runOptions.compile;
   bool forGPU = driver || !runOptions.emitPtx.empty();
+  std::string deviceChip =
+      driver ? mlir::blk::TargetInfo::getDeviceChip(
+                   driver->device().computeCapabilityMajor,
+                   driver->device().computeCapabilityMinor)
+             : "";
   options.target =
       forGPU ? mlir::blk::TargetKind::GPU : mlir::blk::TargetKind::CPU;
   if (!runOptions.chip.empty())
     options.chip = runOptions.chip;
   else if (driver)
-    options.chip = driver->device().smArch();
+    options.chip = deviceChip;
   else if (forGPU)
     options.chip = mlir::blk::TargetInfo::kDefaultChip;
-  if (driver && options.chip == driver->device().smArch())
+  if (driver && options.chip == deviceChip)
     options.multiprocessors = driver->device().multiprocessorCount;
   return options;
 }

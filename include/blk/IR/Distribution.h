@@ -133,6 +133,40 @@ getMmaAccumulatorLayout(MLIRContext *context, int64_t m, int64_t n,
 /// fragments: the layout above, whole fragments, one CTA.
 bool holdsMmaFragments(const Distribution &distribution);
 
+//===----------------------------------------------------------------------===//
+// wgmma's accumulator as a blocked layout
+//===----------------------------------------------------------------------===//
+//
+// wgmma.mma_async m64nNk16 (sm_90a) multiplies a 64-row tile of A by B on a
+// warpgroup of 4 warps; warp v of the group holds rows 16 v + g and
+// 16 v + g + 8 of the tile, lane 4 g + t columns 8 j + 2 t (+ 1): per 8
+// columns, an mma.sync fragment. The mma layout with every warp along M
+// (warps [W, 1], W a multiple of 4) holds the same elements up to a
+// permutation of the rows: thread (warp w, lane 4 g + t) holds rows
+// 8 w + g + 8 W i, and its rows i = 2 p + h (h = 0, 1) are rows 8 h + g of
+// warp w mod 4 in the 64-row tile p W / 4 + w / 4 (getWgmmaRow). The dot
+// stores A's rows permuted so (A passes through shared memory anyway), and
+// the accumulator stays in registers as for mma.sync.
+
+/// Rows of A one wgmma multiplies, its K step, and the warps of a group.
+constexpr int64_t kWgmmaM = 64, kWgmmaK = 16, kWarpsPerWarpgroup = 4;
+/// The most columns of B one wgmma takes.
+constexpr int64_t kWgmmaMaxN = 256;
+/// A and B are stored in shared memory in panels of 128-byte rows (64
+/// 16-bit elements along K for A, along N for B), swizzled by 128 bytes.
+constexpr int64_t kWgmmaPanelElements = 64;
+
+/// Whether `dot` can run on wgmma on `target` in a kernel of `numWarps`
+/// warps, all along M: it fits mma.sync, the chip has wgmma, the warps
+/// make whole warpgroups that split M in 64-row tiles, N is whole panels
+/// up to 256 columns and K whole panels.
+bool fitsWgmma(DotOp dot, const TargetInfo &target, int64_t numWarps);
+
+/// The layout of an accumulator held for wgmma by `numWarps` warps (the
+/// mma layout with every warp along M).
+BlockedLayoutAttr getWgmmaAccumulatorLayout(MLIRContext *context,
+                                            int64_t numWarps);
+
 } // namespace mlir::blk
 
 #endif // BLK_IR_DISTRIBUTION_H

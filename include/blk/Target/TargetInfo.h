@@ -93,6 +93,14 @@ public:
   /// with f32 accumulators (PTX ISA 7.0; bf16 needs sm_80).
   static constexpr unsigned kMinMmaSyncChip = 80;
   bool hasMmaSync() const { return chipNumber >= kMinMmaSyncChip; }
+  /// Whether the chip has the warpgroup products `wgmma.mma_async` (PTX
+  /// ISA 8.0): sm_90a only, the architecture-specific Hopper target (plain
+  /// sm_90 code must also run on later chips, which lack them).
+  bool hasWgmma() const { return chip == "sm_90a"; }
+  /// The chip to compile for on a device of compute capability
+  /// `major`.`minor`: sm_90a on Hopper (its wgmma; the code is compiled
+  /// for the device at hand), else sm_<major><minor>.
+  static std::string getDeviceChip(unsigned major, unsigned minor);
   /// The largest cluster a program may run on: 1 without clusters.
   int64_t getMaxClusterCtas() const { return hasClusters() ? kMaxClusterCtas : 1; }
   /// Clusters larger than this need the kernel's non-portable opt-in

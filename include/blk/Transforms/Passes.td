@@ -134,11 +134,25 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
 def BlkDistribute : Pass<"blk-distribute", "::mlir::ModuleOp"> {
   let summary = "Decide how every block is spread over the threads of a program";
   let description = [{
-    Triton's blocked layout and coalescing, made explicit. For each kernel
-    the pass picks one `#blk.blocked` layout for its blocks of highest rank
-    and writes it into every block type as the tensor encoding; 1-D blocks
-    of a 2-D program (per-row values, column indices) get the
+    Triton's blocked layout and coalescing, made explicit. The blocks of a
+    kernel fall into classes that must share a layout: every block an op
+    reads or writes, a loop's carried values, the 1-D blocks expanded to or
+    reduced from a 2-D one; only the A and B of a `blk.dot` are free of
+    its accumulator (the dot stores them to shared memory from any
+    layout). For each class the pass picks a `#blk.blocked` layout for its
+    blocks of highest rank, from its largest block and its own loads and
+    stores, and writes it into every block type as the tensor encoding; 1-D
+    blocks of a 2-D class (per-row values, column indices) get the
     `#blk.slice` of that layout they are reduced to or expanded from.
+    Index arithmetic computed from scalars alone (aranges, splats, their
+    reshapes and sums) that several classes share is copied for each use
+    first, so that it does not tie their layouts together; copies that end
+    up in the same layout are merged again.
+
+    * A class holding the accumulators of `blk.dot`s that fit `mma.sync`
+      on the target gets the layout that holds them as mma fragments (the
+      dot keeps them in registers); the tiles of A and B loaded for it get
+      coalesced layouts of their own.
 
     * Vector width: up to 16 bytes of consecutive elements per thread, as
       far as every load and store is provably contiguous and aligned

@@ -1,31 +1,38 @@
-//===- DotOp.cpp - blk.dot: mma.sync, or f32 products, via shared memory --===//
+//===- DotOp.cpp - blk.dot: wgmma, mma.sync, or f32 products --------------===//
 //
-// The first GPU lowering of blk.dot keeps its operands and its accumulator
-// in the kernel's #blk.blocked layout. The operands meet in the dot's own
-// region of the kernel's dynamic shared memory (placed by
-// planSharedMemory): each thread stores the elements it holds (the first
-// holder of a replicated element only), and the product is made from there.
+// A and B of a blk.dot arrive in layouts of their own (blk-distribute gives
+// their loads coalesced ones) and meet in the dot's own region of the
+// kernel's dynamic shared memory (placed by planSharedMemory): each thread
+// stores the elements it holds (the first holder of a replicated element
+// only), runs of them as vector stores, and the product is made from
+// there. getDotPath chooses how:
 //
-// - mma.sync (getDotPath: f16 or bf16 inputs on sm_80+, M, N, K multiples
-//   of 16, 8, 16). A (M x K) and B (K x N) are stored row-major, runs of a
-//   thread's elements as vector stores, and the fragments read by ldmatrix
-//   (B's transposed: MmaFragments says how lanes address them; PTX ISA,
-//   "Matrix Fragments for mma.m16n8k16 with floating point type"). Where
-//   the accumulator's layout holds mma fragments (holdsMmaFragments, what
-//   blk-distribute chooses for such a kernel), each thread's elements are
-//   its fragments:
-//   they stay in registers, each warp multiplying its own tiles of C, the
-//   K steps in ascending order. Otherwise the accumulator goes through the
-//   region too (M x N f32): the warps take the 16 x 8 tiles of C in turn,
-//   and every thread reads its elements back after a barrier.
+// - wgmma (sm_90a, the accumulator laid out for it: fitsWgmma,
+//   Distribution.h). A and B are stored as 128-byte-swizzled panels (A's
+//   rows permuted to the accumulator's, createWgmmaRow), fenced for the
+//   asynchronous proxy; each warpgroup issues m64nNk16 products for its
+//   64-row tiles of the accumulator, which stays in registers, from matrix
+//   descriptors, and waits for them at the end of the dot.
+// - mma.sync (f16 or bf16 inputs on sm_80+, M, N, K multiples of 16, 8,
+//   16). A (M x K) and B (K x N) are stored row-major with padded rows, and
+//   the fragments read by ldmatrix (B's transposed: MmaFragments says how
+//   lanes address them; PTX ISA, "Matrix Fragments for mma.m16n8k16 with
+//   floating point type"). Where the accumulator's layout holds mma
+//   fragments (holdsMmaFragments, what blk-distribute chooses for such a
+//   dot), each thread's elements are its fragments: they stay in
+//   registers, each warp multiplying its own tiles of C, the K steps in
+//   ascending order. Otherwise the accumulator goes through the region too
+//   (M x N f32): the warps take the 16 x 8 tiles of C in turn, and every
+//   thread reads its elements back after a barrier.
 // - f32 multiplies and adds otherwise: A (M x K) and B (K x N) are stored
 //   as they are, and each thread computes its own accumulator elements, k
 //   ascending, from the rows of A and the columns of B they need.
 //
 // A dot directly in a loop alternates between two copies of its region
-// where the plan leaves room (getAlternationLoop), one barrier a K step. Loads in a coalesced layout
-// of their own (a layout conversion for the accumulator), cp.async into
-// swizzled shared memory, and wgmma on sm_90 are issue 40's next steps.
+// where the plan leaves room (getAlternationLoop), one barrier a K step.
+// Copies from global memory straight into the swizzled panels (cp.async or
+// TMA, several stages) and products left in flight across K steps are
+// issue 40's next steps.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -47,27 +54,40 @@ namespace {
 /// of 128 bytes or more 8.
 constexpr int64_t kRowPaddingBytes = 16;
 
+/// Bytes of a row of a wgmma operand's panel (the swizzle's width), and the
+/// bytes after which the swizzle's pattern repeats: a panel starts at a
+/// multiple of them (PTX ISA, "Matrix Descriptor Format").
+constexpr int64_t kPanelRowBytes = 128, kSwizzleRepeatBytes = 1024;
+
 struct DotShape {
   int64_t m, n, k;
   Type input;
   int64_t inputBytes;
+  /// Whether A and B are stored as wgmma's swizzled panels (else row-major
+  /// with padded rows).
+  bool swizzled;
   /// Elements from one row of A (M x K) and B (K x N) to the next in
-  /// shared memory.
+  /// shared memory, where they are row-major.
   int64_t aStride, bStride;
 
-  static DotShape get(DotOp op) {
+  static DotShape get(DotOp op, DotPath path) {
     ArrayRef<int64_t> a = op.getA().getType().getShape();
     int64_t n = op.getB().getType().getShape()[1];
     Type input = op.getA().getType().getElementType();
     int64_t bytes = input.getIntOrFloatBitWidth() / 8;
     int64_t padding = kRowPaddingBytes / bytes;
-    return {a[0], n, a[1], input, bytes, a[1] + padding, n + padding};
+    return {a[0],           n,
+            a[1],           input,
+            bytes,          path == DotPath::wgmma,
+            a[1] + padding, n + padding};
   }
   int64_t getABytes() const {
-    return llvm::alignTo(m * aStride * inputBytes, kVectorBytes);
+    return swizzled ? llvm::alignTo(m * k * inputBytes, kSwizzleRepeatBytes)
+                    : llvm::alignTo(m * aStride * inputBytes, kVectorBytes);
   }
   int64_t getBBytes() const {
-    return llvm::alignTo(k * bStride * inputBytes, kVectorBytes);
+    return swizzled ? llvm::alignTo(k * n * inputBytes, kSwizzleRepeatBytes)
+                    : llvm::alignTo(k * bStride * inputBytes, kVectorBytes);
   }
 };
 
@@ -138,12 +158,14 @@ struct ElementPlaces {
 };
 
 /// Stores the thread's elements of a 2-D block (`vector`: the elements it
-/// holds) at their places in `region`; where the block is replicated over
-/// threads, only the first holder of an element stores it. Each run of the
-/// thread's consecutive elements is one vector store (up to 16 bytes): a run
-/// starts at a multiple of its length, and rows are whole runs.
-void storeBlock(OpBuilder &b, Location loc, const Distribution &distribution,
-                Value vector, Value region, ThreadIds ids, int64_t rowStride) {
+/// holds) at `addressOf`(k), the place of the run starting at element k;
+/// where the block is replicated over threads, only the first holder of an
+/// element stores it. Each run of the thread's consecutive elements is one
+/// vector store of up to `maxBytes`: a run starts at a multiple of its
+/// length, and rows are whole runs.
+void storeRuns(OpBuilder &b, Location loc, const Distribution &distribution,
+               Value vector, int64_t maxBytes,
+               function_ref<Value(int64_t)> addressOf) {
   OpBuilder::InsertionGuard guard(b);
   if (Value first = createFirstHolderPredicate(b, loc, distribution)) {
     auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
@@ -151,11 +173,9 @@ void storeBlock(OpBuilder &b, Location loc, const Distribution &distribution,
   }
   Type element = cast<VectorType>(vector.getType()).getElementType();
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
-  ElementPlaces places =
-      ElementPlaces::get(b, loc, distribution, ids, rowStride, bytes);
   int64_t width = 1;
   while (width * 2 <= distribution.getRunLength(1) &&
-         width * 2 * bytes <= kVectorBytes)
+         width * 2 * bytes <= maxBytes)
     width *= 2;
   SmallVector<Value> elements = extractElements(b, loc, vector);
   auto runType = VectorType::get({width}, element);
@@ -165,10 +185,21 @@ void storeBlock(OpBuilder &b, Location loc, const Distribution &distribution,
                                    b, loc, runType,
                                    ArrayRef(elements).slice(k, width))
                                    .getResult();
-    LLVM::StoreOp::create(b, loc, value,
-                          places.createAddress(b, loc, region, k),
-                          width * bytes);
+    LLVM::StoreOp::create(b, loc, value, addressOf(k), width * bytes);
   }
+}
+
+/// Stores the thread's elements of a 2-D block row-major in `region`, rows
+/// `rowStride` elements apart.
+void storeBlock(OpBuilder &b, Location loc, const Distribution &distribution,
+                Value vector, Value region, ThreadIds ids, int64_t rowStride) {
+  Type element = cast<VectorType>(vector.getType()).getElementType();
+  ElementPlaces places =
+      ElementPlaces::get(b, loc, distribution, ids, rowStride,
+                         element.getIntOrFloatBitWidth() / 8);
+  storeRuns(b, loc, distribution, vector, kVectorBytes, [&](int64_t k) {
+    return places.createAddress(b, loc, region, k);
+  });
 }
 
 /// The thread's elements of an M x N f32 block, read from `region` (row
@@ -402,6 +433,186 @@ Value createMmaInRegisters(OpBuilder &b, Location loc, const DotShape &shape,
   return vector::FromElementsOp::create(b, loc, acc.getType(), elements);
 }
 
+//===----------------------------------------------------------------------===//
+// wgmma (sm_90a)
+//===----------------------------------------------------------------------===//
+
+/// The byte offset of element (row, col) of a 16-bit tile of `rows` rows
+/// stored as wgmma reads it with the 128-byte swizzle: panels of 64
+/// columns one after the other, each `rows` rows of 128 bytes, the 16-byte
+/// chunk c of row r at chunk c ^ (r mod 8) of its row (PTX ISA, "Shared
+/// Memory Matrix Layout"). The 8 lanes that store one row's 8 chunks write
+/// 8 different chunks of banks.
+Value createSwizzledOffset(OpBuilder &b, Location loc, Value row, Value col,
+                           int64_t rows) {
+  auto constant = [&](int64_t value) {
+    return createI32Constant(b, loc, value);
+  };
+  Value panel = arith::ShRUIOp::create(
+      b, loc, col, constant(llvm::Log2_64(kWgmmaPanelElements)));
+  Value inPanel =
+      arith::AndIOp::create(b, loc, col, constant(kWgmmaPanelElements - 1));
+  Value chunk = arith::ShRUIOp::create(b, loc, inPanel, constant(3));
+  Value swizzledChunk = arith::XOrIOp::create(
+      b, loc, chunk, arith::AndIOp::create(b, loc, row, constant(7)));
+  Value inChunk = arith::AndIOp::create(b, loc, inPanel, constant(7));
+  return createMulAdd(
+      b, loc, panel, rows * kPanelRowBytes,
+      createMulAdd(b, loc, row, kPanelRowBytes,
+                   createMulAdd(b, loc, swizzledChunk, 16,
+                                createMulAdd(b, loc, inChunk, 2, Value()))));
+}
+
+/// The row of wgmma's tiles that holds row `row` of A and of an accumulator
+/// laid out for wgmma over `warps` warps (Distribution.h): row
+/// 8 w + g + 8 W i with i = 2 p + h is row 8 h + g of warp w mod 4 in the
+/// 64-row tile p W / 4 + w / 4.
+Value createWgmmaRow(OpBuilder &b, Location loc, Value row, int64_t warps) {
+  auto constant = [&](int64_t value) {
+    return createI32Constant(b, loc, value);
+  };
+  auto bits = [&](Value value, int64_t shift, int64_t mask) -> Value {
+    Value shifted = shift ? arith::ShRUIOp::create(b, loc, value,
+                                                   constant(shift))
+                                .getResult()
+                          : value;
+    return mask ? arith::AndIOp::create(b, loc, shifted, constant(mask))
+                      .getResult()
+                : shifted;
+  };
+  int64_t warpBits = llvm::Log2_64(warps);
+  Value g = bits(row, 0, 7);
+  Value warp = bits(row, 3, warps - 1);
+  Value h = bits(row, 3 + warpBits, 1);
+  Value pair = bits(row, 4 + warpBits, 0);
+  Value tile = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, pair,
+                            constant(warps / kWarpsPerWarpgroup)),
+      bits(warp, 2, 0));
+  return createMulAdd(
+      b, loc, tile, kWgmmaM,
+      createMulAdd(b, loc, bits(warp, 0, kWarpsPerWarpgroup - 1), 16,
+                   createMulAdd(b, loc, h, 8, g)));
+}
+
+/// Stores the thread's elements of a 16-bit block of `rows` rows where
+/// wgmma reads them, row r of the block at row `rowOf`(r) of the panels
+/// (none: r). A run is stored whole: it starts at a multiple of its length
+/// and takes at most one 16-byte chunk, which the swizzle moves whole.
+void storeSwizzled(OpBuilder &b, Location loc,
+                   const Distribution &distribution, Value vector,
+                   Value region, ThreadIds ids, int64_t rows,
+                   function_ref<Value(Value)> rowOf) {
+  SmallVector<Value> base = createThreadBase(b, loc, distribution, ids);
+  storeRuns(b, loc, distribution, vector, kVectorBytes, [&](int64_t k) {
+    SmallVector<int64_t> offsets = distribution.getElementOffsets(k);
+    Value row = arith::AddIOp::create(b, loc, base[0],
+                                      createI32Constant(b, loc, offsets[0]));
+    Value col = arith::AddIOp::create(b, loc, base[1],
+                                      createI32Constant(b, loc, offsets[1]));
+    if (rowOf)
+      row = rowOf(row);
+    return createByteAddress(b, loc, region,
+                             createSwizzledOffset(b, loc, row, col, rows));
+  });
+}
+
+/// A wgmma matrix descriptor (PTX ISA, "Matrix Descriptor Format") for the
+/// panels at `address` in shared memory, 128-byte swizzle: the start
+/// address, the leading and the stride dimension byte offsets, each in
+/// 16-byte units.
+Value createDescriptor(OpBuilder &b, Location loc, Value address,
+                       int64_t leadingBytes, int64_t strideBytes) {
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t value) {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
+  };
+  Value start = LLVM::PtrToIntOp::create(b, loc, i64, address);
+  start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, start, constant(0x3FFFF)),
+      constant(4));
+  constexpr int64_t kSwizzle128 = 1;
+  int64_t fields = (leadingBytes >> 4) << 16 | (strideBytes >> 4) << 32 |
+                   kSwizzle128 << 62;
+  return arith::OrIOp::create(b, loc, start, constant(fields));
+}
+
+/// The dot on wgmma, A and B stored by storeSwizzled (A's rows permuted by
+/// createWgmmaRow) and visible to the asynchronous proxy: each warpgroup
+/// multiplies its 64-row tiles of the accumulator (m64nNk16, its elements
+/// in registers as the thread holds them), K step by K step, and waits for
+/// them before the dot's result is read. A's panels are K-major (64 K a
+/// row; 8-row groups 1024 bytes apart; a K step starts 32 bytes on), B's
+/// N-major (64 N a row, panels K x 128 bytes apart; a K step is 16 rows).
+Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
+                  const Distribution &c, Value acc, Value aRegion,
+                  Value bRegion, ThreadIds ids) {
+  int64_t warps = c.getLayout().getWarps()[0];
+  int64_t warpgroups = warps / kWarpsPerWarpgroup;
+  int64_t tilesPerGroup = shape.m / (kWgmmaM * warpgroups);
+  Type f32 = b.getF32Type();
+  int64_t registers = shape.n / 2;
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(registers, f32));
+  // Register r of a tile's fragment: columns 8 (r / 4) + 2t + r mod 2 of
+  // row 8 (r / 2 mod 2) + g, the thread's rows 2 p and 2 p + 1.
+  auto elementOf = [&](int64_t tile, int64_t r) {
+    return c.getElementIndex({2 * tile + (r / 2) % 2, 2 * (r / 4) + r % 2});
+  };
+  SmallVector<Value> elements = extractElements(b, loc, acc);
+  SmallVector<Value> fragments;
+  for (int64_t tile = 0; tile < tilesPerGroup; ++tile) {
+    Value fragment = LLVM::PoisonOp::create(b, loc, structType);
+    for (int64_t r = 0; r < registers; ++r)
+      fragment = LLVM::InsertValueOp::create(b, loc, fragment,
+                                             elements[elementOf(tile, r)], r);
+    fragments.push_back(fragment);
+  }
+  Value group = arith::ShRUIOp::create(
+      b, loc, ids.warp,
+      createI32Constant(b, loc, llvm::Log2_64(kWarpsPerWarpgroup)));
+  NVVM::WGMMATypes type =
+      shape.input.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  auto instruction = NVVM::MMAShapeAttr::get(b.getContext(), kWgmmaM,
+                                             shape.n, kWgmmaK);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  int64_t panelsA = shape.m * kPanelRowBytes;
+  for (int64_t k0 = 0; k0 < shape.k; k0 += kWgmmaK) {
+    Value bDescriptor = createDescriptor(
+        b, loc,
+        createByteAddress(b, loc, bRegion,
+                          createI32Constant(b, loc, k0 * kPanelRowBytes)),
+        shape.k * kPanelRowBytes, kSwizzleRepeatBytes);
+    int64_t kBytes = (k0 / kWgmmaPanelElements) * panelsA +
+                     (k0 % kWgmmaPanelElements) * shape.inputBytes;
+    for (int64_t tile = 0; tile < tilesPerGroup; ++tile) {
+      // This group's tile: tile W/4 + group of the accumulator's rows.
+      Value row = createMulAdd(
+          b, loc,
+          arith::AddIOp::create(b, loc, group,
+                                createI32Constant(b, loc, tile * warpgroups)),
+          kWgmmaM * kPanelRowBytes, createI32Constant(b, loc, kBytes));
+      Value aDescriptor =
+          createDescriptor(b, loc, createByteAddress(b, loc, aRegion, row),
+                           /*leadingBytes=*/16, kSwizzleRepeatBytes);
+      fragments[tile] = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, structType, fragments[tile], aDescriptor, bDescriptor,
+          instruction, type, type, NVVM::WGMMATypes::f32,
+          NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+          NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+          NVVM::MMALayout::row, /*satfinite=*/nullptr);
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  for (int64_t tile = 0; tile < tilesPerGroup; ++tile)
+    for (int64_t r = 0; r < registers; ++r)
+      elements[elementOf(tile, r)] =
+          LLVM::ExtractValueOp::create(b, loc, fragments[tile], r);
+  return vector::FromElementsOp::create(b, loc, acc.getType(), elements);
+}
+
 /// Each thread's accumulator elements += the products of its rows of A and
 /// columns of B, k ascending, from A (M x K) and B (K x N) in shared
 /// memory.
@@ -471,11 +682,11 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
   matchAndRewrite(DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    DotShape shape = DotShape::get(op);
+    DotPath path = getDotPath(op, target);
+    DotShape shape = DotShape::get(op, path);
     Distribution a = *Distribution::get(op.getA().getType());
     Distribution bDistribution = *Distribution::get(op.getB().getType());
     Distribution c = *Distribution::get(op.getAcc().getType());
-    DotPath path = getDotPath(op, target);
     ThreadIds ids = createThreadIds(rewriter, loc);
 
     auto first = plan.stagedOffsetOf.find(op);
@@ -505,7 +716,28 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
     // (getAlternationLoop says why they need not wait).
     if (!alternates && op->getParentOfType<LoopLikeOpInterface>())
       gpu::BarrierOp::create(rewriter, loc);
-    // A (M x K) and B (K x N) row-major (rows padded), whatever the path.
+    if (path == DotPath::wgmma) {
+      int64_t warps = c.getLayout().getWarps()[0];
+      storeSwizzled(rewriter, loc, a, adaptor.getA(), aRegion, ids, shape.m,
+                    [&](Value row) {
+                      return createWgmmaRow(rewriter, loc, row, warps);
+                    });
+      storeSwizzled(rewriter, loc, bDistribution, adaptor.getB(), bRegion, ids,
+                    shape.k, nullptr);
+      // wgmma reads shared memory through the asynchronous proxy.
+      NVVM::FenceProxyOp::create(
+          rewriter, loc,
+          NVVM::ProxyKindAttr::get(getContext(),
+                                   NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+      gpu::BarrierOp::create(rewriter, loc);
+      rewriter.replaceOp(op, createWgmma(rewriter, loc, shape, c,
+                                         adaptor.getAcc(), aRegion, bRegion,
+                                         ids));
+      return success();
+    }
+    // A (M x K) and B (K x N) row-major (rows padded) on the other paths.
     storeBlock(rewriter, loc, a, adaptor.getA(), aRegion, ids, shape.aStride);
     storeBlock(rewriter, loc, bDistribution, adaptor.getB(), bRegion, ids,
                shape.bStride);
@@ -545,16 +777,28 @@ DotPath mlir::blk::getDotPath(DotOp op, const TargetInfo &target) {
   if (!fitsMmaSync(op, target))
     return DotPath::scalar;
   FailureOr<Distribution> c = Distribution::get(op.getAcc().getType());
-  return succeeded(c) && holdsMmaFragments(*c) ? DotPath::mmaInRegisters
-                                               : DotPath::mmaThroughShared;
+  if (failed(c) || !holdsMmaFragments(*c))
+    return DotPath::mmaThroughShared;
+  int64_t warps = c->getLayout().getNumWarps();
+  return fitsWgmma(op, target, warps) &&
+                 c->getLayout() ==
+                     getWgmmaAccumulatorLayout(op.getContext(), warps)
+             ? DotPath::wgmma
+             : DotPath::mmaInRegisters;
 }
 
 int64_t mlir::blk::getDotSharedBytes(DotOp op, const TargetInfo &target) {
-  DotShape shape = DotShape::get(op);
+  DotPath path = getDotPath(op, target);
+  DotShape shape = DotShape::get(op, path);
   int64_t bytes = shape.getABytes() + shape.getBBytes();
-  if (getDotPath(op, target) == DotPath::mmaThroughShared)
+  if (path == DotPath::mmaThroughShared)
     bytes += llvm::alignTo(shape.m * shape.n * 4, kVectorBytes);
   return bytes;
+}
+
+int64_t mlir::blk::getDotSharedAlignment(DotOp op, const TargetInfo &target) {
+  return getDotPath(op, target) == DotPath::wgmma ? kSwizzleRepeatBytes
+                                                  : kVectorBytes;
 }
 
 scf::ForOp mlir::blk::getAlternationLoop(DotOp op) {

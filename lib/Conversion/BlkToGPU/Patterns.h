@@ -165,14 +165,18 @@ void populateProgramBarrierOpPatterns(const TypeConverter &converter,
 /// How convert-blk-to-gpu makes a blk.dot (DotOp.cpp): with mma.sync on
 /// tensor cores, the accumulator kept in registers or passed through shared
 /// memory, or with f32 multiplies and adds.
-enum class DotPath { mmaInRegisters, mmaThroughShared, scalar };
-/// mma where the dot fits mma.sync on the target (fitsMmaSync), in
-/// registers where its accumulator's layout holds mma fragments
-/// (holdsMmaFragments); else scalar.
+enum class DotPath { wgmma, mmaInRegisters, mmaThroughShared, scalar };
+/// wgmma where the dot fits it (fitsWgmma) and its accumulator has the
+/// layout for it; mma where the dot fits mma.sync on the target
+/// (fitsMmaSync), in registers where its accumulator's layout holds mma
+/// fragments (holdsMmaFragments); else scalar.
 DotPath getDotPath(DotOp op, const TargetInfo &target);
 /// Bytes of its kernel's dynamic shared memory a blk.dot passes its
 /// operands through (and, on the mma path, its accumulator): one copy.
 int64_t getDotSharedBytes(DotOp op, const TargetInfo &target);
+/// The alignment, in bytes, of a blk.dot's region: wgmma's swizzled
+/// panels repeat every 1024 bytes, from a multiple of 1024.
+int64_t getDotSharedAlignment(DotOp op, const TargetInfo &target);
 /// The scf.for whose iterations may alternate between two copies of the
 /// dot's region, so that no barrier comes before its stores: the loop the
 /// dot is directly in, counting in i32, in no other loop. Iteration i + 2

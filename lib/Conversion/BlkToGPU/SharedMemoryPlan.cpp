@@ -68,6 +68,10 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
       bytes += llvm::alignTo(*getKeptBlockBytes(kept), kVectorBytes);
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
+      int64_t alignment = getDotSharedAlignment(dot, target);
+      plan.dynamicSharedAlignment =
+          std::max(plan.dynamicSharedAlignment, alignment);
+      bytes = llvm::alignTo(bytes, alignment);
       plan.stagedOffsetOf[op] = bytes;
       bytes += getDotSharedBytes(dot, target);
     }
@@ -123,11 +127,13 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
   // barrier a K step instead of two.
   kernel.walk([&](DotOp dot) {
     int64_t bytes = getDotSharedBytes(dot, target);
+    int64_t offset =
+        llvm::alignTo(*stagedBytes, getDotSharedAlignment(dot, target));
     if (!getAlternationLoop(dot) ||
-        sharedBytes + *stagedBytes + bytes > target.getMaxSharedBytesPerCta())
+        sharedBytes + offset + bytes > target.getMaxSharedBytesPerCta())
       return;
-    plan.secondCopyOffsetOf[dot] = *stagedBytes;
-    *stagedBytes += bytes;
+    plan.secondCopyOffsetOf[dot] = offset;
+    *stagedBytes = offset + bytes;
   });
   plan.sharedBytes[kernel] = sharedBytes;
   plan.dynamicSharedBytes[kernel] = *stagedBytes;
@@ -155,7 +161,7 @@ void mlir::blk::createSharedGlobals(gpu::GPUModuleOp gpuModule,
       builder, gpuModule.getLoc(),
       LLVM::LLVMArrayType::get(builder.getI8Type(), 0), /*isConstant=*/false,
       LLVM::Linkage::External, "blk_dynamic_shared", Attribute(),
-      /*alignment=*/kVectorBytes, shared);
+      plan.dynamicSharedAlignment, shared);
 }
 
 ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,

@@ -54,6 +54,9 @@ struct WorkgroupPlan {
   /// The gpu.module's dynamic shared memory, once createSharedGlobals has
   /// made it (only where a kernel keeps blocks).
   LLVM::GlobalOp dynamicShared;
+  /// Its alignment: the largest any of its regions needs (the start of
+  /// dynamic shared memory is aligned as declared).
+  int64_t dynamicSharedAlignment = kVectorBytes;
 };
 
 /// Adds the shared memory of `kernel` to `plan`. Fails, with a diagnostic at
