@@ -28,8 +28,9 @@ from tolerance import passes, relative_l2
 # The blk tiles tried (ROWS x BLOCK x KT, warps, num_stages: the K loop's
 # loads issued that many iterations ahead, blk-pipeline-loads), each a row.
 BLK_TILES = [(64, 128, 32, 4, 1), (128, 128, 32, 8, 1), (128, 128, 64, 8, 1),
-             (128, 128, 64, 8, 2), (128, 256, 32, 8, 3), (128, 256, 64, 8, 1),
-             (128, 256, 64, 8, 2), (256, 128, 64, 8, 2)]
+             (128, 128, 64, 8, 2), (128, 128, 64, 4, 2), (128, 128, 128, 8, 2),
+             (128, 256, 32, 8, 3), (128, 256, 64, 8, 1), (128, 256, 64, 8, 2),
+             (256, 128, 64, 8, 2)]
 
 
 def blk_run(binary, program, files, n, dtype, want, tile, extra=()):
