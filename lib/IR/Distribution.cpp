@@ -167,3 +167,15 @@ BlockedLayoutAttr mlir::blk::getWgmmaAccumulatorLayout(MLIRContext *context,
                                                        int64_t numWarps) {
   return BlockedLayoutAttr::get(context, {1, 2}, {8, 4}, {numWarps, 1}, {});
 }
+
+int64_t BitRotation::apply(int64_t value) const {
+  int64_t field = getField();
+  int64_t up = ((value & field) << 1) & field;
+  int64_t around = (value & getTopBit()) >> (count - 1);
+  return (value & ~field) | up | around;
+}
+
+BitRotation mlir::blk::getWgmmaRowRotation(int64_t numWarps) {
+  // g is a fragment's 8 rows; then the warp's bits and h.
+  return {3, llvm::Log2_64(numWarps) + 1};
+}

@@ -344,7 +344,7 @@ struct BlkDistributePass
 
     SmallVector<RecomputedCopy> copies = unshareRecomputableBlocks(func);
     LayoutClasses classes;
-    if (failed(classes.build(func)))
+    if (failed(classes.build(func, copies)))
       return failure();
     AccessAnalysis analysis;
     bool realign = realignsRuns(ctas);

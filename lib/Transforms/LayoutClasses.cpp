@@ -49,10 +49,12 @@ mlir::blk::unshareRecomputableBlocks(func::FuncOp func) {
   func.walk([&](Operation *op) {
     if (!isRecomputable(op, treeSizes))
       return;
+    // Saturated: x + x doubles the tree at each step.
     int64_t size = 1;
     for (Value operand : op->getOperands())
       if (isBlock(operand))
-        size += treeSizes.lookup(operand.getDefiningOp());
+        size = std::min(size + treeSizes.lookup(operand.getDefiningOp()),
+                        kMaxRecomputedOps + 1);
     treeSizes[op] = size;
     order.push_back(op);
   });
@@ -127,7 +129,54 @@ std::optional<int64_t> LayoutClasses::getSlicedDim(Value block) const {
   return it->second;
 }
 
-LogicalResult LayoutClasses::build(func::FuncOp func) {
+/// Joins the blocks an op with regions other than scf.for and scf.if passes
+/// to and from them (scf.while, scf.execute_region, ...): its operands and
+/// results, its regions' arguments and what their terminators pass on, all
+/// in one class.
+static SmallVector<Value> getRegionBlocks(Operation *op) {
+  SmallVector<Value> values(op->getOperands());
+  values.append(op->result_begin(), op->result_end());
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      values.append(block.args_begin(), block.args_end());
+      if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+        values.append(block.back().operand_begin(), block.back().operand_end());
+    }
+  return values;
+}
+
+void LayoutClasses::keepCopiesWithTheirOriginals(
+    func::FuncOp func, ArrayRef<RecomputedCopy> copies) {
+  // A class without a block of the kernel's highest rank has no layout to
+  // be a slice of: its copies go back to their originals' classes.
+  int64_t rank = 0;
+  func.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
+        rank = std::max(rank, tensor.getRank());
+  });
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    llvm::DenseSet<Value> anchored;
+    for (const auto *member : classes) {
+      Value block = member->getData();
+      if (cast<RankedTensorType>(block.getType()).getRank() == rank)
+        anchored.insert(classes.getLeaderValue(block));
+    }
+    for (auto [copy, original] : copies) {
+      Value copied = copy->getResult(0), source = original->getResult(0);
+      if (anchored.contains(getClass(copied)) ||
+          getClass(copied) == getClass(source))
+        continue;
+      join(copied, source);
+      changed = true;
+    }
+  }
+}
+
+LogicalResult LayoutClasses::build(func::FuncOp func,
+                                   ArrayRef<RecomputedCopy> copies) {
   auto insert = [&](Value value) {
     if (isBlock(value)) {
       classes.insert(value);
@@ -158,6 +207,10 @@ LogicalResult LayoutClasses::build(func::FuncOp func) {
       }
       return;
     }
+    if (op->getNumRegions() != 0 && !isa<func::FuncOp>(op)) {
+      joinAll(getRegionBlocks(op));
+      return;
+    }
     // A region's results are its parent's to join (above).
     if (op->hasTrait<OpTrait::IsTerminator>())
       return;
@@ -171,6 +224,8 @@ LogicalResult LayoutClasses::build(func::FuncOp func) {
       // in: each thread reads what it wrote.
       if (auto alloc = reload.getSrc().getDefiningOp<LocalAllocOp>())
         join(alloc.getSrc(), reload.getResult());
+      if (auto copy = reload.getSrc().getDefiningOp<AsyncCopyOp>())
+        join(copy.getOffsets(), reload.getResult());
       return;
     }
     if (auto expand = dyn_cast<ExpandDimsOp>(op))
@@ -184,6 +239,7 @@ LogicalResult LayoutClasses::build(func::FuncOp func) {
     values.append(op->result_begin(), op->result_end());
     joinAll(values);
   });
+  keepCopiesWithTheirOriginals(func, copies);
   for (auto [value, dim, op] : seeds) {
     auto [it, inserted] =
         slicedDims.try_emplace(sameRank.getLeaderValue(value), dim);

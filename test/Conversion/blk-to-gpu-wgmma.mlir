@@ -4,14 +4,21 @@
 // 64-row tile of the accumulator (laid out for wgmma: every warp along M).
 // A (K-major) and B (N-major) are stored as 128-byte-swizzled panels, a
 // run of 8 elements one 16-byte store (16 KiB each; two copies of the
-// region alternate in the K loop: 64 KiB, aligned to 1024 bytes, and so the
-// dynamic shared memory). After the stores, a proxy fence (wgmma reads
+// region alternate in the K loop: 64 KiB, aligned to 1024 bytes from the
+// start of dynamic shared memory, which is declared so aligned and rounded
+// up at run time, 1008 bytes of room for it: after static shared memory
+// the declared alignment need not hold). After the stores, a proxy fence (wgmma reads
 // through the asynchronous proxy) and a barrier; then four m64n128k16
 // products a K step of 64, B transposed (row), committed and waited for.
-// CHECK: blk.launch = [#blk.launch<kernel = "wgmma", threads = 256, ctas = 1, staticSharedBytes = 0, dynamicSharedBytes = 65536,
+// CHECK: blk.launch = [#blk.launch<kernel = "wgmma", threads = 256, ctas = 1, staticSharedBytes = 0, dynamicSharedBytes = 66544,
 // CHECK: llvm.mlir.global external @blk_dynamic_shared() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @wgmma
 // CHECK: scf.for
+// CHECK: %[[START:.*]] = llvm.mlir.addressof @blk_dynamic_shared : !llvm.ptr<3>
+// CHECK: %[[ADDRESS:.*]] = llvm.ptrtoint %[[START]] : !llvm.ptr<3> to i32
+// CHECK: %[[UP:.*]] = arith.subi %{{.*}}, %[[ADDRESS]] : i32
+// CHECK: %[[PAD:.*]] = arith.andi %[[UP]], %{{.*}} : i32
+// CHECK: llvm.getelementptr %[[START]][%[[PAD]]]
 // CHECK-NOT: gpu.barrier
 // CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}

@@ -34,4 +34,8 @@
 // RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 999 --cols 999 --dtype f16 --const ROWS=64,BLOCK=256,SPLITS=4,KT=64 --num-warps 4 --check
 // RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 777 --cols 777 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=8,KT=128 --num-warps 8 --check
 // RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 129 --cols 129 --dtype f16 --const ROWS=128,BLOCK=64,SPLITS=4,KT=64 --num-warps 4 --check --special
+// After static shared memory (a reduction's buffer of 512 bytes), the
+// dynamic shared memory's start is rounded up to the 1024 bytes wgmma's
+// panels need:
+// RUN: softmax-run %S/Inputs/matmul_static_shared.mlir --target gpu --rows 300 --cols 300 --dtype bf16 --const ROWS=64,BLOCK=128,SPLITS=4,KT=64 --num-warps 4 --check
 // RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --chip sm_90 --rows 500 --cols 500 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 2 --check

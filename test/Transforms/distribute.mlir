@@ -273,3 +273,138 @@ func.func @arange_both_ways(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.ker
   blk.store %p[%offsets], %x : !blk.ptr<f32>, tensor<8x8xi32>, tensor<8x8xf32>
   return
 }
+
+// -----
+
+// A block carried by an scf.while is in one class with what the loop
+// passes to and from its regions (a review found invalid IR here).
+// CHECK-LABEL: func.func @while_loop
+// CHECK: scf.while ({{.*}}) : (i32, tensor<64x128xf32, #[[L:blocked[0-9]*]]>) -> (i32, tensor<64x128xf32, #[[L]]>)
+// CHECK: scf.condition({{.*}}) {{.*}} : i32, tensor<64x128xf32, #[[L]]>
+// CHECK: math.exp {{.*}} : tensor<64x128xf32, #[[L]]>
+func.func @while_loop(%p: !blk.ptr<f32>, %n: i32, %s: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %r = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %rb = blk.broadcast %r [64, 128] : tensor<64x1xi32> -> tensor<64x128xi32>
+  %sb = blk.splat %s : i32 -> tensor<64x128xi32>
+  %ro = arith.muli %rb, %sb : tensor<64x128xi32>
+  %cols = blk.arange 0 to 128 : tensor<128xi32>
+  %c = blk.expand_dims %cols axis 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %cb = blk.broadcast %c [64, 128] : tensor<1x128xi32> -> tensor<64x128xi32>
+  %off = arith.addi %ro, %cb : tensor<64x128xi32>
+  %x = blk.load %p[%off] : !blk.ptr<f32>, tensor<64x128xi32> -> tensor<64x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %res:2 = scf.while (%i = %c0, %acc = %x) : (i32, tensor<64x128xf32>) -> (i32, tensor<64x128xf32>) {
+    %cond = arith.cmpi slt, %i, %n : i32
+    scf.condition(%cond) %i, %acc : i32, tensor<64x128xf32>
+  } do {
+  ^bb0(%j: i32, %a: tensor<64x128xf32>):
+    %e = math.exp %a : tensor<64x128xf32>
+    %j1 = arith.addi %j, %c1 : i32
+    scf.yield %j1, %e : i32, tensor<64x128xf32>
+  }
+  blk.store %p[%off], %res#1 : !blk.ptr<f32>, tensor<64x128xi32>, tensor<64x128xf32>
+  return
+}
+
+// -----
+
+// An arange both loaded along (a 1-D chain) and expanded to rows: the copy
+// for the chain would be a class without a 2-D block to be a slice of, so
+// it stays with the original (a slice of dimension 1).
+// CHECK-LABEL: func.func @oned_and_expanded
+// CHECK: blk.load {{.*}} : !blk.ptr<f32>, tensor<64xi32, #[[S:slice[0-9]*]]> -> tensor<64xf32, #[[S]]>
+func.func @oned_and_expanded(%p: !blk.ptr<f32>, %q: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %v = blk.load %q[%rows] : !blk.ptr<f32>, tensor<64xi32> -> tensor<64xf32>
+  blk.store %q[%rows], %v : !blk.ptr<f32>, tensor<64xi32>, tensor<64xf32>
+  %r = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %rb = blk.broadcast %r [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %x = blk.load %p[%rb] : !blk.ptr<f32>, tensor<64x64xi32> -> tensor<64x64xf32>
+  blk.store %p[%rb], %x : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// x + x at every step doubles the tree each use would copy: past 64 ops
+// nothing is copied (the count saturates rather than overflow at 2^63).
+// CHECK-LABEL: func.func @deep_shared_arithmetic
+// CHECK-COUNT-70: arith.addi
+// CHECK-NOT: arith.addi
+func.func @deep_shared_arithmetic(%p: !blk.ptr<i32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %x0 = blk.arange 0 to 128 : tensor<128xi32>
+  %x1 = arith.addi %x0, %x0 : tensor<128xi32>
+  %x2 = arith.addi %x1, %x1 : tensor<128xi32>
+  %x3 = arith.addi %x2, %x2 : tensor<128xi32>
+  %x4 = arith.addi %x3, %x3 : tensor<128xi32>
+  %x5 = arith.addi %x4, %x4 : tensor<128xi32>
+  %x6 = arith.addi %x5, %x5 : tensor<128xi32>
+  %x7 = arith.addi %x6, %x6 : tensor<128xi32>
+  %x8 = arith.addi %x7, %x7 : tensor<128xi32>
+  %x9 = arith.addi %x8, %x8 : tensor<128xi32>
+  %x10 = arith.addi %x9, %x9 : tensor<128xi32>
+  %x11 = arith.addi %x10, %x10 : tensor<128xi32>
+  %x12 = arith.addi %x11, %x11 : tensor<128xi32>
+  %x13 = arith.addi %x12, %x12 : tensor<128xi32>
+  %x14 = arith.addi %x13, %x13 : tensor<128xi32>
+  %x15 = arith.addi %x14, %x14 : tensor<128xi32>
+  %x16 = arith.addi %x15, %x15 : tensor<128xi32>
+  %x17 = arith.addi %x16, %x16 : tensor<128xi32>
+  %x18 = arith.addi %x17, %x17 : tensor<128xi32>
+  %x19 = arith.addi %x18, %x18 : tensor<128xi32>
+  %x20 = arith.addi %x19, %x19 : tensor<128xi32>
+  %x21 = arith.addi %x20, %x20 : tensor<128xi32>
+  %x22 = arith.addi %x21, %x21 : tensor<128xi32>
+  %x23 = arith.addi %x22, %x22 : tensor<128xi32>
+  %x24 = arith.addi %x23, %x23 : tensor<128xi32>
+  %x25 = arith.addi %x24, %x24 : tensor<128xi32>
+  %x26 = arith.addi %x25, %x25 : tensor<128xi32>
+  %x27 = arith.addi %x26, %x26 : tensor<128xi32>
+  %x28 = arith.addi %x27, %x27 : tensor<128xi32>
+  %x29 = arith.addi %x28, %x28 : tensor<128xi32>
+  %x30 = arith.addi %x29, %x29 : tensor<128xi32>
+  %x31 = arith.addi %x30, %x30 : tensor<128xi32>
+  %x32 = arith.addi %x31, %x31 : tensor<128xi32>
+  %x33 = arith.addi %x32, %x32 : tensor<128xi32>
+  %x34 = arith.addi %x33, %x33 : tensor<128xi32>
+  %x35 = arith.addi %x34, %x34 : tensor<128xi32>
+  %x36 = arith.addi %x35, %x35 : tensor<128xi32>
+  %x37 = arith.addi %x36, %x36 : tensor<128xi32>
+  %x38 = arith.addi %x37, %x37 : tensor<128xi32>
+  %x39 = arith.addi %x38, %x38 : tensor<128xi32>
+  %x40 = arith.addi %x39, %x39 : tensor<128xi32>
+  %x41 = arith.addi %x40, %x40 : tensor<128xi32>
+  %x42 = arith.addi %x41, %x41 : tensor<128xi32>
+  %x43 = arith.addi %x42, %x42 : tensor<128xi32>
+  %x44 = arith.addi %x43, %x43 : tensor<128xi32>
+  %x45 = arith.addi %x44, %x44 : tensor<128xi32>
+  %x46 = arith.addi %x45, %x45 : tensor<128xi32>
+  %x47 = arith.addi %x46, %x46 : tensor<128xi32>
+  %x48 = arith.addi %x47, %x47 : tensor<128xi32>
+  %x49 = arith.addi %x48, %x48 : tensor<128xi32>
+  %x50 = arith.addi %x49, %x49 : tensor<128xi32>
+  %x51 = arith.addi %x50, %x50 : tensor<128xi32>
+  %x52 = arith.addi %x51, %x51 : tensor<128xi32>
+  %x53 = arith.addi %x52, %x52 : tensor<128xi32>
+  %x54 = arith.addi %x53, %x53 : tensor<128xi32>
+  %x55 = arith.addi %x54, %x54 : tensor<128xi32>
+  %x56 = arith.addi %x55, %x55 : tensor<128xi32>
+  %x57 = arith.addi %x56, %x56 : tensor<128xi32>
+  %x58 = arith.addi %x57, %x57 : tensor<128xi32>
+  %x59 = arith.addi %x58, %x58 : tensor<128xi32>
+  %x60 = arith.addi %x59, %x59 : tensor<128xi32>
+  %x61 = arith.addi %x60, %x60 : tensor<128xi32>
+  %x62 = arith.addi %x61, %x61 : tensor<128xi32>
+  %x63 = arith.addi %x62, %x62 : tensor<128xi32>
+  %x64 = arith.addi %x63, %x63 : tensor<128xi32>
+  %x65 = arith.addi %x64, %x64 : tensor<128xi32>
+  %x66 = arith.addi %x65, %x65 : tensor<128xi32>
+  %x67 = arith.addi %x66, %x66 : tensor<128xi32>
+  %x68 = arith.addi %x67, %x67 : tensor<128xi32>
+  %x69 = arith.addi %x68, %x68 : tensor<128xi32>
+  %x70 = arith.addi %x69, %x69 : tensor<128xi32>
+  blk.store %p[%x0], %x70 : !blk.ptr<i32>, tensor<128xi32>, tensor<128xi32>
+  return
+}

@@ -151,4 +151,42 @@ TEST_F(DistributionTest, KeptBlockBytes) {
   EXPECT_TRUE(failed(getKeptBlockBytes(plain)));
 }
 
+// The accumulator laid out for wgmma (warps [W, 1], two 64-row tiles a
+// warpgroup): the rotation getWgmmaRowRotation makes of each row a thread
+// holds is a row wgmma gives that thread. Warp w (of warpgroup w / 4) and
+// lane 4g + t hold, of the tile p W / 4 + w / 4 where p is a pair of its
+// rows (2p, 2p + 1), rows 16 (w mod 4) + g and + 8; and every row of the
+// block is some thread's exactly once.
+TEST_F(DistributionTest, WgmmaRowsAreFragmentRows) {
+  for (int64_t warps : {4, 8, 16, 32}) {
+    int64_t groups = warps / kWarpsPerWarpgroup;
+    int64_t rows = 2 * kWgmmaM * groups;
+    std::string type = "tensor<" + std::to_string(rows) +
+                       "x64xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], "
+                       "warps = [" +
+                       std::to_string(warps) + ", 1]>>";
+    Distribution d = get(type);
+    BitRotation rotation = getWgmmaRowRotation(warps);
+    std::vector<int> seen(rows, 0);
+    for (int64_t warp = 0; warp < warps; ++warp)
+      for (int64_t g = 0; g < 8; ++g) {
+        // Distribution.h: t[0] = warp * lanes[0] + lane[0], base = t * elems.
+        int64_t base = warp * 8 + g;
+        for (int64_t i = 0; i < d.getCount(0); ++i) {
+          int64_t row = base + d.getElementOffsets(d.getElementIndex({i, 0}))[0];
+          int64_t wgmmaRow = rotation.apply(row);
+          ASSERT_LT(wgmmaRow, rows) << type;
+          ++seen[wgmmaRow];
+          int64_t tile = wgmmaRow / kWgmmaM, inTile = wgmmaRow % kWgmmaM;
+          EXPECT_EQ(tile, (i / 2) * groups + warp / kWarpsPerWarpgroup)
+              << type << " row " << row;
+          EXPECT_EQ(inTile, 16 * (warp % kWarpsPerWarpgroup) + g + 8 * (i % 2))
+              << type << " row " << row;
+        }
+      }
+    for (int64_t row = 0; row < rows; ++row)
+      EXPECT_EQ(seen[row], 1) << type << " wgmma row " << row;
+  }
+}
+
 } // namespace

@@ -300,7 +300,9 @@ mlir::blk::CompileOptions chooseTarget(const RunOptions &runOptions,
     options.chip = deviceChip;
   else if (forGPU)
     options.chip = mlir::blk::TargetInfo::kDefaultChip;
-  if (driver && options.chip == deviceChip)
+  // The device's SMs also for its portable chip (--chip sm_90 on an H100).
+  if (driver && mlir::blk::TargetInfo::parseChipNumber(options.chip) ==
+                    mlir::blk::TargetInfo::parseChipNumber(deviceChip))
     options.multiprocessors = driver->device().multiprocessorCount;
   return options;
 }

@@ -449,10 +449,12 @@ def Blk_DotOp : Blk_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     taken before the widening (canonicalization): the products are the
     same in f32, and the 16-bit inputs are what tensor cores multiply.
 
-    The CPU lowers it to a `linalg.generic` over (m, n, k); the GPU to
-    `mma.sync` (f16 or bf16 inputs on sm_80+, M, N and K multiples of 16, 8
-    and 16), else to f32 multiplies and adds, with the operands passed through shared
-    memory (convert-blk-to-gpu). wgmma is issue 40's next step.
+    The CPU lowers it to a `linalg.generic` over (m, n, k); the GPU, with
+    the operands passed through shared memory (convert-blk-to-gpu), to
+    `wgmma` on sm_90a (warps in whole warpgroups along M, M a multiple of
+    64 a warpgroup, N of 64 up to 256, K of 64), else `mma.sync` (f16 or
+    bf16 inputs on sm_80+, M, N and K multiples of 16, 8 and 16), else f32
+    multiplies and adds.
   }];
   let arguments = (ins Blk_Block:$a, Blk_Block:$b, Blk_Block:$acc);
   let results = (outs Blk_Block:$result);

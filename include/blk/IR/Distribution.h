@@ -144,9 +144,10 @@ bool holdsMmaFragments(const Distribution &distribution);
 // (warps [W, 1], W a multiple of 4) holds the same elements up to a
 // permutation of the rows: thread (warp w, lane 4 g + t) holds rows
 // 8 w + g + 8 W i, and its rows i = 2 p + h (h = 0, 1) are rows 8 h + g of
-// warp w mod 4 in the 64-row tile p W / 4 + w / 4 (getWgmmaRow). The dot
-// stores A's rows permuted so (A passes through shared memory anyway), and
-// the accumulator stays in registers as for mma.sync.
+// warp w mod 4 in the 64-row tile p W / 4 + w / 4 (getWgmmaRowRotation):
+// in the bits of a row, g (3 bits), w (log2 W bits), h, p become g, h, w,
+// p. The dot stores A's rows permuted so (A passes through shared memory
+// anyway), and the accumulator stays in registers as for mma.sync.
 
 /// Rows of A one wgmma multiplies, its K step, and the warps of a group.
 constexpr int64_t kWgmmaM = 64, kWgmmaK = 16, kWarpsPerWarpgroup = 4;
@@ -166,6 +167,21 @@ bool fitsWgmma(DotOp dot, const TargetInfo &target, int64_t numWarps);
 /// mma layout with every warp along M).
 BlockedLayoutAttr getWgmmaAccumulatorLayout(MLIRContext *context,
                                             int64_t numWarps);
+
+/// Bits `first` .. `first + count - 1` of a value, rotated left by one.
+struct BitRotation {
+  int64_t first, count;
+  /// The bits rotated.
+  int64_t getField() const { return ((int64_t(1) << count) - 1) << first; }
+  /// The field's highest bit, which comes round to its lowest.
+  int64_t getTopBit() const { return int64_t(1) << (first + count - 1); }
+  int64_t apply(int64_t value) const;
+};
+
+/// How a row of an accumulator laid out for wgmma over `numWarps` warps
+/// becomes its row in wgmma's 64-row tiles: bits 3 .. 3 + log2(numWarps)
+/// (the warp, then h) rotated left by one.
+BitRotation getWgmmaRowRotation(int64_t numWarps);
 
 } // namespace mlir::blk
 

@@ -91,11 +91,6 @@ struct DotShape {
   }
 };
 
-LLVM::LLVMPointerType getSharedPointerType(MLIRContext *context) {
-  return LLVM::LLVMPointerType::get(
-      context, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-}
-
 /// `base` + `bytes` (an i32), in shared memory.
 Value createByteAddress(OpBuilder &b, Location loc, Value base, Value bytes) {
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
@@ -464,36 +459,27 @@ Value createSwizzledOffset(OpBuilder &b, Location loc, Value row, Value col,
 }
 
 /// The row of wgmma's tiles that holds row `row` of A and of an accumulator
-/// laid out for wgmma over `warps` warps (Distribution.h): row
-/// 8 w + g + 8 W i with i = 2 p + h is row 8 h + g of warp w mod 4 in the
-/// 64-row tile p W / 4 + w / 4.
+/// laid out for wgmma over `warps` warps (getWgmmaRowRotation): a field of
+/// the row's bits rotated left by one.
 Value createWgmmaRow(OpBuilder &b, Location loc, Value row, int64_t warps) {
+  BitRotation rotation = getWgmmaRowRotation(warps);
   auto constant = [&](int64_t value) {
     return createI32Constant(b, loc, value);
   };
-  auto bits = [&](Value value, int64_t shift, int64_t mask) -> Value {
-    Value shifted = shift ? arith::ShRUIOp::create(b, loc, value,
-                                                   constant(shift))
-                                .getResult()
-                          : value;
-    return mask ? arith::AndIOp::create(b, loc, shifted, constant(mask))
-                      .getResult()
-                : shifted;
-  };
-  int64_t warpBits = llvm::Log2_64(warps);
-  Value g = bits(row, 0, 7);
-  Value warp = bits(row, 3, warps - 1);
-  Value h = bits(row, 3 + warpBits, 1);
-  Value pair = bits(row, 4 + warpBits, 0);
-  Value tile = arith::AddIOp::create(
+  int64_t field = rotation.getField();
+  // BitRotation::apply, on the row in a register.
+  Value kept = arith::AndIOp::create(b, loc, row, constant(~field));
+  Value up = arith::AndIOp::create(
       b, loc,
-      arith::MulIOp::create(b, loc, pair,
-                            constant(warps / kWarpsPerWarpgroup)),
-      bits(warp, 2, 0));
-  return createMulAdd(
-      b, loc, tile, kWgmmaM,
-      createMulAdd(b, loc, bits(warp, 0, kWarpsPerWarpgroup - 1), 16,
-                   createMulAdd(b, loc, h, 8, g)));
+      arith::ShLIOp::create(
+          b, loc, arith::AndIOp::create(b, loc, row, constant(field)),
+          constant(1)),
+      constant(field));
+  Value around = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, row, constant(rotation.getTopBit())),
+      constant(rotation.count - 1));
+  return arith::OrIOp::create(
+      b, loc, kept, arith::OrIOp::create(b, loc, up, around));
 }
 
 /// Stores the thread's elements of a 16-bit block of `rows` rows where
@@ -699,12 +685,8 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
                                cast<scf::ForOp>(op->getParentOp()),
                                first->second, second->second)
             : createI32Constant(rewriter, loc, first->second);
-    LLVM::GlobalOp shared = plan.dynamicShared;
     Value region = createByteAddress(
-        rewriter, loc,
-        LLVM::AddressOfOp::create(rewriter, loc,
-                                  getSharedPointerType(getContext()),
-                                  shared.getSymName()),
+        rewriter, loc, createDynamicSharedStart(rewriter, loc, plan, op),
         offset);
     int64_t aBytes = shape.getABytes(), bBytes = shape.getBBytes();
     Value aRegion = region;

@@ -38,9 +38,7 @@ Value KeptChunks::createBase(OpBuilder &builder, Location loc,
   auto sharedPtr = LLVM::LLVMPointerType::get(
       builder.getContext(),
       static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
-  LLVM::GlobalOp dynamicShared = plan.dynamicShared;
-  Value start = LLVM::AddressOfOp::create(builder, loc, sharedPtr,
-                                          dynamicShared.getSymName());
+  Value start = createDynamicSharedStart(builder, loc, plan, keeper);
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   tid = arith::IndexCastUIOp::create(builder, loc, builder.getI32Type(), tid);
   Value offset = arith::AddIOp::create(

@@ -2,7 +2,9 @@
 #include "SharedMemoryPlan.h"
 #include "Patterns.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -46,7 +48,8 @@ static LogicalResult checkLocalLoad(LocalLoadOp load) {
 /// dynamic shared memory; returns its size.
 static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
                                            const TargetInfo &target,
-                                           WorkgroupPlan &plan) {
+                                           WorkgroupPlan &plan,
+                                           int64_t &alignment) {
   int64_t bytes = 0;
   WalkResult result = kernel.walk([&](Operation *op) {
     if (auto load = dyn_cast<LocalLoadOp>(op))
@@ -68,10 +71,9 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
       bytes += llvm::alignTo(*getKeptBlockBytes(kept), kVectorBytes);
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
-      int64_t alignment = getDotSharedAlignment(dot, target);
-      plan.dynamicSharedAlignment =
-          std::max(plan.dynamicSharedAlignment, alignment);
-      bytes = llvm::alignTo(bytes, alignment);
+      int64_t dotAlignment = getDotSharedAlignment(dot, target);
+      alignment = std::max(alignment, dotAlignment);
+      bytes = llvm::alignTo(bytes, dotAlignment);
       plan.stagedOffsetOf[op] = bytes;
       bytes += getDotSharedBytes(dot, target);
     }
@@ -112,13 +114,19 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
            << " bytes of shared memory for its reductions, over the "
            << target.getMaxStaticSharedBytes()
            << "-byte static limit; use fewer warps or rows";
-  FailureOr<int64_t> stagedBytes = planStagedBlocks(kernel, target, plan);
+  int64_t alignment = kVectorBytes;
+  FailureOr<int64_t> stagedBytes =
+      planStagedBlocks(kernel, target, plan, alignment);
   if (failed(stagedBytes))
     return failure();
-  if (sharedBytes + *stagedBytes > target.getMaxSharedBytesPerCta())
+  // Room to round the start up (createDynamicSharedStart): it is at least
+  // 16-byte aligned.
+  int64_t padding = alignment - kVectorBytes;
+  if (sharedBytes + *stagedBytes + padding > target.getMaxSharedBytesPerCta())
     return kernel.emitError()
            << "kernel @" << kernel.getSymName() << " needs " << sharedBytes
-           << " bytes of shared memory for its reductions and " << *stagedBytes
+           << " bytes of shared memory for its reductions and "
+           << *stagedBytes + padding
            << " for the blocks it keeps (blk.local_alloc) and its products' "
               "operands (blk.dot), over the "
            << target.getMaxSharedBytesPerCta() << " bytes a CTA of "
@@ -129,12 +137,18 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
     int64_t bytes = getDotSharedBytes(dot, target);
     int64_t offset =
         llvm::alignTo(*stagedBytes, getDotSharedAlignment(dot, target));
-    if (!getAlternationLoop(dot) ||
-        sharedBytes + offset + bytes > target.getMaxSharedBytesPerCta())
+    if (!getAlternationLoop(dot) || sharedBytes + offset + bytes + padding >
+                                        target.getMaxSharedBytesPerCta())
       return;
     plan.secondCopyOffsetOf[dot] = offset;
     *stagedBytes = offset + bytes;
   });
+  *stagedBytes += padding;
+  if (padding) {
+    plan.dynamicSharedAlignmentOf[kernel.getSymName()] = alignment;
+    plan.dynamicSharedAlignment =
+        std::max(plan.dynamicSharedAlignment, alignment);
+  }
   plan.sharedBytes[kernel] = sharedBytes;
   plan.dynamicSharedBytes[kernel] = *stagedBytes;
   return success();
@@ -177,4 +191,28 @@ ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,
         getResidentPrograms(kernel), kernel.getArgumentTypes()));
   }
   return ArrayAttr::get(context, launches);
+}
+
+Value mlir::blk::createDynamicSharedStart(OpBuilder &builder, Location loc,
+                                          const WorkgroupPlan &plan,
+                                          Operation *user) {
+  auto pointer = LLVM::LLVMPointerType::get(
+      builder.getContext(),
+      static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  LLVM::GlobalOp shared = plan.dynamicShared;
+  Value start =
+      LLVM::AddressOfOp::create(builder, loc, pointer, shared.getSymName());
+  auto kernel = user->getParentOfType<FunctionOpInterface>();
+  int64_t alignment = plan.dynamicSharedAlignmentOf.lookup(kernel.getName());
+  if (alignment <= kVectorBytes)
+    return start;
+  Type i32 = builder.getI32Type();
+  Value address = LLVM::PtrToIntOp::create(builder, loc, i32, start);
+  Value padding = arith::AndIOp::create(
+      builder, loc,
+      arith::SubIOp::create(builder, loc, createI32Constant(builder, loc, 0),
+                            address),
+      createI32Constant(builder, loc, alignment - 1));
+  return LLVM::GEPOp::create(builder, loc, pointer, builder.getI8Type(), start,
+                             ValueRange{padding});
 }

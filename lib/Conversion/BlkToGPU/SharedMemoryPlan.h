@@ -54,10 +54,20 @@ struct WorkgroupPlan {
   /// The gpu.module's dynamic shared memory, once createSharedGlobals has
   /// made it (only where a kernel keeps blocks).
   LLVM::GlobalOp dynamicShared;
-  /// Its alignment: the largest any of its regions needs (the start of
-  /// dynamic shared memory is aligned as declared).
+  /// Its declared alignment: the largest any kernel's regions need.
   int64_t dynamicSharedAlignment = kVectorBytes;
+  /// The alignment each kernel's regions are planned from (keyed by its
+  /// name), where more than 16 bytes: createDynamicSharedStart rounds the
+  /// start up to it at run time, the plan leaving room for that.
+  llvm::StringMap<int64_t> dynamicSharedAlignmentOf;
 };
+
+/// The start of the dynamic shared memory of the kernel `user` is in, as
+/// its regions are planned: the global's address, rounded up to the
+/// kernel's alignment where it needs more than 16 bytes (the declared
+/// alignment need not hold after the kernel's static shared memory).
+Value createDynamicSharedStart(OpBuilder &builder, Location loc,
+                               const WorkgroupPlan &plan, Operation *user);
 
 /// Adds the shared memory of `kernel` to `plan`. Fails, with a diagnostic at
 /// the kernel, when its reductions need more static shared memory than the
