@@ -659,6 +659,78 @@ Value createScalarProduct(OpBuilder &b, Location loc, const DotShape &shape,
                                         loop.getResults());
 }
 
+/// What every path of a dot's lowering takes: the operands' layouts and
+/// (converted) values, the thread's ids, and where A and B go in the dot's
+/// region.
+struct DotOperands {
+  Distribution a, b, c;
+  Value aValue, bValue, acc;
+  ThreadIds ids;
+  Value aRegion, bRegion;
+};
+
+/// The dot on wgmma: A and B stored as swizzled panels (A's rows permuted
+/// by createWgmmaRow), fenced for the asynchronous proxy that wgmma reads
+/// through, a barrier, the products.
+Value lowerToWgmma(OpBuilder &b, Location loc, const DotShape &shape,
+                   const DotOperands &operands) {
+  int64_t warps = operands.c.getLayout().getWarps()[0];
+  storeSwizzled(b, loc, operands.a, operands.aValue, operands.aRegion,
+                operands.ids, shape.m,
+                [&](Value row) { return createWgmmaRow(b, loc, row, warps); });
+  storeSwizzled(b, loc, operands.b, operands.bValue, operands.bRegion,
+                operands.ids, shape.k, nullptr);
+  MLIRContext *context = b.getContext();
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+  gpu::BarrierOp::create(b, loc);
+  return createWgmma(b, loc, shape, operands.c, operands.acc,
+                     operands.aRegion, operands.bRegion, operands.ids);
+}
+
+/// The dot whose accumulator stays in the thread's registers: mma.sync on
+/// its fragments, or (`scalar`) f32 multiplies and adds; A and B stored
+/// row-major with padded rows.
+Value lowerInRegisters(OpBuilder &b, Location loc, const DotShape &shape,
+                       const DotOperands &operands, bool scalar) {
+  storeBlock(b, loc, operands.a, operands.aValue, operands.aRegion,
+             operands.ids, shape.aStride);
+  storeBlock(b, loc, operands.b, operands.bValue, operands.bRegion,
+             operands.ids, shape.bStride);
+  gpu::BarrierOp::create(b, loc);
+  return scalar ? createScalarProduct(b, loc, shape, operands.c,
+                                      operands.acc,
+                                      operands.aRegion, operands.bRegion,
+                                      operands.ids)
+                : createMmaInRegisters(b, loc, shape, operands.c,
+                                       operands.acc,
+                                       operands.aRegion, operands.bRegion,
+                                       operands.ids);
+}
+
+/// The dot on mma.sync with its accumulator not held as fragments: C (M x
+/// N f32) passes through the region after A and B, the warps take its
+/// 16 x 8 tiles in turn, and every thread reads its elements back.
+Value lowerThroughShared(OpBuilder &b, Location loc, const DotShape &shape,
+                         const DotOperands &operands) {
+  storeBlock(b, loc, operands.a, operands.aValue, operands.aRegion,
+             operands.ids, shape.aStride);
+  storeBlock(b, loc, operands.b, operands.bValue, operands.bRegion,
+             operands.ids, shape.bStride);
+  Value cRegion = createByteAddress(
+      b, loc, operands.aRegion,
+      createI32Constant(b, loc, shape.getABytes() + shape.getBBytes()));
+  Value acc = operands.acc;
+  storeBlock(b, loc, operands.c, acc, cRegion, operands.ids, shape.n);
+  gpu::BarrierOp::create(b, loc);
+  createMmaTiles(b, loc, shape, operands.aRegion, operands.bRegion, cRegion,
+                 operands.ids, operands.c.getLayout().getNumWarps());
+  gpu::BarrierOp::create(b, loc);
+  return loadBlock(b, loc, operands.c, cast<VectorType>(acc.getType()),
+                   cRegion, operands.ids, shape.n);
+}
+
 struct DotToGPU : public OpConversionPattern<DotOp> {
   DotToGPU(const TypeConverter &converter, MLIRContext *context,
            const WorkgroupPlan &plan, const TargetInfo &target)
@@ -670,83 +742,56 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
     Location loc = op.getLoc();
     DotPath path = getDotPath(op, target);
     DotShape shape = DotShape::get(op, path);
-    Distribution a = *Distribution::get(op.getA().getType());
-    Distribution bDistribution = *Distribution::get(op.getB().getType());
-    Distribution c = *Distribution::get(op.getAcc().getType());
-    ThreadIds ids = createThreadIds(rewriter, loc);
-
-    auto first = plan.stagedOffsetOf.find(op);
-    assert(first != plan.stagedOffsetOf.end() && "a dot the plan did not see");
-    auto second = plan.secondCopyOffsetOf.find(op);
-    bool alternates = second != plan.secondCopyOffsetOf.end();
-    Value offset =
-        alternates
-            ? createCopyOffset(rewriter, loc,
-                               cast<scf::ForOp>(op->getParentOp()),
-                               first->second, second->second)
-            : createI32Constant(rewriter, loc, first->second);
-    Value region = createByteAddress(
-        rewriter, loc, createDynamicSharedStart(rewriter, loc, plan, op),
-        offset);
-    int64_t aBytes = shape.getABytes(), bBytes = shape.getBBytes();
-    Value aRegion = region;
-    Value bRegion = createByteAddress(rewriter, loc, region,
-                                      createI32Constant(rewriter, loc, aBytes));
+    DotOperands operands{*Distribution::get(op.getA().getType()),
+                         *Distribution::get(op.getB().getType()),
+                         *Distribution::get(op.getAcc().getType()),
+                         adaptor.getA(),
+                         adaptor.getB(),
+                         adaptor.getAcc(),
+                         createThreadIds(rewriter, loc),
+                         {},
+                         {}};
+    bool alternates = plan.secondCopyOffsetOf.contains(op);
+    operands.aRegion = createRegion(rewriter, loc, op, alternates);
+    operands.bRegion = createByteAddress(
+        rewriter, loc, operands.aRegion,
+        createI32Constant(rewriter, loc, shape.getABytes()));
 
     // In a loop, the previous iteration's readers of the region must be
     // done before it is written again, unless iterations alternate copies
     // (getAlternationLoop says why they need not wait).
     if (!alternates && op->getParentOfType<LoopLikeOpInterface>())
       gpu::BarrierOp::create(rewriter, loc);
-    if (path == DotPath::wgmma) {
-      int64_t warps = c.getLayout().getWarps()[0];
-      storeSwizzled(rewriter, loc, a, adaptor.getA(), aRegion, ids, shape.m,
-                    [&](Value row) {
-                      return createWgmmaRow(rewriter, loc, row, warps);
-                    });
-      storeSwizzled(rewriter, loc, bDistribution, adaptor.getB(), bRegion, ids,
-                    shape.k, nullptr);
-      // wgmma reads shared memory through the asynchronous proxy.
-      NVVM::FenceProxyOp::create(
-          rewriter, loc,
-          NVVM::ProxyKindAttr::get(getContext(),
-                                   NVVM::ProxyKind::async_shared),
-          NVVM::SharedSpaceAttr::get(getContext(),
-                                     NVVM::SharedSpace::shared_cta));
-      gpu::BarrierOp::create(rewriter, loc);
-      rewriter.replaceOp(op, createWgmma(rewriter, loc, shape, c,
-                                         adaptor.getAcc(), aRegion, bRegion,
-                                         ids));
-      return success();
+    switch (path) {
+    case DotPath::wgmma:
+      rewriter.replaceOp(op, lowerToWgmma(rewriter, loc, shape, operands));
+      break;
+    case DotPath::mmaInRegisters:
+    case DotPath::scalar:
+      rewriter.replaceOp(op, lowerInRegisters(rewriter, loc, shape, operands,
+                                              path == DotPath::scalar));
+      break;
+    case DotPath::mmaThroughShared:
+      rewriter.replaceOp(op, lowerThroughShared(rewriter, loc, shape, operands));
+      break;
     }
-    // A (M x K) and B (K x N) row-major (rows padded) on the other paths.
-    storeBlock(rewriter, loc, a, adaptor.getA(), aRegion, ids, shape.aStride);
-    storeBlock(rewriter, loc, bDistribution, adaptor.getB(), bRegion, ids,
-               shape.bStride);
-    if (path != DotPath::mmaThroughShared) {
-      gpu::BarrierOp::create(rewriter, loc);
-      rewriter.replaceOp(
-          op, path == DotPath::scalar
-                  ? createScalarProduct(rewriter, loc, shape, c,
-                                        adaptor.getAcc(), aRegion, bRegion,
-                                        ids)
-                  : createMmaInRegisters(rewriter, loc, shape, c,
-                                         adaptor.getAcc(), aRegion, bRegion,
-                                         ids));
-      return success();
-    }
-    Value cRegion = createByteAddress(
-        rewriter, loc, region, createI32Constant(rewriter, loc, aBytes + bBytes));
-    storeBlock(rewriter, loc, c, adaptor.getAcc(), cRegion, ids, shape.n);
-    gpu::BarrierOp::create(rewriter, loc);
-    createMmaTiles(rewriter, loc, shape, aRegion, bRegion, cRegion, ids,
-                   c.getLayout().getNumWarps());
-    gpu::BarrierOp::create(rewriter, loc);
-    rewriter.replaceOp(
-        op, loadBlock(rewriter, loc, c,
-                      cast<VectorType>(adaptor.getAcc().getType()), cRegion,
-                      ids, shape.n));
     return success();
+  }
+
+  /// The start of the copy of the dot's region this thread writes: the
+  /// planned one, or in a loop that alternates copies, this iteration's.
+  Value createRegion(OpBuilder &b, Location loc, DotOp op,
+                     bool alternates) const {
+    auto first = plan.stagedOffsetOf.find(op);
+    assert(first != plan.stagedOffsetOf.end() && "a dot the plan did not see");
+    Value offset =
+        alternates ? createCopyOffset(b, loc,
+                                      cast<scf::ForOp>(op->getParentOp()),
+                                      first->second,
+                                      plan.secondCopyOffsetOf.lookup(op))
+                   : createI32Constant(b, loc, first->second);
+    return createByteAddress(
+        b, loc, createDynamicSharedStart(b, loc, plan, op), offset);
   }
 
   const WorkgroupPlan &plan;
