@@ -2,11 +2,14 @@
 """The row-wise family against torch on the GPU, in one run: for each
 kernel, dtype and shape, the project's kernel (softmax-run --bench: CUDA
 events, L2 flushed, median of 50, and a device copy of the same bytes timed
-the same way) and torch's implementation (triton.testing.do_bench, median).
+the same way), torch's implementation eager and, with --compile, the same
+function through torch.compile (Inductor's generated Triton; dynamic=False,
+compiled once per shape before it is timed), both by triton.testing.do_bench
+(median).
 
   python3 bench/rowwise.py --softmax-run bin/softmax-run --examples examples \\
       [--kernels log_softmax rms_norm ...] [--dtypes f32 bf16] \\
-      [--shapes 4096x256 ...] > table.md
+      [--shapes 4096x256 ...] [--compile] > table.md
 
 GB/s = the bytes the kernel must move (every input and output once, as
 softmax-run counts them) / time, for ours and torch's alike. The peers:
@@ -54,8 +57,23 @@ def ours(args, kernel, dtype, m, n):
     return float(found.group(1)), float(found.group(2)), float(found.group(4))
 
 
-def torch_launcher(kernel, dtype, m, n):
-    """A function that runs torch's implementation once on fresh data."""
+def torch_launcher(kernel, dtype, m, n, compiled=False):
+    """A function that runs torch's implementation once on fresh data;
+    `compiled`: through torch.compile, compiled before it returns."""
+    launch = torch_function(kernel, dtype, m, n)
+    if not compiled:
+        return launch
+    import torch
+    # A fresh compile cache each time: the launchers share one code object,
+    # and past torch._dynamo.config.cache_size_limit (8) shapes of it dynamo
+    # would quietly run it eager.
+    torch._dynamo.reset()
+    function = torch.compile(launch, dynamic=False)
+    function()
+    return function
+
+
+def torch_function(kernel, dtype, m, n):
     import torch
     import torch.nn.functional as F
     t = {"f32": torch.float32, "bf16": torch.bfloat16,
@@ -82,9 +100,9 @@ def torch_launcher(kernel, dtype, m, n):
     raise ValueError(kernel)
 
 
-def theirs(kernel, dtype, m, n):
+def theirs(kernel, dtype, m, n, compiled=False):
     import triton
-    launch = torch_launcher(kernel, dtype, m, n)
+    launch = torch_launcher(kernel, dtype, m, n, compiled)
     return triton.testing.do_bench(launch, return_mode="median")
 
 
@@ -99,10 +117,15 @@ def main():
     parser.add_argument("--vocabularies", nargs="*",
                         default=VOCABULARIES.split(),
                         help="more shapes for cross_entropy")
+    parser.add_argument("--compile", action="store_true",
+                        help="also torch.compile's version of each peer")
     args = parser.parse_args()
+    compiled_head = (" torch.compile GB/s | ours / torch.compile |"
+                     if args.compile else "")
     print("| kernel | dtype | M x N | ours GB/s | % of same-size copy | "
-          "torch GB/s | ours / torch |")
-    print("|---|---|---|---|---|---|---|")
+          "torch GB/s | ours / torch |" + compiled_head)
+    print("|---|---|---|---|---|---|---|" + ("---|---|" if args.compile
+                                             else ""))
     for kernel in args.kernels:
         shapes = args.shapes + (args.vocabularies
                                 if kernel == "cross_entropy" else [])
@@ -112,9 +135,13 @@ def main():
                 ms, gbps, copy = ours(args, kernel, dtype, m, n)
                 moved = gbps * ms * 1e6
                 peer = moved / (theirs(kernel, dtype, m, n) * 1e6)
-                print("| %s | %s | %d x %d | %.0f | %.1f%% | %.0f | %.2fx |" %
-                      (kernel, dtype, m, n, gbps, 100 * gbps / copy, peer,
-                       gbps / peer), flush=True)
+                row = "| %s | %s | %d x %d | %.0f | %.1f%% | %.0f | %.2fx |" % (
+                    kernel, dtype, m, n, gbps, 100 * gbps / copy, peer,
+                    gbps / peer)
+                if args.compile:
+                    inductor = moved / (theirs(kernel, dtype, m, n, True) * 1e6)
+                    row += " %.0f | %.2fx |" % (inductor, gbps / inductor)
+                print(row, flush=True)
 
 
 if __name__ == "__main__":
