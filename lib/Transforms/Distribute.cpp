@@ -127,23 +127,26 @@ LogicalResult checkBlocksFitLayout(func::FuncOp func) {
   return failure(result.wasInterrupted());
 }
 
-/// The block type that decides the layout: highest rank, then most elements.
+/// Whether `block` decides a layout rather than `anchor` (none yet): the
+/// block of highest rank, then most elements.
+bool outranks(RankedTensorType block, RankedTensorType anchor) {
+  return !anchor || block.getRank() > anchor.getRank() ||
+         (block.getRank() == anchor.getRank() &&
+          block.getNumElements() > anchor.getNumElements());
+}
+
+/// The block type that decides the kernel's rank.
 RankedTensorType findAnchor(func::FuncOp func) {
   RankedTensorType anchor;
   forEachValue(func, [&](Value value) {
     auto tensor = dyn_cast<RankedTensorType>(value.getType());
-    if (!tensor)
-      return;
-    if (!anchor || tensor.getRank() > anchor.getRank() ||
-        (tensor.getRank() == anchor.getRank() &&
-         tensor.getNumElements() > anchor.getNumElements()))
+    if (tensor && outranks(tensor, anchor))
       anchor = tensor;
   });
   return anchor;
 }
 
-/// The block type of each layout class that decides its layout: highest
-/// rank, then most elements.
+/// The block type of each layout class that decides its layout.
 llvm::DenseMap<Value, RankedTensorType>
 findAnchors(func::FuncOp func, const LayoutClasses &classes) {
   llvm::DenseMap<Value, RankedTensorType> anchors;
@@ -152,9 +155,7 @@ findAnchors(func::FuncOp func, const LayoutClasses &classes) {
     if (!tensor)
       return;
     RankedTensorType &anchor = anchors[classes.getClass(value)];
-    if (!anchor || tensor.getRank() > anchor.getRank() ||
-        (tensor.getRank() == anchor.getRank() &&
-         tensor.getNumElements() > anchor.getNumElements()))
+    if (outranks(tensor, anchor))
       anchor = tensor;
   });
   return anchors;
@@ -344,7 +345,7 @@ struct BlkDistributePass
 
     SmallVector<RecomputedCopy> copies = unshareRecomputableBlocks(func);
     LayoutClasses classes;
-    if (failed(classes.build(func, copies)))
+    if (failed(classes.build(func, kernelAnchor.getRank(), copies)))
       return failure();
     AccessAnalysis analysis;
     bool realign = realignsRuns(ctas);

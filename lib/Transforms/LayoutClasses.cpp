@@ -146,15 +146,9 @@ static SmallVector<Value> getRegionBlocks(Operation *op) {
 }
 
 void LayoutClasses::keepCopiesWithTheirOriginals(
-    func::FuncOp func, ArrayRef<RecomputedCopy> copies) {
+    int64_t rank, ArrayRef<RecomputedCopy> copies) {
   // A class without a block of the kernel's highest rank has no layout to
   // be a slice of: its copies go back to their originals' classes.
-  int64_t rank = 0;
-  func.walk([&](Operation *op) {
-    for (Value result : op->getResults())
-      if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
-        rank = std::max(rank, tensor.getRank());
-  });
   bool changed = true;
   while (changed) {
     changed = false;
@@ -175,7 +169,7 @@ void LayoutClasses::keepCopiesWithTheirOriginals(
   }
 }
 
-LogicalResult LayoutClasses::build(func::FuncOp func,
+LogicalResult LayoutClasses::build(func::FuncOp func, int64_t rank,
                                    ArrayRef<RecomputedCopy> copies) {
   auto insert = [&](Value value) {
     if (isBlock(value)) {
@@ -239,7 +233,7 @@ LogicalResult LayoutClasses::build(func::FuncOp func,
     values.append(op->result_begin(), op->result_end());
     joinAll(values);
   });
-  keepCopiesWithTheirOriginals(func, copies);
+  keepCopiesWithTheirOriginals(rank, copies);
   for (auto [value, dim, op] : seeds) {
     auto [it, inserted] =
         slicedDims.try_emplace(sameRank.getLeaderValue(value), dim);

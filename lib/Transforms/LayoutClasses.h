@@ -40,10 +40,12 @@ void mergeIdenticalCopies(ArrayRef<RecomputedCopy> copies);
 
 class LayoutClasses {
 public:
-  /// Groups the blocks of `func`, whose recomputed `copies` are those
-  /// unshareRecomputableBlocks made; fails (reported) where a 1-D block
-  /// would have to be a slice of two dimensions of its class's layout.
-  LogicalResult build(func::FuncOp func, ArrayRef<RecomputedCopy> copies);
+  /// Groups the blocks of `func`, whose highest block rank is `rank` and
+  /// whose recomputed `copies` are those unshareRecomputableBlocks made;
+  /// fails (reported) where a 1-D block would have to be a slice of two
+  /// dimensions of its class's layout.
+  LogicalResult build(func::FuncOp func, int64_t rank,
+                      ArrayRef<RecomputedCopy> copies);
 
   /// A representative of `block`'s class.
   Value getClass(Value block) const { return classes.getLeaderValue(block); }
@@ -58,7 +60,7 @@ private:
   /// Joins each copy whose class has no block of the kernel's highest rank
   /// (a 1-D chain of a 2-D kernel, such as an arange both loaded along and
   /// expanded) to its original's class, as if it had not been copied.
-  void keepCopiesWithTheirOriginals(func::FuncOp func,
+  void keepCopiesWithTheirOriginals(int64_t rank,
                                     ArrayRef<RecomputedCopy> copies);
 
   /// Blocks that share a layout.

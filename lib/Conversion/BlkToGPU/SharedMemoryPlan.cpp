@@ -144,11 +144,8 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
     *stagedBytes = offset + bytes;
   });
   *stagedBytes += padding;
-  if (padding) {
+  if (padding)
     plan.dynamicSharedAlignmentOf[kernel.getSymName()] = alignment;
-    plan.dynamicSharedAlignment =
-        std::max(plan.dynamicSharedAlignment, alignment);
-  }
   plan.sharedBytes[kernel] = sharedBytes;
   plan.dynamicSharedBytes[kernel] = *stagedBytes;
   return success();
@@ -171,11 +168,14 @@ void mlir::blk::createSharedGlobals(gpu::GPUModuleOp gpuModule,
   // An external array of no elements in shared memory is the launch's
   // dynamic shared memory (`.extern .shared ... []` in PTX); NVPTX would
   // demote an internal one to a static byte of the kernel.
+  int64_t alignment = kVectorBytes;
+  for (const auto &kernel : plan.dynamicSharedAlignmentOf)
+    alignment = std::max(alignment, kernel.getValue());
   plan.dynamicShared = LLVM::GlobalOp::create(
       builder, gpuModule.getLoc(),
       LLVM::LLVMArrayType::get(builder.getI8Type(), 0), /*isConstant=*/false,
-      LLVM::Linkage::External, "blk_dynamic_shared", Attribute(),
-      plan.dynamicSharedAlignment, shared);
+      LLVM::Linkage::External, "blk_dynamic_shared", Attribute(), alignment,
+      shared);
 }
 
 ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,

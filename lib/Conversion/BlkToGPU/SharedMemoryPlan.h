@@ -54,11 +54,10 @@ struct WorkgroupPlan {
   /// The gpu.module's dynamic shared memory, once createSharedGlobals has
   /// made it (only where a kernel keeps blocks).
   LLVM::GlobalOp dynamicShared;
-  /// Its declared alignment: the largest any kernel's regions need.
-  int64_t dynamicSharedAlignment = kVectorBytes;
   /// The alignment each kernel's regions are planned from (keyed by its
   /// name), where more than 16 bytes: createDynamicSharedStart rounds the
-  /// start up to it at run time, the plan leaving room for that.
+  /// start up to it at run time, the plan leaving room for that; the
+  /// largest is the global's declared alignment.
   llvm::StringMap<int64_t> dynamicSharedAlignmentOf;
 };
 
