@@ -1,5 +1,6 @@
 //===- BlkDialect.cpp - blk dialect, types and attributes -----------------===//
 #include "blk/IR/BlkDialect.h"
+#include "blk/IR/Distribution.h"
 #include "blk/Target/TargetInfo.h"
 
 #include "mlir/IR/Builders.h"
@@ -161,8 +162,46 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
                      << pointeeType;
 }
 
+LogicalResult
+SwizzledSharedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           int64_t rotationFirst, int64_t rotationBits) {
+  if (rotationFirst < 0 || rotationBits < 0 || rotationFirst + rotationBits > 30)
+    return emitError() << "expected row bits to rotate within 0 .. 29, but "
+                          "found rotation_first = "
+                       << rotationFirst << ", rotation_bits = " << rotationBits;
+  return success();
+}
+
+/// A #blk.swizzled block: 16-bit elements, whole panels of 64 columns,
+/// rows in whole swizzle patterns of 8; a ring of them is 3-D.
+static LogicalResult
+verifySwizzledShape(function_ref<InFlightDiagnostic()> emitError,
+                    ArrayRef<int64_t> shape, Type elementType,
+                    SwizzledSharedAttr encoding) {
+  if (shape.size() != 2 && shape.size() != 3)
+    return emitError() << "expected a swizzled block of 2 dimensions, or a "
+                          "ring of them (3), but found "
+                       << shape.size();
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  if (!elementType.isF16() && !elementType.isBF16())
+    return emitError() << "expected f16 or bf16 elements in a swizzled "
+                          "block, but found "
+                       << elementType;
+  if (cols % kWgmmaPanelElements != 0 || rows % 8 != 0)
+    return emitError() << "expected a swizzled block of rows a multiple of 8 "
+                          "and columns a multiple of "
+                       << kWgmmaPanelElements << ", but found " << rows << "x"
+                       << cols;
+  int64_t rotated = encoding.getRotationFirst() + encoding.getRotationBits();
+  if (encoding.getRotationBits() && (int64_t(1) << rotated) > rows)
+    return emitError() << "expected the rotated row bits within the block's "
+                       << rows << " rows, but they reach bit " << rotated - 1;
+  return success();
+}
+
 LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> shape, Type elementType) {
+                                 ArrayRef<int64_t> shape, Type elementType,
+                                 SwizzledSharedAttr encoding) {
   if (shape.empty() ||
       llvm::any_of(shape, [](int64_t dim) { return dim <= 0; }))
     return emitError() << "shared block must have a static shape of positive "
@@ -173,6 +212,8 @@ LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "shared block element type must be an integer or "
                           "float of 8, 16, 32 or 64 bits, but got "
                        << elementType;
+  if (encoding)
+    return verifySwizzledShape(emitError, shape, elementType, encoding);
   return success();
 }
 
@@ -481,10 +522,11 @@ static LogicalResult verifyLaunchAttr(Operation *op, Attribute value) {
 
 static LogicalResult verifyVectorAttr(Operation *op, Attribute value) {
   auto width = dyn_cast<IntegerAttr>(value);
-  if (!isa<MemoryAccessOpInterface, AsyncCopyOp>(op) || !width ||
+  if (!isa<MemoryAccessOpInterface, AsyncCopyOp, AsyncCopyIntoOp>(op) || !width ||
       width.getInt() < 1 || !llvm::isPowerOf2_64(width.getInt()))
     return op->emitError() << "'blk.vector' must be a positive power of two "
-                              "on a blk.load, blk.store or blk.async_copy, "
+                              "on a blk.load, blk.store, blk.async_copy or "
+                              "blk.async_copy_into, "
                               "but got "
                            << value;
   return success();

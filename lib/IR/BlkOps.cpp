@@ -298,10 +298,48 @@ static LogicalResult verifySharedBlock(Operation *op, RankedTensorType block,
 }
 
 LogicalResult LocalAllocOp::verify() {
+  if (!getSrc()) {
+    if (!getType().getEncoding())
+      return emitOpError() << "expected a #blk.swizzled buffer where there is "
+                              "no block to keep, but found "
+                           << getType();
+    return success();
+  }
+  if (getType().getEncoding())
+    return emitOpError() << "expected a buffer without an encoding for the "
+                            "block it keeps (each thread's chunks), but found "
+                         << getType();
   if (!getSrc().getType().hasStaticShape())
     return emitOpError() << "expected a block of static shape, but found "
                          << getSrc().getType();
   return verifySharedBlock(*this, getSrc().getType(), getType(), "source");
+}
+
+LogicalResult LocalIndexOp::verify() {
+  SharedType ring = getRing().getType(), slot = getType();
+  if (!ring.getEncoding() || ring.getShape().size() != 3)
+    return emitOpError() << "expected a ring of #blk.swizzled buffers (3-D), "
+                            "but found "
+                         << ring;
+  auto expected =
+      SharedType::get(getContext(), ring.getShape().drop_front(),
+                      ring.getElementType(), ring.getEncoding());
+  if (slot != expected)
+    return emitOpError() << "expected a slot of type " << expected
+                         << ", but found " << slot;
+  return success();
+}
+
+/// `value`'s type is a 2-D #blk.swizzled buffer whose encoding is
+/// `encoding`; `name` says which operand it is.
+static LogicalResult verifySwizzledOperand(Operation *op, SharedType type,
+                                           SwizzledSharedAttr encoding,
+                                           StringRef name) {
+  if (type.getShape().size() == 2 && type.getEncoding() == encoding)
+    return success();
+  return op->emitOpError() << "expected " << name
+                           << " to be a 2-D buffer arranged " << encoding
+                           << ", but found " << type;
 }
 
 LogicalResult LocalLoadOp::verify() {
@@ -325,6 +363,65 @@ LogicalResult AsyncCopyOp::verify() {
     return failure();
   return verifyAccess(*this, getBase().getType(), offsets, getBlockType(),
                       "buffer");
+}
+
+LogicalResult AsyncCopyIntoOp::verify() {
+  RankedTensorType offsets = getOffsets().getType();
+  if (failed(Distribution::get(offsets)))
+    return emitOpError() << "expected offsets laid out over threads (the op "
+                            "comes after blk-distribute), but found "
+                         << offsets;
+  SharedType dest = getDest().getType();
+  if (!dest.getEncoding())
+    return emitOpError() << "expected a #blk.swizzled buffer to copy into, "
+                            "but found "
+                         << dest;
+  auto block = offsets.clone(dest.getElementType());
+  if (failed(verifySharedBlock(*this, block, dest, "offsets")))
+    return failure();
+  return verifyAccess(*this, getBase().getType(), offsets, block, "buffer");
+}
+
+LogicalResult WarpgroupDotOp::verify() {
+  auto acc = dyn_cast<RankedTensorType>(getAcc().getType());
+  FailureOr<Distribution> c =
+      acc ? Distribution::get(acc) : FailureOr<Distribution>(failure());
+  if (failed(c) || acc.getRank() != 2 || !acc.getElementType().isF32())
+    return emitOpError() << "expected a 2-D f32 accumulator laid out over "
+                            "threads, but found "
+                         << getAcc().getType();
+  int64_t warps = c->getLayout().getNumWarps();
+  BlockedLayoutAttr wgmma = getWgmmaAccumulatorLayout(getContext(), warps);
+  if (c->getLayout() != wgmma)
+    return emitOpError() << "expected the accumulator laid out for wgmma, "
+                         << wgmma << ", but found " << acc.getEncoding();
+  if (failed(verifySwizzledOperand(
+          *this, getA().getType(),
+          getWgmmaOperandEncoding(getContext(), warps, 0), "A")) ||
+      failed(verifySwizzledOperand(
+          *this, getB().getType(),
+          getWgmmaOperandEncoding(getContext(), warps, 1), "B")))
+    return failure();
+  ArrayRef<int64_t> a = getA().getType().getShape();
+  ArrayRef<int64_t> b = getB().getType().getShape();
+  if (a[1] != b[0] || a[0] != acc.getDimSize(0) || b[1] != acc.getDimSize(1))
+    return emitOpError() << "expected A (M x K), B (K x N) and the "
+                            "accumulator (M x N) to agree, but found "
+                         << a[0] << "x" << a[1] << ", " << b[0] << "x" << b[1]
+                         << " and " << acc.getDimSize(0) << "x"
+                         << acc.getDimSize(1);
+  if (getA().getType().getElementType() != getB().getType().getElementType())
+    return emitOpError() << "expected A and B of one element type, but found "
+                         << getA().getType().getElementType() << " and "
+                         << getB().getType().getElementType();
+  int64_t rowsPerGroup = kWgmmaM * (warps / kWarpsPerWarpgroup);
+  if (warps % kWarpsPerWarpgroup != 0 || a[0] % rowsPerGroup != 0 ||
+      b[1] > kWgmmaMaxN)
+    return emitOpError() << "expected whole warpgroups, M a multiple of "
+                         << kWgmmaM << " rows a warpgroup and N at most "
+                         << kWgmmaMaxN << ", but found " << warps
+                         << " warps, M = " << a[0] << ", N = " << b[1];
+  return success();
 }
 
 LogicalResult ProgramBarrierOp::verify() {

@@ -179,3 +179,36 @@ BitRotation mlir::blk::getWgmmaRowRotation(int64_t numWarps) {
   // g is a fragment's 8 rows; then the warp's bits and h.
   return {3, llvm::Log2_64(numWarps) + 1};
 }
+
+SwizzledSharedAttr mlir::blk::getWgmmaOperandEncoding(MLIRContext *context,
+                                                      int64_t numWarps,
+                                                      int64_t operand) {
+  if (operand == 1)
+    return SwizzledSharedAttr::get(context, 0, 0);
+  BitRotation rotation = getWgmmaRowRotation(numWarps);
+  return SwizzledSharedAttr::get(context, rotation.first, rotation.count);
+}
+
+std::optional<BitRotation>
+mlir::blk::getRowRotation(SwizzledSharedAttr encoding) {
+  if (encoding.getRotationBits() == 0)
+    return std::nullopt;
+  return BitRotation{encoding.getRotationFirst(), encoding.getRotationBits()};
+}
+
+int64_t mlir::blk::getSwizzledBlockBytes(int64_t rows, int64_t cols,
+                                         int64_t elementBits) {
+  return llvm::alignTo(rows * cols * elementBits / 8, kSwizzleRepeatBytes);
+}
+
+int64_t mlir::blk::getSwizzledSlotBytes(SharedType ring) {
+  ArrayRef<int64_t> shape = ring.getShape();
+  return getSwizzledBlockBytes(shape[shape.size() - 2], shape.back(),
+                               ring.getElementType().getIntOrFloatBitWidth());
+}
+
+int64_t mlir::blk::getSwizzledBufferBytes(SharedType buffer) {
+  ArrayRef<int64_t> shape = buffer.getShape();
+  int64_t slots = shape.size() == 3 ? shape[0] : 1;
+  return slots * getSwizzledSlotBytes(buffer);
+}

@@ -41,6 +41,7 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBlkPipelineLoads());
   pm.addPass(createBlkDistribute());
+  pm.addPass(createBlkPipelineDotOperands());
   BlkStageHeldLoadsOptions staging;
   staging.onClusters = options.stageOnClusters;
   staging.minRegisters = options.stageMinRegisters;

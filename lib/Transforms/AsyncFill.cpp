@@ -87,7 +87,8 @@ struct BlkAsyncFillPass : public mlir::blk::impl::BlkAsyncFillBase<BlkAsyncFillP
     // what is read back from it.
     llvm::MapVector<LoadOp, LocalAllocOp> kept;
     getOperation().walk([&](LocalAllocOp alloc) {
-      auto load = alloc.getSrc().getDefiningOp<LoadOp>();
+      auto load = alloc.getSrc() ? alloc.getSrc().getDefiningOp<LoadOp>()
+                                 : LoadOp();
       if (load && isFilledAsynchronously(load, policy, analysis))
         kept.try_emplace(load, alloc);
     });

@@ -18,15 +18,14 @@
 // so that it cannot wrap where ub is near the top of the type.
 //
 //===----------------------------------------------------------------------===//
+#include "PipelinedLoad.h"
 #include "blk/Transforms/Passes.h"
+#include "blk/Transforms/PipelineDotOperands.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace mlir::blk {
 #define GEN_PASS_DEF_BLKPIPELINELOADS
@@ -38,89 +37,20 @@ using namespace mlir::blk;
 
 namespace {
 
-/// A load of the loop body and the body's ops its operands are computed
-/// from, in program order.
-struct PipelinedLoad {
-  LoadOp load;
-  SmallVector<Operation *> addressOps;
-};
-
-/// The body ops `load`'s operands come from, if they can be computed for
-/// another iteration: pure ops without regions, fed by the induction
-/// variable and values from outside the loop only.
-std::optional<PipelinedLoad> getPipelinedLoad(scf::ForOp loop, LoadOp load) {
-  if (!load.getResult().getType().hasStaticShape())
-    return std::nullopt;
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist(load->getOperands());
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (value == loop.getInductionVar())
-      continue;
-    Operation *owner =
-        isa<BlockArgument>(value)
-            ? cast<BlockArgument>(value).getOwner()->getParentOp()
-            : value.getDefiningOp();
-    if (!loop->isAncestor(owner))
-      continue; // defined outside the loop
-    // A loop-carried value, or one computed inside a nested region.
-    if (isa<BlockArgument>(value) || owner->getBlock() != loop.getBody())
-      return std::nullopt;
-    if (owner->getNumRegions() != 0 || !isMemoryEffectFree(owner))
-      return std::nullopt;
-    if (slice.insert(owner))
-      worklist.append(owner->operand_begin(), owner->operand_end());
-  }
-  SmallVector<Operation *> ops = slice.takeVector();
-  llvm::sort(ops,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return PipelinedLoad{load, std::move(ops)};
-}
-
 /// Builds `load` as it would be for the iteration whose induction variable
 /// is `position`, masked off where `runs` (that iteration runs) is false.
 Value createLoadAt(OpBuilder &builder, scf::ForOp loop,
                    const PipelinedLoad &pipelined, Value position, Value runs) {
-  IRMapping mapping;
-  mapping.map(loop.getInductionVar(), position);
-  for (Operation *op : pipelined.addressOps)
-    builder.clone(*op, mapping);
+  IRMapping mapping = createAddressAt(builder, loop, pipelined, position);
   LoadOp load = pipelined.load;
-  Location loc = load.getLoc();
-  auto maskType =
-      cast<RankedTensorType>(getMaskType(load.getOffsets().getType()));
-  Value mask = SplatOp::create(builder, loc, maskType, runs, /*shape=*/nullptr);
-  if (Value original = load.getMask())
-    mask = arith::AndIOp::create(builder, loc,
-                                 mapping.lookupOrDefault(original), mask);
+  Value mask = createMaskWhere(builder, mapping, load, runs);
   Value other =
       load.getOther() ? mapping.lookupOrDefault(load.getOther()) : Value();
-  return LoadOp::create(builder, loc, load.getResult().getType(),
+  return LoadOp::create(builder, load.getLoc(), load.getResult().getType(),
                         mapping.lookupOrDefault(load.getBase()),
-                        mapping.lookupOrDefault(load.getOffsets()), mask, other)
+                        mapping.lookupOrDefault(load.getOffsets()), mask,
+                        other)
       .getResult();
-}
-
-/// `step * k`, before the loop.
-Value createSteps(OpBuilder &builder, scf::ForOp loop, int64_t k) {
-  Location loc = loop.getLoc();
-  Type type = loop.getStep().getType();
-  return arith::MulIOp::create(
-      builder, loc, loop.getStep(),
-      arith::ConstantOp::create(builder, loc, builder.getIntegerAttr(type, k)));
-}
-
-/// `ub - steps`, before the loop: iteration `i + k` runs iff `i < ub - k *
-/// step`, which does not wrap where `i + k * step` would.
-Value createBound(OpBuilder &builder, scf::ForOp loop, Value steps) {
-  return arith::SubIOp::create(builder, loop.getLoc(), loop.getUpperBound(),
-                               steps);
-}
-
-Value createBelow(OpBuilder &builder, Location loc, Value position,
-                  Value bound) {
-  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                               position, bound);
 }
 
 /// Loads of iterations 0 .. ahead - 1, built before the loop, load by load.
@@ -163,20 +93,6 @@ SmallVector<Value> createPrefetches(scf::ForOp loop,
   return next;
 }
 
-/// Whether `op`, with the ops it holds, may write global memory: a store, a
-/// blk.program_barrier (where other programs' writes arrive), or an op
-/// whose effects are unknown. Shared memory is the CTA's own.
-bool mayWriteGlobalMemory(Operation *op) {
-  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
-      getEffectsRecursively(op);
-  if (!effects)
-    return true;
-  return llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Write>(e.getEffect()) &&
-           !isa<SharedMemoryResource>(e.getResource());
-  });
-}
-
 void pipelineLoop(scf::ForOp loop, int64_t numStages) {
   // Signed bounds only: `ub - k * step` may go below zero.
   if (loop.getUnsignedCmp())
@@ -187,16 +103,12 @@ void pipelineLoop(scf::ForOp loop, int64_t numStages) {
   // where they are. The loads before are issued during the iteration
   // before, ahead of its writes: iterations are taken to touch their own
   // rows (or parts), as the persistent programs' do.
-  SmallVector<PipelinedLoad> loads;
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    if (auto load = dyn_cast<LoadOp>(op)) {
-      if (std::optional<PipelinedLoad> pipelined = getPipelinedLoad(loop, load))
-        loads.push_back(std::move(*pipelined));
-      continue;
-    }
-    if (mayWriteGlobalMemory(&op))
-      break;
-  }
+  SmallVector<PipelinedLoad> loads = getLoadsBeforeWrites(loop);
+  // Operands blk-pipeline-dot-operands copies ahead into shared memory
+  // instead.
+  llvm::erase_if(loads, [&](const PipelinedLoad &pipelined) {
+    return isCopiedAheadToDot(pipelined.load);
+  });
   if (loads.empty())
     return;
   int64_t ahead = numStages - 1;

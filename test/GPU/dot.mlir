@@ -39,3 +39,19 @@
 // panels need:
 // RUN: softmax-run %S/Inputs/matmul_static_shared.mlir --target gpu --rows 300 --cols 300 --dtype bf16 --const ROWS=64,BLOCK=128,SPLITS=4,KT=64 --num-warps 4 --check
 // RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --chip sm_90 --rows 500 --cols 500 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 2 --check
+// With num_stages >= 3 and rows of whole 16-byte runs (N a multiple of 8),
+// blk-pipeline-dot-operands copies A and B with cp.async straight into
+// rings of num_stages swizzled buffers, num_stages - 1 K steps ahead (at 4
+// stages 2, the products left in flight), and blk.warpgroup_dot
+// multiplies from there: exact tiles, masked edges in M, N and K (1000,
+// 136), 3 and 4 stages, two tiles a warpgroup (256 rows),
+// two K panels (KT=128), f16 with special values, fewer K steps than
+// stages ahead (72: two steps), after static shared memory:
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 512 --cols 512 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 3 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 1000 --cols 1000 --dtype bf16 --const ROWS=128,BLOCK=256,SPLITS=4,KT=64 --num-warps 8 --num-stages 3 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 1000 --cols 1000 --dtype f16 --const ROWS=64,BLOCK=128,SPLITS=8,KT=64 --num-warps 4 --num-stages 4 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 776 --cols 776 --dtype bf16 --const ROWS=256,BLOCK=128,SPLITS=8,KT=64 --num-warps 8 --num-stages 3 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 776 --cols 776 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=8,KT=128 --num-warps 8 --num-stages 3 --check
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 136 --cols 136 --dtype f16 --const ROWS=128,BLOCK=64,SPLITS=4,KT=64 --num-warps 4 --num-stages 3 --check --special
+// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 72 --cols 72 --dtype bf16 --const ROWS=64,BLOCK=64,SPLITS=2,KT=64 --num-warps 4 --num-stages 4 --check
+// RUN: softmax-run %S/Inputs/matmul_static_shared.mlir --target gpu --rows 304 --cols 304 --dtype bf16 --const ROWS=64,BLOCK=128,SPLITS=4,KT=64 --num-warps 4 --num-stages 3 --check

@@ -392,7 +392,7 @@ module attributes {blk.launch = [1]} {
 // -----
 
 func.func @vector_not_power_of_two(%p: !blk.ptr<f32>, %o: tensor<4xi32>) {
-  // expected-error @+1 {{'blk.vector' must be a positive power of two on a blk.load, blk.store or blk.async_copy, but got 3 : i64}}
+  // expected-error @+1 {{'blk.vector' must be a positive power of two on a blk.load, blk.store, blk.async_copy or blk.async_copy_into, but got 3 : i64}}
   %0 = blk.load %p[%o] {blk.vector = 3 : i64} : !blk.ptr<f32>, tensor<4xi32> -> tensor<4xf32>
   return
 }
@@ -588,6 +588,169 @@ func.func @async_copy_pointer(%p: !blk.ptr<f32>, %cols: tensor<1024xi32, #row>) 
 func.func @async_copy_other_without_mask(%p: !blk.ptr<bf16>, %cols: tensor<1024xi32, #row>, %o: bf16) {
   // expected-error @+1 {{'blk.async_copy' op 'other' needs a 'mask': it is the value of the masked-off elements}}
   %b = blk.async_copy %p[%cols] other %o : !blk.ptr<bf16>, tensor<1024xi32, #row> -> !blk.shared<1024xbf16>
+  return
+}
+
+// -----
+
+func.func @local_alloc_nothing_kept() {
+  // expected-error @+1 {{'blk.local_alloc' op expected a #blk.swizzled buffer where there is no block to keep, but found '!blk.shared<64x64xbf16>'}}
+  %b = blk.local_alloc -> !blk.shared<64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @local_alloc_kept_swizzled(%x: tensor<64x64xbf16>) {
+  // expected-error @+1 {{'blk.local_alloc' op expected a buffer without an encoding for the block it keeps (each thread's chunks), but found '!blk.shared<64x64xbf16, #blk.swizzled<>>'}}
+  %b = blk.local_alloc %x : tensor<64x64xbf16> -> !blk.shared<64x64xbf16, #blk.swizzled<>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected f16 or bf16 elements in a swizzled block, but found 'f32'}}
+func.func private @swizzled_f32(!blk.shared<64x64xf32, #blk.swizzled<>>)
+
+// -----
+
+// expected-error @+1 {{expected a swizzled block of rows a multiple of 8 and columns a multiple of 64, but found 64x32}}
+func.func private @swizzled_half_panel(!blk.shared<64x32xbf16, #blk.swizzled<>>)
+
+// -----
+
+// expected-error @+1 {{expected a swizzled block of 2 dimensions, or a ring of them (3), but found 1}}
+func.func private @swizzled_row(!blk.shared<64xbf16, #blk.swizzled<>>)
+
+// -----
+
+// expected-error @+1 {{expected the rotated row bits within the block's 64 rows, but they reach bit 6}}
+func.func private @swizzled_rotation(!blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 4>>)
+
+// -----
+
+// expected-error @+2 {{expected row bits to rotate within 0 .. 29, but found rotation_first = 28, rotation_bits = 3}}
+// expected-error @+1 {{failed to parse Blk_SharedType parameter 'encoding'}}
+func.func private @swizzled_far(!blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 28, rotation_bits = 3>>)
+
+// -----
+
+func.func @local_index_slot(%ring: !blk.shared<3x64x64xbf16, #blk.swizzled<>>, %i: i32) {
+  // expected-error @+1 {{'blk.local_index' op expected a slot of type '!blk.shared<64x64xbf16, #blk.swizzled<>>', but found '!blk.shared<64x64xf16, #blk.swizzled<>>'}}
+  %s = blk.local_index %ring[%i] : !blk.shared<3x64x64xbf16, #blk.swizzled<>> -> !blk.shared<64x64xf16, #blk.swizzled<>>
+  return
+}
+
+// -----
+
+func.func @local_index_not_a_ring(%b: !blk.shared<64x64xbf16, #blk.swizzled<>>, %i: i32) {
+  // expected-error @+1 {{'blk.local_index' op expected a ring of #blk.swizzled buffers (3-D), but found '!blk.shared<64x64xbf16, #blk.swizzled<>>'}}
+  %s = blk.local_index %b[%i] : !blk.shared<64x64xbf16, #blk.swizzled<>> -> !blk.shared<64xbf16>
+  return
+}
+
+// -----
+
+#tile = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>
+
+func.func @async_copy_into_kept(%p: !blk.ptr<bf16>, %offsets: tensor<64x64xi32, #tile>, %b: !blk.shared<64x64xbf16>) {
+  // expected-error @+1 {{'blk.async_copy_into' op expected a #blk.swizzled buffer to copy into, but found '!blk.shared<64x64xbf16>'}}
+  blk.async_copy_into %p[%offsets] into %b : !blk.ptr<bf16>, tensor<64x64xi32, #tile>, !blk.shared<64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @async_copy_into_no_layout(%p: !blk.ptr<bf16>, %offsets: tensor<64x64xi32>, %b: !blk.shared<64x64xbf16, #blk.swizzled<>>) {
+  // expected-error @+1 {{'blk.async_copy_into' op expected offsets laid out over threads (the op comes after blk-distribute), but found 'tensor<64x64xi32>'}}
+  blk.async_copy_into %p[%offsets] into %b : !blk.ptr<bf16>, tensor<64x64xi32>, !blk.shared<64x64xbf16, #blk.swizzled<>>
+  return
+}
+
+// -----
+
+#tile = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>
+
+func.func @async_copy_into_shape(%p: !blk.ptr<bf16>, %offsets: tensor<64x64xi32, #tile>, %b: !blk.shared<64x128xbf16, #blk.swizzled<>>) {
+  // expected-error @+1 {{'blk.async_copy_into' op expected the offsets to have the shape and element type of '!blk.shared<64x128xbf16, #blk.swizzled<>>', but found 'tensor<64x64xbf16>'}}
+  blk.async_copy_into %p[%offsets] into %b : !blk.ptr<bf16>, tensor<64x64xi32, #tile>, !blk.shared<64x128xbf16, #blk.swizzled<>>
+  return
+}
+
+// -----
+
+#tile = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>
+
+func.func @async_copy_into_pointer(%p: !blk.ptr<f16>, %offsets: tensor<64x64xi32, #tile>, %b: !blk.shared<64x64xbf16, #blk.swizzled<>>) {
+  // expected-error @+1 {{'blk.async_copy_into' op buffer element type 'bf16' does not match the pointer's element type 'f16'}}
+  blk.async_copy_into %p[%offsets] into %b : !blk.ptr<f16>, tensor<64x64xi32, #tile>, !blk.shared<64x64xbf16, #blk.swizzled<>>
+  return
+}
+
+// -----
+
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+
+func.func @warpgroup_dot_rotation(%a: !blk.shared<64x64xbf16, #blk.swizzled<>>, %b: !blk.shared<64x64xbf16, #blk.swizzled<>>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'blk.warpgroup_dot' op expected A to be a 2-D buffer arranged #blk.swizzled<rotation_first = 3, rotation_bits = 3>, but found '!blk.shared<64x64xbf16, #blk.swizzled<>>'}}
+  %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [2, 2]>
+
+func.func @warpgroup_dot_layout(%a: !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, %b: !blk.shared<64x64xbf16, #blk.swizzled<>>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'blk.warpgroup_dot' op expected the accumulator laid out for wgmma, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>, but found #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [2, 2]>}}
+  %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+
+func.func @warpgroup_dot_shapes(%a: !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, %b: !blk.shared<128x64xbf16, #blk.swizzled<>>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'blk.warpgroup_dot' op expected A (M x K), B (K x N) and the accumulator (M x N) to agree, but found 64x64, 128x64 and 64x64}}
+  %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<128x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+
+func.func @warpgroup_dot_types(%a: !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, %b: !blk.shared<64x64xf16, #blk.swizzled<>>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'blk.warpgroup_dot' op expected A and B of one element type, but found 'bf16' and 'f16'}}
+  %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+
+func.func @warpgroup_dot_wide(%a: !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, %b: !blk.shared<64x320xbf16, #blk.swizzled<>>, %c: tensor<64x320xf32, #mma>) {
+  // expected-error @+1 {{'blk.warpgroup_dot' op expected whole warpgroups, M a multiple of 64 rows a warpgroup and N at most 256, but found 4 warps, M = 64, N = 320}}
+  %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x320xbf16, #blk.swizzled<>>, tensor<64x320xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+
+func.func @warpgroup_dot_pending(%a: !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, %b: !blk.shared<64x64xbf16, #blk.swizzled<>>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'blk.warpgroup_dot' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0 whose maximum value is 1}}
+  %d = blk.warpgroup_dot %a, %b, %c {pending = 2 : i64} : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
+  return
+}
+// -----
+
+func.func @warpgroup_dot_accumulator(%a: !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, %b: !blk.shared<64x64xbf16, #blk.swizzled<>>, %c: tensor<64x64xf16>) {
+  // expected-error @+1 {{'blk.warpgroup_dot' op expected a 2-D f32 accumulator laid out over threads, but found 'tensor<64x64xf16>'}}
+  %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf16>
   return
 }
 

@@ -191,6 +191,36 @@ func.func @async_copy(%p: !blk.ptr<bf16>, %cols: tensor<1024xi32, #row>, %m: ten
   return
 }
 
+#tile = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+
+// A K step of a product from rings of swizzled buffers
+// (blk-pipeline-dot-operands' ops).
+// CHECK-LABEL: func.func @ring_ops
+func.func @ring_ops(%p: !blk.ptr<bf16>, %offsets: tensor<64x64xi32, #tile>, %m: tensor<64x64xi1, #tile>, %i: i32, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  // CHECK: %[[A:.*]] = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  %ring_a = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  // CHECK: %[[B:.*]] = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<>>
+  %ring_b = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<>>
+  // CHECK: %[[SA:.*]] = blk.local_index %[[A]][%{{.*}}] : !blk.shared<3x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>> -> !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  %a = blk.local_index %ring_a[%i] : !blk.shared<3x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>> -> !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  %b = blk.local_index %ring_b[%i] : !blk.shared<3x64x64xbf16, #blk.swizzled<>> -> !blk.shared<64x64xbf16, #blk.swizzled<>>
+  // CHECK: blk.async_copy_into %{{.*}}[%{{.*}}] mask %{{.*}} into %[[SA]] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<64x64xi32, #{{.*}}>, !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  blk.async_copy_into %p[%offsets] mask %m into %a {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<64x64xi32, #tile>, !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  blk.async_copy_into %p[%offsets] into %b : !blk.ptr<bf16>, tensor<64x64xi32, #tile>, !blk.shared<64x64xbf16, #blk.swizzled<>>
+  // CHECK: blk.async_commit_group
+  blk.async_commit_group
+  // CHECK: blk.async_wait_group 0
+  blk.async_wait_group 0
+  // CHECK: blk.warpgroup_dot %[[SA]], %{{.*}}, %{{.*}} : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #{{.*}}>
+  %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
+  // CHECK: %[[E:.*]] = blk.warpgroup_dot {{.*}} {pending = 1 : i64}
+  %e = blk.warpgroup_dot %a, %b, %d {pending = 1 : i64} : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
+  // CHECK: blk.warpgroup_wait 0 %[[E]] : tensor<64x64xf32, #{{.*}}>
+  %f = blk.warpgroup_wait 0 %e : tensor<64x64xf32, #mma>
+  return %f : tensor<64x64xf32, #mma>
+}
+
 // CHECK-LABEL: func.func @dot
 // CHECK: blk.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xbf16>, tensor<32x16xbf16>, tensor<64x16xf32>
 // CHECK: blk.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x16xf32>, tensor<16x?xf32>, tensor<?x?xf32>

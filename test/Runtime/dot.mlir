@@ -39,6 +39,39 @@
 // WGMMA: wgmma.commit_group.sync.aligned;
 // WGMMA: wgmma.wait_group.sync.aligned 0;
 // WGMMA-NOT: mma.sync
+// With num_stages = 3 and rows of whole 16-byte runs,
+// blk-pipeline-dot-operands copies A and B straight into rings of swizzled
+// buffers (Transforms/pipeline-dot-operands.mlir shows the IR): two groups
+// of copies before the loop; in it, the wait for this step's group, the
+// fence and barrier, the products, then the copies two steps ahead (the
+// source size 0 where masked off); no operand passes through registers.
+// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --rows 512 --cols 512 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.ring.ptx
+// RUN: FileCheck %s --check-prefix=RING < %t.ring.ptx
+// RING-NOT: ld.global
+// RING: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// RING: cp.async.commit_group;
+// RING: cp.async.commit_group;
+// RING: cp.async.wait_group 1;
+// RING: fence.proxy.async.shared::cta;
+// RING-NEXT: bar.sync 0;
+// RING: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// RING: wgmma.wait_group.sync.aligned 0;
+// RING-NOT: st.shared
+// RING: cp.async.cg.shared.global
+// RING: cp.async.commit_group;
+// RING: cp.async.wait_group 0;
+// RING-NOT: ld.global
+// With 4 stages the products stay in flight across K steps (wait 1 after
+// them) and the epilogue waits for the last before it reads the
+// accumulator (the wait takes the registers: nothing reads them before).
+// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --rows 512 --cols 512 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 4 --chip sm_90a --emit-ptx %t.flight.ptx
+// RUN: FileCheck %s --check-prefix=FLIGHT < %t.flight.ptx
+// FLIGHT: wgmma.commit_group.sync.aligned;
+// FLIGHT-NEXT: wgmma.wait_group.sync.aligned 1;
+// FLIGHT: cp.async.wait_group 0;
+// FLIGHT-NOT: cvt.rn.bf16x2.f32
+// FLIGHT: wgmma.wait_group.sync.aligned 0;
+// FLIGHT: cvt.rn.bf16x2.f32
 // MMA-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // MMA-F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // SCALAR-NOT: mma.sync

@@ -222,6 +222,32 @@ def Blk_SliceLayoutAttr : AttrDef<Blk_Dialect, "SliceLayout"> {
   let genVerifyDecl = 1;
 }
 
+def Blk_SwizzledSharedAttr : AttrDef<Blk_Dialect, "SwizzledShared"> {
+  let mnemonic = "swizzled";
+  let summary = "a 2-D block in shared memory as wgmma reads it";
+  let description = [{
+    The arrangement of a 16-bit block of R rows in shared memory that
+    `wgmma` reads from a matrix descriptor with the 128-byte swizzle (PTX
+    ISA, "Shared Memory Matrix Layout"): panels of 64 columns one after the
+    other, each R rows of 128 bytes, the 16-byte chunk c of row r at chunk
+    c ^ (r mod 8) of its row. With `rotation_bits` > 0, row r of the block
+    is row r' of the panels, r' being r with its bits `rotation_first` ..
+    `rotation_first + rotation_bits - 1` rotated left by one: A's rows
+    permuted to the rows an accumulator laid out for wgmma holds
+    (getWgmmaRowRotation, Distribution.h). A ring of such buffers (a 3-D
+    `!blk.shared`) holds one block per slot, 1024 bytes aligned each.
+
+    ```mlir
+    !blk.shared<3x128x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 2>>
+    !blk.shared<3x64x256xbf16, #blk.swizzled<>>
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$rotation_first,
+                        DefaultValuedParameter<"int64_t", "0">:$rotation_bits);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // What the code is for
 //===----------------------------------------------------------------------===//

@@ -18,11 +18,12 @@
 #include "blk/IR/BlkOpsDialect.h.inc"
 #include "blk/IR/BlkOpsEnums.h.inc"
 
-#define GET_TYPEDEF_CLASSES
-#include "blk/IR/BlkOpsTypes.h.inc"
-
+// Attributes first: !blk.shared takes a #blk.swizzled encoding.
 #define GET_ATTRDEF_CLASSES
 #include "blk/IR/BlkOpsAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "blk/IR/BlkOpsTypes.h.inc"
 
 namespace mlir::blk {
 

@@ -302,13 +302,20 @@ def Blk_LocalAllocOp : Blk_Op<"local_alloc", [
     blk-stage-held-loads makes these for rows a kernel needs again after a
     reduction.
 
+    Without `src`, the buffer is left unwritten: a `#blk.swizzled` block,
+    or ring of them, that `blk.async_copy_into` fills
+    (blk-pipeline-dot-operands makes these).
+
     ```mlir
     %buf = blk.local_alloc %x : tensor<32768xbf16> -> !blk.shared<32768xbf16>
+    %ring = blk.local_alloc -> !blk.shared<3x64x256xbf16, #blk.swizzled<>>
     ```
   }];
-  let arguments = (ins Blk_Block:$src);
+  let arguments = (ins Optional<Blk_Block>:$src);
   let results = (outs Blk_SharedType:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` qualified(type($result))";
+  let assemblyFormat = [{
+    ($src^ `:` type($src))? attr-dict `->` qualified(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -391,6 +398,148 @@ def Blk_AsyncWaitOp : Blk_Op<"async_wait", [
   let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer))";
 }
 
+def Blk_LocalIndexOp : Blk_Op<"local_index", [Pure]> {
+  let summary = "one slot of a ring of shared buffers";
+  let description = [{
+    The buffer at slot `index` of `ring`, a 3-D `#blk.swizzled` buffer of
+    `blk.local_alloc` (Triton's `ttg.memdesc_index`): its last two
+    dimensions, the same encoding. Slot i starts i x (its bytes) after the
+    ring's start, the bytes of a block rounded up to 1024.
+
+    ```mlir
+    %slot = blk.local_index %ring[%i] : !blk.shared<3x64x256xbf16, #blk.swizzled<>>
+        -> !blk.shared<64x256xbf16, #blk.swizzled<>>
+    ```
+  }];
+  let arguments = (ins Blk_SharedType:$ring, I32:$index);
+  let results = (outs Blk_SharedType:$result);
+  let assemblyFormat = [{
+    $ring `[` $index `]` attr-dict `:` qualified(type($ring)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Blk_AsyncCopyIntoOp : Blk_Op<"async_copy_into", [
+    MemoryEffects<[MemRead, MemWrite<Blk_SharedMemory>]>,
+    TypesMatchWith<"mask is an i1 block of the offsets' shape",
+                   "offsets", "mask", "::mlir::blk::getMaskType($_self)",
+                   "!::llvm::cast<::mlir::blk::AsyncCopyIntoOp>($_op).getMask() || std::equal_to<>()">]> {
+  let summary = "start copying a block from global memory into a swizzled buffer";
+  let description = [{
+    Starts copying the block `blk.load` would read from `base[offsets]`
+    under `mask` into `dest`, a `#blk.swizzled` buffer of the block's shape
+    (Triton's `ttg.async_copy_global_to_local`): each thread moves its runs
+    of 16 bytes (`blk.vector`; the mask the same over each run) with
+    `cp.async`, the runs masked off as zeros. The copies join the thread's
+    open group, which `blk.async_commit_group` closes and
+    `blk.async_wait_group` waits for. The op comes after blk-distribute:
+    the offsets carry the layout. blk-pipeline-dot-operands makes these.
+
+    ```mlir
+    blk.async_copy_into %b[%offsets] mask %mask into %slot {blk.vector = 8 : i64}
+        : !blk.ptr<bf16>, tensor<64x256xi32, #l>, !blk.shared<64x256xbf16, #blk.swizzled<>>
+    ```
+  }];
+  let arguments = (ins Blk_AnyPtr:$base, Blk_IntBlock:$offsets,
+                       Optional<Blk_MaskBlock>:$mask, Blk_SharedType:$dest);
+  let assemblyFormat = [{
+    $base `[` $offsets `]` (`mask` $mask^)? `into` $dest attr-dict
+    `:` qualified(type($base)) `,` type($offsets) `,` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Blk_AsyncCommitGroupOp : Blk_Op<"async_commit_group", [
+    MemoryEffects<[MemWrite<Blk_SharedMemory>]>]> {
+  let summary = "close the thread's group of asynchronous copies";
+  let description = [{
+    The copies `blk.async_copy_into` started since the last commit form one
+    group (`cp.async.commit_group`), which `blk.async_wait_group` counts.
+
+    ```mlir
+    blk.async_commit_group
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Blk_AsyncWaitGroupOp : Blk_Op<"async_wait_group", [
+    MemoryEffects<[MemRead<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>]> {
+  let summary = "wait until at most N groups of copies are in flight";
+  let description = [{
+    Waits until at most `pending` of the thread's committed groups have not
+    landed (`cp.async.wait_group`): the older ones have. Each thread waits
+    for its own copies; a barrier (`blk.warpgroup_dot` has one) makes them
+    everyone's.
+
+    ```mlir
+    blk.async_wait_group 1
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
+def Blk_WarpgroupDotOp : Blk_Op<"warpgroup_dot", [
+    MemoryEffects<[MemRead<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "blk.dot on wgmma, A and B read from swizzled buffers";
+  let description = [{
+    `result = a x b + acc` as `blk.dot` computes it on sm_90a, with A (M x
+    K) and B (K x N) already in shared memory as `wgmma` reads them (Triton's
+    `ttng.warp_group_dot`): A `#blk.swizzled` with its rows rotated as the
+    accumulator's (getWgmmaRowRotation), B `#blk.swizzled<>`, the
+    accumulator laid out for wgmma over the kernel's warps
+    (getWgmmaAccumulatorLayout). It starts with a barrier of the CTA, after
+    a fence for the asynchronous proxy: the writes every thread made to
+    shared memory before it (its copies waited for) are read. Each
+    warpgroup then multiplies its 64-row tiles, K step by K step, and waits
+    until at most `pending` groups of its products are in flight
+    (`wgmma.wait_group`). With `pending = 1` this op's products may still
+    run after it: its result may only be the accumulator of a later
+    `blk.warpgroup_dot` (tensor cores chain them), or be read after a
+    `blk.warpgroup_wait`; the buffers it read must stay as they are until
+    the next op that waits. blk-pipeline-dot-operands makes these from a
+    `blk.dot`.
+
+    ```mlir
+    %c = blk.warpgroup_dot %a, %b, %acc
+        : !blk.shared<128x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>,
+          !blk.shared<64x256xbf16, #blk.swizzled<>>, tensor<128x256xf32, #mma>
+    ```
+  }];
+  let arguments = (ins Blk_SharedType:$a, Blk_SharedType:$b, Blk_Block:$acc,
+                       ConfinedAttr<DefaultValuedAttr<I64Attr, "0">,
+                                    [IntMinValue<0>, IntMaxValue<1>]>:$pending);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,`
+    qualified(type($b)) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Blk_WarpgroupWaitOp : Blk_Op<"warpgroup_wait", [
+    MemoryEffects<[MemRead<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>,
+    AllTypesMatch<["values", "results"]>]> {
+  let summary = "wait for a warpgroup's products in flight";
+  let description = [{
+    Waits until at most `pending` groups of the warpgroup's products
+    (`blk.warpgroup_dot` with `pending = 1`) are in flight
+    (`wgmma.wait_group`), and gives `values`, results of those products,
+    complete (Triton's `ttng.warp_group_dot_wait`).
+
+    ```mlir
+    %c = blk.warpgroup_wait 0 %acc : tensor<128x256xf32, #mma>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>]>:$pending,
+                       Variadic<Blk_Block>:$values);
+  let results = (outs Variadic<Blk_Block>:$results);
+  let assemblyFormat = "$pending $values attr-dict `:` type($values)";
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -454,7 +603,9 @@ def Blk_DotOp : Blk_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     `wgmma` on sm_90a (warps in whole warpgroups along M, M a multiple of
     64 a warpgroup, N of 64 up to 256, K of 64), else `mma.sync` (f16 or
     bf16 inputs on sm_80+, M, N and K multiples of 16, 8 and 16), else f32
-    multiplies and adds.
+    multiplies and adds. On the wgmma path in a K loop,
+    blk-pipeline-dot-operands may copy A and B into shared memory ahead of
+    their step instead (`blk.warpgroup_dot`).
   }];
   let arguments = (ins Blk_Block:$a, Blk_Block:$b, Blk_Block:$acc);
   let results = (outs Blk_Block:$result);

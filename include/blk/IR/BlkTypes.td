@@ -37,13 +37,25 @@ def Blk_SharedType : TypeDef<Blk_Dialect, "Shared"> {
     elements it wrote, so a block in shared memory costs no registers while
     it is held, and reading it back needs no barrier.
 
+    With an `encoding` (`#blk.swizzled`), the buffer is arranged as `wgmma`
+    reads it instead, and written by `blk.async_copy_into`: a 2-D block, or
+    a ring of them (3-D, slot first) that `blk.local_index` takes a slot of.
+
     ```mlir
     !blk.shared<32768xbf16>
+    !blk.shared<3x64x256xbf16, #blk.swizzled<>>
     ```
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
-                        "::mlir::Type":$elementType);
-  let assemblyFormat = "`<` custom<StaticShape>($shape, $elementType) `>`";
+                        "::mlir::Type":$elementType,
+                        OptionalParameter<"::mlir::blk::SwizzledSharedAttr">:$encoding);
+  let builders = [
+    TypeBuilder<(ins "ArrayRef<int64_t>":$shape, "Type":$elementType), [{
+      return $_get($_ctxt, shape, elementType, SwizzledSharedAttr());
+    }]>,
+  ];
+  let assemblyFormat =
+      "`<` custom<StaticShape>($shape, $elementType) (`,` qualified($encoding)^)? `>`";
   let genVerifyDecl = 1;
 }
 

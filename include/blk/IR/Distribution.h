@@ -183,6 +183,29 @@ struct BitRotation {
 /// (the warp, then h) rotated left by one.
 BitRotation getWgmmaRowRotation(int64_t numWarps);
 
+/// Bytes of a row of a #blk.swizzled panel (the swizzle's width), and the
+/// bytes after which the swizzle's pattern repeats: a block starts at a
+/// multiple of them (PTX ISA, "Matrix Descriptor Format") and takes a
+/// multiple of them.
+constexpr int64_t kPanelRowBytes = 128, kSwizzleRepeatBytes = 1024;
+
+/// How wgmma over `numWarps` warps reads operand `operand` (0: A, 1: B) of
+/// a product from shared memory: A's rows rotated to the accumulator's
+/// (getWgmmaRowRotation), B's as they are.
+SwizzledSharedAttr getWgmmaOperandEncoding(MLIRContext *context,
+                                           int64_t numWarps, int64_t operand);
+
+/// The row permutation of a #blk.swizzled encoding, if it has one.
+std::optional<BitRotation> getRowRotation(SwizzledSharedAttr encoding);
+
+/// Bytes of one 2-D `rows` x `cols` block of `elementBits`-bit elements
+/// arranged #blk.swizzled: whole repeats of the swizzle.
+int64_t getSwizzledBlockBytes(int64_t rows, int64_t cols, int64_t elementBits);
+/// Bytes of a #blk.swizzled buffer: its block, or every slot of a ring.
+int64_t getSwizzledBufferBytes(SharedType buffer);
+/// Bytes from one slot of a ring of #blk.swizzled buffers to the next.
+int64_t getSwizzledSlotBytes(SharedType ring);
+
 } // namespace mlir::blk
 
 #endif // BLK_IR_DISTRIBUTION_H

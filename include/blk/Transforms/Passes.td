@@ -511,6 +511,44 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
   ];
 }
 
+def BlkPipelineDotOperands : Pass<"blk-pipeline-dot-operands", "::mlir::ModuleOp"> {
+  let summary = "Copy a K loop's dot operands into rings of swizzled shared "
+                "buffers, num_stages - 1 iterations ahead (cp.async, wgmma)";
+  let description = [{
+    Where a `blk.dot` directly in an `scf.for` runs on wgmma (sm_90a, its
+    accumulator laid out for it by blk-distribute) and A and B are
+    `blk.load`s that can be made for another iteration (as
+    blk-pipeline-loads needs; it leaves these loads alone:
+    `isCopiedAheadToDot`), of 16-byte runs their masks take whole and
+    masked-off elements 0, the loads become `blk.async_copy_into` a ring of
+    `num_stages` `#blk.swizzled` buffers per operand (`blk.local_alloc`,
+    `blk.local_index`), made `num_stages - 1` iterations ahead, and the dot
+    a `blk.warpgroup_dot` of this iteration's slots:
+
+    ```mlir
+    %ring_a = blk.local_alloc -> !blk.shared<3x128x64xbf16, #blk.swizzled<...>>
+    ... copies of iterations 0 and 1 into slots 0 and 1, a group each ...
+    scf.for %k = %lb to %ub step %s iter_args(%acc = %init) {
+      blk.async_wait_group 1
+      %c = blk.warpgroup_dot %a_slot, %b_slot, %acc : ...
+      ... copies of iteration i + 2 into slot (i + 2) mod 3, a group ...
+      scf.yield %c
+    }
+    blk.async_wait_group 0
+    ```
+
+    The bytes in flight hold no registers, and no store or extra barrier
+    stands between two products. With 4 stages or more, where the loop
+    chains the accumulator, the products are also left in flight
+    (`pending = 1`, `blk.warpgroup_wait` after the loop) and the copies run
+    `num_stages - 2` iterations ahead. Needs `num_stages` of 3 or more (at
+    2 the operands carried in registers by blk-pipeline-loads are faster)
+    and an i32 induction variable with signed bounds; other dots stay as
+    they are. The chip is the module's (#blk.target).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def BlkAsyncFill : Pass<"blk-async-fill", "::mlir::ModuleOp"> {
   let summary = "Fill the rows kept in shared memory with asynchronous "
                 "16-byte copies instead of through registers";

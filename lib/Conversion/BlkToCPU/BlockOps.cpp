@@ -252,6 +252,9 @@ struct KeptBlockToBlock : public OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // A buffer with nothing kept (a GPU pass's ring) has no CPU meaning.
+    if (!adaptor.getSrc())
+      return rewriter.notifyMatchFailure(op, "no block kept");
     rewriter.replaceOp(op, adaptor.getSrc());
     return success();
   }

@@ -9,7 +9,7 @@
 //
 // - wgmma (sm_90a, the accumulator laid out for it: fitsWgmma,
 //   Distribution.h). A and B are stored as 128-byte-swizzled panels (A's
-//   rows permuted to the accumulator's, createWgmmaRow), fenced for the
+//   rows permuted to the accumulator's, createRotatedRow), fenced for the
 //   asynchronous proxy; each warpgroup issues m64nNk16 products for its
 //   64-row tiles of the accumulator, which stays in registers, from matrix
 //   descriptors, and waits for them at the end of the dot.
@@ -30,9 +30,10 @@
 //
 // A dot directly in a loop alternates between two copies of its region
 // where the plan leaves room (getAlternationLoop), one barrier a K step.
-// Copies from global memory straight into the swizzled panels (cp.async or
-// TMA, several stages) and products left in flight across K steps are
-// issue 40's next steps.
+// Where blk-pipeline-dot-operands copied A and B straight into rings of
+// swizzled buffers, blk.warpgroup_dot takes the wgmma path from there
+// (WarpgroupDotToWgmma), its products possibly left in flight until a
+// blk.warpgroup_wait.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -54,11 +55,6 @@ namespace {
 /// of 128 bytes or more 8.
 constexpr int64_t kRowPaddingBytes = 16;
 
-/// Bytes of a row of a wgmma operand's panel (the swizzle's width), and the
-/// bytes after which the swizzle's pattern repeats: a panel starts at a
-/// multiple of them (PTX ISA, "Matrix Descriptor Format").
-constexpr int64_t kPanelRowBytes = 128, kSwizzleRepeatBytes = 1024;
-
 struct DotShape {
   int64_t m, n, k;
   Type input;
@@ -71,22 +67,24 @@ struct DotShape {
   int64_t aStride, bStride;
 
   static DotShape get(DotOp op, DotPath path) {
-    ArrayRef<int64_t> a = op.getA().getType().getShape();
-    int64_t n = op.getB().getType().getShape()[1];
-    Type input = op.getA().getType().getElementType();
+    return get(op.getA().getType().getShape(),
+               op.getB().getType().getShape()[1],
+               op.getA().getType().getElementType(), path == DotPath::wgmma);
+  }
+  /// A (`a`: M x K) times B (K x N) of `input` elements.
+  static DotShape get(ArrayRef<int64_t> a, int64_t n, Type input,
+                      bool swizzled) {
     int64_t bytes = input.getIntOrFloatBitWidth() / 8;
     int64_t padding = kRowPaddingBytes / bytes;
-    return {a[0],           n,
-            a[1],           input,
-            bytes,          path == DotPath::wgmma,
-            a[1] + padding, n + padding};
+    return {a[0],  n,        a[1],           input,
+            bytes, swizzled, a[1] + padding, n + padding};
   }
   int64_t getABytes() const {
-    return swizzled ? llvm::alignTo(m * k * inputBytes, kSwizzleRepeatBytes)
+    return swizzled ? getSwizzledBlockBytes(m, k, inputBytes * 8)
                     : llvm::alignTo(m * aStride * inputBytes, kVectorBytes);
   }
   int64_t getBBytes() const {
-    return swizzled ? llvm::alignTo(k * n * inputBytes, kSwizzleRepeatBytes)
+    return swizzled ? getSwizzledBlockBytes(k, n, inputBytes * 8)
                     : llvm::alignTo(k * bStride * inputBytes, kVectorBytes);
   }
 };
@@ -95,14 +93,6 @@ struct DotShape {
 Value createByteAddress(OpBuilder &b, Location loc, Value base, Value bytes) {
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                              ValueRange{bytes});
-}
-
-Value createMulAdd(OpBuilder &b, Location loc, Value x, int64_t scale,
-                   Value offset) {
-  Value product = arith::MulIOp::create(b, loc, x,
-                                        createI32Constant(b, loc, scale));
-  return offset ? arith::AddIOp::create(b, loc, product, offset).getResult()
-                : product;
 }
 
 /// The byte offset of the copy of a dot's region this iteration of `loop`
@@ -432,56 +422,6 @@ Value createMmaInRegisters(OpBuilder &b, Location loc, const DotShape &shape,
 // wgmma (sm_90a)
 //===----------------------------------------------------------------------===//
 
-/// The byte offset of element (row, col) of a 16-bit tile of `rows` rows
-/// stored as wgmma reads it with the 128-byte swizzle: panels of 64
-/// columns one after the other, each `rows` rows of 128 bytes, the 16-byte
-/// chunk c of row r at chunk c ^ (r mod 8) of its row (PTX ISA, "Shared
-/// Memory Matrix Layout"). The 8 lanes that store one row's 8 chunks write
-/// 8 different chunks of banks.
-Value createSwizzledOffset(OpBuilder &b, Location loc, Value row, Value col,
-                           int64_t rows) {
-  auto constant = [&](int64_t value) {
-    return createI32Constant(b, loc, value);
-  };
-  Value panel = arith::ShRUIOp::create(
-      b, loc, col, constant(llvm::Log2_64(kWgmmaPanelElements)));
-  Value inPanel =
-      arith::AndIOp::create(b, loc, col, constant(kWgmmaPanelElements - 1));
-  Value chunk = arith::ShRUIOp::create(b, loc, inPanel, constant(3));
-  Value swizzledChunk = arith::XOrIOp::create(
-      b, loc, chunk, arith::AndIOp::create(b, loc, row, constant(7)));
-  Value inChunk = arith::AndIOp::create(b, loc, inPanel, constant(7));
-  return createMulAdd(
-      b, loc, panel, rows * kPanelRowBytes,
-      createMulAdd(b, loc, row, kPanelRowBytes,
-                   createMulAdd(b, loc, swizzledChunk, 16,
-                                createMulAdd(b, loc, inChunk, 2, Value()))));
-}
-
-/// The row of wgmma's tiles that holds row `row` of A and of an accumulator
-/// laid out for wgmma over `warps` warps (getWgmmaRowRotation): a field of
-/// the row's bits rotated left by one.
-Value createWgmmaRow(OpBuilder &b, Location loc, Value row, int64_t warps) {
-  BitRotation rotation = getWgmmaRowRotation(warps);
-  auto constant = [&](int64_t value) {
-    return createI32Constant(b, loc, value);
-  };
-  int64_t field = rotation.getField();
-  // BitRotation::apply, on the row in a register.
-  Value kept = arith::AndIOp::create(b, loc, row, constant(~field));
-  Value up = arith::AndIOp::create(
-      b, loc,
-      arith::ShLIOp::create(
-          b, loc, arith::AndIOp::create(b, loc, row, constant(field)),
-          constant(1)),
-      constant(field));
-  Value around = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, row, constant(rotation.getTopBit())),
-      constant(rotation.count - 1));
-  return arith::OrIOp::create(
-      b, loc, kept, arith::OrIOp::create(b, loc, up, around));
-}
-
 /// Stores the thread's elements of a 16-bit block of `rows` rows where
 /// wgmma reads them, row r of the block at row `rowOf`(r) of the panels
 /// (none: r). A run is stored whole: it starts at a multiple of its length
@@ -525,7 +465,7 @@ Value createDescriptor(OpBuilder &b, Location loc, Value address,
 }
 
 /// The dot on wgmma, A and B stored by storeSwizzled (A's rows permuted by
-/// createWgmmaRow) and visible to the asynchronous proxy: each warpgroup
+/// createRotatedRow) and visible to the asynchronous proxy: each warpgroup
 /// multiplies its 64-row tiles of the accumulator (m64nNk16, its elements
 /// in registers as the thread holds them), K step by K step, and waits for
 /// them before the dot's result is read. A's panels are K-major (64 K a
@@ -533,7 +473,7 @@ Value createDescriptor(OpBuilder &b, Location loc, Value address,
 /// N-major (64 N a row, panels K x 128 bytes apart; a K step is 16 rows).
 Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                   const Distribution &c, Value acc, Value aRegion,
-                  Value bRegion, ThreadIds ids) {
+                  Value bRegion, ThreadIds ids, int64_t pending = 0) {
   int64_t warps = c.getLayout().getWarps()[0];
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
   int64_t tilesPerGroup = shape.m / (kWgmmaM * warpgroups);
@@ -591,7 +531,7 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
   for (int64_t tile = 0; tile < tilesPerGroup; ++tile)
     for (int64_t r = 0; r < registers; ++r)
       elements[elementOf(tile, r)] =
@@ -669,22 +609,31 @@ struct DotOperands {
   Value aRegion, bRegion;
 };
 
-/// The dot on wgmma: A and B stored as swizzled panels (A's rows permuted
-/// by createWgmmaRow), fenced for the asynchronous proxy that wgmma reads
-/// through, a barrier, the products.
-Value lowerToWgmma(OpBuilder &b, Location loc, const DotShape &shape,
-                   const DotOperands &operands) {
-  int64_t warps = operands.c.getLayout().getWarps()[0];
-  storeSwizzled(b, loc, operands.a, operands.aValue, operands.aRegion,
-                operands.ids, shape.m,
-                [&](Value row) { return createWgmmaRow(b, loc, row, warps); });
-  storeSwizzled(b, loc, operands.b, operands.bValue, operands.bRegion,
-                operands.ids, shape.k, nullptr);
+/// What every thread wrote to shared memory (stores, and its cp.async
+/// copies it waited for: both the generic proxy) made visible to the
+/// asynchronous proxy that wgmma reads through, then a barrier: every
+/// thread's writes are there for every warpgroup's products.
+void createWgmmaOperandsBarrier(OpBuilder &b, Location loc) {
   MLIRContext *context = b.getContext();
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
       NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
   gpu::BarrierOp::create(b, loc);
+}
+
+/// The dot on wgmma: A and B stored as swizzled panels (A's rows permuted
+/// by createRotatedRow), made visible to wgmma, the products.
+Value lowerToWgmma(OpBuilder &b, Location loc, const DotShape &shape,
+                   const DotOperands &operands) {
+  BitRotation rotation =
+      getWgmmaRowRotation(operands.c.getLayout().getWarps()[0]);
+  storeSwizzled(b, loc, operands.a, operands.aValue, operands.aRegion,
+                operands.ids, shape.m, [&](Value row) {
+                  return createRotatedRow(b, loc, row, rotation);
+                });
+  storeSwizzled(b, loc, operands.b, operands.bValue, operands.bRegion,
+                operands.ids, shape.k, nullptr);
+  createWgmmaOperandsBarrier(b, loc);
   return createWgmma(b, loc, shape, operands.c, operands.acc,
                      operands.aRegion, operands.bRegion, operands.ids);
 }
@@ -798,6 +747,83 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
   TargetInfo target;
 };
 
+/// blk.warpgroup_dot: A and B are in their #blk.swizzled buffers already
+/// (the verifier checked their arrangement against the accumulator's).
+struct WarpgroupDotToWgmma : public OpConversionPattern<WarpgroupDotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpgroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SharedType a = op.getA().getType();
+    DotShape shape = DotShape::get(a.getShape(),
+                                   op.getB().getType().getShape()[1],
+                                   a.getElementType(), /*swizzled=*/true);
+    createWgmmaOperandsBarrier(rewriter, loc);
+    rewriter.replaceOp(
+        op, createWgmma(rewriter, loc, shape,
+                        *Distribution::get(op.getAcc().getType()),
+                        adaptor.getAcc(), adaptor.getA(), adaptor.getB(),
+                        createThreadIds(rewriter, loc), op.getPending()));
+    return success();
+  }
+};
+
+/// blk.warpgroup_wait: `wgmma.wait_group` as inline asm that takes every
+/// element of the values and gives them back (tied registers, "+f"), so
+/// that nothing reads them before the wait: with nvvm's wait, which
+/// takes no operand, LLVM moved the epilogue's conversions of the
+/// accumulator above it, and ptxas serialized every wgmma of the kernel
+/// for the early reads (C7514).
+struct WarpgroupWaitToWaitGroup : public OpConversionPattern<WarpgroupWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpgroupWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> elements;
+    SmallVector<int64_t> counts;
+    for (Value value : adaptor.getValues()) {
+      SmallVector<Value> valueElements = extractElements(rewriter, loc, value);
+      counts.push_back(valueElements.size());
+      llvm::append_range(elements, valueElements);
+    }
+    SmallVector<Type> types;
+    std::string constraints;
+    for (auto [i, element] : llvm::enumerate(elements)) {
+      types.push_back(element.getType());
+      constraints += (i ? "," : "") + std::string("=f");
+    }
+    for (size_t i = 0; i < elements.size(); ++i)
+      constraints += "," + std::to_string(i);
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
+    Value waited =
+        LLVM::InlineAsmOp::create(
+            rewriter, loc, structType, elements,
+            "wgmma.wait_group.sync.aligned " +
+                std::to_string(op.getPending()) + ";",
+            constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+            ArrayAttr())
+            .getResult(0);
+    SmallVector<Value> results;
+    int64_t next = 0;
+    for (auto [value, count] : llvm::zip(adaptor.getValues(), counts)) {
+      SmallVector<Value> valueElements;
+      for (int64_t i = 0; i < count; ++i)
+        valueElements.push_back(
+            LLVM::ExtractValueOp::create(rewriter, loc, waited, next++));
+      results.push_back(vector::FromElementsOp::create(
+          rewriter, loc, value.getType(), valueElements));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 DotPath mlir::blk::getDotPath(DotOp op, const TargetInfo &target) {
@@ -841,4 +867,6 @@ void mlir::blk::populateDotOpPatterns(const TypeConverter &converter,
                                       const WorkgroupPlan &plan,
                                       const TargetInfo &target) {
   patterns.add<DotToGPU>(converter, patterns.getContext(), plan, target);
+  patterns.add<WarpgroupDotToWgmma, WarpgroupWaitToWaitGroup>(
+      converter, patterns.getContext());
 }

@@ -1072,7 +1072,117 @@ struct AsyncWaitToWaitGroup : public OpConversionPattern<AsyncWaitOp> {
   }
 };
 
+/// Each 16-byte run of a thread goes with one `cp.async.cg` from its global
+/// address to its place in the #blk.swizzled buffer (createSwizzledOffset,
+/// the row rotated where the encoding says so); a run masked off copies no
+/// byte and fills its place with zeros (cp.async's source size 0), so the
+/// copy needs no branch. The copies join the thread's open group.
+struct AsyncCopyIntoToCpAsync : public OpConversionPattern<AsyncCopyIntoOp> {
+  AsyncCopyIntoToCpAsync(const TypeConverter &converter, MLIRContext *context,
+                         const AccessPlans &plans)
+      : OpConversionPattern(converter, context), plans(plans) {}
+
+  LogicalResult
+  matchAndRewrite(AsyncCopyIntoOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const AccessPlan &plan = plans.at(op);
+    SharedType dest = op.getDest().getType();
+    ThreadAccess access = getThreadAccess(
+        rewriter, loc, plan, adaptor.getBase(), adaptor.getOffsets(),
+        adaptor.getMask(), dest.getElementType());
+    Distribution distribution = *Distribution::get(op.getOffsets().getType());
+    SmallVector<Value> base = createThreadBase(
+        rewriter, loc, distribution, createThreadIds(rewriter, loc));
+    std::optional<BitRotation> rotation = getRowRotation(dest.getEncoding());
+    auto cacheInL2 = NVVM::LoadCacheModifierKindAttr::get(
+        getContext(), NVVM::LoadCacheModifierKind::CG);
+    for (int64_t first = 0; first < access.getNumElements();
+         first += plan.width) {
+      SmallVector<int64_t> offsets = distribution.getElementOffsets(first);
+      Value row = arith::AddIOp::create(
+          rewriter, loc, base[0], createI32Constant(rewriter, loc, offsets[0]));
+      Value col = arith::AddIOp::create(
+          rewriter, loc, base[1], createI32Constant(rewriter, loc, offsets[1]));
+      if (rotation)
+        row = createRotatedRow(rewriter, loc, row, *rotation);
+      Value place = LLVM::GEPOp::create(
+          rewriter, loc, adaptor.getDest().getType(), rewriter.getI8Type(),
+          adaptor.getDest(),
+          ValueRange{createSwizzledOffset(rewriter, loc, row, col,
+                                          dest.getShape()[0])});
+      Value sourceBytes;
+      if (access.masked())
+        sourceBytes = arith::SelectOp::create(
+            rewriter, loc, access.runEnabled(rewriter, loc, first),
+            createI32Constant(rewriter, loc, kAsyncCopyBytes),
+            createI32Constant(rewriter, loc, 0));
+      NVVM::CpAsyncOp::create(rewriter, loc, place,
+                              access.address(rewriter, loc, first),
+                              rewriter.getI32IntegerAttr(kAsyncCopyBytes),
+                              cacheInL2, sourceBytes);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const AccessPlans &plans;
+};
+
+struct AsyncCommitGroupToCommit
+    : public OpConversionPattern<AsyncCommitGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncCommitGroupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct AsyncWaitGroupToWaitGroup
+    : public OpConversionPattern<AsyncWaitGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncWaitGroupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op, op.getPending());
+    return success();
+  }
+};
+
 } // namespace
+
+/// Whether `op`'s plan moves whole 16-byte runs (`blockWidth` elements)
+/// that its mask takes whole or not at all; otherwise a diagnostic at it.
+static LogicalResult checkWholeRuns(Operation *op, const AccessPlan &plan,
+                                    int64_t blockWidth, bool masked) {
+  bool wholeRuns = !plan.realign && plan.alignment == kAsyncCopyBytes &&
+                   blockWidth == plan.width;
+  if (wholeRuns && (!masked || plan.uniformMaskRuns))
+    return success();
+  return op->emitOpError()
+         << "expected runs of " << kAsyncCopyBytes
+         << " bytes (blk.vector) that its mask takes whole or not at all, but "
+            "found "
+         << (plan.realign   ? "a realigned access"
+             : !wholeRuns   ? "runs of " + std::to_string(plan.alignment) +
+                                  " bytes"
+                            : "a mask that may differ within a run");
+}
+
+/// Whether `op` (a copy into shared memory) is on a chip with cp.async.
+static LogicalResult checkAsyncCopyChip(Operation *op,
+                                        const TargetInfo &target) {
+  if (target.hasAsyncCopy())
+    return success();
+  return op->emitOpError() << "expected a chip with cp.async (sm_"
+                           << TargetInfo::kMinAsyncCopyChip
+                           << " or newer), but the target is "
+                           << target.getChip();
+}
 
 /// Whether every blk.local_load of `copy`'s buffer comes after a
 /// blk.async_wait of it.
@@ -1107,28 +1217,25 @@ LogicalResult mlir::blk::checkKeptBlocks(Operation *root,
                           "wait for the reads of the last)";
       return WalkResult::interrupt();
     }
-    if (failed(checkWaited(op, dominance)))
+    if (failed(checkWaited(op, dominance)) ||
+        failed(checkAsyncCopyChip(op, target)) ||
+        failed(checkWholeRuns(op, plans.at(op),
+                              KeptChunks::get(op.getBlockType()).width,
+                              op.getMask() != nullptr)))
       return WalkResult::interrupt();
-    if (!target.hasAsyncCopy()) {
-      op.emitOpError() << "expected a chip with cp.async (sm_"
-                       << TargetInfo::kMinAsyncCopyChip
-                       << " or newer), but the target is " << target.getChip();
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  result = root->walk([&](AsyncCopyIntoOp op) {
+    int64_t runElements =
+        kAsyncCopyBytes * 8 /
+        op.getDest().getType().getElementType().getIntOrFloatBitWidth();
+    if (failed(checkAsyncCopyChip(op, target)) ||
+        failed(checkWholeRuns(op, plans.at(op), runElements,
+                              op.getMask() != nullptr)))
       return WalkResult::interrupt();
-    }
-    const AccessPlan &plan = plans.at(op);
-    bool wholeRuns = !plan.realign && plan.alignment == kAsyncCopyBytes &&
-                     KeptChunks::get(op.getBlockType()).width == plan.width;
-    if (wholeRuns && (!op.getMask() || plan.uniformMaskRuns))
-      return WalkResult::advance();
-    op.emitOpError() << "expected runs of " << kAsyncCopyBytes
-                     << " bytes (blk.vector) that its mask takes whole or not "
-                        "at all, but found "
-                     << (plan.realign ? "a realigned access"
-                         : !wholeRuns
-                             ? "runs of " + std::to_string(plan.alignment) +
-                                   " bytes"
-                             : "a mask that may differ within a run");
-    return WalkResult::interrupt();
+    return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
 }
@@ -1147,6 +1254,10 @@ AccessPlans mlir::blk::planAccesses(Operation *root) {
       offsets = copy.getOffsets();
       mask = copy.getMask();
       elementType = copy.getType().getElementType();
+    } else if (auto copy = dyn_cast<AsyncCopyIntoOp>(op)) {
+      offsets = copy.getOffsets();
+      mask = copy.getMask();
+      elementType = copy.getDest().getType().getElementType();
     } else {
       return;
     }
@@ -1166,5 +1277,8 @@ void mlir::blk::populateMemoryOpPatterns(const TypeConverter &converter,
       converter, patterns.getContext(), plans);
   patterns.add<AsyncCopyToCpAsync>(converter, patterns.getContext(), plans,
                                    workgroup);
-  patterns.add<AsyncWaitToWaitGroup>(converter, patterns.getContext());
+  patterns.add<AsyncCopyIntoToCpAsync>(converter, patterns.getContext(),
+                                       plans);
+  patterns.add<AsyncWaitToWaitGroup, AsyncCommitGroupToCommit,
+               AsyncWaitGroupToWaitGroup>(converter, patterns.getContext());
 }

@@ -41,6 +41,9 @@ std::optional<MemRefType> getReduceBuffer(ReductionOpInterface reduce);
 int64_t getClusterReduceSlots(ReductionOpInterface reduce);
 
 Value createI32Constant(OpBuilder &builder, Location loc, int64_t value);
+/// `x` * `scale` + `offset` (none: 0), in i32.
+Value createMulAdd(OpBuilder &b, Location loc, Value x, int64_t scale,
+                   Value offset);
 /// An f32 constant (`value` rounded to f32).
 Value createF32Constant(OpBuilder &builder, Location loc, double value);
 
@@ -109,16 +112,16 @@ using AccessPlans = llvm::DenseMap<Operation *, AccessPlan>;
 /// has a layout.
 AccessPlans planAccesses(Operation *root);
 
-/// blk.load and blk.store, and blk.async_copy and blk.async_wait (copies
-/// into the buffers `workgroup` placed).
 /// Every blk.async_copy under `root` (in a kernel: checkOutsideKernels
-/// came first) is outside loops, moves
-/// whole 16-byte runs (its plan) on a chip with cp.async, and is waited for
-/// before its buffer is read; otherwise a diagnostic at the first op that
-/// is not so.
+/// came first) is outside loops, moves whole 16-byte runs (its plan) on a
+/// chip with cp.async, and is waited for before its buffer is read; every
+/// blk.async_copy_into moves whole 16-byte runs on such a chip; otherwise a
+/// diagnostic at the first op that is not so.
 LogicalResult checkKeptBlocks(Operation *root, const AccessPlans &plans,
                                const TargetInfo &target);
 
+/// blk.load and blk.store, blk.async_copy and blk.async_wait (copies into
+/// the buffers `workgroup` placed), blk.async_copy_into and its groups.
 void populateMemoryOpPatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns,
                               const AccessPlans &plans,
@@ -148,6 +151,21 @@ struct KeptChunks {
                            int64_t chunk) const;
 };
 
+/// The byte offset of element (row, col) of a 16-bit tile of `rows` rows
+/// stored as wgmma reads it with the 128-byte swizzle: panels of 64
+/// columns one after the other, each `rows` rows of 128 bytes, the 16-byte
+/// chunk c of row r at chunk c ^ (r mod 8) of its row (PTX ISA, "Shared
+/// Memory Matrix Layout"). The 8 lanes that store one row's 8 chunks write
+/// 8 different chunks of banks.
+Value createSwizzledOffset(OpBuilder &b, Location loc, Value row, Value col,
+                           int64_t rows);
+/// `row` with the bits of `rotation` rotated left by one
+/// (BitRotation::apply, on a row in a register).
+Value createRotatedRow(OpBuilder &b, Location loc, Value row,
+                       BitRotation rotation);
+
+/// blk.local_alloc (a kept block's chunks, or a #blk.swizzled buffer's
+/// start), blk.local_load and blk.local_index.
 void populateSharedMemoryOpPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const WorkgroupPlan &plan);

@@ -10,6 +10,10 @@
 // pointer to shared memory), in the kernel's dynamic shared memory at the
 // offset SharedMemoryPlan gave it.
 //
+// A #blk.swizzled buffer (or ring of them) is arranged as wgmma reads it
+// instead (createSwizzledOffset): its value is the buffer's start, the same
+// in every thread, and blk.async_copy_into writes it.
+//
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
@@ -60,7 +64,58 @@ Value KeptChunks::createChunkAddress(OpBuilder &builder, Location loc,
                                  chunk * threads * getChunkBytes())});
 }
 
+Value mlir::blk::createSwizzledOffset(OpBuilder &b, Location loc, Value row,
+                                     Value col, int64_t rows) {
+  auto constant = [&](int64_t value) {
+    return createI32Constant(b, loc, value);
+  };
+  Value panel = arith::ShRUIOp::create(
+      b, loc, col, constant(llvm::Log2_64(kWgmmaPanelElements)));
+  Value inPanel =
+      arith::AndIOp::create(b, loc, col, constant(kWgmmaPanelElements - 1));
+  Value chunk = arith::ShRUIOp::create(b, loc, inPanel, constant(3));
+  Value swizzledChunk = arith::XOrIOp::create(
+      b, loc, chunk, arith::AndIOp::create(b, loc, row, constant(7)));
+  Value inChunk = arith::AndIOp::create(b, loc, inPanel, constant(7));
+  return createMulAdd(
+      b, loc, panel, rows * kPanelRowBytes,
+      createMulAdd(b, loc, row, kPanelRowBytes,
+                   createMulAdd(b, loc, swizzledChunk, 16,
+                                createMulAdd(b, loc, inChunk, 2, Value()))));
+}
+
+Value mlir::blk::createRotatedRow(OpBuilder &b, Location loc, Value row,
+                                 BitRotation rotation) {
+  auto constant = [&](int64_t value) {
+    return createI32Constant(b, loc, value);
+  };
+  int64_t field = rotation.getField();
+  // BitRotation::apply, on the row in a register.
+  Value kept = arith::AndIOp::create(b, loc, row, constant(~field));
+  Value up = arith::AndIOp::create(
+      b, loc,
+      arith::ShLIOp::create(
+          b, loc, arith::AndIOp::create(b, loc, row, constant(field)),
+          constant(1)),
+      constant(field));
+  Value around = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, row, constant(rotation.getTopBit())),
+      constant(rotation.count - 1));
+  return arith::OrIOp::create(
+      b, loc, kept, arith::OrIOp::create(b, loc, up, around));
+}
+
+
 namespace {
+
+/// The start of a #blk.swizzled buffer: where the plan placed it.
+Value createSwizzledStart(OpBuilder &b, Location loc, const WorkgroupPlan &plan,
+                          LocalAllocOp op) {
+  Value start = createDynamicSharedStart(b, loc, plan, op);
+  return LLVM::GEPOp::create(
+      b, loc, start.getType(), b.getI8Type(), start,
+      ValueRange{createI32Constant(b, loc, plan.stagedOffsetOf.lookup(op))});
+}
 
 struct LocalAllocToStores : public OpConversionPattern<LocalAllocOp> {
   LocalAllocToStores(const TypeConverter &converter, MLIRContext *context,
@@ -71,6 +126,10 @@ struct LocalAllocToStores : public OpConversionPattern<LocalAllocOp> {
   matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (!op.getSrc()) {
+      rewriter.replaceOp(op, createSwizzledStart(rewriter, loc, plan, op));
+      return success();
+    }
     KeptChunks chunks = KeptChunks::get(op.getSrc().getType());
     Value base = chunks.createBase(rewriter, loc, plan, op);
     auto chunkType =
@@ -116,11 +175,31 @@ struct LocalLoadToLoads : public OpConversionPattern<LocalLoadOp> {
   }
 };
 
+/// Slot i of a ring: i slots' bytes after its start.
+struct LocalIndexToAddress : public OpConversionPattern<LocalIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LocalIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value bytes = arith::MulIOp::create(
+        rewriter, loc, adaptor.getIndex(),
+        createI32Constant(rewriter, loc,
+                          getSwizzledSlotBytes(op.getRing().getType())));
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
+        op, adaptor.getRing().getType(), rewriter.getI8Type(),
+        adaptor.getRing(), ValueRange{bytes});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::blk::populateSharedMemoryOpPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns,
                                                const WorkgroupPlan &plan) {
   patterns.add<LocalAllocToStores>(converter, patterns.getContext(), plan);
-  patterns.add<LocalLoadToLoads>(converter, patterns.getContext());
+  patterns.add<LocalLoadToLoads, LocalIndexToAddress>(converter,
+                                                      patterns.getContext());
 }

@@ -20,7 +20,7 @@ static int64_t totalBytes(ArrayRef<MemRefType> buffers) {
 /// its layout; null for any other op.
 static RankedTensorType getKeptBlockType(Operation *keeper) {
   if (auto alloc = dyn_cast_or_null<LocalAllocOp>(keeper))
-    return alloc.getSrc().getType();
+    return alloc.getSrc() ? alloc.getSrc().getType() : nullptr;
   if (auto copy = dyn_cast_or_null<AsyncCopyOp>(keeper))
     return copy.getBlockType();
   return nullptr;
@@ -69,6 +69,14 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
       }
       plan.stagedOffsetOf[op] = bytes;
       bytes += llvm::alignTo(*getKeptBlockBytes(kept), kVectorBytes);
+    }
+    if (auto alloc = dyn_cast<LocalAllocOp>(op); alloc && !alloc.getSrc()) {
+      // A ring of #blk.swizzled buffers (blk.local_index): whole slots,
+      // each aligned as wgmma's panels must be.
+      alignment = std::max(alignment, kSwizzleRepeatBytes);
+      bytes = llvm::alignTo(bytes, kSwizzleRepeatBytes);
+      plan.stagedOffsetOf[op] = bytes;
+      bytes += getSwizzledBufferBytes(alloc.getType());
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
       int64_t dotAlignment = getDotSharedAlignment(dot, target);

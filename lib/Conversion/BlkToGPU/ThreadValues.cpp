@@ -33,6 +33,14 @@ BlkToGPUTypeConverter::BlkToGPUTypeConverter(MLIRContext *context) {
   addTargetMaterialization(castMaterialization);
 }
 
+Value mlir::blk::createMulAdd(OpBuilder &b, Location loc, Value x,
+                             int64_t scale, Value offset) {
+  Value product = arith::MulIOp::create(b, loc, x,
+                                        createI32Constant(b, loc, scale));
+  return offset ? arith::AddIOp::create(b, loc, product, offset).getResult()
+                : product;
+}
+
 Value mlir::blk::createI32Constant(OpBuilder &builder, Location loc,
                                    int64_t value) {
   return arith::ConstantIntOp::create(builder, loc, value, 32);

@@ -1,0 +1,340 @@
+//===- PipelineDotOperands.cpp - copy a K loop's operands ahead -----------===//
+//
+// A blk.dot in a K loop on wgmma reads A and B from shared memory. Loaded
+// into registers (blk-pipeline-loads carries the next iterations' blocks)
+// and stored there by the dot, every byte passes through a register and
+// the dot's stores and barrier sit between one product and the next. Here
+// they are copied from global memory straight into rings of num_stages
+// swizzled buffers, the arrangement wgmma reads (`#blk.swizzled`), by
+// cp.async, num_stages - 1 iterations ahead (num_stages of 3 or more), as
+// Triton's pipeliner does:
+//
+//   %ring_a = blk.local_alloc -> !blk.shared<S x M x K, #blk.swizzled<..>>
+//   copies of iterations 0 .. S - 2 into slots 0 .. S - 2, a group each
+//   scf.for %k ... {
+//     blk.async_wait_group S - 2            // iteration i's group landed
+//     %c = blk.warpgroup_dot %ring_a[i mod S], %ring_b[i mod S], %acc
+//     copies of iteration i + S - 1 into slot (i + S - 1) mod S, a group
+//   }
+//   blk.async_wait_group 0
+//
+// The copies of iteration i + S - 1 go after the product of iteration i:
+// their slot is the one iteration i - 1 read, and every warpgroup's product
+// of i - 1 is done once all threads passed the barrier blk.warpgroup_dot
+// starts with. Copies of iterations past the last are masked off (they
+// fill zeros), so every iteration commits one group and the count of
+// groups in flight stays S - 1.
+//
+// With 4 stages or more, where the product's only use is the next
+// iteration's accumulator, the product is also left in flight (`pending =
+// 1`): the tensor cores still multiply while the next copies are issued
+// and the next iteration waits and meets at its barrier, and the next
+// product queues behind it on the same accumulator. A warpgroup's product
+// of i - 1 is then done only after its wait in iteration i, which may come
+// after another thread's copies: those go S - 2 iterations ahead instead,
+// into the slot iteration i - 2 read (done before every thread's barrier
+// of iteration i). blk.warpgroup_wait after the loop waits for the last.
+//
+//===----------------------------------------------------------------------===//
+#include "PipelinedLoad.h"
+#include "blk/Analysis/AccessAnalysis.h"
+#include "blk/IR/Distribution.h"
+#include "blk/Transforms/Passes.h"
+#include "blk/Transforms/PipelineDotOperands.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::blk {
+#define GEN_PASS_DEF_BLKPIPELINEDOTOPERANDS
+#include "blk/Transforms/Passes.h.inc"
+} // namespace mlir::blk
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+/// Stages from which the rings pay: at 2 (copies one K step ahead, each
+/// waited for before the next product) they ran 0.73x the operands loaded
+/// one step ahead into registers (bf16 4096, 128 x 256 x 64 tiles, 8
+/// warps, H200, one run), at 3 and 4 1.08x and 1.14x the registers' best
+/// (2 stages; more spill).
+constexpr int64_t kMinStages = 3;
+
+/// A dot whose operands are copied ahead, its loop, and the operands'
+/// loads with their address ops.
+struct DotOperandCopies {
+  DotOp dot;
+  scf::ForOp loop;
+  PipelinedLoad a, b;
+  int64_t numStages;
+
+  /// The position of the dot's accumulator among the loop's iter_args,
+  /// where the dot's only use is to yield the next iteration's.
+  std::optional<unsigned> getChainedAccumulator() {
+    if (!dot->hasOneUse())
+      return std::nullopt;
+    OpOperand &use = *dot->getUses().begin();
+    if (use.getOwner() != loop.getBody()->getTerminator())
+      return std::nullopt;
+    unsigned position = use.getOperandNumber();
+    if (loop.getRegionIterArgs()[position] != dot.getAcc())
+      return std::nullopt;
+    return position;
+  }
+  /// Products left in flight after the dot: 1 where the loop chains them
+  /// and the copies still run 2 iterations ahead beside them. At 3 stages
+  /// (1 ahead) they ran 0.73x the products waited for (bf16 4096, 128 x
+  /// 256 x 64 tiles, H200): one K step is too short to hide a copy.
+  int64_t getPendingProducts() {
+    return numStages >= 4 && getChainedAccumulator() ? 1 : 0;
+  }
+  /// Iterations the copies run ahead.
+  int64_t getAhead() { return numStages - 1 - getPendingProducts(); }
+};
+
+/// Whether `load` moves runs of 16 bytes that its mask takes whole or not
+/// at all, and fills masked-off elements with 0 (what a copy that moves no
+/// byte leaves).
+bool copiesWholeRuns(LoadOp load, AccessAnalysis &analysis) {
+  Type element = load.getType().getElementType();
+  int64_t runElements =
+      TargetInfo::kAsyncCopyBytes * 8 / element.getIntOrFloatBitWidth();
+  if (analysis.getVectorWidth(load.getBase(), load.getOffsets(),
+                              runElements) != runElements)
+    return false;
+  if (load.getMask() && !analysis.isUniformOverRuns(load.getMask(), runElements))
+    return false;
+  if (Value other = load.getOther()) {
+    auto constant = other.getDefiningOp<arith::ConstantOp>();
+    auto value = constant ? dyn_cast<FloatAttr>(constant.getValue()) : nullptr;
+    return value && value.getValue().isPosZero();
+  }
+  return true;
+}
+
+/// The copies blk-pipeline-dot-operands makes for `dot`, if it makes any
+/// (isCopiedAheadToDot says when); nothing here asks a layout.
+std::optional<DotOperandCopies> getDotOperandCopies(DotOp dot,
+                                                    AccessAnalysis &analysis) {
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  auto func = dot->getParentOfType<func::FuncOp>();
+  KernelAttr kernel = func ? getKernelAttr(func) : KernelAttr();
+  if (!loop || !kernel || kernel.getNumStages() < kMinStages ||
+      loop.getUnsignedCmp() ||
+      !loop.getInductionVar().getType().isInteger(32))
+    return std::nullopt;
+  TargetInfo target = getTargetInfo(dot);
+  if (!target.hasAsyncCopy() ||
+      !fitsWgmma(dot, target, kernel.getNumWarps()))
+    return std::nullopt;
+  auto a = dot.getA().getDefiningOp<LoadOp>();
+  auto b = dot.getB().getDefiningOp<LoadOp>();
+  if (!a || !b || a == b || !a->hasOneUse() || !b->hasOneUse())
+    return std::nullopt;
+  std::optional<PipelinedLoad> pipelinedA, pipelinedB;
+  for (PipelinedLoad &pipelined : getLoadsBeforeWrites(loop)) {
+    if (pipelined.load == a)
+      pipelinedA = std::move(pipelined);
+    else if (pipelined.load == b)
+      pipelinedB = std::move(pipelined);
+  }
+  if (!pipelinedA || !pipelinedB || !copiesWholeRuns(a, analysis) ||
+      !copiesWholeRuns(b, analysis))
+    return std::nullopt;
+  return DotOperandCopies{dot, loop, std::move(*pipelinedA),
+                          std::move(*pipelinedB), kernel.getNumStages()};
+}
+
+/// What blk-distribute decided for the dot and its loads: the accumulator
+/// laid out for wgmma, the loads' threads holding whole 16-byte runs.
+bool hasCopyableLayouts(DotOperandCopies &copies) {
+  FailureOr<Distribution> c = Distribution::get(copies.dot.getAcc().getType());
+  if (failed(c) ||
+      c->getLayout() != getWgmmaAccumulatorLayout(
+                            copies.dot.getContext(),
+                            c->getLayout().getNumWarps()))
+    return false;
+  return llvm::all_of(std::array{copies.a.load, copies.b.load}, [](LoadOp load) {
+    FailureOr<Distribution> d = Distribution::get(load.getOffsets().getType());
+    int64_t bits = load.getType().getElementTypeBitWidth();
+    return succeeded(d) && getAccessVectorWidth(load, *d) * bits ==
+                               TargetInfo::kAsyncCopyBytes * 8;
+  });
+}
+
+/// Builds the rings and the copies of one dot's operands.
+class RingBuilder {
+public:
+  explicit RingBuilder(DotOperandCopies &copies) : copies(copies) {}
+
+  /// The rings before the loop, and the copies of its first S - 1
+  /// iterations.
+  void createPrologue(OpBuilder &b) {
+    scf::ForOp loop = copies.loop;
+    int64_t warps =
+        Distribution::get(copies.dot.getAcc().getType())->getLayout()
+            .getNumWarps();
+    ringA = createRing(b, copies.a.load, warps, 0);
+    ringB = createRing(b, copies.b.load, warps, 1);
+    Location loc = loop.getLoc();
+    for (int64_t k = 0; k < copies.getAhead(); ++k) {
+      Value position = loop.getLowerBound();
+      Value bound = loop.getUpperBound();
+      if (k > 0) {
+        Value steps = createSteps(b, loop, k);
+        position = arith::AddIOp::create(b, loc, position, steps);
+        bound = createBound(b, loop, steps);
+      }
+      Value runs = createBelow(b, loc, loop.getLowerBound(), bound);
+      createCopies(b, position, runs, createI32(b, k));
+    }
+  }
+
+  /// The product of iteration i from slot i mod S, then the copies of the
+  /// iteration `ahead` on; the wait before the product, the last ones after
+  /// the loop.
+  void createBody(OpBuilder &before) {
+    scf::ForOp loop = copies.loop;
+    DotOp dot = copies.dot;
+    Location loc = dot.getLoc();
+    int64_t ahead = copies.getAhead();
+    int64_t pending = copies.getPendingProducts();
+    std::optional<unsigned> chained = copies.getChainedAccumulator();
+    Value aheadSteps = createSteps(before, loop, ahead);
+    Value lastBound = createBound(before, loop, aheadSteps);
+
+    OpBuilder b(dot);
+    Value iteration = arith::DivSIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, loop.getInductionVar(),
+                              loop.getLowerBound()),
+        loop.getStep());
+    AsyncWaitGroupOp::create(b, loc, ahead - 1);
+    Value slot = arith::RemSIOp::create(b, loc, iteration,
+                                        createI32(b, copies.numStages));
+    Value product = WarpgroupDotOp::create(
+        b, loc, dot.getType(), createSlot(b, ringA, slot),
+        createSlot(b, ringB, slot), dot.getAcc(), pending);
+    dot.replaceAllUsesWith(product);
+
+    b.setInsertionPointAfter(product.getDefiningOp());
+    Value next = arith::RemSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, iteration, createI32(b, ahead)),
+        createI32(b, copies.numStages));
+    Value position =
+        arith::AddIOp::create(b, loc, loop.getInductionVar(), aheadSteps);
+    createCopies(b, position,
+                 createBelow(b, loc, loop.getInductionVar(), lastBound), next);
+
+    b.setInsertionPointAfter(loop);
+    AsyncWaitGroupOp::create(b, loc, 0);
+    if (pending) {
+      Value last = loop.getResult(*chained);
+      auto wait = WarpgroupWaitOp::create(b, loc, last.getType(), 0, last);
+      last.replaceAllUsesExcept(wait.getResult(0), wait);
+    }
+  }
+
+private:
+  static Value createI32(OpBuilder &b, int64_t value) {
+    return arith::ConstantOp::create(b, b.getUnknownLoc(),
+                                     b.getI32IntegerAttr(value));
+  }
+
+  /// A ring of S buffers for operand `operand` (0: A, 1: B) of the dot.
+  Value createRing(OpBuilder &b, LoadOp load, int64_t warps, int64_t operand) {
+    ArrayRef<int64_t> shape = load.getType().getShape();
+    auto type = SharedType::get(
+        b.getContext(), {copies.numStages, shape[0], shape[1]},
+        load.getType().getElementType(),
+        getWgmmaOperandEncoding(b.getContext(), warps, operand));
+    return LocalAllocOp::create(b, load.getLoc(), type, Value());
+  }
+
+  static Value createSlot(OpBuilder &b, Value ring, Value index) {
+    auto type = cast<SharedType>(ring.getType());
+    auto slotType = SharedType::get(b.getContext(), type.getShape().drop_front(),
+                                    type.getElementType(), type.getEncoding());
+    return LocalIndexOp::create(b, ring.getLoc(), slotType, ring, index);
+  }
+
+  /// A's and B's copies of the iteration at `position` (none where `runs`
+  /// is false) into slot `slot` of their rings, one group.
+  void createCopies(OpBuilder &b, Value position, Value runs, Value slot) {
+    createCopy(b, copies.a, position, runs, createSlot(b, ringA, slot));
+    createCopy(b, copies.b, position, runs, createSlot(b, ringB, slot));
+    AsyncCommitGroupOp::create(b, copies.loop.getLoc());
+  }
+
+  void createCopy(OpBuilder &b, const PipelinedLoad &pipelined, Value position,
+                  Value runs, Value dest) {
+    IRMapping mapping = createAddressAt(b, copies.loop, pipelined, position);
+    LoadOp load = pipelined.load;
+    Value mask = createMaskWhere(b, mapping, load, runs);
+    auto copy = AsyncCopyIntoOp::create(
+        b, load.getLoc(), mapping.lookupOrDefault(load.getBase()),
+        mapping.lookupOrDefault(load.getOffsets()), mask, dest);
+    copy->setAttr(BlkDialect::getVectorAttrName(),
+                  load->getAttr(BlkDialect::getVectorAttrName()));
+  }
+
+  DotOperandCopies &copies;
+  Value ringA, ringB;
+};
+
+/// Rewrites `copies.dot` to read rings its operands are copied into, and
+/// erases the loads and the address ops only they used.
+void pipelineDotOperands(DotOperandCopies &copies) {
+  OpBuilder before(copies.loop);
+  RingBuilder rings(copies);
+  rings.createPrologue(before);
+  rings.createBody(before);
+  copies.dot.erase();
+  copies.a.load.erase();
+  copies.b.load.erase();
+  // A's and B's address ops may share ops: each is erased once, users
+  // first.
+  llvm::SetVector<Operation *> addressOps;
+  addressOps.insert_range(copies.a.addressOps);
+  addressOps.insert_range(copies.b.addressOps);
+  SmallVector<Operation *> ops = addressOps.takeVector();
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
+  for (Operation *op : ops)
+    if (op->use_empty())
+      op->erase();
+}
+
+struct BlkPipelineDotOperandsPass
+    : public mlir::blk::impl::BlkPipelineDotOperandsBase<
+          BlkPipelineDotOperandsPass> {
+  using BlkPipelineDotOperandsBase::BlkPipelineDotOperandsBase;
+
+  void runOnOperation() override {
+    AccessAnalysis analysis;
+    SmallVector<DotOperandCopies> found;
+    getOperation().walk([&](DotOp dot) {
+      std::optional<DotOperandCopies> copies =
+          getDotOperandCopies(dot, analysis);
+      if (copies && hasCopyableLayouts(*copies))
+        found.push_back(std::move(*copies));
+    });
+    for (DotOperandCopies &copies : found)
+      pipelineDotOperands(copies);
+  }
+};
+
+} // namespace
+
+bool mlir::blk::isCopiedAheadToDot(LoadOp load) {
+  AccessAnalysis analysis;
+  for (Operation *user : load->getUsers())
+    if (auto dot = dyn_cast<DotOp>(user))
+      if (getDotOperandCopies(dot, analysis))
+        return true;
+  return false;
+}

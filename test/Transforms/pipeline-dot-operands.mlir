@@ -1,0 +1,264 @@
+// RUN: softmax-opt %s --blk-attach-target=chip=sm_90a --blk-pipeline-loads --blk-distribute --blk-pipeline-dot-operands --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --blk-attach-target=chip=sm_90 --blk-pipeline-loads --blk-distribute --blk-pipeline-dot-operands --split-input-file | FileCheck %s --check-prefix=SM90
+
+// A K loop's blk.dot on wgmma (sm_90a, 4 warps: one warpgroup, 64 x 64 x
+// 64), A and B loaded in whole 16-byte runs (the row length divisible by
+// 16), num_stages = 3: A and B are copied into rings of 3 swizzled buffers
+// (A's rows rotated as the accumulator's: bits 3..5 for 4 warps), the
+// copies of iterations 0 and 1 before the loop, a group each; each
+// iteration waits until at most one group is in flight, multiplies from
+// slot i mod 3, then copies iteration i + 2 into slot (i + 2) mod 3, masked
+// where that iteration does not run. blk-pipeline-loads left these loads
+// alone (no loop-carried block).
+// CHECK-LABEL: func.func @ring_copies
+// CHECK: %[[RING_A:.*]] = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+// CHECK: %[[RING_B:.*]] = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<>>
+// CHECK: %[[S0:.*]] = blk.local_index %[[RING_A]][%{{.*}}]
+// CHECK: blk.async_copy_into %{{.*}}[%{{.*}}] mask %{{.*}} into %[[S0]] {blk.vector = 8 : i64}
+// CHECK: blk.async_copy_into
+// CHECK-NEXT: blk.async_commit_group
+// CHECK: blk.async_copy_into
+// CHECK: blk.async_copy_into
+// CHECK-NEXT: blk.async_commit_group
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64x64xf32, #{{.*}}>)  : i32 {
+// CHECK-NOT: blk.load
+// CHECK: blk.async_wait_group 1
+// CHECK: %[[SLOT:.*]] = arith.remsi %{{.*}}, %c3_i32
+// CHECK-DAG: %[[B:.*]] = blk.local_index %[[RING_B]][%[[SLOT]]]
+// CHECK-DAG: %[[A:.*]] = blk.local_index %[[RING_A]][%[[SLOT]]]
+// CHECK: %[[C:.*]] = blk.warpgroup_dot %[[A]], %[[B]], %[[ACC]]
+// CHECK: %[[NEXT:.*]] = arith.remsi %{{.*}}, %c3_i32
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %[[K]], %{{.*}} : i32
+// CHECK: blk.local_index %[[RING_A]][%[[NEXT]]]
+// CHECK: blk.splat %[[RUNS]]
+// CHECK: blk.async_copy_into
+// CHECK: blk.local_index %[[RING_B]][%[[NEXT]]]
+// CHECK: blk.async_copy_into
+// CHECK-NEXT: blk.async_commit_group
+// CHECK-NEXT: scf.yield %[[C]]
+// CHECK: blk.async_wait_group 0
+// CHECK: blk.store
+// On sm_90 the dot takes mma.sync: the loads stay loads, pipelined into
+// registers by blk-pipeline-loads.
+// SM90-LABEL: func.func @ring_copies
+// SM90-NOT: blk.local_alloc
+// SM90: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[A0:.*]] = %{{.*}}, %[[A1:.*]] = %{{.*}}, %[[B0:.*]] = %{{.*}}, %[[B1:.*]] = %{{.*}})
+// SM90: blk.dot %[[A0]], %[[B0]]
+func.func @ring_copies(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %b: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 3>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : bf16
+  %fzero = arith.constant 0.0 : f32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %n_col = blk.splat %n : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %n_col : tensor<64x1xi32>
+  %cols = blk.arange 0 to 64 : tensor<64xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_a = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_row = blk.expand_dims %ks_a axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_b = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_col = blk.expand_dims %ks_b axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %acc0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
+  %acc = scf.for %k0 = %c0 to %n step %c64 iter_args(%acc_in = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %k0_row = blk.splat %k0 : i32 -> tensor<1x64xi32>
+    %a_cols = arith.addi %ks_row, %k0_row : tensor<1x64xi32>
+    %n_row = blk.splat %n : i32 -> tensor<1x64xi32>
+    %a_col_ok = arith.cmpi slt, %a_cols, %n_row : tensor<1x64xi32>
+    %a_mask = blk.broadcast %a_col_ok [64, 64] : tensor<1x64xi1> -> tensor<64x64xi1>
+    %a_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %a_cols_2d = blk.broadcast %a_cols [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<64x64xi32>
+    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %k0_col = blk.splat %k0 : i32 -> tensor<64x1xi32>
+    %b_rows = arith.addi %ks_col, %k0_col : tensor<64x1xi32>
+    %b_row_ok = arith.cmpi slt, %b_rows, %n_col : tensor<64x1xi32>
+    %b_mask = blk.broadcast %b_row_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
+    %b_starts = arith.muli %b_rows, %n_col : tensor<64x1xi32>
+    %b_starts_2d = blk.broadcast %b_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %b_cols_2d = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %b_offsets = arith.addi %b_starts_2d, %b_cols_2d : tensor<64x64xi32>
+    %b_tile = blk.load %b[%b_offsets] mask %b_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  %c_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %c_cols = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+  %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x64xi32>
+  blk.store %c[%c_offsets], %acc : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// Two stages: the rings would copy one K step ahead and wait for each
+// copy before the next product, slower than the operands carried in
+// registers, which blk-pipeline-loads makes instead.
+// CHECK-LABEL: func.func @two_stages
+// CHECK-NOT: blk.local_alloc
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[A0:.*]] = %{{.*}}, %[[B0:.*]] = %{{.*}})
+// CHECK: blk.dot %[[A0]], %[[B0]]
+func.func @two_stages(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %b: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 2>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : bf16
+  %fzero = arith.constant 0.0 : f32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %n_col = blk.splat %n : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %n_col : tensor<64x1xi32>
+  %cols = blk.arange 0 to 64 : tensor<64xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_a = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_row = blk.expand_dims %ks_a axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_b = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_col = blk.expand_dims %ks_b axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %acc0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
+  %acc = scf.for %k0 = %c0 to %n step %c64 iter_args(%acc_in = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %k0_row = blk.splat %k0 : i32 -> tensor<1x64xi32>
+    %a_cols = arith.addi %ks_row, %k0_row : tensor<1x64xi32>
+    %n_row = blk.splat %n : i32 -> tensor<1x64xi32>
+    %a_col_ok = arith.cmpi slt, %a_cols, %n_row : tensor<1x64xi32>
+    %a_mask = blk.broadcast %a_col_ok [64, 64] : tensor<1x64xi1> -> tensor<64x64xi1>
+    %a_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %a_cols_2d = blk.broadcast %a_cols [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<64x64xi32>
+    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %k0_col = blk.splat %k0 : i32 -> tensor<64x1xi32>
+    %b_rows = arith.addi %ks_col, %k0_col : tensor<64x1xi32>
+    %b_row_ok = arith.cmpi slt, %b_rows, %n_col : tensor<64x1xi32>
+    %b_mask = blk.broadcast %b_row_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
+    %b_starts = arith.muli %b_rows, %n_col : tensor<64x1xi32>
+    %b_starts_2d = blk.broadcast %b_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %b_cols_2d = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %b_offsets = arith.addi %b_starts_2d, %b_cols_2d : tensor<64x64xi32>
+    %b_tile = blk.load %b[%b_offsets] mask %b_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  %c_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %c_cols = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+  %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x64xi32>
+  blk.store %c[%c_offsets], %acc : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// Rows of a length not known to be a multiple of 8 elements: the loads
+// move element by element, cp.async cannot take them; blk-pipeline-loads
+// carries them in registers instead.
+// CHECK-LABEL: func.func @unaligned_rows
+// CHECK-NOT: blk.local_alloc
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[A0:.*]] = %{{.*}}, %[[A1:.*]] = %{{.*}}, %[[B0:.*]] = %{{.*}}, %[[B1:.*]] = %{{.*}})
+// CHECK: blk.dot %[[A0]], %[[B0]]
+func.func @unaligned_rows(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %b: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 3>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : bf16
+  %fzero = arith.constant 0.0 : f32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %n_col = blk.splat %n : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %n_col : tensor<64x1xi32>
+  %cols = blk.arange 0 to 64 : tensor<64xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_a = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_row = blk.expand_dims %ks_a axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_b = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_col = blk.expand_dims %ks_b axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %acc0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
+  %acc = scf.for %k0 = %c0 to %n step %c64 iter_args(%acc_in = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %k0_row = blk.splat %k0 : i32 -> tensor<1x64xi32>
+    %a_cols = arith.addi %ks_row, %k0_row : tensor<1x64xi32>
+    %n_row = blk.splat %n : i32 -> tensor<1x64xi32>
+    %a_col_ok = arith.cmpi slt, %a_cols, %n_row : tensor<1x64xi32>
+    %a_mask = blk.broadcast %a_col_ok [64, 64] : tensor<1x64xi1> -> tensor<64x64xi1>
+    %a_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %a_cols_2d = blk.broadcast %a_cols [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<64x64xi32>
+    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %k0_col = blk.splat %k0 : i32 -> tensor<64x1xi32>
+    %b_rows = arith.addi %ks_col, %k0_col : tensor<64x1xi32>
+    %b_row_ok = arith.cmpi slt, %b_rows, %n_col : tensor<64x1xi32>
+    %b_mask = blk.broadcast %b_row_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
+    %b_starts = arith.muli %b_rows, %n_col : tensor<64x1xi32>
+    %b_starts_2d = blk.broadcast %b_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %b_cols_2d = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %b_offsets = arith.addi %b_starts_2d, %b_cols_2d : tensor<64x64xi32>
+    %b_tile = blk.load %b[%b_offsets] mask %b_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  %c_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %c_cols = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+  %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x64xi32>
+  blk.store %c[%c_offsets], %acc : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// Four stages: the product is also left in flight (pending = 1, the loop
+// chains the accumulator), so the copies run two iterations ahead, not
+// three, into the slot iteration i - 2 read; after the loop the last
+// product is waited for before the accumulator is stored.
+// CHECK-LABEL: func.func @products_in_flight
+// CHECK: blk.local_alloc -> !blk.shared<4x64x64xbf16
+// CHECK: blk.async_commit_group
+// CHECK: blk.async_commit_group
+// CHECK-NOT: blk.async_commit_group
+// CHECK: scf.for
+// CHECK: blk.async_wait_group 1
+// CHECK: %[[C:.*]] = blk.warpgroup_dot {{.*}} {pending = 1 : i64}
+// CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %c2_i32
+// CHECK: arith.remsi %[[NEXT]], %c4_i32
+// CHECK: blk.async_commit_group
+// CHECK-NEXT: scf.yield %[[C]]
+// CHECK: blk.async_wait_group 0
+// CHECK-NEXT: %[[DONE:.*]] = blk.warpgroup_wait 0 %{{.*}} : tensor<64x64xf32, #{{.*}}>
+// CHECK: blk.store %{{.*}}[%{{.*}}], %[[DONE]]
+func.func @products_in_flight(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %b: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 4>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : bf16
+  %fzero = arith.constant 0.0 : f32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %n_col = blk.splat %n : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %n_col : tensor<64x1xi32>
+  %cols = blk.arange 0 to 64 : tensor<64xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_a = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_row = blk.expand_dims %ks_a axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_b = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_col = blk.expand_dims %ks_b axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %acc0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
+  %acc = scf.for %k0 = %c0 to %n step %c64 iter_args(%acc_in = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %k0_row = blk.splat %k0 : i32 -> tensor<1x64xi32>
+    %a_cols = arith.addi %ks_row, %k0_row : tensor<1x64xi32>
+    %n_row = blk.splat %n : i32 -> tensor<1x64xi32>
+    %a_col_ok = arith.cmpi slt, %a_cols, %n_row : tensor<1x64xi32>
+    %a_mask = blk.broadcast %a_col_ok [64, 64] : tensor<1x64xi1> -> tensor<64x64xi1>
+    %a_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %a_cols_2d = blk.broadcast %a_cols [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<64x64xi32>
+    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %k0_col = blk.splat %k0 : i32 -> tensor<64x1xi32>
+    %b_rows = arith.addi %ks_col, %k0_col : tensor<64x1xi32>
+    %b_row_ok = arith.cmpi slt, %b_rows, %n_col : tensor<64x1xi32>
+    %b_mask = blk.broadcast %b_row_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
+    %b_starts = arith.muli %b_rows, %n_col : tensor<64x1xi32>
+    %b_starts_2d = blk.broadcast %b_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %b_cols_2d = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %b_offsets = arith.addi %b_starts_2d, %b_cols_2d : tensor<64x64xi32>
+    %b_tile = blk.load %b[%b_offsets] mask %b_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  %c_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %c_cols = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+  %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x64xi32>
+  blk.store %c[%c_offsets], %acc : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  return
+}
