@@ -165,7 +165,8 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 SwizzledSharedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            int64_t rotationFirst, int64_t rotationBits) {
-  if (rotationFirst < 0 || rotationBits < 0 || rotationFirst + rotationBits > 30)
+  if (rotationFirst < 0 || rotationBits < 0 || rotationFirst > 30 ||
+      rotationBits > 30 || rotationFirst + rotationBits > 30)
     return emitError() << "expected row bits to rotate within 0 .. 29, but "
                           "found rotation_first = "
                        << rotationFirst << ", rotation_bits = " << rotationBits;

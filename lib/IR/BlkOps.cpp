@@ -343,6 +343,10 @@ static LogicalResult verifySwizzledOperand(Operation *op, SharedType type,
 }
 
 LogicalResult LocalLoadOp::verify() {
+  if (getSrc().getType().getEncoding())
+    return emitOpError() << "expected a buffer a block was kept in (no "
+                            "encoding), but found "
+                         << getSrc().getType();
   return verifySharedBlock(*this, getType(), getSrc().getType(), "result");
 }
 
@@ -391,6 +395,13 @@ LogicalResult WarpgroupDotOp::verify() {
                             "threads, but found "
                          << getAcc().getType();
   int64_t warps = c->getLayout().getNumWarps();
+  auto func = (*this)->getParentOfType<func::FuncOp>();
+  KernelAttr kernel = func ? getKernelAttr(func) : KernelAttr();
+  if (kernel && kernel.getNumWarps() != warps)
+    return emitOpError() << "expected the accumulator laid out over the "
+                            "kernel's "
+                         << kernel.getNumWarps() << " warps, but found "
+                         << warps;
   BlockedLayoutAttr wgmma = getWgmmaAccumulatorLayout(getContext(), warps);
   if (c->getLayout() != wgmma)
     return emitOpError() << "expected the accumulator laid out for wgmma, "

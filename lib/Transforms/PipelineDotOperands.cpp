@@ -45,6 +45,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::blk {
@@ -73,7 +74,9 @@ struct DotOperandCopies {
   int64_t numStages;
 
   /// The position of the dot's accumulator among the loop's iter_args,
-  /// where the dot's only use is to yield the next iteration's.
+  /// where the dot's only use is to yield the next iteration's and the
+  /// iter_arg's only use is the dot (nothing else reads products that may
+  /// be in flight).
   std::optional<unsigned> getChainedAccumulator() {
     if (!dot->hasOneUse())
       return std::nullopt;
@@ -81,7 +84,8 @@ struct DotOperandCopies {
     if (use.getOwner() != loop.getBody()->getTerminator())
       return std::nullopt;
     unsigned position = use.getOperandNumber();
-    if (loop.getRegionIterArgs()[position] != dot.getAcc())
+    BlockArgument accumulator = loop.getRegionIterArgs()[position];
+    if (accumulator != dot.getAcc() || !accumulator.hasOneUse())
       return std::nullopt;
     return position;
   }
@@ -116,6 +120,21 @@ bool copiesWholeRuns(LoadOp load, AccessAnalysis &analysis) {
   return true;
 }
 
+/// Whether rings of `stages` slots for A and B fit a CTA of `target`, with
+/// room to round the dynamic shared start up to their alignment: where
+/// they do not, the operands stay loads (in registers the dot's region
+/// takes less).
+bool ringsFit(LoadOp a, LoadOp b, int64_t stages, const TargetInfo &target) {
+  int64_t bytes = 0;
+  for (LoadOp load : {a, b}) {
+    ArrayRef<int64_t> shape = load.getType().getShape();
+    bytes += stages * getSwizzledBlockBytes(shape[0], shape[1],
+                                            load.getType().getElementTypeBitWidth());
+  }
+  return bytes + kSwizzleRepeatBytes - kVectorBytes <=
+         target.getMaxSharedBytesPerCta();
+}
+
 /// The copies blk-pipeline-dot-operands makes for `dot`, if it makes any
 /// (isCopiedAheadToDot says when); nothing here asks a layout.
 std::optional<DotOperandCopies> getDotOperandCopies(DotOp dot,
@@ -123,9 +142,13 @@ std::optional<DotOperandCopies> getDotOperandCopies(DotOp dot,
   auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
   auto func = dot->getParentOfType<func::FuncOp>();
   KernelAttr kernel = func ? getKernelAttr(func) : KernelAttr();
+  // In another loop, the next entry's first copies could overwrite a slot
+  // another warpgroup's last products of this entry still read: nothing
+  // orders them after the loop.
   if (!loop || !kernel || kernel.getNumStages() < kMinStages ||
       loop.getUnsignedCmp() ||
-      !loop.getInductionVar().getType().isInteger(32))
+      !loop.getInductionVar().getType().isInteger(32) ||
+      loop->getParentOfType<LoopLikeOpInterface>())
     return std::nullopt;
   TargetInfo target = getTargetInfo(dot);
   if (!target.hasAsyncCopy() ||
@@ -143,7 +166,8 @@ std::optional<DotOperandCopies> getDotOperandCopies(DotOp dot,
       pipelinedB = std::move(pipelined);
   }
   if (!pipelinedA || !pipelinedB || !copiesWholeRuns(a, analysis) ||
-      !copiesWholeRuns(b, analysis))
+      !copiesWholeRuns(b, analysis) ||
+      !ringsFit(a, b, kernel.getNumStages(), target))
     return std::nullopt;
   return DotOperandCopies{dot, loop, std::move(*pipelinedA),
                           std::move(*pipelinedB), kernel.getNumStages()};

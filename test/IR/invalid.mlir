@@ -748,6 +748,36 @@ func.func @warpgroup_dot_pending(%a: !blk.shared<64x64xbf16, #blk.swizzled<rotat
 }
 // -----
 
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+
+func.func @warpgroup_dot_kernel_warps(%i: i32, %x: f32) attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
+  %ring_a = blk.local_alloc -> !blk.shared<1x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  %ring_b = blk.local_alloc -> !blk.shared<1x64x64xbf16, #blk.swizzled<>>
+  %a = blk.local_index %ring_a[%i] : !blk.shared<1x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>> -> !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  %b = blk.local_index %ring_b[%i] : !blk.shared<1x64x64xbf16, #blk.swizzled<>> -> !blk.shared<64x64xbf16, #blk.swizzled<>>
+  %c = blk.splat %x : f32 -> tensor<64x64xf32, #mma>
+  // expected-error @+1 {{'blk.warpgroup_dot' op expected the accumulator laid out over the kernel's 8 warps, but found 4}}
+  %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+func.func @async_wait_group_count() {
+  // expected-error @+1 {{'blk.async_wait_group' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 0 whose maximum value is 7}}
+  blk.async_wait_group 8
+  return
+}
+
+// -----
+
+func.func @local_load_swizzled(%b: !blk.shared<64x64xbf16, #blk.swizzled<>>) {
+  // expected-error @+1 {{'blk.local_load' op expected a buffer a block was kept in (no encoding), but found '!blk.shared<64x64xbf16, #blk.swizzled<>>'}}
+  %x = blk.local_load %b : !blk.shared<64x64xbf16, #blk.swizzled<>> -> tensor<64x64xbf16>
+  return
+}
+// -----
+
 func.func @warpgroup_dot_accumulator(%a: !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, %b: !blk.shared<64x64xbf16, #blk.swizzled<>>, %c: tensor<64x64xf16>) {
   // expected-error @+1 {{'blk.warpgroup_dot' op expected a 2-D f32 accumulator laid out over threads, but found 'tensor<64x64xf16>'}}
   %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf16>

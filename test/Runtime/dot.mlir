@@ -72,6 +72,12 @@
 // FLIGHT-NOT: cvt.rn.bf16x2.f32
 // FLIGHT: wgmma.wait_group.sync.aligned 0;
 // FLIGHT: cvt.rn.bf16x2.f32
+// Rings that would not fit a CTA (128 x 256 x 128, 3 stages: 288 KiB): the
+// operands stay loads through registers, as before the rings.
+// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --rows 4096 --cols 4096 --dtype bf16 --const ROWS=128,BLOCK=256,SPLITS=16,KT=128 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.nofit.ptx
+// RUN: FileCheck %s --check-prefix=NOFIT < %t.nofit.ptx
+// NOFIT-NOT: cp.async
+// NOFIT: wgmma.mma_async
 // MMA-BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // MMA-F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // SCALAR-NOT: mma.sync

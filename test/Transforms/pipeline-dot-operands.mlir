@@ -262,3 +262,118 @@ func.func @products_in_flight(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %
   blk.store %c[%c_offsets], %acc : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
   return
 }
+
+// -----
+
+// A K loop inside another loop: the next entry's first copies could
+// overwrite a slot another warpgroup's last products still read, so the
+// operands stay loads (carried in registers by blk-pipeline-loads).
+// CHECK-LABEL: func.func @nested_loop
+// CHECK-NOT: blk.local_alloc
+// CHECK: blk.dot
+func.func @nested_loop(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %b: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 3>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : bf16
+  %fzero = arith.constant 0.0 : f32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %n_col = blk.splat %n : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %n_col : tensor<64x1xi32>
+  %cols = blk.arange 0 to 64 : tensor<64xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_a = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_row = blk.expand_dims %ks_a axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_b = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_col = blk.expand_dims %ks_b axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %acc0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
+  %c2 = arith.constant 2 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %t = %c0 to %c2 step %c1 : i32 {
+    %acc = scf.for %k0 = %c0 to %n step %c64 iter_args(%acc_in = %acc0) -> (tensor<64x64xf32>) : i32 {
+      %k0_row = blk.splat %k0 : i32 -> tensor<1x64xi32>
+      %a_cols = arith.addi %ks_row, %k0_row : tensor<1x64xi32>
+      %n_row = blk.splat %n : i32 -> tensor<1x64xi32>
+      %a_col_ok = arith.cmpi slt, %a_cols, %n_row : tensor<1x64xi32>
+      %a_mask = blk.broadcast %a_col_ok [64, 64] : tensor<1x64xi1> -> tensor<64x64xi1>
+      %a_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+      %a_cols_2d = blk.broadcast %a_cols [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+      %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<64x64xi32>
+      %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+      %k0_col = blk.splat %k0 : i32 -> tensor<64x1xi32>
+      %b_rows = arith.addi %ks_col, %k0_col : tensor<64x1xi32>
+      %b_row_ok = arith.cmpi slt, %b_rows, %n_col : tensor<64x1xi32>
+      %b_mask = blk.broadcast %b_row_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
+      %b_starts = arith.muli %b_rows, %n_col : tensor<64x1xi32>
+      %b_starts_2d = blk.broadcast %b_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+      %b_cols_2d = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+      %b_offsets = arith.addi %b_starts_2d, %b_cols_2d : tensor<64x64xi32>
+      %b_tile = blk.load %b[%b_offsets] mask %b_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+      %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %next : tensor<64x64xf32>
+    }
+    %c_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %c_cols = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x64xi32>
+    blk.store %c[%c_offsets], %acc : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  }
+  return
+}
+
+// -----
+
+// Four stages, but the loop also carries the accumulator it received (the
+// previous step's product): a product left in flight would be read by
+// that copy, so the products are waited for (no pending) and the copies
+// run three steps ahead.
+// CHECK-LABEL: func.func @accumulator_read
+// CHECK: blk.local_alloc -> !blk.shared<4x64x64xbf16
+// CHECK: scf.for
+// CHECK: blk.async_wait_group 2
+// CHECK-NOT: pending
+// CHECK: blk.warpgroup_dot
+// CHECK-NOT: blk.warpgroup_wait
+func.func @accumulator_read(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %b: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 4>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : bf16
+  %fzero = arith.constant 0.0 : f32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %n_col = blk.splat %n : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %n_col : tensor<64x1xi32>
+  %cols = blk.arange 0 to 64 : tensor<64xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_a = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_row = blk.expand_dims %ks_a axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_b = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_col = blk.expand_dims %ks_b axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %acc0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
+  %acc:2 = scf.for %k0 = %c0 to %n step %c64 iter_args(%acc_in = %acc0, %prev = %acc0) -> (tensor<64x64xf32>, tensor<64x64xf32>) : i32 {
+    %k0_row = blk.splat %k0 : i32 -> tensor<1x64xi32>
+    %a_cols = arith.addi %ks_row, %k0_row : tensor<1x64xi32>
+    %n_row = blk.splat %n : i32 -> tensor<1x64xi32>
+    %a_col_ok = arith.cmpi slt, %a_cols, %n_row : tensor<1x64xi32>
+    %a_mask = blk.broadcast %a_col_ok [64, 64] : tensor<1x64xi1> -> tensor<64x64xi1>
+    %a_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %a_cols_2d = blk.broadcast %a_cols [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<64x64xi32>
+    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %k0_col = blk.splat %k0 : i32 -> tensor<64x1xi32>
+    %b_rows = arith.addi %ks_col, %k0_col : tensor<64x1xi32>
+    %b_row_ok = arith.cmpi slt, %b_rows, %n_col : tensor<64x1xi32>
+    %b_mask = blk.broadcast %b_row_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
+    %b_starts = arith.muli %b_rows, %n_col : tensor<64x1xi32>
+    %b_starts_2d = blk.broadcast %b_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %b_cols_2d = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %b_offsets = arith.addi %b_starts_2d, %b_cols_2d : tensor<64x64xi32>
+    %b_tile = blk.load %b[%b_offsets] mask %b_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %next, %acc_in : tensor<64x64xf32>, tensor<64x64xf32>
+  }
+  %c_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %c_cols = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+  %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x64xi32>
+  blk.store %c[%c_offsets], %acc#1 : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  return
+}

@@ -477,7 +477,7 @@ def Blk_AsyncWaitGroupOp : Blk_Op<"async_wait_group", [
     blk.async_wait_group 1
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<7>]>:$pending);
   let assemblyFormat = "$pending attr-dict";
 }
 
@@ -534,10 +534,10 @@ def Blk_WarpgroupWaitOp : Blk_Op<"warpgroup_wait", [
     %c = blk.warpgroup_wait 0 %acc : tensor<128x256xf32, #mma>
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>]>:$pending,
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<7>]>:$pending,
                        Variadic<Blk_Block>:$values);
   let results = (outs Variadic<Blk_Block>:$results);
-  let assemblyFormat = "$pending $values attr-dict `:` type($values)";
+  let assemblyFormat = "$pending ($values^ `:` type($values))? attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

@@ -539,12 +539,14 @@ def BlkPipelineDotOperands : Pass<"blk-pipeline-dot-operands", "::mlir::ModuleOp
 
     The bytes in flight hold no registers, and no store or extra barrier
     stands between two products. With 4 stages or more, where the loop
-    chains the accumulator, the products are also left in flight
-    (`pending = 1`, `blk.warpgroup_wait` after the loop) and the copies run
-    `num_stages - 2` iterations ahead. Needs `num_stages` of 3 or more (at
+    chains the accumulator (nothing else reads it), the products are also
+    left in flight (`pending = 1`, `blk.warpgroup_wait` after the loop)
+    and the copies run `num_stages - 2` iterations ahead. Needs `num_stages` of 3 or more (at
     2 the operands carried in registers by blk-pipeline-loads are faster)
-    and an i32 induction variable with signed bounds; other dots stay as
-    they are. The chip is the module's (#blk.target).
+    and an i32 induction variable with signed bounds, in no other loop (a
+    next entry's first copies would not wait for this one's last
+    products), and rings that fit a CTA's shared memory; other dots stay
+    as they are. The chip is the module's (#blk.target).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
