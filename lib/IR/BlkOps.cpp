@@ -321,9 +321,7 @@ LogicalResult LocalIndexOp::verify() {
     return emitOpError() << "expected a ring of #blk.swizzled buffers (3-D), "
                             "but found "
                          << ring;
-  auto expected =
-      SharedType::get(getContext(), ring.getShape().drop_front(),
-                      ring.getElementType(), ring.getEncoding());
+  SharedType expected = ring.getSlotType();
   if (slot != expected)
     return emitOpError() << "expected a slot of type " << expected
                          << ", but found " << slot;

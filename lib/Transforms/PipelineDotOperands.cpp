@@ -58,11 +58,10 @@ using namespace mlir::blk;
 
 namespace {
 
-/// Stages from which the rings pay: at 2 (copies one K step ahead, each
-/// waited for before the next product) they ran 0.73x the operands loaded
-/// one step ahead into registers (bf16 4096, 128 x 256 x 64 tiles, 8
-/// warps, H200, one run), at 3 and 4 1.08x and 1.14x the registers' best
-/// (2 stages; more spill).
+/// Stages from which the rings pay: at 2 the copies run one K step ahead
+/// and each is waited for before the next product, so nothing hides their
+/// latency; the operands carried in registers by blk-pipeline-loads are
+/// faster there (docs/benchmarks.md, "Matmul").
 constexpr int64_t kMinStages = 3;
 
 /// A dot whose operands are copied ahead, its loop, and the operands'
@@ -90,9 +89,8 @@ struct DotOperandCopies {
     return position;
   }
   /// Products left in flight after the dot: 1 where the loop chains them
-  /// and the copies still run 2 iterations ahead beside them. At 3 stages
-  /// (1 ahead) they ran 0.73x the products waited for (bf16 4096, 128 x
-  /// 256 x 64 tiles, H200): one K step is too short to hide a copy.
+  /// and the copies still run 2 iterations ahead beside them (with 1 ahead,
+  /// one K step's products are too short to hide a copy).
   int64_t getPendingProducts() {
     return numStages >= 4 && getChainedAccumulator() ? 1 : 0;
   }
@@ -280,10 +278,9 @@ private:
   }
 
   static Value createSlot(OpBuilder &b, Value ring, Value index) {
-    auto type = cast<SharedType>(ring.getType());
-    auto slotType = SharedType::get(b.getContext(), type.getShape().drop_front(),
-                                    type.getElementType(), type.getEncoding());
-    return LocalIndexOp::create(b, ring.getLoc(), slotType, ring, index);
+    return LocalIndexOp::create(b, ring.getLoc(),
+                                cast<SharedType>(ring.getType()).getSlotType(),
+                                ring, index);
   }
 
   /// A's and B's copies of the iteration at `position` (none where `runs`

@@ -57,6 +57,14 @@ def Blk_SharedType : TypeDef<Blk_Dialect, "Shared"> {
   let assemblyFormat =
       "`<` custom<StaticShape>($shape, $elementType) (`,` qualified($encoding)^)? `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// One slot of a ring (blk.local_index): the last two dimensions, the
+    /// same element type and encoding.
+    SharedType getSlotType() const {
+      return SharedType::get(getContext(), getShape().drop_front(),
+                             getElementType(), getEncoding());
+    }
+  }];
 }
 
 def Blk_AnyPtr : Type<CPred<"::llvm::isa<::mlir::blk::PtrType>($_self)">,

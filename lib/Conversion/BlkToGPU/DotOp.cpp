@@ -9,7 +9,7 @@
 //
 // - wgmma (sm_90a, the accumulator laid out for it: fitsWgmma,
 //   Distribution.h). A and B are stored as 128-byte-swizzled panels (A's
-//   rows permuted to the accumulator's, createRotatedRow), fenced for the
+//   rows permuted to the accumulator's, getWgmmaRowRotation), fenced for the
 //   asynchronous proxy; each warpgroup issues m64nNk16 products for its
 //   64-row tiles of the accumulator, which stays in registers, from matrix
 //   descriptors, and waits for them at the end of the dot.
@@ -423,24 +423,18 @@ Value createMmaInRegisters(OpBuilder &b, Location loc, const DotShape &shape,
 //===----------------------------------------------------------------------===//
 
 /// Stores the thread's elements of a 16-bit block of `rows` rows where
-/// wgmma reads them, row r of the block at row `rowOf`(r) of the panels
-/// (none: r). A run is stored whole: it starts at a multiple of its length
-/// and takes at most one 16-byte chunk, which the swizzle moves whole.
+/// wgmma reads them (createSwizzledRunAddress), the rows rotated by
+/// `rotation` where given. A run is stored whole: it starts at a multiple
+/// of its length and takes at most one 16-byte chunk, which the swizzle
+/// moves whole.
 void storeSwizzled(OpBuilder &b, Location loc,
                    const Distribution &distribution, Value vector,
                    Value region, ThreadIds ids, int64_t rows,
-                   function_ref<Value(Value)> rowOf) {
+                   std::optional<BitRotation> rotation) {
   SmallVector<Value> base = createThreadBase(b, loc, distribution, ids);
   storeRuns(b, loc, distribution, vector, kVectorBytes, [&](int64_t k) {
-    SmallVector<int64_t> offsets = distribution.getElementOffsets(k);
-    Value row = arith::AddIOp::create(b, loc, base[0],
-                                      createI32Constant(b, loc, offsets[0]));
-    Value col = arith::AddIOp::create(b, loc, base[1],
-                                      createI32Constant(b, loc, offsets[1]));
-    if (rowOf)
-      row = rowOf(row);
-    return createByteAddress(b, loc, region,
-                             createSwizzledOffset(b, loc, row, col, rows));
+    return createSwizzledRunAddress(b, loc, distribution, base, k, region,
+                                    rows, rotation);
   });
 }
 
@@ -465,7 +459,7 @@ Value createDescriptor(OpBuilder &b, Location loc, Value address,
 }
 
 /// The dot on wgmma, A and B stored by storeSwizzled (A's rows permuted by
-/// createRotatedRow) and visible to the asynchronous proxy: each warpgroup
+/// getWgmmaRowRotation) and visible to the asynchronous proxy: each warpgroup
 /// multiplies its 64-row tiles of the accumulator (m64nNk16, its elements
 /// in registers as the thread holds them), K step by K step, and waits for
 /// them before the dot's result is read. A's panels are K-major (64 K a
@@ -622,17 +616,14 @@ void createWgmmaOperandsBarrier(OpBuilder &b, Location loc) {
 }
 
 /// The dot on wgmma: A and B stored as swizzled panels (A's rows permuted
-/// by createRotatedRow), made visible to wgmma, the products.
+/// by getWgmmaRowRotation), made visible to wgmma, the products.
 Value lowerToWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                    const DotOperands &operands) {
-  BitRotation rotation =
-      getWgmmaRowRotation(operands.c.getLayout().getWarps()[0]);
   storeSwizzled(b, loc, operands.a, operands.aValue, operands.aRegion,
-                operands.ids, shape.m, [&](Value row) {
-                  return createRotatedRow(b, loc, row, rotation);
-                });
+                operands.ids, shape.m,
+                getWgmmaRowRotation(operands.c.getLayout().getWarps()[0]));
   storeSwizzled(b, loc, operands.b, operands.bValue, operands.bRegion,
-                operands.ids, shape.k, nullptr);
+                operands.ids, shape.k, std::nullopt);
   createWgmmaOperandsBarrier(b, loc);
   return createWgmma(b, loc, shape, operands.c, operands.acc,
                      operands.aRegion, operands.bRegion, operands.ids);

@@ -1073,7 +1073,7 @@ struct AsyncWaitToWaitGroup : public OpConversionPattern<AsyncWaitOp> {
 };
 
 /// Each 16-byte run of a thread goes with one `cp.async.cg` from its global
-/// address to its place in the #blk.swizzled buffer (createSwizzledOffset,
+/// address to its place in the #blk.swizzled buffer (createSwizzledRunAddress,
 /// the row rotated where the encoding says so); a run masked off copies no
 /// byte and fills its place with zeros (cp.async's source size 0), so the
 /// copy needs no branch. The copies join the thread's open group.
@@ -1099,18 +1099,9 @@ struct AsyncCopyIntoToCpAsync : public OpConversionPattern<AsyncCopyIntoOp> {
         getContext(), NVVM::LoadCacheModifierKind::CG);
     for (int64_t first = 0; first < access.getNumElements();
          first += plan.width) {
-      SmallVector<int64_t> offsets = distribution.getElementOffsets(first);
-      Value row = arith::AddIOp::create(
-          rewriter, loc, base[0], createI32Constant(rewriter, loc, offsets[0]));
-      Value col = arith::AddIOp::create(
-          rewriter, loc, base[1], createI32Constant(rewriter, loc, offsets[1]));
-      if (rotation)
-        row = createRotatedRow(rewriter, loc, row, *rotation);
-      Value place = LLVM::GEPOp::create(
-          rewriter, loc, adaptor.getDest().getType(), rewriter.getI8Type(),
-          adaptor.getDest(),
-          ValueRange{createSwizzledOffset(rewriter, loc, row, col,
-                                          dest.getShape()[0])});
+      Value place = createSwizzledRunAddress(
+          rewriter, loc, distribution, base, first, adaptor.getDest(),
+          dest.getShape()[0], rotation);
       Value sourceBytes;
       if (access.masked())
         sourceBytes = arith::SelectOp::create(

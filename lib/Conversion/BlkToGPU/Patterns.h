@@ -151,18 +151,15 @@ struct KeptChunks {
                            int64_t chunk) const;
 };
 
-/// The byte offset of element (row, col) of a 16-bit tile of `rows` rows
-/// stored as wgmma reads it with the 128-byte swizzle: panels of 64
-/// columns one after the other, each `rows` rows of 128 bytes, the 16-byte
-/// chunk c of row r at chunk c ^ (r mod 8) of its row (PTX ISA, "Shared
-/// Memory Matrix Layout"). The 8 lanes that store one row's 8 chunks write
-/// 8 different chunks of banks.
-Value createSwizzledOffset(OpBuilder &b, Location loc, Value row, Value col,
-                           int64_t rows);
-/// `row` with the bits of `rotation` rotated left by one
-/// (BitRotation::apply, on a row in a register).
-Value createRotatedRow(OpBuilder &b, Location loc, Value row,
-                       BitRotation rotation);
+/// The address, in the #blk.swizzled block of `rows` rows at `start`, of
+/// the run starting at the thread's element `k` of `distribution` (`base`:
+/// the thread's base coordinates, createThreadBase), its row rotated by
+/// `rotation` where given.
+Value createSwizzledRunAddress(OpBuilder &b, Location loc,
+                               const Distribution &distribution,
+                               ArrayRef<Value> base, int64_t k, Value start,
+                               int64_t rows,
+                               std::optional<BitRotation> rotation);
 
 /// blk.local_alloc (a kept block's chunks, or a #blk.swizzled buffer's
 /// start), blk.local_load and blk.local_index.

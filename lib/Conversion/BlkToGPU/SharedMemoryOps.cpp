@@ -64,8 +64,14 @@ Value KeptChunks::createChunkAddress(OpBuilder &builder, Location loc,
                                  chunk * threads * getChunkBytes())});
 }
 
-Value mlir::blk::createSwizzledOffset(OpBuilder &b, Location loc, Value row,
-                                     Value col, int64_t rows) {
+/// The byte offset of element (row, col) of a 16-bit tile of `rows` rows
+/// stored as wgmma reads it with the 128-byte swizzle: panels of 64
+/// columns one after the other, each `rows` rows of 128 bytes, the 16-byte
+/// chunk c of row r at chunk c ^ (r mod 8) of its row (PTX ISA, "Shared
+/// Memory Matrix Layout"). The 8 lanes that store one row's 8 chunks write
+/// 8 different chunks of banks.
+static Value createSwizzledOffset(OpBuilder &b, Location loc, Value row,
+                                  Value col, int64_t rows) {
   auto constant = [&](int64_t value) {
     return createI32Constant(b, loc, value);
   };
@@ -84,8 +90,10 @@ Value mlir::blk::createSwizzledOffset(OpBuilder &b, Location loc, Value row,
                                 createMulAdd(b, loc, inChunk, 2, Value()))));
 }
 
-Value mlir::blk::createRotatedRow(OpBuilder &b, Location loc, Value row,
-                                 BitRotation rotation) {
+/// `row` with the bits of `rotation` rotated left by one
+/// (BitRotation::apply, on a row in a register).
+static Value createRotatedRow(OpBuilder &b, Location loc, Value row,
+                              BitRotation rotation) {
   auto constant = [&](int64_t value) {
     return createI32Constant(b, loc, value);
   };
@@ -105,6 +113,22 @@ Value mlir::blk::createRotatedRow(OpBuilder &b, Location loc, Value row,
       b, loc, kept, arith::OrIOp::create(b, loc, up, around));
 }
 
+
+Value mlir::blk::createSwizzledRunAddress(
+    OpBuilder &b, Location loc, const Distribution &distribution,
+    ArrayRef<Value> base, int64_t k, Value start, int64_t rows,
+    std::optional<BitRotation> rotation) {
+  SmallVector<int64_t> offsets = distribution.getElementOffsets(k);
+  Value row = arith::AddIOp::create(b, loc, base[0],
+                                    createI32Constant(b, loc, offsets[0]));
+  Value col = arith::AddIOp::create(b, loc, base[1],
+                                    createI32Constant(b, loc, offsets[1]));
+  if (rotation)
+    row = createRotatedRow(b, loc, row, *rotation);
+  return LLVM::GEPOp::create(
+      b, loc, start.getType(), b.getI8Type(), start,
+      ValueRange{createSwizzledOffset(b, loc, row, col, rows)});
+}
 
 namespace {
 
