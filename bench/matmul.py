@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""A square matmul, C = A B (N x N x N), on the GPU: blk's tiled block
-program (test/GPU/Inputs/matmul_tiled.mlir, run by softmax-run --json
---bench --check) against torch.matmul (cuBLAS) and a Triton matmul written
-here (the textbook tiled kernel: 128 x 128 x 64 tiles, grouped program
-order, 3 stages, 8 warps), in TFLOP/s (2 N^3 flops over the median time).
+"""A matmul, C = A B (M x N x K), on the GPU: blk's tiled block program
+(python-free-examples/matmul.mlir, run by softmax-run --json --bench)
+against torch.matmul (cuBLAS) and a Triton matmul written here (the
+textbook tiled kernel: 128 x 128 x 64 tiles, grouped program order, 3
+stages, 8 warps), in TFLOP/s (2 M N K flops over the median time).
 
     python3 bench/matmul.py --binary bin/softmax-run \
-        --program test/GPU/Inputs/matmul_tiled.mlir --sizes 1024,2048,4096
+        --shapes 4096x4096x4096,1x4096x4096 [--sweep]
 
+Each shape runs blk as a user would, with the tile the binding rules
+choose (compiled cold, then again from the kernel cache) and with
+--autotune (which times the rules' candidates); --sweep adds every tile of
+BLK_TILES and the best one compiled for sm_90 and sm_80 (mma.sync).
 blk's time is softmax-run's (L2 flushed before each launch); torch's and
 Triton's are triton.testing.do_bench's (which also clears L2). Every blk
 run is checked: its C (--output) against torch's float32 product of the
@@ -25,10 +29,10 @@ import numpy
 
 from tolerance import passes, relative_l2
 
-# The blk tiles tried (ROWS x BLOCK x KT, warps, num_stages: the K loop's
-# loads in flight that many iterations ahead, in registers
+# The blk tiles --sweep tries (ROWS x BLOCK x KT, warps, num_stages: the K
+# loop's loads in flight that many iterations ahead, in registers
 # (blk-pipeline-loads), or on sm_90a with rows of whole 16-byte runs as
-# cp.async copies into rings of num_stages shared buffers
+# cp.async copies into rings of num_stages swizzled buffers
 # (blk-pipeline-dot-operands)), each a row.
 BLK_TILES = [(64, 128, 32, 4, 1), (128, 128, 32, 8, 1), (128, 128, 64, 8, 2),
              (128, 128, 64, 8, 3), (128, 128, 64, 4, 3), (128, 128, 128, 8, 3),
@@ -36,22 +40,24 @@ BLK_TILES = [(64, 128, 32, 4, 1), (128, 128, 32, 8, 1), (128, 128, 64, 8, 2),
              (128, 256, 64, 8, 4), (256, 128, 64, 8, 3), (256, 128, 64, 8, 4)]
 
 
-def blk_run(binary, program, files, n, dtype, want, tile, extra=()):
-    """softmax-run on the inputs in `files` with the kernel cache in
-    `files`/cache (empty at a tile's first run: a cold compile): (ms,
-    rel_l2 against `want`, compile facts), or (None, why, None)."""
+def tile_arguments(tile):
+    """softmax-run's flags for a tile (SPLITS: the rules' ceil(N / BLOCK))."""
     rows, block, k_step, warps, stages = tile
-    splits = -(-n // block)
-    # SPLITS is a power of two (the binding's rule): round it up.
-    splits = 1 << (splits - 1).bit_length()
+    return ["--const", f"ROWS={rows},BLOCK={block},KT={k_step}",
+            "--num-warps", str(warps), "--num-stages", str(stages)]
+
+
+def blk_run(binary, program, files, shape, dtype, want, extra=()):
+    """softmax-run on the inputs in `files` with the kernel cache in
+    `files`/cache (empty at the first run of a binding: a cold compile):
+    (ms, rel_l2 against `want`, facts), or (None, why, None)."""
+    m, n, k = shape
     out = os.path.join(files, "c.npy")
     command = [binary, program, "--target", "gpu", "--dtype", dtype,
+               "--rows", str(m), "--cols", str(n), "--inner", str(k),
                "--input", "a=" + os.path.join(files, "a.npy"),
                "--input", "b=" + os.path.join(files, "b.npy"),
-               "--output", "c=" + out, "--const",
-               f"ROWS={rows},BLOCK={block},SPLITS={splits},KT={k_step}",
-               "--num-warps",
-               str(warps), "--num-stages", str(stages), "--bench", "--json",
+               "--output", "c=" + out, "--bench", "--json",
                "--cache-dir", os.path.join(files, "cache"), *extra]
     done = subprocess.run(command, capture_output=True, text=True)
     try:
@@ -61,15 +67,17 @@ def blk_run(binary, program, files, n, dtype, want, tile, extra=()):
                 None)
     if not facts.get("ok"):
         return None, facts.get("error", "failed"), None
-    return (facts["bench"]["ms"], relative_l2(numpy.load(out), want),
-            facts["compile"])
+    return facts["bench"]["ms"], relative_l2(numpy.load(out), want), facts
 
 
 def compile_note(facts):
-    """How the kernel was compiled: cold, or from the kernel cache."""
-    how = "cache hit" if facts["cache_hit"] else "compiled"
-    return (f"{how} {facts['lookup_ms'] + facts['compile_ms']:.0f} ms + "
-            f"load {facts['load_ms']:.0f} ms")
+    """The binding, and how the kernel was compiled: cold, or from the
+    kernel cache."""
+    times = facts["compile"]
+    how = "cache hit" if times["cache_hit"] else "compiled"
+    return (f"{facts['binding']}; {how} "
+            f"{times['lookup_ms'] + times['compile_ms']:.0f} ms + load "
+            f"{times['load_ms']:.0f} ms")
 
 
 def triton_matmul():
@@ -118,26 +126,48 @@ def triton_matmul():
     return run
 
 
+def parse_shapes(text):
+    """'4096x4096x4096,1x4096x4096' (M x N x K) or '4096' (N x N x N)."""
+    shapes = []
+    for item in text.split(","):
+        dims = [int(d) for d in item.split("x")]
+        shapes.append(tuple(dims) if len(dims) == 3 else (dims[0],) * 3)
+    return shapes
+
+
+def blk_runs(args):
+    """The runs of one shape: (label, softmax-run's extra flags)."""
+    runs = [("blk rules", ()), ("blk rules again", ()),
+            ("blk autotune", ("--autotune", "--autotune-cache", "TUNE"))]
+    if args.sweep:
+        runs += [("blk %dx%dx%d w%d s%d" % tile, tile_arguments(tile))
+                 for tile in BLK_TILES]
+    return runs
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default="build/bin/softmax-run")
-    parser.add_argument("--program",
-                        default="test/GPU/Inputs/matmul_tiled.mlir")
-    parser.add_argument("--sizes", default="1024,2048,4096")
+    parser.add_argument("--program", default="python-free-examples/matmul.mlir")
+    parser.add_argument("--shapes", default="1024,2048,4096",
+                        help="M x N x K, comma-separated ('4096' is N^3)")
     parser.add_argument("--dtypes", default="bf16")
+    parser.add_argument("--sweep", action="store_true",
+                        help="also every tile of BLK_TILES, and the best "
+                             "one for sm_90 and sm_80")
     args = parser.parse_args()
 
     import torch
     from triton.testing import do_bench
     torch_types = {"bf16": torch.bfloat16, "f16": torch.float16}
     tri = triton_matmul()
-    print("dtype,N,provider,ms,tflops,percent_of_cublas,note")
+    print("dtype,M,N,K,provider,ms,tflops,percent_of_cublas,note")
     for dtype in args.dtypes.split(","):
-        for n in map(int, args.sizes.split(",")):
-            flops = 2.0 * n ** 3
-            x = torch.randn(n, n, device="cuda", dtype=torch_types[dtype])
-            y = torch.randn(n, n, device="cuda", dtype=torch_types[dtype])
-            out = torch.empty(n, n, device="cuda", dtype=torch_types[dtype])
+        for m, n, k in parse_shapes(args.shapes):
+            flops = 2.0 * m * n * k
+            x = torch.randn(m, k, device="cuda", dtype=torch_types[dtype])
+            y = torch.randn(k, n, device="cuda", dtype=torch_types[dtype])
+            out = torch.empty(m, n, device="cuda", dtype=torch_types[dtype])
             want = (x.float() @ y.float()).cpu().numpy()
             cublas = do_bench(lambda: torch.matmul(x, y, out=out))
             tri(x, y, out)
@@ -150,41 +180,43 @@ def main():
                            x.float().cpu().numpy())
                 numpy.save(os.path.join(files, "b.npy"),
                            y.float().cpu().numpy())
+                tune = os.path.join(files, "autotune.tsv")
+                runs = blk_runs(args)
                 best = None
-                runs = [(tile, (), "") for tile in BLK_TILES]
                 while runs:
-                    tile, extra, label = runs.pop(0)
+                    label, extra = runs.pop(0)
+                    extra = [tune if e == "TUNE" else e for e in extra]
                     ms, error, facts = blk_run(args.binary, args.program,
-                                               files, n, dtype, want, tile,
+                                               files, (m, n, k), dtype, want,
                                                extra)
-                    name = "blk %dx%dx%d w%d s%d" % tile + label
                     if ms is None:
-                        rows.append((name, None, error))
-                        continue
-                    if not passes(dtype, error):
-                        rows.append((name, None, f"WRONG: rel_l2 {error:.1e}"))
-                        continue
-                    rows.append((name, ms, f"rel_l2 {error:.1e}; "
-                                 + compile_note(facts)))
-                    if not label and (best is None or ms < best[1]):
-                        best = (tile, ms)
-                    if not runs and best:
-                        # The best tile again: from the kernel cache, and
-                        # compiled for sm_90 (portable code: mma.sync where
-                        # an H100 takes wgmma, sm_90a) and for sm_80, there
-                        # with at most 2 stages (mma.sync's operands pass
-                        # through registers; more stages spill).
-                        portable = best[0][:4] + (min(best[0][4], 2),)
-                        runs = [(best[0], (), " again"),
-                                (portable, ("--chip", "sm_90"), " sm_90"),
-                                (portable, ("--chip", "sm_80"), " sm_80")]
+                        rows.append((label, None, error))
+                    elif not passes(dtype, error):
+                        rows.append((label, None, f"WRONG: rel_l2 {error:.1e}"))
+                    else:
+                        rows.append((label, ms, f"rel_l2 {error:.1e}; "
+                                     + compile_note(facts)))
+                        if "--const" in extra and (best is None
+                                                   or ms < best[1]):
+                            best = (extra, ms)
+                    if not runs and best and args.sweep:
+                        # The sweep's best tile compiled for sm_90
+                        # (portable code: mma.sync where an H100 takes
+                        # wgmma, sm_90a) and for sm_80, there with at most 2
+                        # stages (mma.sync's operands pass through registers;
+                        # more stages spill).
+                        portable = list(best[0])
+                        at = portable.index("--num-stages") + 1
+                        portable[at] = str(min(int(portable[at]), 2))
+                        runs = [("blk best sm_90", portable + ["--chip", "sm_90"]),
+                                ("blk best sm_80", portable + ["--chip", "sm_80"])]
                         best = None
             for name, ms, note in rows:
                 if ms is None:
-                    print(f"{dtype},{n},{name},,,,{note}")
+                    print(f"{dtype},{m},{n},{k},{name},,,,{note}")
                     continue
-                print(f"{dtype},{n},{name},{ms:.4f},{flops / ms / 1e9:.1f},"
-                      f"{100 * cublas / ms:.1f},{note}")
+                print(f"{dtype},{m},{n},{k},{name},{ms:.4f},"
+                      f"{flops / ms / 1e9:.1f},{100 * cublas / ms:.1f},{note}")
             sys.stdout.flush()
 
 

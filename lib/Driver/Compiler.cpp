@@ -43,6 +43,7 @@ static mlir::blk::ProblemDesc getProblem(const runtime::ProgramShape &shape) {
   problem.elementType = shape.elementType;
   for (const auto &[name, stride] : shape.rowStrides)
     problem.rowStrides[name] = stride;
+  problem.inner = shape.inner;
   return problem;
 }
 

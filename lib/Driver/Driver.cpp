@@ -4,6 +4,7 @@
 
 #include "blk/Driver/Version.h"
 #include "blk/Runtime/KernelCache.h"
+#include "blk/Runtime/Launch.h"
 #include "blk/Target/TargetInfo.h"
 #include "blk/Transforms/Passes.h"
 
@@ -25,20 +26,17 @@ using namespace mlir::blk;
 // Problems
 //===----------------------------------------------------------------------===//
 
-int64_t ProblemDesc::getRowStride(llvm::StringRef tensor) const {
-  auto it = rowStrides.find(tensor);
-  return it == rowStrides.end() ? cols : it->second;
-}
-
-std::optional<int64_t>
-ProblemDesc::getMatrixElements(llvm::StringRef tensor) const {
-  return llvm::checkedMul(rows, getRowStride(tensor));
+int64_t ProblemDesc::getRowStride(const KernelArgument &tensor) const {
+  auto it = rowStrides.find(tensor.name);
+  return it == rowStrides.end() ? getProgramShape().getRowStride(tensor)
+                                : it->second;
 }
 
 RowShape ProblemDesc::getShape() const {
   RowShape shape{
       rows, cols,
-      static_cast<int64_t>(::blk::runtime::elementSize(elementType))};
+      static_cast<int64_t>(::blk::runtime::elementSize(elementType)), true,
+      inner};
   for (const auto &stride : rowStrides)
     shape.alignedRowStarts &= fillsVectors(stride.second, shape.elementBytes);
   return shape;
@@ -49,9 +47,9 @@ RowShape ProblemDesc::getShape() const {
 //===----------------------------------------------------------------------===//
 
 // The runtime's enums mirror the IR's (blk/Runtime/Program.h).
-static_assert(int(ArgRole::param) == int(::blk::runtime::ArgRole::param) &&
-                  int(ArgExtent::per_col) ==
-                      int(::blk::runtime::ArgExtent::per_col) &&
+static_assert(int(ArgRole::inner) == int(::blk::runtime::ArgRole::inner) &&
+                  int(ArgExtent::inner_by_cols) ==
+                      int(::blk::runtime::ArgExtent::inner_by_cols) &&
                   int(GridKind::persistent) ==
                       int(::blk::runtime::GridKind::persistent),
               "the runtime's enums must list the IR's cases in order");
@@ -62,7 +60,19 @@ static ::blk::runtime::ArgExtent toRuntime(ArgExtent extent) {
   return static_cast<::blk::runtime::ArgExtent>(extent);
 }
 
-/// The declared argument `index` of `kernel`, with its launcher type.
+/// The extent of the tensor argument of `kernel` named `name` (the kernel
+/// ABI's verifier made sure a row stride names one).
+static ArgExtent getTensorExtent(func::FuncOp kernel, StringRef name) {
+  for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
+    if (auto declared = kernel.getArgAttrOfType<ArgAttr>(
+            i, BlkDialect::getArgAttrName());
+        declared && declared.isTensor() && declared.getName() == name)
+      return declared.getExtent();
+  return ArgExtent::matrix;
+}
+
+/// The declared argument `index` of `kernel`, with its launcher type; a
+/// row stride carries the extent of its tensor.
 static FailureOr<KernelArgument> getArgument(func::FuncOp kernel,
                                              unsigned index) {
   auto declared =
@@ -73,9 +83,11 @@ static FailureOr<KernelArgument> getArgument(func::FuncOp kernel,
            << " declares no role: give every kernel argument a blk.arg "
               "(e.g. {blk.arg = #blk.arg<input \"x\">}), from which the "
               "launcher builds it";
+  ArgExtent extent = declared.getRole() == ArgRole::row_stride
+                         ? getTensorExtent(kernel, declared.getName())
+                         : declared.getExtent();
   KernelArgument argument{toRuntime(declared.getRole()),
-                          declared.getName().str(),
-                          toRuntime(declared.getExtent()), "", 0};
+                          declared.getName().str(), toRuntime(extent), "", 0};
   Type type = kernel.getArgumentTypes()[index];
   if (auto pointer = dyn_cast<PtrType>(type))
     type = pointer.getPointeeType();
@@ -118,40 +130,69 @@ mlir::blk::getKernelSignatures(ModuleOp program) {
   return signatures;
 }
 
+/// Whether a kernel argument takes the problem's inner dimension: the
+/// `inner` argument, or a product's operand.
+static bool usesInner(const KernelArgument &argument) {
+  using ::blk::runtime::ArgExtent;
+  return argument.role == ::blk::runtime::ArgRole::inner ||
+         (::blk::runtime::isTensorRole(argument.role) &&
+          (argument.extent == ArgExtent::rows_by_inner ||
+           argument.extent == ArgExtent::inner_by_cols));
+}
+
 LogicalResult mlir::blk::verifyProblem(ModuleOp program,
                                        const ProblemDesc &problem) {
+  Operation *anchor = getProgramDiagnosticAnchor(program);
   if (problem.rows < 1 || problem.cols < 1)
-    return getProgramDiagnosticAnchor(program)->emitError() << "the problem must have at least one row "
+    return anchor->emitError() << "the problem must have at least one row "
                                   "and one column, but is "
                                << problem.rows << " x " << problem.cols;
   FailureOr<std::vector<KernelSignature>> signatures =
       getKernelSignatures(program);
   if (failed(signatures))
     return failure();
-  llvm::StringSet<> matrices;
-  for (const KernelSignature &signature : *signatures)
-    for (const KernelArgument &argument : signature.arguments)
-      if (::blk::runtime::isTensorRole(argument.role) &&
-          argument.extent == ::blk::runtime::ArgExtent::matrix)
-        matrices.insert(argument.name);
+  std::vector<KernelArgument> tensors =
+      ::blk::runtime::getTensorArguments(*signatures);
+  bool takesInner = llvm::any_of(*signatures, [](const KernelSignature &s) {
+    return llvm::any_of(s.arguments, usesInner);
+  });
+  if (takesInner && problem.inner < 1)
+    return anchor->emitError()
+           << "the program multiplies along an inner dimension (an `inner` "
+              "argument or a rows_by_inner / inner_by_cols tensor), but the "
+              "problem gives it as "
+           << problem.inner << "; give it at least 1";
+  if (!takesInner && problem.inner != 0)
+    return anchor->emitError()
+           << "the problem gives an inner dimension of " << problem.inner
+           << ", but no kernel of the program takes one (an `inner` "
+              "argument or a rows_by_inner / inner_by_cols tensor)";
+  ::blk::runtime::ProgramShape shape = problem.getProgramShape();
   for (const auto &stride : problem.rowStrides) {
-    if (!matrices.contains(stride.getKey()))
-      return getProgramDiagnosticAnchor(program)->emitError()
+    auto tensor = llvm::find_if(tensors, [&](const KernelArgument &t) {
+      return t.name == stride.getKey() &&
+             ::blk::runtime::hasRowStride(t.extent);
+    });
+    if (tensor == tensors.end())
+      return anchor->emitError()
              << "the problem gives a row stride for \"" << stride.getKey()
              << "\", which is no matrix tensor of the program";
-    if (stride.getValue() < problem.cols)
-      return getProgramDiagnosticAnchor(program)->emitError()
+    int64_t length = shape.getExtent(tensor->extent).cols;
+    if (stride.getValue() < length)
+      return anchor->emitError()
              << "the row stride of \"" << stride.getKey() << "\" ("
              << stride.getValue() << ") is less than the row length ("
-             << problem.cols << ")";
+             << length << ")";
   }
-  for (const auto &matrix : matrices)
-    if (!problem.getMatrixElements(matrix.getKey()))
-      return getProgramDiagnosticAnchor(program)->emitError()
-             << "tensor \"" << matrix.getKey() << "\" of " << problem.rows
-             << " rows with a stride of "
-             << problem.getRowStride(matrix.getKey())
+  for (const KernelArgument &tensor : tensors) {
+    int64_t rows = shape.getExtent(tensor.extent).rows;
+    int64_t stride = shape.getRowStride(tensor);
+    if (!llvm::checkedMul(rows, stride))
+      return anchor->emitError()
+             << "tensor \"" << tensor.name << "\" of " << rows
+             << " rows with a stride of " << stride
              << " elements overflows a 64-bit element count";
+  }
   return success();
 }
 
@@ -168,23 +209,31 @@ static int64_t largestPowerOfTwoDividing(int64_t value) {
   return value & -value;
 }
 
-/// The problem's value of an integer kernel argument, if its role has one.
+/// The problem's value of an integer kernel argument (`declared`, as the
+/// launcher sees it: `argument`), if its role has one.
 static std::optional<int64_t> getProblemValue(ArgAttr declared,
+                                              func::FuncOp kernel,
+                                              unsigned index,
                                               const ProblemDesc &problem) {
   switch (declared.getRole()) {
   case ArgRole::rows:
     return problem.rows;
   case ArgRole::cols:
     return problem.cols;
-  case ArgRole::row_stride:
-    return problem.getRowStride(declared.getName());
+  case ArgRole::inner:
+    return problem.inner;
+  case ArgRole::row_stride: {
+    FailureOr<KernelArgument> argument = getArgument(kernel, index);
+    return succeeded(argument) ? std::optional(problem.getRowStride(*argument))
+                               : std::nullopt;
+  }
   default:
     return std::nullopt;
   }
 }
 
 /// Calls `fn(kernel, index, declaration, value)` for every kernel argument
-/// whose declared role has a value in the problem (rows, cols, row
+/// whose declared role has a value in the problem (rows, cols, inner, row
 /// strides), in program order; stops at the first failure.
 static LogicalResult forEachProblemValue(
     ModuleOp program, const ProblemDesc &problem,
@@ -197,7 +246,8 @@ static LogicalResult forEachProblemValue(
       auto declared =
           func.getArgAttrOfType<ArgAttr>(i, BlkDialect::getArgAttrName());
       std::optional<int64_t> value =
-          declared ? getProblemValue(declared, problem) : std::nullopt;
+          declared ? getProblemValue(declared, func, i, problem)
+                   : std::nullopt;
       if (value && failed(fn(func, i, declared, *value)))
         return failure();
     }
@@ -258,20 +308,23 @@ static LogicalResult checkArgumentWidths(ModuleOp program,
       });
 }
 
-/// The longest row in memory: the largest row stride of a matrix, or the
-/// row length (scratch matrices have rows of exactly `cols`).
+/// The longest row in memory: the largest row stride, the row length
+/// (scratch matrices have rows of exactly `cols`), or a product's inner
+/// dimension (A's rows).
 static int64_t getWidestRow(const ProblemDesc &problem) {
-  int64_t widest = problem.cols;
+  int64_t widest = std::max(problem.cols, problem.inner);
   for (const auto &stride : problem.rowStrides)
     widest = std::max(widest, stride.getValue());
   return widest;
 }
 
-/// Whether a row offset (row x stride) of some matrix of the problem, or
-/// of a scratch matrix (rows x cols), passes 2^31 - 1: then the program's
-/// row offsets must be computed in 64 bits.
+/// Whether a row offset (row x stride) of some tensor of the problem, or
+/// of a scratch matrix (rows x cols), may pass 2^31 - 1: then the program's
+/// row offsets must be computed in 64 bits. A product's B has `inner`
+/// rows.
 static bool needsWideOffsets(const ProblemDesc &problem) {
-  return llvm::checkedMul(problem.rows, getWidestRow(problem))
+  return llvm::checkedMul(std::max(problem.rows, problem.inner),
+                          getWidestRow(problem))
              .value_or(INT64_MAX) > maxValueOf(32);
 }
 
@@ -280,7 +333,7 @@ static bool needsWideOffsets(const ProblemDesc &problem) {
   // The most rows whose offsets fit the width fitProgram chose for them.
   int64_t offsetLimit = needsWideOffsets(*this) ? INT64_MAX : maxValueOf(32);
   return {offsetLimit / getWidestRow(*this), shape.cols, shape.elementType,
-          shape.rowStrides};
+          shape.rowStrides, shape.inner};
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
@@ -342,6 +395,9 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
   // will apply, asked before they run.
   if (options.stageMinRegisters > 0)
     binding.rows = RowPolicy(*target, options);
+  binding.products = target->hasWgmma()     ? BindingOptions::Products::warpgroups
+                     : target->hasMmaSync() ? BindingOptions::Products::warps
+                                            : BindingOptions::Products::scalar;
   return binding;
 }
 
@@ -441,6 +497,7 @@ mlir::blk::specializeProgram(ModuleOp fitted, const Specialization &binding) {
   for (const auto &stride : rowStrides)
     shape.rowStrides.emplace_back(stride.getKey().str(), stride.getValue());
   llvm::sort(shape.rowStrides);
+  shape.inner = inner;
   return shape;
 }
 

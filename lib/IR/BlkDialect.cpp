@@ -39,20 +39,22 @@ static void printStaticShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
 /// `(, key = value)*` after num_warps, each key at most once, in any order:
 /// `grid = rows|persistent`, `num_ctas = N`, `num_stages = N`, and the
 /// constants' roles
-/// `row_block = NAME`, `rows_per_program = NAME`, `row_splits = NAME`.
-/// Defaults are not printed.
+/// `row_block = NAME`, `rows_per_program = NAME`, `row_splits = NAME`,
+/// `inner_block = NAME`. Defaults are not printed.
 static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
                                       int64_t &numCtas, int64_t &numStages,
                                       std::string &rowBlock,
                                       std::string &rowsPerProgram,
-                                      std::string &rowSplits) {
+                                      std::string &rowSplits,
+                                      std::string &innerBlock) {
   grid = GridKind::rows;
   numCtas = 1;
   numStages = 1;
   llvm::StringMap<std::string *> constantRoles = {
       {"row_block", &rowBlock},
       {"rows_per_program", &rowsPerProgram},
-      {"row_splits", &rowSplits}};
+      {"row_splits", &rowSplits},
+      {"inner_block", &innerBlock}};
   llvm::StringSet<> seen;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
@@ -85,7 +87,7 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
     } else {
       return parser.emitError(at)
              << "expected 'grid', 'num_ctas', 'num_stages', 'row_block', "
-                "'rows_per_program' or 'row_splits', got '"
+                "'rows_per_program', 'row_splits' or 'inner_block', got '"
              << key << "'";
     }
   }
@@ -95,7 +97,7 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
 static void printKernelOptions(AsmPrinter &printer, GridKind grid,
                                int64_t numCtas, int64_t numStages,
                                StringRef rowBlock, StringRef rowsPerProgram,
-                               StringRef rowSplits) {
+                               StringRef rowSplits, StringRef innerBlock) {
   if (grid != GridKind::rows)
     printer << ", grid = " << stringifyGridKind(grid);
   if (numCtas != 1)
@@ -108,6 +110,8 @@ static void printKernelOptions(AsmPrinter &printer, GridKind grid,
     printer << ", rows_per_program = " << rowsPerProgram;
   if (!rowSplits.empty())
     printer << ", row_splits = " << rowSplits;
+  if (!innerBlock.empty())
+    printer << ", inner_block = " << innerBlock;
 }
 
 #define GET_ATTRDEF_CLASSES
@@ -274,7 +278,7 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t numWarps, GridKind grid,
                                  int64_t numCtas, int64_t numStages,
                                  StringRef rowBlock, StringRef rowsPerProgram,
-                                 StringRef rowSplits) {
+                                 StringRef rowSplits, StringRef innerBlock) {
   if (numWarps < 1 || numWarps > kMaxWarpsPerCta ||
       !llvm::isPowerOf2_64(numWarps))
     return emitError() << "num_warps must be a power of two from 1 to "
@@ -285,13 +289,13 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (numStages < 1 || numStages > kMaxPipelineStages)
     return emitError() << "num_stages must be from 1 to " << kMaxPipelineStages
                        << ", but got " << numStages;
-  StringRef roles[] = {rowBlock, rowsPerProgram, rowSplits};
-  for (unsigned i = 0; i < 3; ++i)
-    for (unsigned j = i + 1; j < 3; ++j)
+  StringRef roles[] = {rowBlock, rowsPerProgram, rowSplits, innerBlock};
+  for (unsigned i = 0; i < std::size(roles); ++i)
+    for (unsigned j = i + 1; j < std::size(roles); ++j)
       if (!roles[i].empty() && roles[i] == roles[j])
         return emitError() << "compile-time constant '" << roles[i]
                            << "' is given two roles (row_block, "
-                              "rows_per_program, row_splits)";
+                              "rows_per_program, row_splits, inner_block)";
   return success();
 }
 
@@ -309,7 +313,7 @@ KernelAttr::withLaunchShape(function_ref<InFlightDiagnostic()> emitError,
                             int64_t numStages) const {
   return getChecked(emitError, getContext(), numWarps, getGrid(), numCtas,
                     numStages, getRowBlock(), getRowsPerProgram(),
-                    getRowSplits());
+                    getRowSplits(), getInnerBlock());
 }
 
 //===----------------------------------------------------------------------===//
@@ -318,7 +322,8 @@ KernelAttr::withLaunchShape(function_ref<InFlightDiagnostic()> emitError,
 
 /// Roles that name a tensor or a parameter.
 static bool roleTakesName(ArgRole role) {
-  return role != ArgRole::rows && role != ArgRole::cols;
+  return role != ArgRole::rows && role != ArgRole::cols &&
+         role != ArgRole::inner;
 }
 
 bool mlir::blk::isTensorRole(ArgRole role) {
@@ -327,6 +332,10 @@ bool mlir::blk::isTensorRole(ArgRole role) {
 }
 
 bool ArgAttr::isTensor() const { return isTensorRole(getRole()); }
+
+bool mlir::blk::hasRowStride(ArgExtent extent) {
+  return extent != ArgExtent::per_row && extent != ArgExtent::per_col;
+}
 
 /// `<role ("name")? (, extent)?>`
 Attribute ArgAttr::parse(AsmParser &parser, Type) {
@@ -337,7 +346,8 @@ Attribute ArgAttr::parse(AsmParser &parser, Type) {
   std::optional<ArgRole> role = symbolizeArgRole(roleName);
   if (!role) {
     parser.emitError(at) << "expected an argument role (input, output, "
-                            "scratch, row_stride, rows, cols, param), got '"
+                            "scratch, row_stride, rows, cols, inner, param), "
+                            "got '"
                          << roleName << "'";
     return {};
   }
@@ -352,7 +362,8 @@ Attribute ArgAttr::parse(AsmParser &parser, Type) {
     std::optional<ArgExtent> parsed = symbolizeArgExtent(extentName);
     if (!parsed) {
       parser.emitError(extentAt) << "expected a tensor shape (matrix, "
-                                    "per_row, per_col), got '"
+                                    "per_row, per_col, rows_by_inner, "
+                                    "inner_by_cols), got '"
                                  << extentName << "'";
       return {};
     }
@@ -434,8 +445,8 @@ static bool isKernelArgumentType(Type type) {
 }
 
 /// The declared arguments (blk.arg) of a kernel fit together: all or none
-/// declared, one `rows` and one `cols`, names used once, and every
-/// row_stride naming a matrix of the kernel.
+/// declared, at most one `rows`, `cols` and `inner`, names used once, and
+/// every row_stride naming a two-dimensional tensor of the kernel.
 static LogicalResult verifyKernelABI(func::FuncOp func) {
   SmallVector<ArgAttr> args;
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
@@ -444,7 +455,7 @@ static LogicalResult verifyKernelABI(func::FuncOp func) {
   if (declared == 0)
     return success();
   llvm::StringMap<ArgAttr> byName;
-  unsigned rows = 0, cols = 0;
+  unsigned rows = 0, cols = 0, inner = 0;
   for (auto [index, arg] : llvm::enumerate(args)) {
     if (!arg)
       return func.emitError() << "kernel argument #" << index
@@ -453,6 +464,7 @@ static LogicalResult verifyKernelABI(func::FuncOp func) {
                               << " do: declare every argument or none";
     rows += arg.getRole() == ArgRole::rows;
     cols += arg.getRole() == ArgRole::cols;
+    inner += arg.getRole() == ArgRole::inner;
     if ((arg.isTensor() || arg.getRole() == ArgRole::param) &&
         !byName.try_emplace(arg.getName(), arg).second)
       return func.emitError() << "kernel argument #" << index << " declares \""
@@ -460,16 +472,16 @@ static LogicalResult verifyKernelABI(func::FuncOp func) {
                               << "\", which another argument of @"
                               << func.getSymName() << " already names";
   }
-  if (rows > 1 || cols > 1)
+  if (rows > 1 || cols > 1 || inner > 1)
     return func.emitError() << "kernel @" << func.getSymName()
-                            << " declares " << rows << " rows and " << cols
-                            << " cols arguments; at most one of each";
+                            << " declares " << rows << " rows, " << cols
+                            << " cols and " << inner
+                            << " inner arguments; at most one of each";
   for (auto [index, arg] : llvm::enumerate(args)) {
     if (arg.getRole() != ArgRole::row_stride)
       continue;
     ArgAttr tensor = byName.lookup(arg.getName());
-    if (!tensor || !tensor.isTensor() ||
-        tensor.getExtent() != ArgExtent::matrix)
+    if (!tensor || !tensor.isTensor() || !hasRowStride(tensor.getExtent()))
       return func.emitError() << "kernel argument #" << index
                               << " is the row stride of \"" << arg.getName()
                               << "\", but @" << func.getSymName()
@@ -504,7 +516,8 @@ static LogicalResult verifyKernelAttr(Operation *op, Attribute value) {
   for (auto [role, name] :
        {std::pair<StringRef, StringRef>{"row_block", kernel.getRowBlock()},
         {"rows_per_program", kernel.getRowsPerProgram()},
-        {"row_splits", kernel.getRowSplits()}})
+        {"row_splits", kernel.getRowSplits()},
+        {"inner_block", kernel.getInnerBlock()}})
     if (!name.empty() && !llvm::is_contained(used, name))
       return op->emitError() << role << " = " << name << ": kernel @"
                              << func.getSymName()

@@ -51,6 +51,8 @@ struct Cell {
 /// strides included): doubles for floats, exact integers otherwise.
 struct Memory {
   std::string name;
+  /// Elements from one row to the next (the row_stride argument's value).
+  int64_t rowStride = 0;
   bool isFloat = true;
   std::vector<double> floats;
   std::vector<int64_t> ints;
@@ -434,11 +436,16 @@ private:
         return error() << "tensor '" << name << "' was not given";
       return cell;
     case ArgRole::row_stride:
-      return integer(shape.getRowStride(name));
+      for (const Memory &memory : memories)
+        if (memory.name == name)
+          return integer(memory.rowStride);
+      return error() << "tensor '" << name << "' was not given";
     case ArgRole::rows:
       return integer(shape.rows);
     case ArgRole::cols:
       return integer(shape.cols);
+    case ArgRole::inner:
+      return integer(shape.inner);
     case ArgRole::param:
       for (const auto &[scalarName, value] : scalars) {
         if (scalarName != name)
@@ -1172,6 +1179,7 @@ Memory getMemory(const rt::HostTensor &tensor) {
   memory.name = tensor.getName();
   memory.isFloat = tensor.isFloat();
   int64_t stride = tensor.getRowStride();
+  memory.rowStride = stride;
   int64_t elements = tensor.getRows() * stride;
   if (memory.isFloat)
     memory.floats.resize(elements);

@@ -89,8 +89,13 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
         failed(mergeRole(func, "rows_per_program",
                          kernel.getRowsPerProgram(), traits.rowsPerProgram)) ||
         failed(mergeRole(func, "row_splits", kernel.getRowSplits(),
-                         traits.rowSplits)))
+                         traits.rowSplits)) ||
+        failed(mergeRole(func, "inner_block", kernel.getInnerBlock(),
+                         traits.innerBlock)))
       return failure();
+    traits.multiplies |=
+        func.walk([](DotOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
     traits.numWarps = std::max(traits.numWarps, kernel.getNumWarps());
     traits.numCtas = std::max(traits.numCtas, kernel.getNumCtas());
     func.walk([&](scf::ForOp loop) {
@@ -496,6 +501,201 @@ static LogicalResult verifyRoleConstants(ModuleOp program,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Products: a tile of C a program
+//===----------------------------------------------------------------------===//
+
+/// A program's tile of C: rows x cols, `inner` deep a K step, on `warps`
+/// warps with `stages` K steps in flight (0: the kernel's own).
+struct ProductTile {
+  int64_t rows, cols, inner, warps, stages;
+};
+
+/// The tiles wgmma and mma.sync take 16-bit operands in: 128 x 256 x 64
+/// on 8 warps (two warpgroups along M) was the best tile from 2048 to 4096
+/// on the H100, at 4 stages with wgmma, and the best mma.sync tile at 2
+/// (docs/benchmarks.md, "Matmul"; 8192 was within the run-to-run spread of
+/// 256 x 128 x 64).
+constexpr ProductTile kTensorCoreTile = {128, 256, 64, 8, 4};
+constexpr int64_t kWarpProductStages = 2;
+/// A tile that holds few rows (M <= 64): one warpgroup, and more programs
+/// along N.
+constexpr ProductTile kFewRowsTile = {64, 64, 64, 4, 4};
+/// f32 data and the CPU: f32 multiply-adds, 16 accumulators a thread.
+constexpr ProductTile kScalarTile = {32, 64, 32, 4, 0};
+
+static bool onTensorCores(const RowShape &shape, const BindingOptions &options) {
+  return options.products != BindingOptions::Products::scalar &&
+         shape.elementBytes == 2;
+}
+
+/// The product rules' tile for the shape (Binding.h).
+static ProductTile productTile(const RowShape &shape,
+                               const BindingOptions &options) {
+  if (!onTensorCores(shape, options))
+    return kScalarTile;
+  ProductTile tile = shape.rows <= kFewRowsTile.rows ? kFewRowsTile
+                                                     : kTensorCoreTile;
+  if (tile.cols > kFewRowsTile.cols)
+    tile.cols = std::clamp<int64_t>(llvm::PowerOf2Ceil(shape.cols),
+                                    kFewRowsTile.cols, tile.cols);
+  if (options.products == BindingOptions::Products::warps)
+    tile.stages = kWarpProductStages;
+  return tile;
+}
+
+/// Warps for a tile of `rows` rows of C: a warpgroup per 64 rows on tensor
+/// cores (wgmma's warps lie along M), else the tile's own.
+static int64_t productWarps(int64_t rows, const ProductTile &tile,
+                            const RowShape &shape,
+                            const BindingOptions &options) {
+  if (!onTensorCores(shape, options))
+    return tile.warps;
+  return std::clamp<int64_t>(rows / 16, 4, 8);
+}
+
+/// The product's role constants cover C and size blocks (powers of two);
+/// row_splits does not size a block, and any count that covers N without
+/// a program past it will do.
+static LogicalResult verifyProductConstants(ModuleOp program,
+                                            const ProgramTraits &traits,
+                                            const RowShape &shape,
+                                            const Specialization &binding) {
+  Operation *anchor = getProgramDiagnosticAnchor(program);
+  for (const std::string *name :
+       {&traits.rowsPerProgram, &traits.rowBlock, &traits.innerBlock}) {
+    if (name->empty())
+      continue;
+    int64_t value = binding.constants.lookup(*name);
+    if (value < 1 || !llvm::isPowerOf2_64(value))
+      return anchor->emitError()
+             << "constant " << *name << " = " << value
+             << " sizes a block of a product's tile, so it must be a power "
+                "of two";
+  }
+  if (traits.rowBlock.empty())
+    return success();
+  int64_t cols = std::max<int64_t>(1, shape.cols);
+  int64_t block = binding.constants.lookup(traits.rowBlock);
+  if (traits.rowSplits.empty()) {
+    if (block < cols)
+      return anchor->emitError()
+             << "row_block " << traits.rowBlock << " = " << block
+             << " covers " << block << " of the " << cols
+             << " columns of C; a program without row_splits must cover "
+                "them";
+    return success();
+  }
+  int64_t splits = binding.constants.lookup(traits.rowSplits);
+  int64_t most = llvm::divideCeil(cols, block);
+  if (splits < 1 || splits > most || block * splits < cols)
+    return anchor->emitError()
+           << "row_splits " << traits.rowSplits << " = " << splits
+           << " x row_block " << traits.rowBlock << " = " << block
+           << " must cover the " << cols << " columns of C with no program "
+           << "past them: row_splits = " << most;
+  return success();
+}
+
+static FailureOr<Specialization>
+chooseProductSpecialization(ModuleOp program, const ProgramTraits &traits,
+                            const RowShape &shape,
+                            const BindingOptions &options) {
+  ProductTile tile = productTile(shape, options);
+  // Without row_splits a program's block covers the row.
+  if (traits.rowSplits.empty())
+    tile.cols = llvm::PowerOf2Ceil(std::max<int64_t>(1, shape.cols));
+  const std::map<std::string, int64_t> &given = options.choices.constants;
+  auto choose = [&](const std::string &name, int64_t rule) {
+    return given.count(name) ? given.at(name) : rule;
+  };
+  int64_t block = choose(traits.rowBlock, tile.cols);
+  Specialization result;
+  for (const std::string &name : getConstantNames(program)) {
+    if (given.count(name))
+      result.constants[name] = given.at(name);
+    else if (name == traits.rowsPerProgram)
+      result.constants[name] = tile.rows;
+    else if (name == traits.rowBlock)
+      result.constants[name] = tile.cols;
+    else if (name == traits.rowSplits)
+      result.constants[name] =
+          llvm::divideCeil(std::max<int64_t>(1, shape.cols),
+                           std::max<int64_t>(1, block));
+    else if (name == traits.innerBlock)
+      result.constants[name] = tile.inner;
+    else
+      return getProgramDiagnosticAnchor(program)->emitError()
+             << "the program uses compile-time constant '" << name
+             << "', which no kernel declares a role for (#blk.kernel's "
+                "row_block, rows_per_program, row_splits or inner_block), "
+                "so it cannot be derived from the problem; bind it "
+                "explicitly ("
+             << name << "=<value>)";
+  }
+  if (failed(verifyProductConstants(program, traits, shape, result)))
+    return failure();
+  int64_t rows = traits.rowsPerProgram.empty()
+                     ? 1
+                     : result.constants.lookup(traits.rowsPerProgram);
+  result.numWarps = options.choices.numWarps > 0
+                        ? options.choices.numWarps
+                        : productWarps(rows, tile, shape, options);
+  result.numCtas = options.choices.numCtas;
+  result.numStages =
+      options.choices.numStages > 0 ? options.choices.numStages : tile.stages;
+  result.rowsPerProgram = rows;
+  result.rowParts = traits.rowSplits.empty()
+                        ? 1
+                        : result.constants.lookup(traits.rowSplits);
+  return result;
+}
+
+/// The tiles autotuning tries for a product (rows x cols x inner; warps
+/// and stages from the rules).
+static std::vector<ProductTile> productCandidates(const RowShape &shape,
+                                                  const BindingOptions &options) {
+  if (!onTensorCores(shape, options))
+    return {{32, 32, 32, 4, 0}, kScalarTile, {64, 64, 32, 4, 0}};
+  return {kFewRowsTile, {128, 128, 64, 8, 0}, {128, 128, 128, 8, 0},
+          kTensorCoreTile, {256, 128, 64, 8, 0}};
+}
+
+static std::vector<Specialization>
+candidateProductSpecializations(ModuleOp program, const ProgramTraits &traits,
+                                const RowShape &shape,
+                                const BindingOptions &options) {
+  std::vector<int64_t> stages = {options.choices.numStages};
+  if (options.choices.numStages == 0) {
+    if (options.products == BindingOptions::Products::warpgroups &&
+        onTensorCores(shape, options))
+      stages = {3, 4};
+    else if (traits.loadsInLoops)
+      stages = {1, 2};
+  }
+  ScopedDiagnosticHandler quiet(program.getContext(),
+                                [](Diagnostic &) { return success(); });
+  std::vector<Specialization> candidates;
+  std::set<std::string> seen;
+  for (const ProductTile &tile : productCandidates(shape, options)) {
+    BindingOptions fixed = options;
+    fixed.choices.numWarps = 0;
+    for (auto [name, value] : {std::pair{&traits.rowsPerProgram, tile.rows},
+                               {&traits.rowBlock, tile.cols},
+                               {&traits.innerBlock, tile.inner}})
+      if (!name->empty() && !options.choices.constants.count(*name))
+        fixed.choices.constants[*name] = value;
+    for (int64_t s : stages) {
+      fixed.choices.numStages = s;
+      FailureOr<Specialization> candidate =
+          chooseProductSpecialization(program, traits, shape, fixed);
+      if (succeeded(candidate) && seen.insert(candidate->describe()).second)
+        candidates.push_back(*candidate);
+    }
+  }
+  return candidates;
+}
+
 FailureOr<Specialization>
 mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
                                 const BindingOptions &options) {
@@ -504,6 +704,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   FailureOr<ProgramTraits> traits = ProgramTraits::get(program);
   if (failed(traits))
     return failure();
+  if (traits->multiplies)
+    return chooseProductSpecialization(program, *traits, shape, options);
   RuleConstants rules = ruleConstants(*traits, shape, options);
   Specialization result;
   result.numStages = options.choices.numStages;
@@ -697,6 +899,11 @@ mlir::blk::candidateSpecializations(ModuleOp program, const RowShape &shape,
   FailureOr<ProgramTraits> traits = ProgramTraits::get(program);
   if (failed(traits))
     return {};
+  if (traits->multiplies) {
+    if (failed(verifyCallerConstants(program, options)))
+      return {};
+    return candidateProductSpecializations(program, *traits, shape, options);
+  }
   bool hasRows = !traits->rowsPerProgram.empty() &&
                  !options.choices.constants.count(traits->rowsPerProgram);
   int64_t maxTile = options.choices.maxTile;

@@ -27,21 +27,10 @@ Status HostTensor::create(const KernelArgument &declaration,
                            type + "; the host holds f32, f16, bf16, i32 and "
                            "i64 tensors");
   }
-  switch (declaration.extent) {
-  case ArgExtent::matrix:
-    tensor.rows = shape.rows;
-    tensor.cols = shape.cols;
-    tensor.rowStride = shape.getRowStride(declaration.name);
-    break;
-  case ArgExtent::per_row:
-    tensor.rows = shape.rows;
-    tensor.cols = tensor.rowStride = 1;
-    break;
-  case ArgExtent::per_col:
-    tensor.rows = 1;
-    tensor.cols = tensor.rowStride = shape.cols;
-    break;
-  }
+  TensorExtent extent = shape.getExtent(declaration.extent);
+  tensor.rows = extent.rows;
+  tensor.cols = extent.cols;
+  tensor.rowStride = shape.getRowStride(declaration);
   int64_t elements = 0, bytes = 0;
   if (Status status = getTensorElements(declaration, shape, elements); !status)
     return status;

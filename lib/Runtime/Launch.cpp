@@ -61,9 +61,15 @@ uint64_t LaunchArguments::getTensor(const std::string &name) const {
   return address ? *address : 0;
 }
 
-int64_t LaunchArguments::getRowStride(const std::string &name) const {
-  const int64_t *stride = findNamed(rowStrides, name);
-  return stride ? *stride : numCols;
+int64_t LaunchArguments::getRowStride(const KernelArgument &tensor) const {
+  const int64_t *stride = findNamed(rowStrides, tensor.name);
+  if (stride)
+    return *stride;
+  ProgramShape shape;
+  shape.rows = numRows;
+  shape.cols = numCols;
+  shape.inner = numInner;
+  return shape.getExtent(tensor.extent).cols;
 }
 
 const std::string *LaunchArguments::getParam(const std::string &name) const {
@@ -81,6 +87,10 @@ Status blk::runtime::checkShape(const ProgramImage &image,
     return Status::failure("the program was compiled for rows of " +
                            std::to_string(shapes.cols) + " elements, not " +
                            std::to_string(arguments.cols()));
+  if (arguments.inner() != shapes.inner)
+    return Status::failure("the program was compiled for an inner dimension "
+                           "of " + std::to_string(shapes.inner) + ", not " +
+                           std::to_string(arguments.inner()));
   if (arguments.rows() < 1 || arguments.rows() > shapes.maxRows)
     return Status::failure(
         "the program serves 1 to " + std::to_string(shapes.maxRows) +
@@ -89,16 +99,15 @@ Status blk::runtime::checkShape(const ProgramImage &image,
              ? " (its row offsets are 32-bit; a compilation for that many rows "
                "makes them 64-bit)"
              : ""));
-  // Every matrix: a kernel that takes no stride argument has the compiled
-  // one built in.
+  // Every two-dimensional tensor: a kernel that takes no stride argument
+  // has the compiled one built in.
   for (const KernelSignature &signature : image.signatures)
     for (const KernelArgument &argument : signature.arguments) {
       if (argument.role != ArgRole::row_stride &&
-          !(isTensorRole(argument.role) &&
-            argument.extent == ArgExtent::matrix))
+          !(isTensorRole(argument.role) && hasRowStride(argument.extent)))
         continue;
-      int64_t compiled = shapes.withRows(1).getRowStride(argument.name);
-      int64_t given = arguments.getRowStride(argument.name);
+      int64_t compiled = shapes.withRows(1).getRowStride(argument);
+      int64_t given = arguments.getRowStride(argument);
       if (compiled != given)
         return Status::failure("the program was compiled for a row stride of " +
                                std::to_string(compiled) + " elements in '" +
@@ -111,21 +120,15 @@ Status blk::runtime::checkShape(const ProgramImage &image,
 Status blk::runtime::getTensorElements(const KernelArgument &tensor,
                                        const ProgramShape &shape,
                                        int64_t &elements) {
-  switch (tensor.extent) {
-  case ArgExtent::per_row:
-    elements = shape.rows;
+  TensorExtent extent = shape.getExtent(tensor.extent);
+  if (!hasRowStride(tensor.extent)) {
+    elements = extent.rows * extent.cols;
     return Status::success();
-  case ArgExtent::per_col:
-    elements = shape.cols;
-    return Status::success();
-  case ArgExtent::matrix:
-    break;
   }
-  if (__builtin_mul_overflow(shape.rows, shape.getRowStride(tensor.name),
-                             &elements))
+  int64_t stride = shape.getRowStride(tensor);
+  if (__builtin_mul_overflow(extent.rows, stride, &elements))
     return Status::failure("tensor '" + tensor.name + "' of " +
-                           describeShape(shape.rows,
-                                         shape.getRowStride(tensor.name)) +
+                           describeShape(extent.rows, stride) +
                            " elements overflows 64 bits");
   return Status::success();
 }
@@ -205,13 +208,16 @@ Status blk::runtime::packArguments(const KernelSignature &signature,
                                argument.name + "', which was not given");
       continue;
     case ArgRole::row_stride:
-      text = std::to_string(arguments.getRowStride(argument.name));
+      text = std::to_string(arguments.getRowStride(argument));
       break;
     case ArgRole::rows:
       text = std::to_string(arguments.rows());
       break;
     case ArgRole::cols:
       text = std::to_string(arguments.cols());
+      break;
+    case ArgRole::inner:
+      text = std::to_string(arguments.inner());
       break;
     case ArgRole::param:
       if (const std::string *value = arguments.getParam(argument.name)) {

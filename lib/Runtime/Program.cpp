@@ -17,7 +17,7 @@
 using namespace blk::runtime;
 namespace chip = blk::chip;
 
-static const char kImageHeader[] = "blk-program-image 3\n";
+static const char kImageHeader[] = "blk-program-image 4\n";
 
 bool blk::runtime::isTensorRole(ArgRole role) {
   return role == ArgRole::input || role == ArgRole::output ||
@@ -38,11 +38,31 @@ std::vector<KernelArgument> blk::runtime::getTensorArguments(
   return tensors;
 }
 
-int64_t ProgramShape::getRowStride(const std::string &tensor) const {
+bool blk::runtime::hasRowStride(ArgExtent extent) {
+  return extent != ArgExtent::per_row && extent != ArgExtent::per_col;
+}
+
+TensorExtent ProgramShape::getExtent(ArgExtent extent) const {
+  switch (extent) {
+  case ArgExtent::matrix:
+    return {rows, cols};
+  case ArgExtent::per_row:
+    return {rows, 1};
+  case ArgExtent::per_col:
+    return {1, cols};
+  case ArgExtent::rows_by_inner:
+    return {rows, inner};
+  case ArgExtent::inner_by_cols:
+    return {inner, cols};
+  }
+  return {};
+}
+
+int64_t ProgramShape::getRowStride(const KernelArgument &tensor) const {
   for (const auto &[name, stride] : rowStrides)
-    if (name == tensor)
+    if (name == tensor.name)
       return stride;
-  return cols;
+  return getExtent(tensor.extent).cols;
 }
 
 int64_t ProgramImage::getGrid(int64_t rows) const {
@@ -134,6 +154,7 @@ bool readImage(Reader &in, ProgramImage &image) {
   if (!in.header() || !in.string(image.target) ||
       !in.bounded(1, INT64_MAX, image.shapes.maxRows) ||
       !in.bounded(1, INT64_MAX, image.shapes.cols) ||
+      !in.bounded(0, INT64_MAX, image.shapes.inner) ||
       !in.enumeration(ElementType::BF16, image.shapes.elementType) ||
       !in.count(count))
     return false;
@@ -154,9 +175,9 @@ bool readImage(Reader &in, ProgramImage &image) {
       return false;
     for (int64_t a = 0; a < arguments; ++a) {
       KernelArgument argument;
-      if (!in.enumeration(ArgRole::param, argument.role) ||
+      if (!in.enumeration(ArgRole::inner, argument.role) ||
           !in.string(argument.name) ||
-          !in.enumeration(ArgExtent::per_col, argument.extent) ||
+          !in.enumeration(ArgExtent::inner_by_cols, argument.extent) ||
           !in.string(argument.type) || !in.bounded(1, 16, argument.bytes))
         return false;
       signature.arguments.push_back(std::move(argument));
@@ -200,6 +221,7 @@ std::string ProgramImage::serialize() const {
   out.string(target);
   out.integer(shapes.maxRows);
   out.integer(shapes.cols);
+  out.integer(shapes.inner);
   out.integer(static_cast<int64_t>(shapes.elementType));
   out.integer(static_cast<int64_t>(shapes.rowStrides.size()));
   for (const auto &[name, stride] : shapes.rowStrides) {

@@ -69,6 +69,10 @@ const char *describeExtent(ArgExtent extent) {
     return "per_row";
   case ArgExtent::per_col:
     return "per_col";
+  case ArgExtent::rows_by_inner:
+    return "rows_by_inner";
+  case ArgExtent::inner_by_cols:
+    return "inner_by_cols";
   }
   return "?";
 }
@@ -98,12 +102,15 @@ std::vector<double> getRow(const HostTensor &tensor, int64_t row) {
   return values;
 }
 
-/// The first float matrix input: where special rows go.
+/// The first float input with a row per problem row (a matrix, or a
+/// product's A): where special rows go.
 HostTensor *primaryInput(std::vector<HostTensor> &tensors) {
-  for (HostTensor &tensor : tensors)
+  for (HostTensor &tensor : tensors) {
+    ArgExtent extent = tensor.getDeclaration().extent;
     if (tensor.getDeclaration().role == ArgRole::input && tensor.isFloat() &&
-        tensor.getDeclaration().extent == ArgExtent::matrix)
+        (extent == ArgExtent::matrix || extent == ArgExtent::rows_by_inner))
       return &tensor;
+  }
   return nullptr;
 }
 
@@ -174,7 +181,7 @@ std::mt19937_64 rowGenerator(unsigned seed, size_t tensor, int64_t row) {
 
 void fillRandom(HostTensor &tensor, size_t index, int64_t cols,
                 unsigned seed) {
-  bool matrix = tensor.getDeclaration().extent == ArgExtent::matrix;
+  bool matrix = hasRowStride(tensor.getDeclaration().extent);
   forEachRowInParallel(tensor.getRows(), [&](int64_t r) {
     std::mt19937_64 generator = rowGenerator(seed, index, r);
     std::normal_distribution<double> normal(matrix ? 0.0 : 1.0,

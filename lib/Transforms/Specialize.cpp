@@ -197,7 +197,7 @@ struct BlkSpecializePass
         func->setAttr(BlkDialect::getKernelAttrName(),
                       KernelAttr::get(kernel.getContext(), kernel.getNumWarps(),
                                       kernel.getGrid(), kernel.getNumCtas(),
-                                      kernel.getNumStages(), "", "", ""));
+                                      kernel.getNumStages(), "", "", "", ""));
   }
 
   Constants constants;

@@ -89,7 +89,8 @@ static void buildSoftmaxFused(ModuleOp module) {
                                              /*numStages=*/1,
                                              /*rowBlock=*/"BLOCK",
                                              /*rowsPerProgram=*/"",
-                                             /*rowSplits=*/""));
+                                             /*rowSplits=*/"",
+                                             /*innerBlock=*/""));
   // The kernel ABI, declared: what each argument is ({blk.arg = ...}), from
   // which a launcher builds the arguments.
   using mlir::blk::ArgRole;

@@ -18,27 +18,35 @@
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 64 --cols 64 --dtype bf16 --check
 // sm_80 code (mma.sync without anything of sm_90) on this GPU:
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --chip sm_80 --rows 100 --cols 100 --dtype bf16 --const ROWS=16 --check
-// The tiled matmul (Inputs/matmul_tiled.mlir): a ROWS x BLOCK tile of C a
-// program, its K loop in steps of 32; edges masked in M, N and K.
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 100 --cols 100 --const ROWS=16,BLOCK=32,SPLITS=4,KT=32 --check --special
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 1000 --cols 1000 --dtype bf16 --const ROWS=64,BLOCK=128,SPLITS=8,KT=32 --num-warps 4 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 333 --cols 333 --dtype f16 --const ROWS=128,BLOCK=64,SPLITS=8,KT=32 --num-warps 8 --check
+// The tiled matmul (python-free-examples/matmul.mlir, M x N x K): a ROWS x
+// BLOCK tile of C a program, its K loop in steps of KT; edges masked in M,
+// N and K.
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 100 --cols 100 --inner 100 --const ROWS=16,BLOCK=32,KT=32 --check --special
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 1000 --cols 600 --inner 300 --dtype bf16 --const ROWS=64,BLOCK=128,KT=32 --num-warps 4 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 333 --cols 333 --inner 333 --dtype f16 --const ROWS=128,BLOCK=64,KT=32 --num-warps 8 --check
+// The binding rules' tile (128 x 256 x 64 on 8 warps, 4 stages on sm_90a;
+// 64 x 64 on 4 warps for M <= 64), and rows of A and C with strides (16-byte
+// multiples: copied ahead; 501: loads through registers):
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 300 --cols 1000 --inner 520 --dtype bf16 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 1 --cols 1000 --inner 1000 --dtype bf16 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 200 --cols 300 --inner 512 --in-stride 520 --out-stride 320 --dtype f16 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 200 --cols 300 --inner 500 --in-stride 501 --dtype bf16 --check
 // K steps of 64 with the loads of the next step issued during this one. On
 // an H100 or H200 (compute capability 9.0) the device's chip is sm_90a, and
 // a tile whose warps make whole warpgroups along M, N a multiple of 64 up
 // to 256 and K a multiple of 64 takes wgmma (m64nNk16): one tile a group,
 // two tiles a group (256 rows), 256 columns, two K panels (KT=128), f16
 // with special values; --chip sm_90 keeps mma.sync on the same tile.
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 500 --cols 500 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 2 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 1000 --cols 1000 --dtype bf16 --const ROWS=256,BLOCK=128,SPLITS=8,KT=64 --num-warps 8 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 999 --cols 999 --dtype f16 --const ROWS=64,BLOCK=256,SPLITS=4,KT=64 --num-warps 4 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 777 --cols 777 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=8,KT=128 --num-warps 8 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 129 --cols 129 --dtype f16 --const ROWS=128,BLOCK=64,SPLITS=4,KT=64 --num-warps 4 --check --special
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 500 --cols 500 --inner 500 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 2 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 1000 --cols 520 --inner 777 --dtype bf16 --const ROWS=256,BLOCK=128,KT=64 --num-warps 8 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 999 --cols 999 --inner 999 --dtype f16 --const ROWS=64,BLOCK=256,KT=64 --num-warps 4 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 777 --cols 777 --inner 777 --dtype bf16 --const ROWS=128,BLOCK=128,KT=128 --num-warps 8 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 129 --cols 129 --inner 129 --dtype f16 --const ROWS=128,BLOCK=64,KT=64 --num-warps 4 --check --special
 // After static shared memory (a reduction's buffer of 512 bytes), the
 // dynamic shared memory's start is rounded up to the 1024 bytes wgmma's
 // panels need:
-// RUN: softmax-run %S/Inputs/matmul_static_shared.mlir --target gpu --rows 300 --cols 300 --dtype bf16 --const ROWS=64,BLOCK=128,SPLITS=4,KT=64 --num-warps 4 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --chip sm_90 --rows 500 --cols 500 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 2 --check
+// RUN: softmax-run %S/Inputs/matmul_static_shared.mlir --target gpu --rows 300 --cols 300 --dtype bf16 --const ROWS=64,BLOCK=128,KT=64 --num-warps 4 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --chip sm_90 --rows 500 --cols 500 --inner 500 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 2 --check
 // With num_stages >= 3 and rows of whole 16-byte runs (N a multiple of 8),
 // blk-pipeline-dot-operands copies A and B with cp.async straight into
 // rings of num_stages swizzled buffers, num_stages - 1 K steps ahead (at 4
@@ -47,11 +55,11 @@
 // 136), 3 and 4 stages, two tiles a warpgroup (256 rows),
 // two K panels (KT=128), f16 with special values, fewer K steps than
 // stages ahead (72: two steps), after static shared memory:
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 512 --cols 512 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 3 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 1000 --cols 1000 --dtype bf16 --const ROWS=128,BLOCK=256,SPLITS=4,KT=64 --num-warps 8 --num-stages 3 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 1000 --cols 1000 --dtype f16 --const ROWS=64,BLOCK=128,SPLITS=8,KT=64 --num-warps 4 --num-stages 4 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 776 --cols 776 --dtype bf16 --const ROWS=256,BLOCK=128,SPLITS=8,KT=64 --num-warps 8 --num-stages 3 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 776 --cols 776 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=8,KT=128 --num-warps 8 --num-stages 3 --check
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 136 --cols 136 --dtype f16 --const ROWS=128,BLOCK=64,SPLITS=4,KT=64 --num-warps 4 --num-stages 3 --check --special
-// RUN: softmax-run %S/Inputs/matmul_tiled.mlir --target gpu --rows 72 --cols 72 --dtype bf16 --const ROWS=64,BLOCK=64,SPLITS=2,KT=64 --num-warps 4 --num-stages 4 --check
-// RUN: softmax-run %S/Inputs/matmul_static_shared.mlir --target gpu --rows 304 --cols 304 --dtype bf16 --const ROWS=64,BLOCK=128,SPLITS=4,KT=64 --num-warps 4 --num-stages 3 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 3 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 1000 --cols 700 --inner 2000 --dtype bf16 --const ROWS=128,BLOCK=256,KT=64 --num-warps 8 --num-stages 3 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 300 --cols 1000 --inner 1000 --dtype f16 --const ROWS=64,BLOCK=128,KT=64 --num-warps 4 --num-stages 4 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 776 --cols 776 --inner 776 --dtype bf16 --const ROWS=256,BLOCK=128,KT=64 --num-warps 8 --num-stages 3 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 776 --cols 776 --inner 776 --dtype bf16 --const ROWS=128,BLOCK=128,KT=128 --num-warps 8 --num-stages 3 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 136 --cols 136 --inner 136 --dtype f16 --const ROWS=128,BLOCK=64,KT=64 --num-warps 4 --num-stages 3 --check --special
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 72 --cols 72 --inner 72 --dtype bf16 --const ROWS=64,BLOCK=64,KT=64 --num-warps 4 --num-stages 4 --check
+// RUN: softmax-run %S/Inputs/matmul_static_shared.mlir --target gpu --rows 304 --cols 304 --dtype bf16 --const ROWS=64,BLOCK=128,KT=64 --num-warps 4 --num-stages 3 --check

@@ -413,7 +413,7 @@ func.func @twice() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas 
 
 // -----
 
-// expected-error @+1 {{compile-time constant 'BLOCK' is given two roles (row_block, rows_per_program, row_splits)}}
+// expected-error @+1 {{compile-time constant 'BLOCK' is given two roles (row_block, rows_per_program, row_splits, inner_block)}}
 func.func @two_roles() attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK, row_splits = BLOCK>} {
   return
 }
@@ -432,12 +432,12 @@ func.func private @declared(!blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<
 
 // -----
 
-// expected-error @+1 {{expected a tensor shape (matrix, per_row, per_col), got 'cols'}}
+// expected-error @+1 {{expected a tensor shape (matrix, per_row, per_col, rows_by_inner, inner_by_cols), got 'cols'}}
 func.func private @bad_extent(!blk.ptr<f32> {blk.arg = #blk.arg<scratch "s", cols>})
 
 // -----
 
-// expected-error @+1 {{expected an argument role (input, output, scratch, row_stride, rows, cols, param), got 'weight'}}
+// expected-error @+1 {{expected an argument role (input, output, scratch, row_stride, rows, cols, inner, param), got 'weight'}}
 func.func private @bad_role(!blk.ptr<f32> {blk.arg = #blk.arg<weight "w">})
 
 // -----
@@ -488,8 +488,29 @@ func.func @stray_stride(%x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">}, %s: i
 
 // -----
 
-// expected-error @+1 {{kernel @two_cols declares 0 rows and 2 cols arguments; at most one of each}}
+// expected-error @+1 {{kernel @two_cols declares 0 rows, 2 cols and 0 inner arguments; at most one of each}}
 func.func @two_cols(%a: i32 {blk.arg = #blk.arg<cols>}, %b: i32 {blk.arg = #blk.arg<cols>}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel @two_inner declares 0 rows, 0 cols and 2 inner arguments; at most one of each}}
+func.func @two_inner(%a: i32 {blk.arg = #blk.arg<inner>}, %b: i32 {blk.arg = #blk.arg<inner>}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{the inner argument takes no name, but got "k"}}
+func.func @named_inner(%k: i32 {blk.arg = #blk.arg<inner "k">}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{inner_block = KT: kernel @unused_inner_block uses no compile-time constant of that name}}
+func.func @unused_inner_block() attributes {blk.kernel = #blk.kernel<num_warps = 4, inner_block = KT>} {
   return
 }
 

@@ -73,6 +73,23 @@ func.func @declared_abi(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
   return
 }
 
+// A product's ABI: its operands' shapes, the inner dimension, the K step.
+// CHECK-LABEL: func.func @product_abi
+// CHECK-SAME: {blk.arg = #blk.arg<input "a", rows_by_inner>}
+// CHECK-SAME: {blk.arg = #blk.arg<input "b", inner_by_cols>}
+// CHECK-SAME: {blk.arg = #blk.arg<row_stride "b">}
+// CHECK-SAME: {blk.arg = #blk.arg<inner>}
+// CHECK-SAME: #blk.kernel<num_warps = 8, row_block = BLOCK, inner_block = KT>
+func.func @product_abi(%a: !blk.ptr<bf16> {blk.arg = #blk.arg<input "a", rows_by_inner>},
+                       %b: !blk.ptr<bf16> {blk.arg = #blk.arg<input "b", inner_by_cols>},
+                       %b_stride: i32 {blk.arg = #blk.arg<row_stride "b">},
+                       %k: i32 {blk.arg = #blk.arg<inner>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 8, inner_block = KT, row_block = BLOCK>} {
+  %block = blk.constexpr BLOCK : i32
+  %step = blk.constexpr KT : i32
+  return
+}
+
 // CHECK-LABEL: func.func @pointer_types
 // CHECK-SAME: !blk.ptr<f32> {blk.divisibility = 16 : i64}
 // CHECK-SAME: !blk.ptr<f16>

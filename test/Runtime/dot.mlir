@@ -8,8 +8,8 @@
 // RUN: softmax-run %S/../GPU/Inputs/matmul_square.mlir --target cpu --rows 64 --cols 64 --dtype bf16 --check | FileCheck %s
 // The tiled matmul (a tile of C a program, ROWS x BLOCK, the grid over M
 // and N: rows_per_program x row_splits):
-// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --target cpu --rows 100 --cols 100 --const ROWS=16,BLOCK=32,SPLITS=4,KT=32 --check --special | FileCheck %s
-// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --target cpu --rows 200 --cols 200 --dtype bf16 --const ROWS=64,BLOCK=64,SPLITS=4,KT=32 --check | FileCheck %s
+// RUN: softmax-run %examples/matmul.mlir --target cpu --rows 100 --cols 100 --inner 100 --const ROWS=16,BLOCK=32,KT=32 --check --special | FileCheck %s
+// RUN: softmax-run %examples/matmul.mlir --target cpu --rows 200 --cols 200 --inner 200 --dtype bf16 --const ROWS=64,BLOCK=64,KT=32 --check | FileCheck %s
 // CHECK: check: {{.*}} OK (relative L2 tolerance {{.*}}, against the program in float64)
 //
 // The PTX: bf16 or f16 data with 16 rows a program takes mma.sync on sm_80+
@@ -29,7 +29,7 @@
 // whole warpgroups along M takes wgmma (Conversion/blk-to-gpu-wgmma.mlir
 // shows the IR): its operands in 1024-byte-aligned dynamic shared memory,
 // fenced for the asynchronous proxy; B transposed (the last 1).
-// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --rows 512 --cols 512 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --chip sm_90a --emit-ptx %t.wgmma.ptx
+// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --chip sm_90a --emit-ptx %t.wgmma.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.wgmma.ptx
 // WGMMA: .target sm_90a
 // WGMMA: .extern .shared .align 1024 .b8 blk_dynamic_shared[];
@@ -45,7 +45,7 @@
 // of copies before the loop; in it, the wait for this step's group, the
 // fence and barrier, the products, then the copies two steps ahead (the
 // source size 0 where masked off); no operand passes through registers.
-// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --rows 512 --cols 512 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.ring.ptx
+// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.ring.ptx
 // RUN: FileCheck %s --check-prefix=RING < %t.ring.ptx
 // RING-NOT: ld.global
 // RING: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
@@ -64,7 +64,7 @@
 // With 4 stages the products stay in flight across K steps (wait 1 after
 // them) and the epilogue waits for the last before it reads the
 // accumulator (the wait takes the registers: nothing reads them before).
-// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --rows 512 --cols 512 --dtype bf16 --const ROWS=128,BLOCK=128,SPLITS=4,KT=64 --num-warps 8 --num-stages 4 --chip sm_90a --emit-ptx %t.flight.ptx
+// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 4 --chip sm_90a --emit-ptx %t.flight.ptx
 // RUN: FileCheck %s --check-prefix=FLIGHT < %t.flight.ptx
 // FLIGHT: wgmma.commit_group.sync.aligned;
 // FLIGHT-NEXT: wgmma.wait_group.sync.aligned 1;
@@ -74,7 +74,7 @@
 // FLIGHT: cvt.rn.bf16x2.f32
 // Rings that would not fit a CTA (128 x 256 x 128, 3 stages: 288 KiB): the
 // operands stay loads through registers, as before the rings.
-// RUN: softmax-run %S/../GPU/Inputs/matmul_tiled.mlir --rows 4096 --cols 4096 --dtype bf16 --const ROWS=128,BLOCK=256,SPLITS=16,KT=128 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.nofit.ptx
+// RUN: softmax-run %examples/matmul.mlir --rows 4096 --cols 4096 --inner 4096 --dtype bf16 --const ROWS=128,BLOCK=256,KT=128 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.nofit.ptx
 // RUN: FileCheck %s --check-prefix=NOFIT < %t.nofit.ptx
 // NOFIT-NOT: cp.async
 // NOFIT: wgmma.mma_async

@@ -7,7 +7,7 @@
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 1000 --in-stride 6148914691236517206 2>&1 | FileCheck %s --check-prefix=STRIDE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3037000500 --cols 3037000500 2>&1 | FileCheck %s --check-prefix=AREA
 // STRIDE: error: tensor "x" of 3 rows with a stride of 6148914691236517206 elements overflows a 64-bit element count
-// AREA: softmax_fused.mlir:15:1: error: tensor "x" of 3037000500 rows with a stride of 3037000500 elements overflows a 64-bit element count
+// AREA: softmax_fused.mlir:15:1: error: tensor "y" of 3037000500 rows with a stride of 3037000500 elements overflows a 64-bit element count
 //
 // A program without a kernel (a segfault before: the dialect was not loaded).
 // RUN: printf '' > %t.empty.mlir

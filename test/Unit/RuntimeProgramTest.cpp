@@ -49,8 +49,10 @@ TEST(RuntimeProgramTest, ImageSerializeDeserializeRoundTrip) {
   Status status = ProgramImage::deserialize(bytes, read);
   ASSERT_TRUE(status.ok()) << status.message();
   EXPECT_EQ(read.serialize(), bytes);
-  EXPECT_EQ(read.shapes.withRows(1).getRowStride("x"), 128);
-  EXPECT_EQ(read.shapes.withRows(1).getRowStride("y"), 100);
+  const std::vector<KernelArgument> &arguments =
+      read.signatures[0].arguments;
+  EXPECT_EQ(read.shapes.withRows(1).getRowStride(arguments[1]), 128) << "x";
+  EXPECT_EQ(read.shapes.withRows(1).getRowStride(arguments[0]), 100) << "y";
   EXPECT_EQ(read.ptx, image.ptx);
 }
 
@@ -157,6 +159,74 @@ TEST(RuntimeProgramTest, CheckShapeAcceptsTheCompiledClass) {
     EXPECT_NE(status.message().find("serves 1 to 1000 rows"), std::string::npos)
         << status.message();
   }
+}
+
+//===----------------------------------------------------------------------===//
+// A product's operands: rows x inner and inner x cols
+//===----------------------------------------------------------------------===//
+
+/// C = A B for M = 300, N = 200, K = 50: A is 300 x 50 (rows 64 elements
+/// apart), B 50 x 200, C 300 x 200.
+ProgramImage sampleProductImage() {
+  ProgramImage image;
+  image.target = "gpu sm_90";
+  image.shapes = {1000, 200, ElementType::BF16, {{"a", 64}}, 50};
+  image.binding = "ROWS=64";
+  image.signatures = {
+      {"matmul",
+       {{ArgRole::output, "c", ArgExtent::matrix, "bf16", 2},
+        {ArgRole::input, "a", ArgExtent::rows_by_inner, "bf16", 2},
+        {ArgRole::input, "b", ArgExtent::inner_by_cols, "bf16", 2},
+        {ArgRole::row_stride, "a", ArgExtent::rows_by_inner, "i32", 4},
+        {ArgRole::row_stride, "b", ArgExtent::inner_by_cols, "i32", 4},
+        {ArgRole::inner, "", ArgExtent::matrix, "i32", 4}}}};
+  image.launches = {{256, 1, 0, 0, GridKind::rows, false}};
+  return image;
+}
+
+TEST(RuntimeProgramTest, ProductOperandsTakeTheInnerDimension) {
+  ProgramShape shape = sampleProductImage().shapes.withRows(300);
+  const std::vector<KernelArgument> &arguments =
+      sampleProductImage().signatures[0].arguments;
+  TensorExtent a = shape.getExtent(ArgExtent::rows_by_inner),
+               b = shape.getExtent(ArgExtent::inner_by_cols);
+  EXPECT_EQ(a.rows, 300);
+  EXPECT_EQ(a.cols, 50);
+  EXPECT_EQ(b.rows, 50);
+  EXPECT_EQ(b.cols, 200);
+  EXPECT_EQ(shape.getRowStride(arguments[1]), 64) << "a, as given";
+  EXPECT_EQ(shape.getRowStride(arguments[2]), 200) << "b: its columns";
+  int64_t elements = 0;
+  ASSERT_TRUE(getTensorElements(arguments[1], shape, elements).ok());
+  EXPECT_EQ(elements, 300 * 64) << "a";
+  ASSERT_TRUE(getTensorElements(arguments[2], shape, elements).ok());
+  EXPECT_EQ(elements, 50 * 200) << "b";
+}
+
+TEST(RuntimeProgramTest, ProductLaunchPacksInnerAndStrides) {
+  int memory = 0;
+  ProgramImage image = sampleProductImage();
+  LaunchArguments arguments(300, 200, 50);
+  arguments.tensor("a", &memory).tensor("b", &memory).tensor("c", &memory);
+  arguments.rowStride("a", 64);
+  ASSERT_TRUE(checkShape(image, arguments).ok());
+  PackedArguments packed;
+  Status status = packArguments(image.signatures[0], arguments, packed);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(packed.values[3], 64u) << "row stride of a, given";
+  EXPECT_EQ(packed.values[4], 200u) << "row stride of b: N";
+  EXPECT_EQ(packed.values[5], 50u) << "inner";
+  Status otherInner = checkShape(image, LaunchArguments(300, 200, 51)
+                                            .rowStride("a", 64));
+  EXPECT_FALSE(otherInner.ok());
+  EXPECT_NE(otherInner.message().find("inner dimension of 50"),
+            std::string::npos)
+      << otherInner.message();
+  std::string bytes = image.serialize();
+  ProgramImage read;
+  ASSERT_TRUE(ProgramImage::deserialize(bytes, read).ok());
+  EXPECT_EQ(read.shapes.inner, 50);
+  EXPECT_EQ(read.signatures[0].arguments[2].extent, ArgExtent::inner_by_cols);
 }
 
 TEST(RuntimeProgramTest, GridCoversTheRows) {

@@ -42,12 +42,16 @@ std::string AutotuneCache::key(const std::string &device,
   std::string text;
   llvm::raw_string_ostream os(text);
   program.print(os);
+  std::string strides;
+  for (const auto &[name, stride] : problem.desc.getProgramShape().rowStrides)
+    strides += (strides.empty() ? "" : ",") + name + "=" +
+               std::to_string(stride);
   return device + "|" + programName + "|" +
          llvm::utohexstr(llvm::xxh3_64bits(text)) + "|" +
          blk::runtime::elementTypeName(problem.type()) + "|" +
          std::to_string(problem.rows()) + "x" + std::to_string(problem.cols()) +
-         "|" + std::to_string(problem.desc.getRowStride(problem.input)) + "," +
-         std::to_string(problem.desc.getRowStride(problem.output));
+         (problem.desc.inner ? "x" + std::to_string(problem.desc.inner) : "") +
+         "|" + strides;
 }
 
 /// 0 (the kernel's own) or a power of two up to `most`.

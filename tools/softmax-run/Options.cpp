@@ -33,6 +33,12 @@ static cl::opt<int64_t> rowsOption("rows", cl::desc("Rows (M)"), cl::init(0),
                                    cl::cat(problemCategory));
 static cl::opt<int64_t> colsOption("cols", cl::desc("Columns (N)"), cl::init(0),
                                    cl::cat(problemCategory));
+static cl::opt<int64_t> innerOption(
+    "inner",
+    cl::desc("The inner dimension K of a product (A is M x K, B K x N): "
+             "programs with rows_by_inner / inner_by_cols tensors or an "
+             "`inner` argument"),
+    cl::init(0), cl::cat(problemCategory));
 static cl::opt<std::string>
     dtypeOption("dtype",
                 cl::desc("f32, f16 or bf16 (or float32, float16, bfloat16); "
@@ -319,6 +325,8 @@ bool RunOptions::createFromCommandLine(int argc, char **argv,
     options.rows = rowsOption;
   if (colsOption.getNumOccurrences())
     options.cols = colsOption;
+  if (innerOption.getNumOccurrences())
+    options.inner = innerOption;
   options.dtype = dtypeOption;
   options.dtypeGiven = dtypeOption.getNumOccurrences() > 0;
   options.inStride = inStrideOption;

@@ -36,7 +36,7 @@ struct RunOptions {
   // The problem.
   /// A .mlir file, a built-in program's name, or `auto`.
   std::string program;
-  std::optional<int64_t> rows, cols;
+  std::optional<int64_t> rows, cols, inner;
   /// As given (f32, bfloat16...); `dtypeGiven` false: the default or the
   /// input file's.
   std::string dtype = "f32";

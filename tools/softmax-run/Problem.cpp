@@ -25,7 +25,10 @@ bool softmax_run::findInputAndOutput(
       tensors.push_back(argument.name);
       if (argument.role == ArgRole::output && anyOutput.empty())
         anyOutput = argument.name;
-      if (argument.extent != ArgExtent::matrix)
+      // A product's A (rows x inner) has a row per problem row too.
+      if (argument.extent != ArgExtent::matrix &&
+          !(argument.role == ArgRole::input &&
+            argument.extent == ArgExtent::rows_by_inner))
         continue;
       std::string &primary =
           argument.role == ArgRole::input ? problem.input : problem.output;
@@ -45,7 +48,8 @@ bool softmax_run::findInputAndOutput(
 
 blk::runtime::LaunchArguments
 softmax_run::getLaunchArguments(const Problem &problem) {
-  blk::runtime::LaunchArguments arguments(problem.rows(), problem.cols());
+  blk::runtime::LaunchArguments arguments(problem.rows(), problem.cols(),
+                                          problem.desc.inner);
   for (const auto &stride : problem.desc.rowStrides)
     arguments.rowStride(stride.getKey().str(), stride.getValue());
   for (const auto &param : problem.params)

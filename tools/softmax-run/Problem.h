@@ -28,8 +28,8 @@ using mlir::blk::Specialization;
 struct Problem {
   /// Shape, element type and row strides: what compilation sees.
   mlir::blk::ProblemDesc desc;
-  /// The first matrix input the kernels declare, and their first matrix
-  /// output (else their first output).
+  /// The first matrix input the kernels declare (or a product's A), and
+  /// their first matrix output (else their first output).
   std::string input, output;
   /// Scalar parameters (--param NAME=VALUE) by name.
   llvm::StringMap<std::string> params;

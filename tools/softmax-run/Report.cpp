@@ -112,9 +112,19 @@ bool softmax_run::reportBench(const RunOptions &options,
     report() << " = " << llvm::format("%.1f", 100 * gbps / timing.copyGBps)
              << "% of a " << timing.copyKind << " copy ("
              << llvm::format("%.1f", timing.copyGBps) << " GB/s)";
+  // A product's work is its multiply-adds: 2 M N K operations.
+  double tflops = problem.desc.inner
+                      ? 2.0 * double(problem.rows()) * double(problem.cols()) *
+                            double(problem.desc.inner) /
+                            (timing.milliseconds * 1e9)
+                      : 0;
+  if (tflops > 0)
+    report() << ", " << llvm::format("%.1f", tflops) << " TFLOP/s (2 M N K)";
   report() << "\n";
   llvm::json::Object bench{
       {"ms", timing.milliseconds}, {"runs", timing.runs}, {"gbps", gbps}};
+  if (tflops > 0)
+    bench["tflops"] = tflops;
   if (timing.copyGBps > 0) {
     bench["copy_gbps"] = timing.copyGBps;
     bench["percent_of_copy"] = 100 * gbps / timing.copyGBps;

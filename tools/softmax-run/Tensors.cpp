@@ -40,6 +40,19 @@ bool softmax_run::readShape(const RunOptions &options, Problem &problem,
     error = "--dtype must be f32, f16 or bf16, not '" + options.dtype + "'";
     return false;
   }
+  if (options.inner) {
+    if (*options.inner < 1) {
+      error = "--inner must be at least 1, not " +
+              std::to_string(*options.inner);
+      return false;
+    }
+    if (!primaryInput.empty() || !options.rows || !options.cols) {
+      error = "a product's shape is given with --rows M --cols N --inner K "
+              "(its operands as --input NAME=FILE)";
+      return false;
+    }
+    problem.desc.inner = *options.inner;
+  }
   if (!primaryInput.empty()) {
     if (options.rows || options.cols) {
       error = "--rows and --cols cannot be given with --input: the shape is "
@@ -203,8 +216,7 @@ bool readTensorFile(const char *flag, blk::runtime::ArgRole role,
             tensor->getDeclaration().type;
     return false;
   }
-  bool vector =
-      tensor->getDeclaration().extent != blk::runtime::ArgExtent::matrix;
+  bool vector = !blk::runtime::hasRowStride(tensor->getDeclaration().extent);
   int64_t elements = tensor->getRows() * tensor->getCols();
   bool fits = vector ? array.rows * array.cols == size_t(elements) &&
                            (array.rows == 1 || array.cols == 1)
@@ -256,8 +268,7 @@ bool readExpected(const std::string &name, const std::string &path,
 Status writeTensor(const blk::runtime::HostTensor &output,
                    const std::string &path, unsigned dimensions) {
   int64_t rows = output.getRows(), cols = output.getCols();
-  bool vector =
-      output.getDeclaration().extent != blk::runtime::ArgExtent::matrix;
+  bool vector = !blk::runtime::hasRowStride(output.getDeclaration().extent);
   size_t fileRows = vector ? 1 : rows, fileCols = vector ? rows * cols : cols;
   unsigned fileDimensions = vector ? 1 : dimensions;
   if (!output.isFloat()) {

@@ -310,13 +310,17 @@ mlir::blk::CompileOptions chooseTarget(const RunOptions &runOptions,
 /// The problem's first facts for --json and the report's first line.
 void reportProblem(const RunOptions &runOptions, llvm::StringRef programName,
                    const Problem &problem, const Specialization &binding) {
-  report() << programName << ": " << problem.rows() << " x " << problem.cols()
-           << " " << blk::runtime::elementTypeName(problem.type())
+  report() << programName << ": " << problem.rows() << " x " << problem.cols();
+  if (problem.desc.inner)
+    report() << " x " << problem.desc.inner << " (M x N x K)";
+  report() << " " << blk::runtime::elementTypeName(problem.type())
            << (runOptions.isAuto() ? " (auto)" : "") << "\n";
   RunFacts &facts = RunFacts::get();
   facts.set("program", programName.str());
   facts.set("rows", problem.rows());
   facts.set("cols", problem.cols());
+  if (problem.desc.inner)
+    facts.set("inner", problem.desc.inner);
   facts.set("dtype",
             std::string(blk::runtime::elementTypeName(problem.type())));
   facts.set("binding", binding.describe());

@@ -53,20 +53,25 @@ void registerCompilerPasses();
 // Problems, options, results
 //===----------------------------------------------------------------------===//
 
-/// A row-wise problem without data: `rows x cols` elements of `elementType`
-/// in every matrix tensor, each with its own row stride.
+using ::blk::runtime::KernelArgument;
+using ::blk::runtime::KernelSignature;
+
+/// A problem without data: `rows x cols` elements of `elementType` in
+/// every matrix tensor, and for a product an inner dimension (its operands
+/// rows x inner and inner x cols); each two-dimensional tensor with its own
+/// row stride.
 struct ProblemDesc {
   int64_t rows = 0;
   int64_t cols = 0;
   ::blk::runtime::ElementType elementType = ::blk::runtime::ElementType::F32;
-  /// Row strides in elements of matrix tensors, by name; a tensor not named
-  /// has rows of exactly `cols` elements.
+  /// Row strides in elements of two-dimensional tensors, by name; a tensor
+  /// not named has rows of exactly its columns.
   llvm::StringMap<int64_t> rowStrides;
+  /// The inner dimension K of a product (0: the program has none).
+  int64_t inner = 0;
 
-  int64_t getRowStride(llvm::StringRef tensor) const;
-  /// Elements a matrix tensor spans (rows x its stride), or nullopt if that
-  /// overflows int64_t.
-  std::optional<int64_t> getMatrixElements(llvm::StringRef tensor) const;
+  /// The row stride of a tensor (or row_stride argument) as declared.
+  int64_t getRowStride(const KernelArgument &tensor) const;
   RowShape getShape() const;
   /// The runtime's form of the problem (strides sorted by name).
   ::blk::runtime::ProgramShape getProgramShape() const;
@@ -80,9 +85,6 @@ struct ProblemDesc {
 /// (blk/Target/CompileOptions.h), which the MLIR-free API takes too.
 using ::blk::CompileOptions;
 using ::blk::TargetKind;
-
-using ::blk::runtime::KernelArgument;
-using ::blk::runtime::KernelSignature;
 
 /// Where the time of compileProgram went, in milliseconds.
 struct CompileTimes {

@@ -53,7 +53,9 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
       row, or the tile a loop over the row (up to the `cols` argument) walks;
     * `rows_per_program = NAME`: rows one program computes;
     * `row_splits = NAME`: programs one row is split over (each holds a
-      part of `row_block` columns).
+      part of `row_block` columns);
+    * `inner_block = NAME`: the step of a loop over the `inner` dimension
+      of a product (the K tile of a matmul).
 
     ```mlir
     func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>}
@@ -69,16 +71,17 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
                         DefaultValuedParameter<"int64_t", "1", "iterations of a loop whose loads are in flight at once">:$numStages,
                         StringRefParameter<"constant: a program's block along a row", "\"\"">:$rowBlock,
                         StringRefParameter<"constant: rows per program", "\"\"">:$rowsPerProgram,
-                        StringRefParameter<"constant: programs per row", "\"\"">:$rowSplits);
+                        StringRefParameter<"constant: programs per row", "\"\"">:$rowSplits,
+                        StringRefParameter<"constant: the step along a product's inner dimension", "\"\"">:$innerBlock);
   let builders = [
     AttrBuilder<(ins "int64_t":$numWarps), [{
-      return $_get($_ctxt, numWarps, GridKind::rows, 1, 1, "", "", "");
+      return $_get($_ctxt, numWarps, GridKind::rows, 1, 1, "", "", "", "");
     }]>,
   ];
   // Everything after num_warps may be left out (custom<KernelOptions>).
   let assemblyFormat =
       "`<` `num_warps` `=` $numWarps `` custom<KernelOptions>($grid, $numCtas, "
-      "$numStages, $rowBlock, $rowsPerProgram, $rowSplits) `>`";
+      "$numStages, $rowBlock, $rowsPerProgram, $rowSplits, $innerBlock) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The same kernel run with other warps, CTAs and pipeline stages;
@@ -97,13 +100,14 @@ def Blk_ArgRoleAttr : I32EnumAttr<"ArgRole", "what a kernel argument is", [
     I32EnumAttrCase<"input", 0>, I32EnumAttrCase<"output", 1>,
     I32EnumAttrCase<"scratch", 2>, I32EnumAttrCase<"row_stride", 3>,
     I32EnumAttrCase<"rows", 4>, I32EnumAttrCase<"cols", 5>,
-    I32EnumAttrCase<"param", 6>]> {
+    I32EnumAttrCase<"param", 6>, I32EnumAttrCase<"inner", 7>]> {
   let cppNamespace = "::mlir::blk";
 }
 
 def Blk_ArgExtentAttr : I32EnumAttr<"ArgExtent", "the shape of a tensor argument", [
     I32EnumAttrCase<"matrix", 0>, I32EnumAttrCase<"per_row", 1>,
-    I32EnumAttrCase<"per_col", 2>]> {
+    I32EnumAttrCase<"per_col", 2>, I32EnumAttrCase<"rows_by_inner", 3>,
+    I32EnumAttrCase<"inner_by_cols", 4>]> {
   let cppNamespace = "::mlir::blk";
 }
 
@@ -113,8 +117,9 @@ def Blk_ArgAttr : AttrDef<Blk_Dialect, "Arg"> {
   let description = [{
     Attached to a kernel argument as `blk.arg`, so that a launcher builds
     the arguments from the declarations, not from positions. The problem is
-    `rows x cols`; tensors are named, and the same name in several kernels of
-    a program is the same buffer.
+    `rows x cols` (M x N), and for a matrix product also `inner` (K, the
+    length of the products' sums); tensors are named, and the same name in
+    several kernels of a program is the same buffer.
 
     | role | argument | what the launcher passes |
     |---|---|---|
@@ -122,10 +127,14 @@ def Blk_ArgAttr : AttrDef<Blk_Dialect, "Arg"> {
     | `scratch "s"` | `!blk.ptr<T>` | a buffer it allocates, shared by the kernels |
     | `row_stride "x"` | integer | elements between rows of matrix `x` |
     | `rows`, `cols` | integer | the problem's rows and row length |
+    | `inner` | integer | the inner dimension K of a product |
     | `param "eps"` | integer or float | a scalar the user gives |
 
     A tensor is a `matrix` (rows x cols, the default), `per_row` (one
-    element per row) or `per_col` (one per column, e.g. a weight).
+    element per row), `per_col` (one per column, e.g. a weight), or a
+    product's operand: `rows_by_inner` (A, rows x inner) or `inner_by_cols`
+    (B, inner x cols). Every two-dimensional tensor has a row stride, by
+    default its number of columns.
 
     ```mlir
     func.func @softmax(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},

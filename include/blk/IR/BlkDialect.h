@@ -34,6 +34,10 @@ Type getMaskType(Type offsetsType);
 /// Whether an argument of this role is a buffer (input, output, scratch).
 bool isTensorRole(ArgRole role);
 
+/// Whether a tensor of this shape has rows (and a row stride): every shape
+/// but the vectors per_row and per_col.
+bool hasRowStride(ArgExtent extent);
+
 /// Whether `func` is a block program (carries `blk.kernel`).
 bool isKernel(func::FuncOp func);
 

@@ -24,7 +24,8 @@
 
 namespace mlir::blk {
 
-/// What the rules look at: M rows of N elements of `elementBytes` bytes.
+/// What the rules look at: M rows of N elements of `elementBytes` bytes,
+/// and a product's inner dimension K (0: none).
 struct RowShape {
   int64_t rows = 0;
   int64_t cols = 0;
@@ -33,6 +34,7 @@ struct RowShape {
   /// vectors (rows whose starts are not are peeled, and not kept in shared
   /// memory).
   bool alignedRowStarts = true;
+  int64_t inner = 0;
 };
 
 /// What a program's kernels declare and do, as far as binding cares.
@@ -41,6 +43,12 @@ struct ProgramTraits {
   /// the programs a row is split over (#blk.kernel's row_block,
   /// rows_per_program and row_splits); empty where no kernel declares one.
   std::string rowBlock, rowsPerProgram, rowSplits;
+  /// The constant that is the step of a loop over a product's inner
+  /// dimension (#blk.kernel's inner_block); empty where none declares one.
+  std::string innerBlock;
+  /// Whether a kernel multiplies blocks (blk.dot): the product rules bind
+  /// it (a tile of C a program), not the row rules.
+  bool multiplies = false;
   /// Whether a kernel walks the row in a loop (an scf.for up to the
   /// argument declared `cols`), so that row_block is a tile.
   bool loopsOverRow = false;
@@ -105,6 +113,11 @@ struct BindingOptions {
   /// When the passes keep, copy and peel rows (the one policy they ask
   /// too); none where they keep none (the CPU, or staging off).
   std::optional<RowPolicy> rows;
+  /// How the target multiplies 16-bit blocks: on warpgroups (wgmma, whose
+  /// operands blk-pipeline-dot-operands copies ahead), on warps (mma.sync,
+  /// operands through registers), or not on tensor cores (the CPU, f32).
+  enum class Products { scalar, warps, warpgroups };
+  Products products = Products::scalar;
 };
 
 /// The binding rules (README, "softmax-run"):
@@ -151,6 +164,19 @@ struct BindingOptions {
 ///           room and the tiles at most double it;
 ///   grid  = ceil(rows / rows_per_program), times row_splits; a persistent
 ///           kernel's grid is set at launch (SMs x occupancy).
+/// A program that multiplies blocks (ProgramTraits::multiplies) is bound
+/// by the product rules instead, a tile of C (rows_per_program x
+/// row_block, inner_block deep) a program:
+///   16-bit data on tensor cores: 128 x 256 x 64 on 8 warps (N up to 128:
+///           row_block = the next power of two >= N, at least 64), 4
+///           stages on warpgroups, 2 on warps; rows of M <= 64 take 64 x 64
+///           tiles on 4 warps (more programs for a product that reads B
+///           once: the rule looks at the row count, which the code still
+///           does not depend on);
+///   else (f32 data, the CPU): 32 x 64 x 32 on 4 warps;
+///   row_splits = ceil(N / row_block), any count.
+/// rows_per_program, row_block and inner_block size blocks: powers of two;
+/// row_block x row_splits must cover N.
 /// A constant without a role must be bound in `options`; fails, with a
 /// diagnostic naming it, otherwise. Also fails where `options` binds a
 /// constant the program does not name, or where the role constants do not
@@ -168,7 +194,9 @@ FailureOr<Specialization> chooseSpecialization(ModuleOp program,
 /// The specializations autotuning tries: the rules' choice and its
 /// neighbours (half and twice the warps; half and twice the CTAs of a
 /// cluster; 1 to 16 rows per program; half and twice the tile for
-/// programs that loop over or split rows), without repetitions. Constants
+/// programs that loop over or split rows), without repetitions. For a
+/// product: the tiles 64 x 64 x 32 to 256 x 128 x 64 and, on tensor
+/// cores, their stages. Constants
 /// bound in `options` stay fixed; options' warps and CTAs are ignored.
 std::vector<Specialization>
 candidateSpecializations(ModuleOp program, const RowShape &shape,

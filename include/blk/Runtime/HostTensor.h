@@ -18,9 +18,11 @@
 
 namespace blk::runtime {
 
-/// A tensor argument of a program on the host. A matrix is rows x cols
-/// (row r at element r * rowStride); a per_row vector is rows x 1, a
-/// per_col vector 1 x cols, both dense.
+/// A tensor argument of a program on the host, of the rows and columns its
+/// extent gives (ProgramShape::getExtent): a matrix is rows x cols, a
+/// product's operands rows x inner and inner x cols (row r at element
+/// r * rowStride); a per_row vector is rows x 1, a per_col vector 1 x
+/// cols, both dense.
 class HostTensor {
 public:
   /// Allocates `declaration` for `shape` (zeros); fails on an element type

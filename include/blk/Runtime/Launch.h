@@ -22,7 +22,10 @@ namespace blk::runtime {
 
 class LaunchArguments {
 public:
-  LaunchArguments(int64_t rows, int64_t cols) : numRows(rows), numCols(cols) {}
+  /// The problem's rows and columns, and the inner dimension of a product
+  /// (0 where the program has none).
+  LaunchArguments(int64_t rows, int64_t cols, int64_t inner = 0)
+      : numRows(rows), numCols(cols), numInner(inner) {}
 
   /// The memory of a tensor: a device pointer on the GPU, a host pointer on
   /// the CPU.
@@ -30,7 +33,7 @@ public:
   LaunchArguments &tensor(const std::string &name, const void *address) {
     return tensor(name, reinterpret_cast<uint64_t>(address));
   }
-  /// A matrix's row stride in elements (default: cols).
+  /// A tensor's row stride in elements (default: its columns).
   LaunchArguments &rowStride(const std::string &name, int64_t elements);
   /// A scalar parameter (role `param`), as text parsed for its declared
   /// type ("0.125", "-3") or as a number.
@@ -39,26 +42,29 @@ public:
 
   int64_t rows() const { return numRows; }
   int64_t cols() const { return numCols; }
+  int64_t inner() const { return numInner; }
   /// 0 when the tensor was not given.
   uint64_t getTensor(const std::string &name) const;
-  int64_t getRowStride(const std::string &name) const;
+  /// The row stride of `tensor` (a tensor or row_stride argument).
+  int64_t getRowStride(const KernelArgument &tensor) const;
   /// Null when the parameter was not given.
   const std::string *getParam(const std::string &name) const;
 
 private:
-  int64_t numRows, numCols;
+  int64_t numRows, numCols, numInner;
   std::vector<std::pair<std::string, uint64_t>> tensors;
   std::vector<std::pair<std::string, int64_t>> rowStrides;
   std::vector<std::pair<std::string, std::string>> params;
 };
 
-/// Fails, saying what differs, unless the arguments' cols and the row
-/// strides of every matrix of the program are the ones it was compiled
-/// for, and its rows a count the image's ShapeClass serves.
+/// Fails, saying what differs, unless the arguments' cols, inner dimension
+/// and the row strides of every two-dimensional tensor of the program are
+/// the ones it was compiled for, and its rows a count the image's
+/// ShapeClass serves.
 Status checkShape(const ProgramImage &image, const LaunchArguments &arguments);
 
-/// Elements of a tensor argument on a problem: rows x its row stride for a
-/// matrix, rows or cols for a vector; fails on overflow.
+/// Elements of a tensor argument on a problem: its rows x its row stride
+/// (a vector: rows or cols); fails on overflow.
 Status getTensorElements(const KernelArgument &tensor,
                          const ProgramShape &shape, int64_t &elements);
 

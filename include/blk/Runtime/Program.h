@@ -21,20 +21,24 @@
 namespace blk::runtime {
 
 /// What a kernel argument is (the IR's #blk.arg roles, same order).
-enum class ArgRole { input, output, scratch, row_stride, rows, cols, param };
-/// The shape of a tensor argument.
-enum class ArgExtent { matrix, per_row, per_col };
+enum class ArgRole { input, output, scratch, row_stride, rows, cols, param, inner };
+/// The shape of a tensor argument: rows x cols, a vector per row or per
+/// column, or a product's operand (rows x inner, inner x cols).
+enum class ArgExtent { matrix, per_row, per_col, rows_by_inner, inner_by_cols };
 /// How many programs a launch needs: one per row (or rows_per_program
 /// rows), or as many as the GPU keeps resident (`persistent`).
 enum class GridKind { rows, persistent };
 
 /// Tensors are the roles with memory behind them.
 bool isTensorRole(ArgRole role);
+/// Whether a tensor of this shape has rows with a stride (all but vectors).
+bool hasRowStride(ArgExtent extent);
 
 /// One kernel argument as its kernel declares it.
 struct KernelArgument {
   ArgRole role = ArgRole::input;
   std::string name;
+  /// A tensor's shape; for a row_stride argument, its tensor's.
   ArgExtent extent = ArgExtent::matrix;
   /// Tensors: the element type in memory ("f32", "f16", "bf16", "i32").
   /// Scalars: the value's type ("i32", "i64", "f32", "f64").
@@ -74,18 +78,29 @@ struct KernelLaunch {
   int64_t residentPrograms = 0;
 };
 
-/// A problem: rows of `cols` elements. Compiled code relies on every part
-/// of it but the row count (block sizes, divisibility); ShapeClass says
-/// which row counts one compilation serves.
+/// The rows and columns of a tensor (a vector per row: rows x 1).
+struct TensorExtent {
+  int64_t rows = 0, cols = 0;
+};
+
+/// A problem: rows of `cols` elements, and for a matrix product the inner
+/// dimension (A is rows x inner, B inner x cols; 0 where the program has
+/// none). Compiled code relies on every part of it but the row count
+/// (block sizes, divisibility); ShapeClass says which row counts one
+/// compilation serves.
 struct ProgramShape {
   int64_t rows = 0;
   int64_t cols = 0;
   ElementType elementType = ElementType::F32;
-  /// Row strides in elements, by tensor name; a matrix not named has rows
-  /// of exactly `cols` elements.
+  /// Row strides in elements, by tensor name; a tensor not named has rows
+  /// of exactly its columns.
   std::vector<std::pair<std::string, int64_t>> rowStrides;
+  int64_t inner = 0;
 
-  int64_t getRowStride(const std::string &tensor) const;
+  TensorExtent getExtent(ArgExtent extent) const;
+  /// The row stride of `tensor` (a tensor or row_stride argument): the
+  /// one given for its name, else its columns.
+  int64_t getRowStride(const KernelArgument &tensor) const;
 };
 
 /// The problems one program's code serves: every ProgramShape of this row
@@ -99,10 +114,11 @@ struct ShapeClass {
   ElementType elementType = ElementType::F32;
   /// As ProgramShape::rowStrides.
   std::vector<std::pair<std::string, int64_t>> rowStrides;
+  int64_t inner = 0;
 
   /// The class's problem of `rows` rows.
   ProgramShape withRows(int64_t rows) const {
-    return {rows, cols, elementType, rowStrides};
+    return {rows, cols, elementType, rowStrides, inner};
   }
 };
 

@@ -1,5 +1,6 @@
-// C = A B for square matrices: M = N = K (softmax-run's problem is one
-// rows x cols shape for every matrix until issue 40 names dimensions). A
+// C = A B for square matrices, the simplest product: M = N = K, every
+// tensor a rows x cols matrix and the K loop running up to cols
+// (python-free-examples/matmul.mlir names M, N and K). A
 // program computes ROWS rows of C across the whole row (BLOCK >= N); its K
 // loop brings 16 columns of A and 16 rows of B at a time into blk.dot.
 // Masked edges: any N.

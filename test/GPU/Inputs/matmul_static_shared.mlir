@@ -1,5 +1,6 @@
-// matmul_tiled.mlir (C = A B, a ROWS x BLOCK tile of C a program) with a
-// reduction across the program's warps after the K loop: the sum of its
+// A square tiled matmul (C = A B, M = N = K: its K loop runs up to cols; a
+// ROWS x BLOCK tile of C a program) with a reduction across the program's
+// warps after the K loop: the sum of its
 // tile, added to C times zero. The reduction's buffer is static shared
 // memory, so the dot's dynamic shared memory starts after it, where its
 // declared alignment need not hold; the wgmma path's 1024-byte-aligned
