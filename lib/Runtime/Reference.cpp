@@ -29,6 +29,7 @@ constexpr KindInfo kKinds[] = {
     {ReferenceKind::cross_entropy, "cross_entropy"},
     {ReferenceKind::rms_norm, "rms_norm"},
     {ReferenceKind::layer_norm, "layer_norm"},
+    {ReferenceKind::matmul, "matmul"},
 };
 
 const ScalarValue *findScalar(const ScalarValues &scalars,
@@ -141,6 +142,22 @@ std::vector<RowEdit> normSpecialRows() {
       [](std::vector<double> &x) { x.front() = -kInf; },
       [](std::vector<double> &x) { std::fill(x.begin(), x.end(), 0.0); },
       [](std::vector<double> &x) { for (double &v : x) v *= 1e-30; },
+  };
+}
+
+/// Rows of A whose product torch defines whatever the order of the sums
+/// and without overflow in f32 (B is finite and never 0): a NaN (a row of
+/// NaN), a +inf (+-inf by B's signs), a +inf and a -inf (NaN where they
+/// meet opposite signs), all -inf, all zeros, and large values whose sums
+/// stay far from f32's limit.
+std::vector<RowEdit> matmulSpecialRows() {
+  return {
+      [](std::vector<double> &x) { x[x.size() / 3] = kNaN; },
+      [](std::vector<double> &x) { x.front() = kInf; },
+      [](std::vector<double> &x) { x.front() = kInf; x.back() = -kInf; },
+      [](std::vector<double> &x) { std::fill(x.begin(), x.end(), -kInf); },
+      [](std::vector<double> &x) { std::fill(x.begin(), x.end(), 0.0); },
+      [](std::vector<double> &x) { for (double &v : x) v *= 1e15; },
   };
 }
 
@@ -328,6 +345,11 @@ ReferenceContract blk::runtime::getContract(ReferenceKind kind) {
             {{"y", matrix}},
             {"eps"},
             {}};
+  case ReferenceKind::matmul:
+    return {{{"a", ArgExtent::rows_by_inner}, {"b", ArgExtent::inner_by_cols}},
+            {{"c", matrix}},
+            {},
+            {}};
   }
   return {};
 }
@@ -409,6 +431,10 @@ void blk::runtime::fillInputs(const ReferenceKind *kind, int64_t cols,
   case ReferenceKind::scaled_softmax:
     if (HostTensor *input = primaryInput(tensors); input && special)
       applyRows(*input, softmaxSpecialRows());
+    return;
+  case ReferenceKind::matmul:
+    if (special)
+      applyRows(*findTensor(tensors, "a"), matmulSpecialRows());
     return;
   }
 }
@@ -499,6 +525,24 @@ void blk::runtime::computeReference(ReferenceKind kind,
     for (int64_t r = 0; r < rows; ++r)
       normRow(getRow(input, r), layer, eps, weight, layer ? &bias : nullptr,
               y + r * cols);
+    return;
+  }
+  case ReferenceKind::matmul: {
+    // `input` is A (rows x inner): `cols` is the inner dimension here.
+    const HostTensor &b = *findTensor(tensors, "b");
+    int64_t inner = cols, n = b.getCols();
+    std::vector<double> bValues(size_t(inner) * size_t(n));
+    for (int64_t k = 0; k < inner; ++k)
+      for (int64_t c = 0; c < n; ++c)
+        bValues[size_t(k * n + c)] = b.get(k, c);
+    double *out = addOutput(contract.outputs[0]);
+    forEachRowInParallel(rows, [&](int64_t r) {
+      std::vector<double> a = getRow(input, r);
+      double *row = out + r * n;
+      for (int64_t k = 0; k < inner; ++k)
+        for (int64_t c = 0; c < n; ++c)
+          row[c] += a[size_t(k)] * bValues[size_t(k * n + c)];
+    });
     return;
   }
   }

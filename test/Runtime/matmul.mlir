@@ -1,18 +1,26 @@
 // A product's problem, M x N x K (--rows, --cols, --inner): A of rows x
 // inner and B of inner x cols (#blk.arg's rows_by_inner and
 // inner_by_cols), each tensor with its own row stride, bound by the product
-// rules (a tile of C a program; Binding.h) and checked against the program
-// in float64 on the CPU. test/GPU/dot.mlir runs python-free-examples/
-// matmul.mlir on the GPU.
+// rules (a tile of C a program; Binding.h) and checked on the CPU against
+// the float64 matmul reference (blk/Runtime/Reference.h: the kernel is
+// named @matmul). test/GPU/dot.mlir runs python-free-examples/matmul.mlir
+// on the GPU.
 // RUN: softmax-run %examples/matmul.mlir --target cpu --rows 100 --cols 70 --inner 50 --check | FileCheck %s --check-prefix=CPU
 // CPU: matmul.mlir: 100 x 70 x 50 (M x N x K) f32
 // CPU: target: CPU (JIT), BLOCK=64 KT=32 ROWS=32 SPLITS=2 warps=4, grid 8,
-// CPU: check: {{.*}} unwritten=0  OK (relative L2 tolerance {{.*}}, against the program in float64)
-// One row, K not a multiple of anything; bf16; strided rows of A and C with
-// special values in A:
+// CPU: check: {{.*}} unwritten=0  OK (relative L2 tolerance {{.*}}, against the float64 matmul reference)
+// One row, K not a multiple of anything; bf16; strided rows of A and C;
+// special values in A (rows of NaN, +-inf and both, zeros, 1e15: what torch
+// defines for a product whatever the order of its sums) in f32, bf16, f16:
 // RUN: softmax-run %examples/matmul.mlir --target cpu --rows 1 --cols 300 --inner 17 --check | FileCheck %s --check-prefix=OK
 // RUN: softmax-run %examples/matmul.mlir --target cpu --rows 37 --cols 129 --inner 200 --dtype bf16 --check | FileCheck %s --check-prefix=OK
 // RUN: softmax-run %examples/matmul.mlir --target cpu --rows 37 --cols 129 --inner 200 --in-stride 210 --out-stride 130 --check --special | FileCheck %s --check-prefix=OK
+// RUN: softmax-run %examples/matmul.mlir --target cpu --rows 37 --cols 129 --inner 200 --dtype bf16 --check --special | FileCheck %s --check-prefix=OK
+// RUN: softmax-run %examples/matmul.mlir --target cpu --rows 37 --cols 129 --inner 200 --dtype f16 --check --special | FileCheck %s --check-prefix=OK
+// The reference needs the product's shapes: a square program's matrices are
+// not A and B.
+// RUN: not softmax-run %S/../GPU/Inputs/matmul_square.mlir --target cpu --rows 10 --cols 10 --check --reference matmul 2>&1 | FileCheck %s --check-prefix=CONTRACT
+// CONTRACT: softmax-run: --reference matmul: a matmul kernel has input 'a' as a rows_by_inner of floats, but the program declares it an input matrix of f32
 // OK: check: {{.*}} unwritten=0  OK
 //
 // Files take the operands' shapes: C written, then expected by a second run

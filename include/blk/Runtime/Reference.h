@@ -1,7 +1,8 @@
-//===- Reference.h - float64 references of the row-wise kernels -*- C++ -*-===//
+//===- Reference.h - float64 references of the kernels ----------*- C++ -*-===//
 //
 // The memory-bound row-wise kernels language models run (softmax and its
-// relatives, cross-entropy, the norms), each with the tensors and
+// relatives, cross-entropy, the norms) and the matrix product, each with
+// the tensors and
 // parameters it reads and writes, the inputs a check of it uses, and a
 // double-precision reference with torch's semantics for special values.
 // A program computing one of them names its tensors and parameters as the
@@ -44,6 +45,9 @@ enum class ReferenceKind {
   /// y = (x - mean) * rsqrt(var + eps) * weight + bias, var the biased
   /// variance (torch's layer_norm).
   layer_norm,
+  /// c = a b, a of rows x inner, b of inner x cols (torch.matmul), every
+  /// product and sum in double: an infinity times 0 is NaN.
+  matmul,
 };
 
 /// The kinds' names ("log_softmax", ...), in enum order.
