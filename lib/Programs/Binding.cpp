@@ -513,14 +513,15 @@ struct ProductTile {
 
 /// The tiles wgmma and mma.sync take 16-bit operands in: 128 x 256 x 64
 /// on 8 warps (two warpgroups along M) was the best tile from 2048 to 4096
-/// on the H100, at 4 stages with wgmma, and the best mma.sync tile at 2
+/// on the H100, at 3 stages with wgmma (bf16 4096: 530 TFLOP/s, 4 stages
+/// 516, 128 x 128 x 64 489), and the best mma.sync tile at 2
 /// (docs/benchmarks.md, "Matmul"; 8192 was within the run-to-run spread of
 /// 256 x 128 x 64).
-constexpr ProductTile kTensorCoreTile = {128, 256, 64, 8, 4};
+constexpr ProductTile kTensorCoreTile = {128, 256, 64, 8, 3};
 constexpr int64_t kWarpProductStages = 2;
 /// A tile that holds few rows (M <= 64): one warpgroup, and more programs
 /// along N.
-constexpr ProductTile kFewRowsTile = {64, 64, 64, 4, 4};
+constexpr ProductTile kFewRowsTile = {64, 64, 64, 4, 3};
 /// f32 data and the CPU: f32 multiply-adds, 16 accumulators a thread.
 constexpr ProductTile kScalarTile = {32, 64, 32, 4, 0};
 

@@ -24,7 +24,7 @@
 // RUN: softmax-run %examples/matmul.mlir --target gpu --rows 100 --cols 100 --inner 100 --const ROWS=16,BLOCK=32,KT=32 --check --special
 // RUN: softmax-run %examples/matmul.mlir --target gpu --rows 1000 --cols 600 --inner 300 --dtype bf16 --const ROWS=64,BLOCK=128,KT=32 --num-warps 4 --check
 // RUN: softmax-run %examples/matmul.mlir --target gpu --rows 333 --cols 333 --inner 333 --dtype f16 --const ROWS=128,BLOCK=64,KT=32 --num-warps 8 --check
-// The binding rules' tile (128 x 256 x 64 on 8 warps, 4 stages on sm_90a;
+// The binding rules' tile (128 x 256 x 64 on 8 warps, 3 stages on sm_90a;
 // 64 x 64 on 4 warps for M <= 64) with special values in A against the
 // float64 matmul reference, and rows of A and C with strides (16-byte
 // multiples: copied ahead; 501: loads through registers):

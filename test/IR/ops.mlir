@@ -227,6 +227,8 @@ func.func @ring_ops(%p: !blk.ptr<bf16>, %offsets: tensor<64x64xi32, #tile>, %m: 
   blk.async_copy_into %p[%offsets] into %b : !blk.ptr<bf16>, tensor<64x64xi32, #tile>, !blk.shared<64x64xbf16, #blk.swizzled<>>
   // CHECK: blk.async_commit_group
   blk.async_commit_group
+  // CHECK: blk.barrier
+  blk.barrier
   // CHECK: blk.async_wait_group 0
   blk.async_wait_group 0
   // CHECK: blk.warpgroup_dot %[[SA]], %{{.*}}, %{{.*}} : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #{{.*}}>

@@ -43,8 +43,10 @@
 // blk-pipeline-dot-operands copies A and B straight into rings of swizzled
 // buffers (Transforms/pipeline-dot-operands.mlir shows the IR): two groups
 // of copies before the loop; in it, the wait for this step's group, the
-// fence and barrier, the products, then the copies two steps ahead (the
-// source size 0 where masked off); no operand passes through registers.
+// fence and barrier, the products left in flight (wait 1), a second
+// barrier (another warpgroup's products of the step before may still read
+// the slot), then the copies two steps ahead (the source size 0 where
+// masked off); no operand passes through registers.
 // RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.ring.ptx
 // RUN: FileCheck %s --check-prefix=RING < %t.ring.ptx
 // RING-NOT: ld.global
@@ -55,19 +57,24 @@
 // RING: fence.proxy.async.shared::cta;
 // RING-NEXT: bar.sync 0;
 // RING: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// RING: wgmma.wait_group.sync.aligned 0;
+// RING: wgmma.commit_group.sync.aligned;
+// RING-NEXT: wgmma.wait_group.sync.aligned 1;
+// RING-NEXT: bar.sync 0;
 // RING-NOT: st.shared
 // RING: cp.async.cg.shared.global
 // RING: cp.async.commit_group;
 // RING: cp.async.wait_group 0;
 // RING-NOT: ld.global
-// With 4 stages the products stay in flight across K steps (wait 1 after
-// them) and the epilogue waits for the last before it reads the
-// accumulator (the wait takes the registers: nothing reads them before).
+// With 4 stages the products stay in flight too, with no second barrier
+// (the copies go to the slot read two steps before), and the epilogue waits
+// for the last before it reads the accumulator (the wait takes the
+// registers: nothing reads them before).
 // RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 4 --chip sm_90a --emit-ptx %t.flight.ptx
 // RUN: FileCheck %s --check-prefix=FLIGHT < %t.flight.ptx
 // FLIGHT: wgmma.commit_group.sync.aligned;
 // FLIGHT-NEXT: wgmma.wait_group.sync.aligned 1;
+// FLIGHT-NOT: bar.sync
+// FLIGHT: cp.async.commit_group;
 // FLIGHT: cp.async.wait_group 0;
 // FLIGHT-NOT: cvt.rn.bf16x2.f32
 // FLIGHT: wgmma.wait_group.sync.aligned 0;

@@ -30,17 +30,17 @@
 // RUN: not softmax-run %examples/matmul.mlir --target cpu --rows 20 --cols 30 --inner 40 --input a=%t.c.npy 2>&1 | FileCheck %s --check-prefix=FILE
 // FILE: softmax-run: --input a={{.*}}: the file holds 20 x 30 values, but 'a' is 20 x 40
 //
-// The rules on the GPU's chips (PTX only): 128 x 256 x 64 on 8 warps with 4
+// The rules on the GPU's chips (PTX only): 128 x 256 x 64 on 8 warps with 3
 // stages on sm_90a, any number of column tiles (11008 / 256: 43); 64 x 64
 // on 4 warps where M <= 64; 2 stages with mma.sync (sm_80).
 // RUN: softmax-run %examples/matmul.mlir --rows 4096 --cols 11008 --inner 4096 --dtype bf16 --chip sm_90a --emit-ptx %t.wide.ptx | FileCheck %s --check-prefix=WIDE
-// WIDE: PTX for sm_90a, BLOCK=256 KT=64 ROWS=128 SPLITS=43 warps=8 stages=4, grid 1376:
+// WIDE: PTX for sm_90a, BLOCK=256 KT=64 ROWS=128 SPLITS=43 warps=8 stages=3, grid 1376:
 // RUN: FileCheck %s --check-prefix=RING < %t.wide.ptx
 // RING-NOT: ld.global
 // RING: cp.async.cg.shared.global
 // RING: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // RUN: softmax-run %examples/matmul.mlir --rows 1 --cols 4096 --inner 4096 --dtype bf16 --chip sm_90a --emit-ptx %t.row.ptx | FileCheck %s --check-prefix=ROW
-// ROW: PTX for sm_90a, BLOCK=64 KT=64 ROWS=64 SPLITS=64 warps=4 stages=4, grid 64:
+// ROW: PTX for sm_90a, BLOCK=64 KT=64 ROWS=64 SPLITS=64 warps=4 stages=3, grid 64:
 // RUN: softmax-run %examples/matmul.mlir --rows 4096 --cols 4096 --inner 4096 --dtype f16 --chip sm_80 --emit-ptx %t.sm80.ptx | FileCheck %s --check-prefix=SM80
 // SM80: PTX for sm_80, BLOCK=256 KT=64 ROWS=128 SPLITS=16 warps=8 stages=2, grid 512:
 //

@@ -7,9 +7,11 @@
 // (A's rows rotated as the accumulator's: bits 3..5 for 4 warps), the
 // copies of iterations 0 and 1 before the loop, a group each; each
 // iteration waits until at most one group is in flight, multiplies from
-// slot i mod 3, then copies iteration i + 2 into slot (i + 2) mod 3, masked
-// where that iteration does not run. blk-pipeline-loads left these loads
-// alone (no loop-carried block).
+// slot i mod 3 leaving the products in flight (the loop chains the
+// accumulator), meets the other warps at a barrier (their products of i - 1
+// read slot (i + 2) mod 3), then copies iteration i + 2 there, masked where
+// that iteration does not run. blk-pipeline-loads left these loads alone
+// (no loop-carried block).
 // CHECK-LABEL: func.func @ring_copies
 // CHECK: %[[RING_A:.*]] = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
 // CHECK: %[[RING_B:.*]] = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<>>
@@ -26,7 +28,8 @@
 // CHECK: %[[SLOT:.*]] = arith.remsi %{{.*}}, %c3_i32
 // CHECK-DAG: %[[B:.*]] = blk.local_index %[[RING_B]][%[[SLOT]]]
 // CHECK-DAG: %[[A:.*]] = blk.local_index %[[RING_A]][%[[SLOT]]]
-// CHECK: %[[C:.*]] = blk.warpgroup_dot %[[A]], %[[B]], %[[ACC]]
+// CHECK: %[[C:.*]] = blk.warpgroup_dot %[[A]], %[[B]], %[[ACC]] {pending = 1 : i64}
+// CHECK-NEXT: blk.barrier
 // CHECK: %[[NEXT:.*]] = arith.remsi %{{.*}}, %c3_i32
 // CHECK: %[[RUNS:.*]] = arith.cmpi slt, %[[K]], %{{.*}} : i32
 // CHECK: blk.local_index %[[RING_A]][%[[NEXT]]]
@@ -37,6 +40,7 @@
 // CHECK-NEXT: blk.async_commit_group
 // CHECK-NEXT: scf.yield %[[C]]
 // CHECK: blk.async_wait_group 0
+// CHECK: blk.warpgroup_wait 0
 // CHECK: blk.store
 // On sm_90 the dot takes mma.sync: the loads stay loads, pipelined into
 // registers by blk-pipeline-loads.
@@ -199,10 +203,10 @@ func.func @unaligned_rows(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !
 
 // -----
 
-// Four stages: the product is also left in flight (pending = 1, the loop
-// chains the accumulator), so the copies run two iterations ahead, not
-// three, into the slot iteration i - 2 read; after the loop the last
-// product is waited for before the accumulator is stored.
+// Four stages: the product is left in flight too, and the copies run two
+// iterations ahead, not three, into the slot iteration i - 2 read (every
+// warpgroup's products of i - 2 are done): no second barrier; after the
+// loop the last product is waited for before the accumulator is stored.
 // CHECK-LABEL: func.func @products_in_flight
 // CHECK: blk.local_alloc -> !blk.shared<4x64x64xbf16
 // CHECK: blk.async_commit_group
@@ -211,6 +215,7 @@ func.func @unaligned_rows(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !
 // CHECK: scf.for
 // CHECK: blk.async_wait_group 1
 // CHECK: %[[C:.*]] = blk.warpgroup_dot {{.*}} {pending = 1 : i64}
+// CHECK-NOT: blk.barrier
 // CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %c2_i32
 // CHECK: arith.remsi %[[NEXT]], %c4_i32
 // CHECK: blk.async_commit_group

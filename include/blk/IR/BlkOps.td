@@ -481,6 +481,23 @@ def Blk_AsyncWaitGroupOp : Blk_Op<"async_wait_group", [
   let assemblyFormat = "$pending attr-dict";
 }
 
+def Blk_BarrierOp : Blk_Op<"barrier", [
+    MemoryEffects<[MemRead<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>]> {
+  let summary = "a barrier of the CTA's threads";
+  let description = [{
+    Every thread of the CTA reaches it before any goes on (`bar.sync`):
+    what each did before it, its waits for asynchronous copies and
+    products included, happened before what any does after it.
+    blk-pipeline-dot-operands puts one between the products and the
+    copies that overwrite the slot the previous products read.
+
+    ```mlir
+    blk.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def Blk_WarpgroupDotOp : Blk_Op<"warpgroup_dot", [
     MemoryEffects<[MemRead<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>,
     AllTypesMatch<["acc", "result"]>]> {

@@ -168,7 +168,7 @@ struct BindingOptions {
 /// by the product rules instead, a tile of C (rows_per_program x
 /// row_block, inner_block deep) a program:
 ///   16-bit data on tensor cores: 128 x 256 x 64 on 8 warps (N up to 128:
-///           row_block = the next power of two >= N, at least 64), 4
+///           row_block = the next power of two >= N, at least 64), 3
 ///           stages on warpgroups, 2 on warps; rows of M <= 64 take 64 x 64
 ///           tiles on 4 warps (more programs for a product that reads B
 ///           once: the rule looks at the row count, which the code still

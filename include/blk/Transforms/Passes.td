@@ -538,10 +538,12 @@ def BlkPipelineDotOperands : Pass<"blk-pipeline-dot-operands", "::mlir::ModuleOp
     ```
 
     The bytes in flight hold no registers, and no store or extra barrier
-    stands between two products. With 4 stages or more, where the loop
-    chains the accumulator (nothing else reads it), the products are also
-    left in flight (`pending = 1`, `blk.warpgroup_wait` after the loop)
-    and the copies run `num_stages - 2` iterations ahead. Needs `num_stages` of 3 or more (at
+    stands between two products. Where the loop chains the accumulator
+    (nothing else reads it), the products are also left in flight
+    (`pending = 1`, `blk.warpgroup_wait` after the loop) and the copies
+    run 2 iterations ahead: with 3 stages after a `blk.barrier` (their
+    slot is the one the products still in flight in another warpgroup may
+    read), with 4 into the slot read 2 iterations before. Needs `num_stages` of 3 or more (at
     2 the operands carried in registers by blk-pipeline-loads are faster)
     and an i32 induction variable with signed bounds, in no other loop (a
     next entry's first copies would not wait for this one's last

@@ -1132,6 +1132,17 @@ struct AsyncCommitGroupToCommit
   }
 };
 
+struct BarrierToGpuBarrier : public OpConversionPattern<BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    return success();
+  }
+};
+
 struct AsyncWaitGroupToWaitGroup
     : public OpConversionPattern<AsyncWaitGroupOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -1271,5 +1282,6 @@ void mlir::blk::populateMemoryOpPatterns(const TypeConverter &converter,
   patterns.add<AsyncCopyIntoToCpAsync>(converter, patterns.getContext(),
                                        plans);
   patterns.add<AsyncWaitToWaitGroup, AsyncCommitGroupToCommit,
-               AsyncWaitGroupToWaitGroup>(converter, patterns.getContext());
+               AsyncWaitGroupToWaitGroup, BarrierToGpuBarrier>(
+      converter, patterns.getContext());
 }
