@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -199,6 +200,57 @@ TEST(CompilerTest, CpuProgramRunsEveryRowCountOfItsClass) {
   blk::runtime::Status refused = program->run(other);
   EXPECT_FALSE(refused);
   EXPECT_NE(refused.message().find("rows of 1000 elements"), std::string::npos)
+      << refused.message();
+}
+
+// A product through the MLIR-free API: M x N x K in the ProgramShape and
+// the launch (A of M x K, B of K x N), the rules' tile, any row count of
+// the class, another K refused.
+TEST(CompilerTest, CpuProgramRunsAProduct) {
+  std::ifstream file(BLK_EXAMPLES_DIR "/matmul.mlir");
+  ASSERT_TRUE(file.good()) << "matmul.mlir not found";
+  std::stringstream text;
+  text << file.rdbuf();
+  blk::Compiler compiler;
+  blk::CompileOptions options;
+  options.target = blk::TargetKind::CPU;
+  constexpr int64_t kCols = 70, kInner = 50;
+  ProgramImage image;
+  blk::runtime::Status compiled = compiler.compile(
+      text.str(), "matmul.mlir", {100, kCols, ElementType::F32, {}, kInner},
+      options, image);
+  ASSERT_TRUE(compiled) << compiled.message();
+  std::unique_ptr<blk::CpuProgram> program;
+  blk::runtime::Status loaded = blk::CpuProgram::load(image, program);
+  ASSERT_TRUE(loaded) << loaded.message();
+  for (int64_t rows : {100, 1, 33}) {
+    std::vector<float> a(rows * kInner), b(kInner * kCols),
+        c(rows * kCols, -1);
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = float(std::sin(0.1 * double(i)));
+    for (size_t i = 0; i < b.size(); ++i)
+      b[i] = float(std::cos(0.07 * double(i)));
+    blk::runtime::LaunchArguments arguments(rows, kCols, kInner);
+    arguments.tensor("a", a.data()).tensor("b", b.data()).tensor("c",
+                                                                 c.data());
+    blk::runtime::Status ran = program->run(arguments, 2);
+    ASSERT_TRUE(ran) << rows << " rows: " << ran.message();
+    double worst = 0;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t n = 0; n < kCols; ++n) {
+        double want = 0;
+        for (int64_t k = 0; k < kInner; ++k)
+          want += double(a[r * kInner + k]) * double(b[k * kCols + n]);
+        worst = std::max(worst, std::abs(want - double(c[r * kCols + n])));
+      }
+    EXPECT_LT(worst, 1e-4) << rows << " rows";
+  }
+  std::vector<float> a(kInner + 1), b((kInner + 1) * kCols), c(kCols);
+  blk::runtime::LaunchArguments other(1, kCols, kInner + 1);
+  other.tensor("a", a.data()).tensor("b", b.data()).tensor("c", c.data());
+  blk::runtime::Status refused = program->run(other);
+  EXPECT_FALSE(refused);
+  EXPECT_NE(refused.message().find("inner dimension of 50"), std::string::npos)
       << refused.message();
 }
 
