@@ -458,6 +458,19 @@ Value createDescriptor(OpBuilder &b, Location loc, Value address,
   return arith::OrIOp::create(b, loc, start, constant(fields));
 }
 
+/// The descriptor of the panels `bytes` (a multiple of 16) past those of
+/// `descriptor`: its start field plus bytes / 16. The field holds a shared
+/// address below 2^18 and a CTA's shared memory is smaller, so the sum
+/// never carries out of it (Triton offsets its descriptors the same way).
+Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
+                       int64_t bytes) {
+  if (bytes == 0)
+    return descriptor;
+  return arith::AddIOp::create(
+      b, loc, descriptor,
+      arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(bytes >> 4)));
+}
+
 /// The dot on wgmma, A and B stored by storeSwizzled (A's rows permuted by
 /// getWgmmaRowRotation) and visible to the asynchronous proxy: each warpgroup
 /// multiplies its 64-row tiles of the accumulator (m64nNk16, its elements
@@ -498,24 +511,29 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                                              shape.n, kWgmmaK);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   int64_t panelsA = shape.m * kPanelRowBytes;
-  for (int64_t k0 = 0; k0 < shape.k; k0 += kWgmmaK) {
-    Value bDescriptor = createDescriptor(
+  // The descriptors of the first K step, each later one a constant past
+  // them.
+  Value firstB = createDescriptor(
+      b, loc, createByteAddress(b, loc, bRegion, createI32Constant(b, loc, 0)),
+      shape.k * kPanelRowBytes, kSwizzleRepeatBytes);
+  SmallVector<Value> firstA;
+  for (int64_t tile = 0; tile < tilesPerGroup; ++tile) {
+    // This group's tile: tile W/4 + group of the accumulator's rows.
+    Value row = arith::MulIOp::create(
         b, loc,
-        createByteAddress(b, loc, bRegion,
-                          createI32Constant(b, loc, k0 * kPanelRowBytes)),
-        shape.k * kPanelRowBytes, kSwizzleRepeatBytes);
+        arith::AddIOp::create(b, loc, group,
+                              createI32Constant(b, loc, tile * warpgroups)),
+        createI32Constant(b, loc, kWgmmaM * kPanelRowBytes));
+    firstA.push_back(
+        createDescriptor(b, loc, createByteAddress(b, loc, aRegion, row),
+                         /*leadingBytes=*/16, kSwizzleRepeatBytes));
+  }
+  for (int64_t k0 = 0; k0 < shape.k; k0 += kWgmmaK) {
+    Value bDescriptor = offsetDescriptor(b, loc, firstB, k0 * kPanelRowBytes);
     int64_t kBytes = (k0 / kWgmmaPanelElements) * panelsA +
                      (k0 % kWgmmaPanelElements) * shape.inputBytes;
     for (int64_t tile = 0; tile < tilesPerGroup; ++tile) {
-      // This group's tile: tile W/4 + group of the accumulator's rows.
-      Value row = createMulAdd(
-          b, loc,
-          arith::AddIOp::create(b, loc, group,
-                                createI32Constant(b, loc, tile * warpgroups)),
-          kWgmmaM * kPanelRowBytes, createI32Constant(b, loc, kBytes));
-      Value aDescriptor =
-          createDescriptor(b, loc, createByteAddress(b, loc, aRegion, row),
-                           /*leadingBytes=*/16, kSwizzleRepeatBytes);
+      Value aDescriptor = offsetDescriptor(b, loc, firstA[tile], kBytes);
       fragments[tile] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, structType, fragments[tile], aDescriptor, bDescriptor,
           instruction, type, type, NVVM::WGMMATypes::f32,
