@@ -27,9 +27,7 @@ using namespace mlir::blk;
 //===----------------------------------------------------------------------===//
 
 int64_t ProblemDesc::getRowStride(const KernelArgument &tensor) const {
-  auto it = rowStrides.find(tensor.name);
-  return it == rowStrides.end() ? getProgramShape().getRowStride(tensor)
-                                : it->second;
+  return getProgramShape().getRowStride(tensor);
 }
 
 RowShape ProblemDesc::getShape() const {

@@ -425,21 +425,22 @@ private:
       return cell;
     };
     std::string name = arg.getName().str();
+    // The tensor a tensor or row_stride argument names, if given.
+    int memory = -1;
+    for (size_t m = 0; m < memories.size(); ++m)
+      if (memories[m].name == name)
+        memory = int(m);
     switch (arg.getRole()) {
     case ArgRole::input:
     case ArgRole::output:
     case ArgRole::scratch:
-      for (size_t m = 0; m < memories.size(); ++m)
-        if (memories[m].name == name)
-          cell.memory = int(m);
-      if (cell.memory < 0)
-        return error() << "tensor '" << name << "' was not given";
-      return cell;
     case ArgRole::row_stride:
-      for (const Memory &memory : memories)
-        if (memory.name == name)
-          return integer(memory.rowStride);
-      return error() << "tensor '" << name << "' was not given";
+      if (memory < 0)
+        return error() << "tensor '" << name << "' was not given";
+      if (arg.getRole() == ArgRole::row_stride)
+        return integer(memories[memory].rowStride);
+      cell.memory = memory;
+      return cell;
     case ArgRole::rows:
       return integer(shape.rows);
     case ArgRole::cols:

@@ -382,8 +382,11 @@ constexpr int64_t kHeldF32RowWarps = 4;
 constexpr int64_t kHeldF32RowElements = 100;
 
 /// The values the rules give the constants with a role.
+/// The values the rules give the constants with a role; a product's K
+/// step only where the product rules bind the program.
 struct RuleConstants {
   int64_t rowBlock, rowsPerProgram, rowSplits;
+  std::optional<int64_t> innerBlock;
 };
 
 static RuleConstants ruleConstants(const ProgramTraits &traits,
@@ -403,7 +406,45 @@ static RuleConstants ruleConstants(const ProgramTraits &traits,
   // Measured on an H200 (docs/benchmarks.md): short rows want a few rows
   // per program and many programs, not big programs.
   // Not fewer for a problem of fewer rows: the code serves any row count.
-  return {block, std::max<int64_t>(2, 512 / block), splits};
+  return {block, std::max<int64_t>(2, 512 / block), splits, std::nullopt};
+}
+
+/// Binds every constant `program` names into `result`: the caller's
+/// value, else the rules' for the constant's role; fails, at the program,
+/// on a constant with neither.
+static LogicalResult bindConstants(ModuleOp program,
+                                   const ProgramTraits &traits,
+                                   const BindingOptions &options,
+                                   const RuleConstants &rules,
+                                   Specialization &result) {
+  const std::map<std::string, int64_t> &given = options.choices.constants;
+  for (const std::string &name : getConstantNames(program)) {
+    if (given.count(name))
+      result.constants[name] = given.at(name);
+    else if (name == traits.rowBlock)
+      result.constants[name] = rules.rowBlock;
+    else if (name == traits.rowSplits)
+      result.constants[name] = rules.rowSplits;
+    else if (name == traits.rowsPerProgram)
+      result.constants[name] = rules.rowsPerProgram;
+    else if (name == traits.innerBlock && rules.innerBlock)
+      result.constants[name] = *rules.innerBlock;
+    else if (name == traits.innerBlock)
+      return getProgramDiagnosticAnchor(program)->emitError()
+             << "inner_block = " << name
+             << " is the step along a product's inner dimension, which the "
+                "rules bind only in programs with blk.dot; bind it "
+                "explicitly ("
+             << name << "=<value>)";
+    else
+      return getProgramDiagnosticAnchor(program)->emitError()
+             << "the program uses compile-time constant '" << name
+             << "', which no kernel declares a role for (#blk.kernel's "
+                "row_block, rows_per_program, row_splits or inner_block), so "
+                "it cannot be derived from the problem; bind it explicitly ("
+             << name << "=<value>)";
+  }
+  return success();
 }
 
 /// Every constant a caller binds is one the program names: a misspelled
@@ -606,35 +647,18 @@ chooseProductSpecialization(ModuleOp program, const ProgramTraits &traits,
   // Without row_splits a program's block covers the row.
   if (traits.rowSplits.empty())
     tile.cols = llvm::PowerOf2Ceil(std::max<int64_t>(1, shape.cols));
-  const std::map<std::string, int64_t> &given = options.choices.constants;
-  auto choose = [&](const std::string &name, int64_t rule) {
-    return given.count(name) ? given.at(name) : rule;
-  };
-  int64_t block = choose(traits.rowBlock, tile.cols);
+  // The column tiles cover N in tiles of the caller's block, else the rule's.
+  auto givenBlock = options.choices.constants.find(traits.rowBlock);
+  int64_t block = givenBlock != options.choices.constants.end()
+                      ? givenBlock->second
+                      : tile.cols;
+  int64_t splits = llvm::divideCeil(std::max<int64_t>(1, shape.cols),
+                                    std::max<int64_t>(1, block));
   Specialization result;
-  for (const std::string &name : getConstantNames(program)) {
-    if (given.count(name))
-      result.constants[name] = given.at(name);
-    else if (name == traits.rowsPerProgram)
-      result.constants[name] = tile.rows;
-    else if (name == traits.rowBlock)
-      result.constants[name] = tile.cols;
-    else if (name == traits.rowSplits)
-      result.constants[name] =
-          llvm::divideCeil(std::max<int64_t>(1, shape.cols),
-                           std::max<int64_t>(1, block));
-    else if (name == traits.innerBlock)
-      result.constants[name] = tile.inner;
-    else
-      return getProgramDiagnosticAnchor(program)->emitError()
-             << "the program uses compile-time constant '" << name
-             << "', which no kernel declares a role for (#blk.kernel's "
-                "row_block, rows_per_program, row_splits or inner_block), "
-                "so it cannot be derived from the problem; bind it "
-                "explicitly ("
-             << name << "=<value>)";
-  }
-  if (failed(verifyProductConstants(program, traits, shape, result)))
+  if (failed(bindConstants(program, traits, options,
+                           {tile.cols, tile.rows, splits, tile.inner},
+                           result)) ||
+      failed(verifyProductConstants(program, traits, shape, result)))
     return failure();
   int64_t rows = traits.rowsPerProgram.empty()
                      ? 1
@@ -710,23 +734,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   RuleConstants rules = ruleConstants(*traits, shape, options);
   Specialization result;
   result.numStages = options.choices.numStages;
-  for (const std::string &name : getConstantNames(program)) {
-    if (options.choices.constants.count(name))
-      result.constants[name] = options.choices.constants.at(name);
-    else if (name == traits->rowBlock)
-      result.constants[name] = rules.rowBlock;
-    else if (name == traits->rowSplits)
-      result.constants[name] = rules.rowSplits;
-    else if (name == traits->rowsPerProgram)
-      result.constants[name] = rules.rowsPerProgram;
-    else
-      return getProgramDiagnosticAnchor(program)->emitError()
-             << "the program uses compile-time constant '" << name
-             << "', which no kernel declares a role for (#blk.kernel's "
-                "row_block, rows_per_program or row_splits), so it cannot "
-                "be derived from the problem; bind it explicitly ("
-             << name << "=<value>)";
-  }
+  if (failed(bindConstants(program, *traits, options, rules, result)))
+    return failure();
 
   if (failed(verifyRoleConstants(program, *traits, shape, options.choices.maxTile,
                                  result)))

@@ -72,6 +72,22 @@ constexpr int64_t kMinStages = 3;
 /// barrier 501; 3 stages with the products waited for, 2 ahead, 487.
 constexpr int64_t kProductsAhead = 2;
 
+/// The position of `dot`'s accumulator among `loop`'s iter_args, where the
+/// dot's only use is to yield the next iteration's and the iter_arg's only
+/// use is the dot (nothing else reads products that may be in flight).
+std::optional<unsigned> getChainedAccumulator(DotOp dot, scf::ForOp loop) {
+  if (!dot->hasOneUse())
+    return std::nullopt;
+  OpOperand &use = *dot->getUses().begin();
+  if (use.getOwner() != loop.getBody()->getTerminator())
+    return std::nullopt;
+  unsigned position = use.getOperandNumber();
+  BlockArgument accumulator = loop.getRegionIterArgs()[position];
+  if (accumulator != dot.getAcc() || !accumulator.hasOneUse())
+    return std::nullopt;
+  return position;
+}
+
 /// A dot whose operands are copied ahead, its loop, and the operands'
 /// loads with their address ops.
 struct DotOperandCopies {
@@ -79,34 +95,20 @@ struct DotOperandCopies {
   scf::ForOp loop;
   PipelinedLoad a, b;
   int64_t numStages;
+  /// getChainedAccumulator, asked before the rewrite replaces the dot.
+  std::optional<unsigned> chained;
 
-  /// The position of the dot's accumulator among the loop's iter_args,
-  /// where the dot's only use is to yield the next iteration's and the
-  /// iter_arg's only use is the dot (nothing else reads products that may
-  /// be in flight).
-  std::optional<unsigned> getChainedAccumulator() {
-    if (!dot->hasOneUse())
-      return std::nullopt;
-    OpOperand &use = *dot->getUses().begin();
-    if (use.getOwner() != loop.getBody()->getTerminator())
-      return std::nullopt;
-    unsigned position = use.getOperandNumber();
-    BlockArgument accumulator = loop.getRegionIterArgs()[position];
-    if (accumulator != dot.getAcc() || !accumulator.hasOneUse())
-      return std::nullopt;
-    return position;
-  }
   /// Products left in flight after the dot: 1 where the loop chains them.
-  int64_t getPendingProducts() { return getChainedAccumulator() ? 1 : 0; }
+  int64_t getPendingProducts() const { return chained ? 1 : 0; }
   /// Iterations the copies run ahead: all but one slot, or beside products
   /// in flight kProductsAhead.
-  int64_t getAhead() {
+  int64_t getAhead() const {
     return getPendingProducts() ? std::min(numStages - 1, kProductsAhead)
                                 : numStages - 1;
   }
   /// Whether the copies overwrite the slot of products that may still be
   /// in flight in another warpgroup: a barrier after the wait goes first.
-  bool needsBarrierBeforeCopies() {
+  bool needsBarrierBeforeCopies() const {
     return getPendingProducts() && getAhead() == numStages - 1;
   }
 };
@@ -180,8 +182,12 @@ std::optional<DotOperandCopies> getDotOperandCopies(DotOp dot,
       !copiesWholeRuns(b, analysis) ||
       !ringsFit(a, b, kernel.getNumStages(), target))
     return std::nullopt;
-  return DotOperandCopies{dot, loop, std::move(*pipelinedA),
-                          std::move(*pipelinedB), kernel.getNumStages()};
+  return DotOperandCopies{dot,
+                          loop,
+                          std::move(*pipelinedA),
+                          std::move(*pipelinedB),
+                          kernel.getNumStages(),
+                          getChainedAccumulator(dot, loop)};
 }
 
 /// What blk-distribute decided for the dot and its loads: the accumulator
@@ -238,8 +244,6 @@ public:
     Location loc = dot.getLoc();
     int64_t ahead = copies.getAhead();
     int64_t pending = copies.getPendingProducts();
-    bool barrier = copies.needsBarrierBeforeCopies();
-    std::optional<unsigned> chained = copies.getChainedAccumulator();
     Value aheadSteps = createSteps(before, loop, ahead);
     Value lastBound = createBound(before, loop, aheadSteps);
 
@@ -258,7 +262,7 @@ public:
     dot.replaceAllUsesWith(product);
 
     b.setInsertionPointAfter(product.getDefiningOp());
-    if (barrier)
+    if (copies.needsBarrierBeforeCopies())
       BarrierOp::create(b, loc);
     Value next = arith::RemSIOp::create(
         b, loc, arith::AddIOp::create(b, loc, iteration, createI32(b, ahead)),
@@ -271,7 +275,7 @@ public:
     b.setInsertionPointAfter(loop);
     AsyncWaitGroupOp::create(b, loc, 0);
     if (pending) {
-      Value last = loop.getResult(*chained);
+      Value last = loop.getResult(*copies.chained);
       auto wait = WarpgroupWaitOp::create(b, loc, last.getType(), 0, last);
       last.replaceAllUsesExcept(wait.getResult(0), wait);
     }

@@ -76,4 +76,4 @@
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --check --const BLOCK=512 --rows 2 --cols 1000 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not softmax-run %s.program --target cpu --check --rows 2 --cols 10 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // BLOCK: softmax_fused.mlir:{{[1-9][0-9]*}}:{{[0-9]+}}: error: row_block BLOCK = 512 covers 512 of the row's 1000 columns; a program that does not loop over its row must cover it
-// UNKNOWN: error: the program uses compile-time constant 'WIDTH', which no kernel declares a role for (#blk.kernel's row_block, rows_per_program or row_splits), so it cannot be derived from the problem; bind it explicitly (WIDTH=<value>)
+// UNKNOWN: error: the program uses compile-time constant 'WIDTH', which no kernel declares a role for (#blk.kernel's row_block, rows_per_program, row_splits or inner_block), so it cannot be derived from the problem; bind it explicitly (WIDTH=<value>)
