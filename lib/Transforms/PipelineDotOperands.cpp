@@ -66,10 +66,11 @@ namespace {
 /// faster there (docs/benchmarks.md, "Matmul").
 constexpr int64_t kMinStages = 3;
 
-/// Iterations the copies run ahead of products left in flight. Measured on
-/// an H100 (bf16 4096^3, 128 x 256 x 64 on 8 warps, TFLOP/s): 3 stages, 2
-/// ahead with the barrier 530; 4 stages, 2 ahead 516, 3 ahead with the
-/// barrier 501; 3 stages with the products waited for, 2 ahead, 487.
+/// Iterations the copies run ahead of products left in flight: two K steps
+/// hide a copy's latency behind the products (one does not), and a third
+/// costs a stage of shared memory and, at 4 stages, the second barrier
+/// for less than it gains (measured on the H100; the numbers are in the
+/// commit that set it).
 constexpr int64_t kProductsAhead = 2;
 
 /// The position of `dot`'s accumulator among `loop`'s iter_args, where the
