@@ -10,7 +10,8 @@ stages, 8 warps), in TFLOP/s (2 M N K flops over the median time).
 
 Each shape runs blk as a user would, with the tile the binding rules
 choose (compiled cold, then again from the kernel cache) and with
---autotune (which times the rules' candidates); --sweep adds every tile of
+--autotune (which times the rules' candidates); --chips adds the rules'
+binding for other chips (sm_80: mma.sync); --sweep adds every tile of
 BLK_TILES and the best one compiled for sm_90 and sm_80 (mma.sync).
 blk's time is softmax-run's (L2 flushed before each launch); torch's and
 Triton's are triton.testing.do_bench's (which also clears L2). Every blk
@@ -139,6 +140,8 @@ def blk_runs(args):
     """The runs of one shape: (label, softmax-run's extra flags)."""
     runs = [("blk rules", ()), ("blk rules again", ()),
             ("blk autotune", ("--autotune", "--autotune-cache", "TUNE"))]
+    runs += [("blk rules " + chip, ("--chip", chip))
+             for chip in args.chips.split(",") if chip]
     if args.sweep:
         runs += [("blk %dx%dx%d w%d s%d" % tile, tile_arguments(tile))
                  for tile in BLK_TILES]
@@ -152,6 +155,9 @@ def main():
     parser.add_argument("--shapes", default="1024,2048,4096",
                         help="M x N x K, comma-separated ('4096' is N^3)")
     parser.add_argument("--dtypes", default="bf16")
+    parser.add_argument("--chips", default="",
+                        help="also the rules' binding compiled for these "
+                             "chips, e.g. sm_80 (mma.sync on this GPU)")
     parser.add_argument("--sweep", action="store_true",
                         help="also every tile of BLK_TILES, and the best "
                              "one for sm_90 and sm_80")

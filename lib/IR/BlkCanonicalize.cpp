@@ -150,6 +150,20 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
   return foldReshapedSplat(adaptor.getSrc(), getType());
 }
 
+/// A conversion to the layout the block already has is none; one back to
+/// the layout a conversion started from gives its source. Without
+/// encodings it stays: it marks where blk-distribute lays out two classes.
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
+  if (!getType().getEncoding())
+    return {};
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>())
+    if (inner.getSrc().getType() == getType())
+      return inner.getSrc();
+  return {};
+}
+
 OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
   if (auto offset = dyn_cast_or_null<IntegerAttr>(adaptor.getOffset()))
     if (offset.getValue().isZero())

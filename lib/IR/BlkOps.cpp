@@ -227,6 +227,22 @@ LogicalResult ExpandDimsOp::verify() {
   return success();
 }
 
+LogicalResult ConvertLayoutOp::verify() {
+  RankedTensorType srcType = getSrc().getType();
+  RankedTensorType type = getType();
+  if (type.getElementType() != srcType.getElementType())
+    return emitOpError() << "result element type " << type.getElementType()
+                         << " does not match the source's "
+                         << srcType.getElementType()
+                         << " (a conversion moves elements between threads)";
+  if (type.getRank() != srcType.getRank() ||
+      !shapesAgree(type.getShape(), srcType.getShape()))
+    return emitOpError() << "result shape must be the source's "
+                         << formatShape(srcType.getShape()) << ", but got "
+                         << formatShape(type.getShape());
+  return success();
+}
+
 LogicalResult BroadcastOp::verify() {
   RankedTensorType srcType = getSrc().getType();
   RankedTensorType type = getType();

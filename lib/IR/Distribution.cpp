@@ -99,6 +99,25 @@ FailureOr<int64_t> mlir::blk::getKeptBlockBytes(RankedTensorType type) {
          type.getElementTypeBitWidth() / 8;
 }
 
+ConversionScratch ConversionScratch::get(RankedTensorType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t cols = shape.empty() ? 1 : shape.back();
+  int64_t rows = type.getNumElements() / cols;
+  int64_t elementBytes =
+      std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t rowPitch = cols;
+  if (rows > 1 && cols * elementBytes % kSharedBankRowBytes == 0)
+    rowPitch += kVectorBytes / elementBytes;
+  return {rows, cols, rowPitch, elementBytes};
+}
+
+int64_t ConversionScratch::getOffset(ArrayRef<int64_t> blockCoords) const {
+  // Blocks are 1-D or 2-D (blk-distribute checks).
+  if (blockCoords.size() == 1)
+    return blockCoords[0];
+  return blockCoords[0] * rowPitch + blockCoords[1];
+}
+
 int64_t mlir::blk::getAccessVectorWidth(Operation *op,
                                         const Distribution &distribution) {
   auto width = op->getAttrOfType<IntegerAttr>(BlkDialect::getVectorAttrName());

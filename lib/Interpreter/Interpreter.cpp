@@ -528,6 +528,13 @@ private:
         .Case([&](SplatOp splat) { return runSplat(splat); })
         .Case([&](ExpandDimsOp expand) { return runExpandDims(expand); })
         .Case([&](BroadcastOp broadcast) { return runBroadcast(broadcast); })
+        .Case([&](ConvertLayoutOp convert) {
+          // Which thread holds an element is no concern here. (A copy
+          // first: inserting may move the source's cell.)
+          Cell cell = get(convert.getSrc());
+          values[convert.getResult()] = std::move(cell);
+          return success();
+        })
         .Case([&](AddPtrOp addptr) { return runAddPtr(addptr); })
         .Case([&](ProgramBarrierOp barrier) { return runBarrier(barrier); })
         .Case([&](LoadOp load) { return runLoad(load); })

@@ -11,7 +11,9 @@
 // gets the layout that holds them as mma fragments (Distribution.h; every
 // warp along M where they fit wgmma): the dots then keep them in
 // registers. Their operands pass through shared memory whatever their
-// layout, so they are classes of their own, laid out for their loads.
+// layout, so they are classes of their own, laid out for their loads; so
+// is a block stored from such a class through a blk.convert_layout
+// (convertStoredFragments).
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Analysis/AccessAnalysis.h"
@@ -322,6 +324,42 @@ chooseMmaLayout(func::FuncOp func, const LayoutClasses &classes,
   return fits ? layout : std::nullopt;
 }
 
+/// Puts a blk.convert_layout before each blk.store of a 2-D block whose
+/// class is held as mma fragments, where the store could move longer runs
+/// than the fragments' (their pairs of columns, 4 bytes of a 16-bit C) and
+/// the block fits shared memory on its way: C leaves a matmul in runs of 16
+/// bytes, whole 32-byte sectors, instead of every sector half written.
+/// Returns whether it put any.
+bool convertStoredFragments(func::FuncOp func, const LayoutClasses &classes,
+                            int64_t numWarps, int64_t numCtas,
+                            AccessAnalysis &analysis) {
+  TargetInfo target = getTargetInfo(func);
+  SmallVector<StoreOp> stores;
+  func.walk([&](StoreOp store) {
+    auto type = cast<RankedTensorType>(store.getValue().getType());
+    if (type.getRank() != 2 ||
+        ConversionScratch::get(type).getBytes() >
+            target.getMaxSharedBytesPerCta())
+      return;
+    std::optional<BlockedLayoutAttr> fragments =
+        chooseMmaLayout(func, classes, classes.getClass(store.getValue()),
+                        numWarps, numCtas);
+    int64_t maxElements =
+        kVectorBytes / store.getBase().getType().getElementBytes();
+    if (fragments &&
+        analysis.getVectorWidth(store.getBase(), store.getOffsets(),
+                                maxElements) > fragments->getElems().back())
+      stores.push_back(store);
+  });
+  for (StoreOp store : stores) {
+    OpBuilder builder(store);
+    Value value = store.getValue();
+    store.getValueMutable().assign(ConvertLayoutOp::create(
+        builder, store.getLoc(), value.getType(), value));
+  }
+  return !stores.empty();
+}
+
 struct BlkDistributePass
     : public mlir::blk::impl::BlkDistributeBase<BlkDistributePass> {
   using BlkDistributeBase::BlkDistributeBase;
@@ -348,6 +386,12 @@ struct BlkDistributePass
     if (failed(classes.build(func, kernelAnchor.getRank(), copies)))
       return failure();
     AccessAnalysis analysis;
+    if (convertStoredFragments(func, classes, warps, ctas, analysis)) {
+      // The stored blocks are classes of their own now.
+      classes = LayoutClasses();
+      if (failed(classes.build(func, kernelAnchor.getRank(), copies)))
+        return failure();
+    }
     bool realign = realignsRuns(ctas);
     llvm::DenseMap<Value, RankedTensorType> anchors = findAnchors(func, classes);
     llvm::DenseMap<Value, BlockedLayoutAttr> layouts;

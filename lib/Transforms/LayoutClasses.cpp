@@ -213,6 +213,10 @@ LogicalResult LayoutClasses::build(func::FuncOp func, int64_t rank,
       join(dot.getAcc(), dot.getResult());
       return;
     }
+    // A conversion's source and result are laid out apart: that is what
+    // it is for.
+    if (isa<ConvertLayoutOp>(op))
+      return;
     if (auto reload = dyn_cast<LocalLoadOp>(op)) {
       // A block read back from shared memory has the layout it was written
       // in: each thread reads what it wrote.

@@ -3,9 +3,10 @@
 // blk-distribute gives each class of blocks its own layout. A class is
 // every block an op reads or writes (operands and results, a loop's carried
 // values, the 1-D blocks expanded to or reduced from a 2-D one), except the
-// A and B of a blk.dot: its lowering stores them to shared memory from any
+// A and B of a blk.dot (its lowering stores them to shared memory from any
 // layout, so a tile of A can be loaded in a coalesced layout while the
-// accumulator is held as mma fragments.
+// accumulator is held as mma fragments) and the source and result of a
+// blk.convert_layout.
 //
 // Index arithmetic that several classes share (the row offsets of A's tile
 // and of C's) would tie them together; unshareRecomputableBlocks first

@@ -72,6 +72,11 @@ bool refineResultTypes(Operation *op) {
       .Case<DotOp>([](DotOp dot) {
         return refine(dot.getResult(), dot.getAcc().getType());
       })
+      .Case<ConvertLayoutOp>([](ConvertLayoutOp convert) {
+        return refine(convert.getResult(),
+                      withShape(convert.getType(),
+                                convert.getSrc().getType().getShape()));
+      })
       .Case<ExpandDimsOp>([](ExpandDimsOp expand) {
         SmallVector<int64_t> shape(expand.getSrc().getType().getShape());
         shape.insert(shape.begin() + expand.getAxis(), 1);

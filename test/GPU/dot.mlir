@@ -18,6 +18,11 @@
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 64 --cols 64 --dtype bf16 --check
 // sm_80 code (mma.sync without anything of sm_90) on this GPU:
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --chip sm_80 --rows 100 --cols 100 --dtype bf16 --const ROWS=16 --check
+// The tiled matmul's sm_80 code with the rules' tile (128 x 256 x 64, 8
+// warps as 2 x 4 mma fragments, C stored through a blk.convert_layout), and
+// a 4-warp tile:
+// RUN: softmax-run %examples/matmul.mlir --target gpu --chip sm_80 --rows 1000 --cols 520 --inner 777 --dtype bf16 --check --special
+// RUN: softmax-run %examples/matmul.mlir --target gpu --chip sm_80 --rows 300 --cols 200 --inner 100 --dtype f16 --const ROWS=64,BLOCK=64,KT=32 --num-warps 4 --check
 // The tiled matmul (python-free-examples/matmul.mlir, M x N x K): a ROWS x
 // BLOCK tile of C a program, its K loop in steps of KT; edges masked in M,
 // N and K.

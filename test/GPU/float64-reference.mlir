@@ -4,6 +4,13 @@
 // per row (exact), SwiGLU's two inputs, a residual add with RMSNorm (two
 // outputs), examples whose kernels no kind names; the check line says what
 // it compared with. (grep, not FileCheck: the GPU bundle has no LLVM.)
+// Rows reversed through a blk.convert_layout: aligned rows pass through
+// shared memory from the load's 16-byte runs to the store's layout (f32,
+// bf16, several rows a program), unaligned ones keep one layout.
+// RUN: softmax-run %S/Inputs/reverse_rows.mlir --target gpu --check --rows 37 --cols 1024 | grep "OK (relative L2 tolerance 1e-05, against the program in float64)"
+// RUN: softmax-run %S/Inputs/reverse_rows.mlir --target gpu --check --rows 1000 --cols 4096 --dtype bf16 --special | grep "OK (relative L2 tolerance 1e-02, against the program in float64)"
+// RUN: softmax-run %S/Inputs/reverse_rows.mlir --target gpu --check --rows 33 --cols 64 --dtype f16 | grep "OK (relative L2 tolerance 1e-02, against the program in float64)"
+// RUN: softmax-run %S/Inputs/reverse_rows.mlir --target gpu --check --rows 5 --cols 1001 | grep "OK (relative L2 tolerance 1e-05, against the program in float64)"
 // RUN: softmax-run %S/Inputs/argmax.mlir --target gpu --check --rows 333 --cols 50257 --special | grep "OK (exact, against the program in float64)"
 // RUN: softmax-run %S/Inputs/argmax.mlir --target gpu --check --rows 64 --cols 1000 --dtype bf16 | grep "OK (exact, against the program in float64)"
 // RUN: softmax-run %S/Inputs/swiglu.mlir --target gpu --check --rows 257 --cols 11008 --dtype bf16 --special | grep "OK (relative L2 tolerance 1e-02, against the program in float64)"

@@ -124,3 +124,21 @@ func.func @dot_of_mixed(%a: tensor<16x16xbf16>, %b: tensor<16x8xf16>, %f: tensor
   %e = blk.dot %wa, %f, %c : tensor<16x16xf32>, tensor<16x8xf32>, tensor<16x8xf32>
   return %d, %e : tensor<16x8xf32>, tensor<16x8xf32>
 }
+
+// -----
+
+// A conversion to the layout a block has is none, and one back to where a
+// conversion started gives its source; without layouts a conversion stays
+// (it separates two layout classes for blk-distribute).
+// CHECK-LABEL: func.func @convert_layout_folds
+// CHECK-SAME: (%[[X:.*]]: tensor<64x128xf32, #{{.*}}>, %[[Y:.*]]: tensor<64x128xf32>)
+func.func @convert_layout_folds(%x: tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>>, %y: tensor<64x128xf32>)
+    -> (tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>>, tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>>, tensor<64x128xf32>) {
+  %same = blk.convert_layout %x : tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>> -> tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>>
+  %rows = blk.convert_layout %x : tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>> -> tensor<64x128xf32, #blk.blocked<elems = [1, 4], lanes = [1, 32], warps = [4, 1]>>
+  %back = blk.convert_layout %rows : tensor<64x128xf32, #blk.blocked<elems = [1, 4], lanes = [1, 32], warps = [4, 1]>> -> tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>>
+  // CHECK: %[[KEPT:.*]] = blk.convert_layout %[[Y]] : tensor<64x128xf32> -> tensor<64x128xf32>
+  %kept = blk.convert_layout %y : tensor<64x128xf32> -> tensor<64x128xf32>
+  // CHECK: return %[[X]], %[[X]], %[[KEPT]]
+  return %same, %back, %kept : tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>>, tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>>, tensor<64x128xf32>
+}

@@ -197,6 +197,22 @@ func.func @expand_shape(%x: tensor<4xf32>) {
 
 // -----
 
+func.func @convert_layout_shape(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{result shape must be the source's 4x8, but got 8x4}}
+  %0 = blk.convert_layout %x : tensor<4x8xf32> -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @convert_layout_element_type(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{result element type 'bf16' does not match the source's 'f32' (a conversion moves elements between threads)}}
+  %0 = blk.convert_layout %x : tensor<4x8xf32> -> tensor<4x8xbf16>
+  return
+}
+
+// -----
+
 func.func @broadcast_rank(%x: tensor<4xf32>) {
   // expected-error @+1 {{broadcast cannot change the rank (1 -> 2); use blk.expand_dims first}}
   %0 = blk.broadcast %x : tensor<4xf32> -> tensor<4x8xf32>

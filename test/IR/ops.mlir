@@ -4,6 +4,8 @@
 // RUN: softmax-opt %s --mlir-print-op-generic | softmax-opt | FileCheck %s
 
 // CHECK: #blocked = #blk.blocked<elems = [4], lanes = [32], warps = [16], ctas = [4]>
+// CHECK: #[[FRAGMENTS:.*]] = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+// CHECK: #[[ROWS:.*]] = #blk.blocked<elems = [1, 8], lanes = [2, 16], warps = [4, 1]>
 // CHECK-LABEL: func.func @program_ids
 // CHECK-SAME: attributes {blk.kernel = #blk.kernel<num_warps = 8>}
 func.func @program_ids(%p: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
@@ -142,6 +144,18 @@ func.func @reshaping(%rows: tensor<4xf32>, %dyn: tensor<?xi32>) {
   %3 = blk.expand_dims %dyn axis 0 : tensor<?xi32> -> tensor<1x?xi32>
   // CHECK: blk.broadcast %{{.*}} [ROWS, BLOCK] : tensor<1x?xi32> -> tensor<?x?xi32>
   %4 = blk.broadcast %3 [ROWS, BLOCK] : tensor<1x?xi32> -> tensor<?x?xi32>
+  return
+}
+
+// CHECK-LABEL: func.func @converting_layouts
+func.func @converting_layouts(%x: tensor<64x128xf32>, %dyn: tensor<?x?xf32>,
+    %held: tensor<64x128xbf16, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>>) {
+  // CHECK: blk.convert_layout %{{.*}} : tensor<64x128xf32> -> tensor<64x128xf32>
+  %0 = blk.convert_layout %x : tensor<64x128xf32> -> tensor<64x128xf32>
+  // CHECK: blk.convert_layout %{{.*}} : tensor<?x?xf32> -> tensor<?x?xf32>
+  %1 = blk.convert_layout %dyn : tensor<?x?xf32> -> tensor<?x?xf32>
+  // CHECK: blk.convert_layout %{{.*}} : tensor<64x128xbf16, #[[FRAGMENTS]]> -> tensor<64x128xbf16, #[[ROWS]]>
+  %2 = blk.convert_layout %held : tensor<64x128xbf16, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>> -> tensor<64x128xbf16, #blk.blocked<elems = [1, 8], lanes = [2, 16], warps = [4, 1]>>
   return
 }
 

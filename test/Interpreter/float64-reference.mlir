@@ -12,6 +12,11 @@
 // RUN: softmax-run %S/../GPU/Inputs/swiglu.mlir --target cpu --check --rows 33 --cols 300 --special | FileCheck %s
 // RUN: softmax-run %S/../GPU/Inputs/swiglu.mlir --target cpu --check --rows 8 --cols 5000 --dtype bf16 | FileCheck %s
 //
+// Rows reversed through a blk.convert_layout (the identity here and on the
+// CPU; on the GPU the block passes through shared memory).
+// RUN: softmax-run %S/../GPU/Inputs/reverse_rows.mlir --target cpu --check --rows 37 --cols 1024 | FileCheck %s
+// RUN: softmax-run %S/../GPU/Inputs/reverse_rows.mlir --target cpu --check --rows 9 --cols 1001 --dtype bf16 --special | FileCheck %s
+//
 // A residual add fused with RMSNorm: two outputs. The reference computes
 // in double but within each op's type's range (bf16 rows near 3e38 add to
 // +inf, as they do in f32; a float64 sum that stayed finite had failed y).

@@ -74,20 +74,24 @@ func.func @too_small_for_the_warps(%p: !blk.ptr<f32>, %x: bf16, %y: f32) attribu
 // A tile of a matmul: A's rows and C's rows come from the same index
 // arithmetic. Each class gets its own copy of it, so A's tile is loaded in
 // a coalesced layout (16 bytes a thread, 8 lanes along a row of 64 bf16)
-// while C stays in mma fragments; B's columns and C's columns likewise.
+// while C is held in mma fragments; B's columns and C's columns likewise.
+// C's rows are 16-byte aligned: it is stored from a layout of its own (a
+// warp a row, 16 bytes a thread), converted to from the fragments.
 // CHECK: // -----
 // CHECK-DAG: #[[A:.*]] = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>
 // CHECK-DAG: #[[B:.*]] = #blk.blocked<elems = [1, 8], lanes = [2, 16], warps = [4, 1]>
 // CHECK-DAG: #[[MMA:.*]] = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [1, 4]>
+// CHECK-DAG: #[[C:.*]] = #blk.blocked<elems = [1, 4], lanes = [1, 32], warps = [4, 1]>
 // CHECK-DAG: #[[AROWS:.*]] = #blk.slice<dim = 1, parent = #[[A]]>
-// CHECK-DAG: #[[CROWS:.*]] = #blk.slice<dim = 1, parent = #[[MMA]]>
+// CHECK-DAG: #[[CROWS:.*]] = #blk.slice<dim = 1, parent = #[[C]]>
 // CHECK-LABEL: func.func @matmul_tile
 // CHECK-DAG: blk.arange 0 to 64 : tensor<64xi32, #[[AROWS]]>
 // CHECK-DAG: blk.arange 0 to 64 : tensor<64xi32, #[[CROWS]]>
 // CHECK: blk.load %{{.*}} {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<64x64xi32, #[[A]]> -> tensor<64x64xbf16, #[[A]]>
 // CHECK: blk.load %{{.*}} {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<64x128xi32, #[[B]]> -> tensor<64x128xbf16, #[[B]]>
-// CHECK: blk.dot {{.*}} : tensor<64x64xbf16, #[[A]]>, tensor<64x128xbf16, #[[B]]>, tensor<64x128xf32, #[[MMA]]>
-// CHECK: blk.store {{.*}} : !blk.ptr<f32>, tensor<64x128xi32, #[[MMA]]>, tensor<64x128xf32, #[[MMA]]>
+// CHECK: %[[D:.*]] = blk.dot {{.*}} : tensor<64x64xbf16, #[[A]]>, tensor<64x128xbf16, #[[B]]>, tensor<64x128xf32, #[[MMA]]>
+// CHECK: %[[STORED:.*]] = blk.convert_layout %[[D]] : tensor<64x128xf32, #[[MMA]]> -> tensor<64x128xf32, #[[C]]>
+// CHECK: blk.store %{{.*}}, %[[STORED]] {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<64x128xi32, #[[C]]>, tensor<64x128xf32, #[[C]]>
 // On sm_90a the tile fits wgmma (4 warps: one warpgroup, M 64, N 128, K
 // 64): the accumulator's warps all go along M.
 // SM90A-COUNT-3: // -----

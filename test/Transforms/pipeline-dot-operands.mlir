@@ -222,7 +222,8 @@ func.func @unaligned_rows(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !
 // CHECK-NEXT: scf.yield %[[C]]
 // CHECK: blk.async_wait_group 0
 // CHECK-NEXT: %[[DONE:.*]] = blk.warpgroup_wait 0 %{{.*}} : tensor<64x64xf32, #{{.*}}>
-// CHECK: blk.store %{{.*}}[%{{.*}}], %[[DONE]]
+// CHECK: %[[STORED:.*]] = blk.convert_layout %[[DONE]]
+// CHECK: blk.store %{{.*}}[%{{.*}}], %[[STORED]]
 func.func @products_in_flight(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %b: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 4>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32

@@ -154,6 +154,37 @@ def Blk_BroadcastOp : Blk_Op<"broadcast", [Pure,
   let hasCanonicalizer = 1;
 }
 
+def Blk_ConvertLayoutOp : Blk_Op<"convert_layout", [Pure]> {
+  let summary = "the same block, held by the threads of another layout";
+  let description = [{
+    The elements of `src`, distributed as the result's encoding says
+    (Triton's `ttg.convert_layout`): the values are unchanged, only which
+    thread holds which element moves. Without encodings (before
+    blk-distribute) it marks where two layouts may meet: its source and
+    result are laid out apart. blk-distribute puts one before a
+    `blk.store` whose block is held as mma fragments, so that the store
+    moves runs of 16 bytes instead of the fragments' pairs.
+
+    On the GPU each thread writes its elements to a scratch buffer in
+    shared memory (row-major, a 16-byte pad after each row whose bytes are
+    a multiple of 128, so that the lanes of a warp reach different banks),
+    the CTA meets at a barrier, and each thread reads the elements of the
+    new layout; a barrier before the writes lets the buffer share shared
+    memory with buffers no longer read (SharedMemoryPlan). Every thread of
+    the CTA must reach it. On the CPU and in the interpreter it is the
+    identity.
+
+    ```mlir
+    %c = blk.convert_layout %acc : tensor<128x256xbf16, #mma> -> tensor<128x256xbf16, #blocked>
+    ```
+  }];
+  let arguments = (ins Blk_Block:$src);
+  let results = (outs Blk_Block:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//

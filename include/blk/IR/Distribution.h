@@ -99,6 +99,26 @@ FailureOr<int64_t> getKeptBlockBytes(RankedTensorType type);
 /// without the attribute or on a sliced layout.
 int64_t getAccessVectorWidth(Operation *op, const Distribution &distribution);
 
+/// How blk.convert_layout lays a block out in shared memory on its way from
+/// one layout to another: row-major in the block's own shape (a 1-D block
+/// is one row), a row of a 2-D block `rowPitch` elements after the one
+/// before. A row whose bytes are a multiple of 128 gets 16 bytes of padding:
+/// the 8 rows an mma fragment's lanes write start in different banks then,
+/// instead of all in the same one. Elements narrower than a byte (i1) take
+/// a byte each.
+struct ConversionScratch {
+  int64_t rows;
+  int64_t cols;
+  int64_t rowPitch;
+  int64_t elementBytes;
+
+  static ConversionScratch get(RankedTensorType type);
+  int64_t getBytes() const { return rows * rowPitch * elementBytes; }
+  /// Elements from the start to the element at `blockCoords` (one per
+  /// dimension of the block).
+  int64_t getOffset(ArrayRef<int64_t> blockCoords) const;
+};
+
 //===----------------------------------------------------------------------===//
 // mma.sync's accumulator as a blocked layout
 //===----------------------------------------------------------------------===//

@@ -31,6 +31,10 @@ constexpr int64_t kMaxPipelineStages = 4;
 /// (`ld.global.v4.b32`, `st.shared.v4.b32`): a thread's runs of consecutive
 /// elements are at most this long, and shared buffers are aligned to it.
 constexpr int64_t kVectorBytes = 16;
+/// Bytes of one row of shared memory's banks (32 banks of 4 bytes): the
+/// addresses a warp reaches at once conflict when they are apart by a
+/// multiple of it.
+constexpr int64_t kSharedBankRowBytes = 128;
 /// Bits of a register: a thread spends one on an element of 32 bits or
 /// fewer (16-bit blocks are held unpacked), two on a 64-bit one.
 constexpr int64_t kRegisterBits = 32;

@@ -28,6 +28,7 @@ using ::blk::chip::kMaxClusterCtas;
 using ::blk::chip::kMaxPipelineStages;
 using ::blk::chip::kMaxThreadsPerCta;
 using ::blk::chip::kMaxWarpsPerCta;
+using ::blk::chip::kSharedBankRowBytes;
 using ::blk::chip::kVectorBytes;
 using ::blk::chip::kWarpSize;
 

@@ -245,7 +245,8 @@ struct ReduceToLinalgReduce : public OpConversionPattern<ReduceOp> {
 };
 
 /// blk.local_alloc and blk.local_load keep and give back the block itself
-/// (the CPU has no shared memory to stage through).
+/// (the CPU has no shared memory to stage through), and blk.convert_layout
+/// gives it unchanged (the CPU has no threads' layouts).
 template <typename OpTy>
 struct KeptBlockToBlock : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -307,6 +308,7 @@ void mlir::blk::populateBlockOpToLinalgPatterns(const TypeConverter &converter,
       .add<ArangeToGeneric, SplatToFill, SplatConstantToFill,
            ExpandDimsToExpandShape, BroadcastToGeneric, ReduceToLinalgReduce,
            DotToGeneric,
-           KeptBlockToBlock<LocalAllocOp>, KeptBlockToBlock<LocalLoadOp>>(
+           KeptBlockToBlock<LocalAllocOp>, KeptBlockToBlock<LocalLoadOp>,
+           KeptBlockToBlock<ConvertLayoutOp>>(
           converter, patterns.getContext());
 }

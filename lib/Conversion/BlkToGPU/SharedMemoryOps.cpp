@@ -218,12 +218,147 @@ struct LocalIndexToAddress : public OpConversionPattern<LocalIndexOp> {
   }
 };
 
+/// blk.convert_layout through the scratch buffer the plan placed
+/// (ConversionScratch): a barrier (the buffer may lie where blocks no
+/// longer read were), every thread's runs written, a barrier, the new
+/// layout's runs read.
+struct ConvertLayoutThroughShared
+    : public OpConversionPattern<ConvertLayoutOp> {
+  ConvertLayoutThroughShared(const TypeConverter &converter,
+                             MLIRContext *context, const WorkgroupPlan &plan)
+      : OpConversionPattern(converter, context), plan(plan) {}
+
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Distribution> from = Distribution::get(op.getSrc().getType());
+    FailureOr<Distribution> to = Distribution::get(op.getType());
+    if (failed(from) || failed(to))
+      return rewriter.notifyMatchFailure(op, "a block without a layout");
+    if (op.getSrc().getType() == op.getType()) {
+      rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
+    }
+    Location loc = op.getLoc();
+    ConversionScratch scratch = ConversionScratch::get(op.getType());
+    Value start = createDynamicSharedStart(rewriter, loc, plan, op);
+    start = LLVM::GEPOp::create(
+        rewriter, loc, start.getType(), rewriter.getI8Type(), start,
+        ValueRange{
+            createI32Constant(rewriter, loc, plan.stagedOffsetOf.lookup(op))});
+    ThreadIds ids = createThreadIds(rewriter, loc);
+    Type element = op.getType().getElementType();
+    Type stored = element.getIntOrFloatBitWidth() < 8
+                      ? Type(rewriter.getI8Type())
+                      : element;
+
+    gpu::BarrierOp::create(rewriter, loc);
+    SmallVector<Value> elements =
+        extractElements(rewriter, loc, adaptor.getSrc());
+    if (stored != element)
+      for (Value &value : elements)
+        value = arith::ExtUIOp::create(rewriter, loc, stored, value);
+    forEachRun(rewriter, loc, *from, scratch, start, ids,
+               [&](Value address, int64_t first, int64_t width) {
+                 Value run = vector::FromElementsOp::create(
+                     rewriter, loc, VectorType::get({width}, stored),
+                     ArrayRef<Value>(elements).slice(first, width));
+                 LLVM::StoreOp::create(rewriter, loc, run, address,
+                                       width * scratch.elementBytes);
+               });
+    gpu::BarrierOp::create(rewriter, loc);
+    SmallVector<Value> converted(to->getNumElements());
+    forEachRun(rewriter, loc, *to, scratch, start, ids,
+               [&](Value address, int64_t first, int64_t width) {
+                 Value run = LLVM::LoadOp::create(
+                     rewriter, loc, VectorType::get({width}, stored), address,
+                     width * scratch.elementBytes);
+                 for (auto [i, value] :
+                      llvm::enumerate(extractElements(rewriter, loc, run)))
+                   converted[first + i] =
+                       stored == element
+                           ? value
+                           : arith::TruncIOp::create(rewriter, loc, element,
+                                                     value)
+                                 .getResult();
+               });
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, getTypeConverter()->convertType(op.getType()), converted);
+    return success();
+  }
+
+private:
+  /// Calls `fn` with the scratch address of each run of the thread's
+  /// elements of `distribution` that one vector access moves, the run's
+  /// first element and its length: the elements of a run along the last
+  /// dimension are consecutive in the thread's vector and in a row.
+  template <typename Fn>
+  static void forEachRun(OpBuilder &b, Location loc,
+                         const Distribution &distribution,
+                         const ConversionScratch &scratch, Value start,
+                         ThreadIds ids, Fn fn) {
+    int64_t rank = distribution.getRank();
+    int64_t width = getVectorWidth(distribution, scratch);
+    // The block's coordinates are the layout's without a sliced dimension.
+    auto toBlock = [&](ArrayRef<int64_t> layoutCoords) {
+      SmallVector<int64_t> block;
+      for (int64_t d = 0; d < rank; ++d)
+        if (distribution.getSlicedDim() != d)
+          block.push_back(layoutCoords[d]);
+      return block;
+    };
+    // The thread's offset, linear in its base coordinates.
+    SmallVector<Value> base = createThreadBase(b, loc, distribution, ids);
+    Value threadOffset = createI32Constant(b, loc, 0);
+    for (int64_t d = 0; d < rank; ++d) {
+      SmallVector<int64_t> unit(rank, 0);
+      unit[d] = 1;
+      int64_t scale =
+          distribution.getSlicedDim() == d ? 0 : scratch.getOffset(toBlock(unit));
+      if (scale)
+        threadOffset = createMulAdd(b, loc, base[d],
+                                    scale * scratch.elementBytes, threadOffset);
+    }
+    Value threadStart = LLVM::GEPOp::create(b, loc, start.getType(),
+                                            b.getI8Type(), start,
+                                            ValueRange{threadOffset});
+    for (int64_t k = 0; k < distribution.getNumElements(); k += width) {
+      int64_t offset = scratch.getOffset(
+          toBlock(distribution.getElementOffsets(k)));
+      Value address = LLVM::GEPOp::create(
+          b, loc, start.getType(), b.getI8Type(), threadStart,
+          ArrayRef<LLVM::GEPArg>{
+              static_cast<int32_t>(offset * scratch.elementBytes)});
+      fn(address, k, width);
+    }
+  }
+
+  /// Elements a thread moves in one access: a power of two dividing its
+  /// runs along the last dimension, at most 16 bytes, and a divisor of the
+  /// row pitch, so that every run starts aligned to its size.
+  static int64_t getVectorWidth(const Distribution &distribution,
+                                const ConversionScratch &scratch) {
+    int64_t run = distribution.getSlicedDim() == distribution.getRank() - 1
+                      ? 1
+                      : distribution.getRunLength(distribution.getRank() - 1);
+    int64_t width = 1;
+    while (run % (width * 2) == 0 &&
+           width * 2 * scratch.elementBytes <= kVectorBytes &&
+           scratch.rowPitch % (width * 2) == 0)
+      width *= 2;
+    return width;
+  }
+
+  const WorkgroupPlan &plan;
+};
+
 } // namespace
 
 void mlir::blk::populateSharedMemoryOpPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns,
                                                const WorkgroupPlan &plan) {
-  patterns.add<LocalAllocToStores>(converter, patterns.getContext(), plan);
+  patterns.add<LocalAllocToStores, ConvertLayoutThroughShared>(
+      converter, patterns.getContext(), plan);
   patterns.add<LocalLoadToLoads, LocalIndexToAddress>(converter,
                                                       patterns.getContext());
 }

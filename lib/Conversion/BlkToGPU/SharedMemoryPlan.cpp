@@ -43,14 +43,71 @@ static LogicalResult checkLocalLoad(LocalLoadOp load) {
   return success();
 }
 
+namespace {
+
+/// A region of a kernel's dynamic shared memory, and the ops of the
+/// kernel's body (by position) from the first that writes it to the last
+/// that reads it: an op in a loop counts as the whole loop.
+struct SharedRegion {
+  int64_t offset, bytes;
+  int64_t first, last;
+
+  int64_t getEnd() const { return offset + bytes; }
+  bool isLiveWith(const SharedRegion &other) const {
+    return first <= other.last && other.first <= last;
+  }
+};
+
+/// Positions of the ops of a kernel's body.
+class BodyPositions {
+public:
+  explicit BodyPositions(func::FuncOp kernel) : body(kernel.getBody().front()) {
+    for (auto [position, op] : llvm::enumerate(body))
+      positions[&op] = position;
+  }
+
+  /// The position of the op of the body that is or holds `op`.
+  int64_t get(Operation *op) const {
+    return positions.lookup(body.findAncestorOpInBlock(*op));
+  }
+
+  /// The positions from `owner` to the last op that uses its buffer
+  /// (through the slots a blk.local_index takes of it, too).
+  std::pair<int64_t, int64_t> getLiveRange(Operation *owner) const {
+    int64_t last = get(owner);
+    SmallVector<Value> buffers(owner->getResults());
+    while (!buffers.empty())
+      for (Operation *user : buffers.pop_back_val().getUsers()) {
+        last = std::max(last, get(user));
+        if (isa<LocalIndexOp>(user))
+          buffers.push_back(user->getResult(0));
+      }
+    return {get(owner), last};
+  }
+
+private:
+  Block &body;
+  llvm::DenseMap<Operation *, int64_t> positions;
+};
+
+} // namespace
+
 /// Places the blocks kept by the kernel's blk.local_allocs and the
 /// operands of its blk.dots one after the other (16-byte aligned) in its
-/// dynamic shared memory; returns its size.
+/// dynamic shared memory, recording each in `regions`; returns its size.
 static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
                                            const TargetInfo &target,
                                            WorkgroupPlan &plan,
-                                           int64_t &alignment) {
+                                           int64_t &alignment,
+                                           const BodyPositions &positions,
+                                           SmallVectorImpl<SharedRegion> &regions) {
   int64_t bytes = 0;
+  auto record = [&](Operation *owner, int64_t size) {
+    auto [first, last] = positions.getLiveRange(owner);
+    regions.push_back({bytes, size, first, last});
+    plan.stagedOffsetOf[owner] = bytes;
+    bytes += size;
+  };
   WalkResult result = kernel.walk([&](Operation *op) {
     if (auto load = dyn_cast<LocalLoadOp>(op))
       return failed(checkLocalLoad(load)) ? WalkResult::interrupt()
@@ -67,29 +124,61 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
                           << kept;
         return WalkResult::interrupt();
       }
-      plan.stagedOffsetOf[op] = bytes;
-      bytes += llvm::alignTo(*getKeptBlockBytes(kept), kVectorBytes);
+      record(op, llvm::alignTo(*getKeptBlockBytes(kept), kVectorBytes));
     }
     if (auto alloc = dyn_cast<LocalAllocOp>(op); alloc && !alloc.getSrc()) {
       // A ring of #blk.swizzled buffers (blk.local_index): whole slots,
       // each aligned as wgmma's panels must be.
       alignment = std::max(alignment, kSwizzleRepeatBytes);
       bytes = llvm::alignTo(bytes, kSwizzleRepeatBytes);
-      plan.stagedOffsetOf[op] = bytes;
-      bytes += getSwizzledBufferBytes(alloc.getType());
+      record(op, getSwizzledBufferBytes(alloc.getType()));
     }
     if (auto dot = dyn_cast<DotOp>(op)) {
       int64_t dotAlignment = getDotSharedAlignment(dot, target);
       alignment = std::max(alignment, dotAlignment);
       bytes = llvm::alignTo(bytes, dotAlignment);
-      plan.stagedOffsetOf[op] = bytes;
-      bytes += getDotSharedBytes(dot, target);
+      record(op, getDotSharedBytes(dot, target));
     }
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
     return failure();
   return bytes;
+}
+
+/// Places the scratch buffer of each blk.convert_layout at the lowest
+/// offset where it meets no region live at the same time (its barrier
+/// before the writes orders them after every read of a region that was):
+/// after a K loop, C's conversion takes the place of the loop's operands.
+/// Returns the end of the last region.
+static int64_t planConversions(func::FuncOp kernel, WorkgroupPlan &plan,
+                               const BodyPositions &positions,
+                               SmallVectorImpl<SharedRegion> &regions) {
+  kernel.walk([&](ConvertLayoutOp convert) {
+    if (convert.getSrc().getType() == convert.getType())
+      return;
+    int64_t position = positions.get(convert);
+    SharedRegion scratch{0,
+                         ConversionScratch::get(convert.getType()).getBytes(),
+                         position, position};
+    SmallVector<SharedRegion> live;
+    for (const SharedRegion &region : regions)
+      if (region.isLiveWith(scratch))
+        live.push_back(region);
+    llvm::sort(live, [](const SharedRegion &a, const SharedRegion &b) {
+      return a.offset < b.offset;
+    });
+    for (const SharedRegion &region : live)
+      if (scratch.getEnd() > region.offset)
+        scratch.offset = std::max<int64_t>(
+            scratch.offset, llvm::alignTo(region.getEnd(), kVectorBytes));
+    plan.stagedOffsetOf[convert] = scratch.offset;
+    regions.push_back(scratch);
+  });
+  int64_t end = 0;
+  for (const SharedRegion &region : regions)
+    end = std::max(end, region.getEnd());
+  return end;
 }
 
 LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
@@ -123,8 +212,10 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
            << target.getMaxStaticSharedBytes()
            << "-byte static limit; use fewer warps or rows";
   int64_t alignment = kVectorBytes;
+  BodyPositions positions(kernel);
+  SmallVector<SharedRegion> regions;
   FailureOr<int64_t> stagedBytes =
-      planStagedBlocks(kernel, target, plan, alignment);
+      planStagedBlocks(kernel, target, plan, alignment, positions, regions);
   if (failed(stagedBytes))
     return failure();
   // Room to round the start up (createDynamicSharedStart): it is at least
@@ -149,9 +240,21 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
                                         target.getMaxSharedBytesPerCta())
       return;
     plan.secondCopyOffsetOf[dot] = offset;
+    auto [first, last] = positions.getLiveRange(dot);
+    regions.push_back({offset, bytes, first, last});
     *stagedBytes = offset + bytes;
   });
-  *stagedBytes += padding;
+  int64_t convertedBytes = planConversions(kernel, plan, positions, regions);
+  if (sharedBytes + convertedBytes + padding > target.getMaxSharedBytesPerCta())
+    return kernel.emitError()
+           << "kernel @" << kernel.getSymName() << " needs "
+           << convertedBytes + padding
+           << " bytes of dynamic shared memory with the scratch buffers of "
+              "its layout conversions (blk.convert_layout), and "
+           << sharedBytes << " for its reductions, over the "
+           << target.getMaxSharedBytesPerCta() << " bytes a CTA of "
+           << target.getChip() << " may have";
+  *stagedBytes = std::max(*stagedBytes, convertedBytes) + padding;
   if (padding)
     plan.dynamicSharedAlignmentOf[kernel.getSymName()] = alignment;
   plan.sharedBytes[kernel] = sharedBytes;

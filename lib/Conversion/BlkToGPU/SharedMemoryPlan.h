@@ -4,8 +4,9 @@
 // AllocateSharedMemory pass does: which reductions get a workgroup buffer
 // (across warps) or a shared-memory global (across the CTAs of a cluster),
 // where the last cluster reduction arrives at the exit barrier, where each
-// block kept by blk.local_alloc lies in dynamic shared memory, and how many
-// bytes the kernel needs, which the launch records carry.
+// block kept by blk.local_alloc lies in dynamic shared memory, where each
+// blk.convert_layout passes its block (over regions no longer live there),
+// and how many bytes the kernel needs, which the launch records carry.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LIB_CONVERSION_BLKTOGPU_SHAREDMEMORYPLAN_H
@@ -42,8 +43,9 @@ struct WorkgroupPlan {
   llvm::StringMap<Operation *> exitArriveOf;
   /// Static shared memory of each kernel in bytes (keyed by its func.func).
   llvm::DenseMap<Operation *, int64_t> sharedBytes;
-  /// Byte offset of each blk.local_alloc's (or blk.async_copy's) buffer, and
-  /// of each blk.dot's operands, in its kernel's dynamic shared memory.
+  /// Byte offset of each blk.local_alloc's (or blk.async_copy's) buffer, of
+  /// each blk.dot's operands and of each blk.convert_layout's scratch
+  /// buffer, in its kernel's dynamic shared memory.
   llvm::DenseMap<Operation *, int64_t> stagedOffsetOf;
   /// The second copy of the region of each blk.dot whose loop iterations
   /// alternate between two (getAlternationLoop), where the kernel's shared
