@@ -16,6 +16,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -58,6 +59,7 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   // Before the pipelines part: the CPU's products are the GPU's.
   pm.addPass(createBlkDivideBySplat());
   pm.addPass(createConvertBlkToGPU());
+  pm.addPass(createBlkScalarizeMasks());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   BlkAttachNVVMTargetOptions nvvmTarget;
@@ -113,7 +115,7 @@ void mlir::blk::registerBlkToPTXPipeline() {
 
 void mlir::blk::registerBlkToPTXDependencies(DialectRegistry &registry) {
   registerCommonToLLVMDependencies(registry);
-  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect>();
+  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect, vector::VectorDialect>();
   registerConvertNVVMToLLVMInterface(registry);
   vector::registerConvertVectorToLLVMInterface(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);

@@ -51,6 +51,31 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def BlkScalarizeMasks : Pass<"blk-scalarize-masks", "::mlir::ModuleOp"> {
+  let summary = "Compute per element the masks a thread only reads element by element";
+  let description = [{
+    After `convert-blk-to-gpu`, a mask is a `vector<N x i1>` computed by
+    `arith` ops (comparisons, `andi`, ...) and read back one element at a
+    time (`vector.extract`: the predicate of each run's access). NVPTX
+    keeps an i1 vector packed in the bits of an integer: each `andi` of
+    two masks and each element read back becomes shifts, ors and
+    conversions between 16-, 32- and 64-bit registers. Where every use of
+    such an op's mask is a `vector.extract` at a constant position, the
+    op is computed for each element read instead, on scalars (predicate
+    registers). Masks read as vectors (a `select` of a loaded vector) stay.
+
+    ```mlir
+    %m = arith.andi %a, %b : vector<8xi1>
+    %m3 = vector.extract %m[3] : i1 from vector<8xi1>
+    // becomes
+    %a3 = vector.extract %a[3] : i1 from vector<8xi1>
+    %b3 = vector.extract %b[3] : i1 from vector<8xi1>
+    %m3 = arith.andi %a3, %b3 : i1
+    ```
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def BlkAttachNVVMTarget : Pass<"blk-attach-nvvm-target", "::mlir::ModuleOp"> {
   let summary = "Give every gpu.module the #nvvm.target of the module's #blk.target";
   let description = [{
