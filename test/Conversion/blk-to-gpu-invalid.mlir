@@ -246,3 +246,14 @@ func.func @dot_over_fewer_warps(%x: bf16, %y: f32) attributes {blk.kernel = #blk
   %d = blk.dot %a, %b, %c : tensor<32x16xbf16, #two_warps>, tensor<16x8xbf16, #two_warps>, tensor<32x8xf32, #two_warps>
   return
 }
+
+// -----
+
+// A conversion's layouts spread the block over the kernel's warps: the
+// scratch and the barriers are the CTA's.
+func.func @convert_layout_other_warps(%x: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %c = blk.splat %x : f32 -> tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>>
+  // expected-error @+1 {{'blk.convert_layout' op expected blocks laid out over the kernel's 4 warps of one CTA (run blk-distribute), but found 'tensor<64x128xf32, #blk.blocked<elems = [1, 4], lanes = [1, 32], warps = [8, 1]>>'}}
+  %r = blk.convert_layout %c : tensor<64x128xf32, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>> -> tensor<64x128xf32, #blk.blocked<elems = [1, 4], lanes = [1, 32], warps = [8, 1]>>
+  return
+}

@@ -2,8 +2,9 @@
 //
 // The arithmetic of include/blk/IR/Distribution.h, worked by hand for the
 // layouts the programs use: a row over one CTA, over a cluster, a 2-D
-// block of short rows, a block smaller than its tile (threads wrap), and
-// the slice a row-wise reduction leaves.
+// block of short rows, a block smaller than its tile (threads wrap), the
+// slice a row-wise reduction leaves, and the scratch a layout conversion
+// passes a block through.
 //
 //===----------------------------------------------------------------------===//
 #include "blk/IR/Distribution.h"
@@ -190,3 +191,33 @@ TEST_F(DistributionTest, WgmmaRowsAreFragmentRows) {
 }
 
 } // namespace
+
+// The scratch blk.convert_layout passes a block through: rows of a multiple
+// of 128 bytes padded by 16 (128 x 256 bf16: rows of 528 bytes; the 8 rows
+// an mma fragment's lanes write then start 4 banks apart), other rows and
+// 1-D blocks as they are, an i1 a byte.
+TEST_F(DistributionTest, ConversionScratch) {
+  auto scratch = [&](StringRef type) {
+    return ConversionScratch::get(cast<RankedTensorType>(parseType(type, &context)));
+  };
+  ConversionScratch c = scratch("tensor<128x256xbf16>");
+  EXPECT_EQ(c.rows, 128);
+  EXPECT_EQ(c.cols, 256);
+  EXPECT_EQ(c.rowPitch, 264);
+  EXPECT_EQ(c.getBytes(), 128 * 528);
+  EXPECT_EQ(c.getOffset({3, 5}), 3 * 264 + 5);
+  EXPECT_EQ((c.getOffset({1, 0}) * c.elementBytes / 4) % 32, 4);
+
+  ConversionScratch narrow = scratch("tensor<64x24xf32>");
+  EXPECT_EQ(narrow.rowPitch, 24);
+  EXPECT_EQ(narrow.getBytes(), 64 * 24 * 4);
+
+  ConversionScratch row = scratch("tensor<1024xf32>");
+  EXPECT_EQ(row.rows, 1);
+  EXPECT_EQ(row.rowPitch, 1024);
+  EXPECT_EQ(row.getOffset({700}), 700);
+
+  ConversionScratch mask = scratch("tensor<64xi1>");
+  EXPECT_EQ(mask.elementBytes, 1);
+  EXPECT_EQ(mask.getBytes(), 64);
+}

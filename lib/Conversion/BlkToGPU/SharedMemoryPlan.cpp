@@ -146,17 +146,38 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
   return bytes;
 }
 
+/// Whether both layouts of `convert` spread its block over the kernel's
+/// warps in one CTA: the scratch is the CTA's, and every thread of the CTA
+/// meets at its barriers.
+static LogicalResult checkConversion(ConvertLayoutOp convert,
+                                     int64_t numWarps) {
+  for (RankedTensorType type : {convert.getSrc().getType(), convert.getType()}) {
+    FailureOr<Distribution> distribution = Distribution::get(type);
+    if (failed(distribution) ||
+        distribution->getLayout().getNumWarps() != numWarps ||
+        distribution->getLayout().getNumCtas() != 1)
+      return convert.emitOpError()
+             << "expected blocks laid out over the kernel's " << numWarps
+             << " warps of one CTA (run blk-distribute), but found " << type;
+  }
+  return success();
+}
+
 /// Places the scratch buffer of each blk.convert_layout at the lowest
 /// offset where it meets no region live at the same time (its barrier
 /// before the writes orders them after every read of a region that was):
 /// after a K loop, C's conversion takes the place of the loop's operands.
 /// Returns the end of the last region.
-static int64_t planConversions(func::FuncOp kernel, WorkgroupPlan &plan,
-                               const BodyPositions &positions,
-                               SmallVectorImpl<SharedRegion> &regions) {
-  kernel.walk([&](ConvertLayoutOp convert) {
+static FailureOr<int64_t>
+planConversions(func::FuncOp kernel, WorkgroupPlan &plan,
+                const BodyPositions &positions,
+                SmallVectorImpl<SharedRegion> &regions) {
+  int64_t numWarps = getKernelAttr(kernel).getNumWarps();
+  WalkResult result = kernel.walk([&](ConvertLayoutOp convert) {
+    if (failed(checkConversion(convert, numWarps)))
+      return WalkResult::interrupt();
     if (convert.getSrc().getType() == convert.getType())
-      return;
+      return WalkResult::advance();
     int64_t position = positions.get(convert);
     SharedRegion scratch{0,
                          ConversionScratch::get(convert.getType()).getBytes(),
@@ -174,7 +195,10 @@ static int64_t planConversions(func::FuncOp kernel, WorkgroupPlan &plan,
             scratch.offset, llvm::alignTo(region.getEnd(), kVectorBytes));
     plan.stagedOffsetOf[convert] = scratch.offset;
     regions.push_back(scratch);
+    return WalkResult::advance();
   });
+  if (result.wasInterrupted())
+    return failure();
   int64_t end = 0;
   for (const SharedRegion &region : regions)
     end = std::max(end, region.getEnd());
@@ -244,17 +268,21 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
     regions.push_back({offset, bytes, first, last});
     *stagedBytes = offset + bytes;
   });
-  int64_t convertedBytes = planConversions(kernel, plan, positions, regions);
-  if (sharedBytes + convertedBytes + padding > target.getMaxSharedBytesPerCta())
+  FailureOr<int64_t> convertedBytes =
+      planConversions(kernel, plan, positions, regions);
+  if (failed(convertedBytes))
+    return failure();
+  if (sharedBytes + *convertedBytes + padding >
+      target.getMaxSharedBytesPerCta())
     return kernel.emitError()
            << "kernel @" << kernel.getSymName() << " needs "
-           << convertedBytes + padding
+           << *convertedBytes + padding
            << " bytes of dynamic shared memory with the scratch buffers of "
               "its layout conversions (blk.convert_layout), and "
            << sharedBytes << " for its reductions, over the "
            << target.getMaxSharedBytesPerCta() << " bytes a CTA of "
            << target.getChip() << " may have";
-  *stagedBytes = std::max(*stagedBytes, convertedBytes) + padding;
+  *stagedBytes = std::max(*stagedBytes, *convertedBytes) + padding;
   if (padding)
     plan.dynamicSharedAlignmentOf[kernel.getSymName()] = alignment;
   plan.sharedBytes[kernel] = sharedBytes;

@@ -73,7 +73,9 @@ Value createDynamicSharedStart(OpBuilder &builder, Location loc,
 /// Adds the shared memory of `kernel` to `plan`. Fails, with a diagnostic at
 /// the kernel, when its reductions need more static shared memory than the
 /// target allows, or all of it more than a CTA of the target may have, or
-/// at a blk.local_load that does not read a blk.local_alloc of its layout.
+/// at a blk.local_load that does not read a blk.local_alloc of its layout,
+/// or at a blk.convert_layout between blocks not laid out over the kernel's
+/// warps in one CTA.
 LogicalResult planSharedMemory(func::FuncOp kernel, const TargetInfo &target,
                                WorkgroupPlan &plan);
 
