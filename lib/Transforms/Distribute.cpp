@@ -23,6 +23,7 @@
 #include "LayoutClasses.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::blk {
@@ -328,7 +329,9 @@ chooseMmaLayout(func::FuncOp func, const LayoutClasses &classes,
 /// class is held as mma fragments, where the store could move longer runs
 /// than the fragments' (their pairs of columns, 4 bytes of a 16-bit C) and
 /// the block fits shared memory on its way: C leaves a matmul in runs of 16
-/// bytes, whole 32-byte sectors, instead of every sector half written.
+/// bytes, whole 32-byte sectors, instead of every sector half written. Only
+/// outside loops: there the scratch may lie over what the loops used, in a
+/// loop it would need room beside the loop's own buffers (SharedMemoryPlan).
 /// Returns whether it put any.
 bool convertStoredFragments(func::FuncOp func, const LayoutClasses &classes,
                             int64_t numWarps, int64_t numCtas,
@@ -338,6 +341,7 @@ bool convertStoredFragments(func::FuncOp func, const LayoutClasses &classes,
   func.walk([&](StoreOp store) {
     auto type = cast<RankedTensorType>(store.getValue().getType());
     if (type.getRank() != 2 ||
+        store->getParentOfType<LoopLikeOpInterface>() ||
         ConversionScratch::get(type).getBytes() >
             target.getMaxSharedBytesPerCta())
       return;

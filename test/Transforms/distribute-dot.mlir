@@ -131,3 +131,38 @@ func.func @matmul_tile(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64},
   blk.store %c[%c_offsets], %d : !blk.ptr<f32>, tensor<64x128xi32>, tensor<64x128xf32>
   return
 }
+
+// -----
+
+// A store in a loop keeps the fragments' layout: a conversion there would
+// need its scratch beside the loop's own buffers.
+// CHECK: // -----
+// CHECK-LABEL: func.func @stored_in_a_loop
+// CHECK: %[[D:.*]] = blk.dot {{.*}}, tensor<64x128xf32, #[[MMA:.*]]>
+// CHECK-NOT: blk.convert_layout
+// CHECK: blk.store %{{.*}}[%{{.*}}], %[[D]] {{.*}}: !blk.ptr<f32>, tensor<64x128xi32, #[[MMA]]>, tensor<64x128xf32, #[[MMA]]>
+func.func @stored_in_a_loop(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %x: bf16, %steps: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %n = arith.constant 1024 : i32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %n_col = blk.splat %n [64, 1] : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %n_col : tensor<64x1xi32>
+  %cols = blk.arange 0 to 128 : tensor<128xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<128xi32> -> tensor<1x128xi32>
+  %c_starts = blk.broadcast %row_starts [64, 128] : tensor<64x1xi32> -> tensor<64x128xi32>
+  %c_cols = blk.broadcast %cols_row [64, 128] : tensor<1x128xi32> -> tensor<64x128xi32>
+  %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x128xi32>
+  %a = blk.splat %x : bf16 -> tensor<64x64xbf16>
+  %b = blk.splat %x : bf16 -> tensor<64x128xbf16>
+  %zero = arith.constant 0.0 : f32
+  %acc = blk.splat %zero [64, 128] : f32 -> tensor<64x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %last = scf.for %i = %c0 to %steps step %c1 iter_args(%acc_in = %acc) -> (tensor<64x128xf32>) : i32 {
+    %d = blk.dot %a, %b, %acc_in : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    blk.store %c[%c_offsets], %d : !blk.ptr<f32>, tensor<64x128xi32>, tensor<64x128xf32>
+    scf.yield %d : tensor<64x128xf32>
+  }
+  return
+}
