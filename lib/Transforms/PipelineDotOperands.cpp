@@ -240,23 +240,17 @@ public:
   /// iteration `ahead` on; the wait before the product, the last ones after
   /// the loop.
   void createBody(OpBuilder &before) {
-    scf::ForOp loop = copies.loop;
     DotOp dot = copies.dot;
     Location loc = dot.getLoc();
     int64_t ahead = copies.getAhead();
     int64_t pending = copies.getPendingProducts();
-    Value aheadSteps = createSteps(before, loop, ahead);
-    Value lastBound = createBound(before, loop, aheadSteps);
+    Value aheadSteps = createSteps(before, copies.loop, ahead);
+    Value lastBound = createBound(before, copies.loop, aheadSteps);
+    auto [slot, next] = carrySlots(ahead);
+    scf::ForOp loop = copies.loop;
 
     OpBuilder b(dot);
-    Value iteration = arith::DivSIOp::create(
-        b, loc,
-        arith::SubIOp::create(b, loc, loop.getInductionVar(),
-                              loop.getLowerBound()),
-        loop.getStep());
     AsyncWaitGroupOp::create(b, loc, ahead - 1);
-    Value slot = arith::RemSIOp::create(b, loc, iteration,
-                                        createI32(b, copies.numStages));
     Value product = WarpgroupDotOp::create(
         b, loc, dot.getType(), createSlot(b, ringA, slot),
         createSlot(b, ringB, slot), dot.getAcc(), pending);
@@ -265,9 +259,6 @@ public:
     b.setInsertionPointAfter(product.getDefiningOp());
     if (copies.needsBarrierBeforeCopies())
       BarrierOp::create(b, loc);
-    Value next = arith::RemSIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, iteration, createI32(b, ahead)),
-        createI32(b, copies.numStages));
     Value position =
         arith::AddIOp::create(b, loc, loop.getInductionVar(), aheadSteps);
     createCopies(b, position,
@@ -283,6 +274,33 @@ public:
   }
 
 private:
+  /// The slots iteration i reads (i mod S) and writes ((i + ahead) mod S),
+  /// carried by the loop from 0 and `ahead` and stepped round the ring
+  /// (the remainders by S cost a multiply-high and four more instructions a
+  /// slot each iteration); replaces copies.loop by the loop that carries
+  /// them.
+  std::pair<Value, Value> carrySlots(int64_t ahead) {
+    scf::ForOp loop = copies.loop;
+    IRRewriter rewriter(loop);
+    int64_t stages = copies.numStages;
+    auto step = [&](OpBuilder &b, Location loc, Value slot) -> Value {
+      Value next = arith::AddIOp::create(b, loc, slot, createI32(b, 1));
+      Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          next, createI32(b, stages));
+      return arith::SelectOp::create(b, loc, wraps, createI32(b, 0), next);
+    };
+    FailureOr<LoopLikeOpInterface> carried = loop.replaceWithAdditionalYields(
+        rewriter, ValueRange{createI32(rewriter, 0), createI32(rewriter, ahead)},
+        /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> slots) {
+          return SmallVector<Value>{step(b, loc, slots[0]),
+                                    step(b, loc, slots[1])};
+        });
+    copies.loop = cast<scf::ForOp>(carried->getOperation());
+    ValueRange slots = copies.loop.getRegionIterArgs().take_back(2);
+    return {slots[0], slots[1]};
+  }
+
   static Value createI32(OpBuilder &b, int64_t value) {
     return arith::ConstantOp::create(b, b.getUnknownLoc(),
                                      b.getI32IntegerAttr(value));

@@ -22,15 +22,15 @@
 // CHECK: blk.async_copy_into
 // CHECK: blk.async_copy_into
 // CHECK-NEXT: blk.async_commit_group
-// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64x64xf32, #{{.*}}>)  : i32 {
+// The loop carries the slot it reads (from 0) and the slot it writes (from
+// 2), each stepped round the ring of 3.
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[SLOT:.*]] = %c0_i32{{.*}}, %[[NEXT:.*]] = %c2_i32{{.*}}) -> (tensor<64x64xf32, #{{.*}}>, i32, i32)  : i32 {
 // CHECK-NOT: blk.load
 // CHECK: blk.async_wait_group 1
-// CHECK: %[[SLOT:.*]] = arith.remsi %{{.*}}, %c3_i32
 // CHECK-DAG: %[[B:.*]] = blk.local_index %[[RING_B]][%[[SLOT]]]
 // CHECK-DAG: %[[A:.*]] = blk.local_index %[[RING_A]][%[[SLOT]]]
 // CHECK: %[[C:.*]] = blk.warpgroup_dot %[[A]], %[[B]], %[[ACC]] {pending = 1 : i64}
 // CHECK-NEXT: blk.barrier
-// CHECK: %[[NEXT:.*]] = arith.remsi %{{.*}}, %c3_i32
 // CHECK: %[[RUNS:.*]] = arith.cmpi slt, %[[K]], %{{.*}} : i32
 // CHECK: blk.local_index %[[RING_A]][%[[NEXT]]]
 // CHECK: blk.splat %[[RUNS]]
@@ -38,7 +38,13 @@
 // CHECK: blk.local_index %[[RING_B]][%[[NEXT]]]
 // CHECK: blk.async_copy_into
 // CHECK-NEXT: blk.async_commit_group
-// CHECK-NEXT: scf.yield %[[C]]
+// CHECK: %[[SLOT_UP:.*]] = arith.addi %[[SLOT]], %c1_i32
+// CHECK: %[[SLOT_WRAPS:.*]] = arith.cmpi eq, %[[SLOT_UP]], %c3_i32
+// CHECK: %[[SLOT_ON:.*]] = arith.select %[[SLOT_WRAPS]], %c0_i32{{.*}}, %[[SLOT_UP]] : i32
+// CHECK: %[[NEXT_UP:.*]] = arith.addi %[[NEXT]], %c1_i32
+// CHECK: %[[NEXT_WRAPS:.*]] = arith.cmpi eq, %[[NEXT_UP]], %c3_i32
+// CHECK: %[[NEXT_ON:.*]] = arith.select %[[NEXT_WRAPS]], %c0_i32{{.*}}, %[[NEXT_UP]] : i32
+// CHECK-NEXT: scf.yield %[[C]], %[[SLOT_ON]], %[[NEXT_ON]]
 // CHECK: blk.async_wait_group 0
 // CHECK: blk.warpgroup_wait 0
 // CHECK: blk.store
@@ -212,14 +218,13 @@ func.func @unaligned_rows(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !
 // CHECK: blk.async_commit_group
 // CHECK: blk.async_commit_group
 // CHECK-NOT: blk.async_commit_group
-// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %c0_i32{{.*}}, %{{.*}} = %c2_i32{{.*}})
 // CHECK: blk.async_wait_group 1
 // CHECK: %[[C:.*]] = blk.warpgroup_dot {{.*}} {pending = 1 : i64}
 // CHECK-NOT: blk.barrier
-// CHECK: %[[NEXT:.*]] = arith.addi %{{.*}}, %c2_i32
-// CHECK: arith.remsi %[[NEXT]], %c4_i32
 // CHECK: blk.async_commit_group
-// CHECK-NEXT: scf.yield %[[C]]
+// CHECK: arith.cmpi eq, %{{.*}}, %c4_i32
+// CHECK: scf.yield %[[C]], %{{.*}}, %{{.*}} :
 // CHECK: blk.async_wait_group 0
 // CHECK-NEXT: %[[DONE:.*]] = blk.warpgroup_wait 0 %{{.*}} : tensor<64x64xf32, #{{.*}}>
 // CHECK: %[[STORED:.*]] = blk.convert_layout %[[DONE]]
