@@ -21,6 +21,14 @@
 
 namespace {
 
+/// The text of python-free-examples/`name`; empty where it cannot be read.
+std::string readExample(const std::string &name) {
+  std::ifstream file(BLK_EXAMPLES_DIR "/" + name);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
 using blk::runtime::ElementType;
 using blk::runtime::ProgramImage;
 using blk::runtime::ProgramShape;
@@ -160,10 +168,8 @@ TEST(CompilerTest, ErrorsFromThreadsStayApart) {
 // its class on the caller's vectors, a program with scratch tensors too
 // (softmax_split's partial maxima and sums, grown for more rows).
 TEST(CompilerTest, CpuProgramRunsEveryRowCountOfItsClass) {
-  std::ifstream file(BLK_EXAMPLES_DIR "/softmax_split.mlir");
-  ASSERT_TRUE(file.good()) << "softmax_split.mlir not found";
-  std::stringstream text;
-  text << file.rdbuf();
+  std::string text = readExample("softmax_split.mlir");
+  ASSERT_FALSE(text.empty()) << "softmax_split.mlir not found";
   blk::Compiler compiler;
   blk::CompileOptions options;
   options.target = blk::TargetKind::CPU;
@@ -171,7 +177,7 @@ TEST(CompilerTest, CpuProgramRunsEveryRowCountOfItsClass) {
   constexpr int64_t kCols = 1000;
   ProgramImage image;
   blk::runtime::Status compiled =
-      compiler.compile(text.str(), "softmax_split.mlir",
+      compiler.compile(text, "softmax_split.mlir",
                        {8, kCols, ElementType::F32, {}}, options, image);
   ASSERT_TRUE(compiled) << compiled.message();
   std::unique_ptr<blk::CpuProgram> program;
@@ -207,17 +213,15 @@ TEST(CompilerTest, CpuProgramRunsEveryRowCountOfItsClass) {
 // the launch (A of M x K, B of K x N), the rules' tile, any row count of
 // the class, another K refused.
 TEST(CompilerTest, CpuProgramRunsAProduct) {
-  std::ifstream file(BLK_EXAMPLES_DIR "/matmul.mlir");
-  ASSERT_TRUE(file.good()) << "matmul.mlir not found";
-  std::stringstream text;
-  text << file.rdbuf();
+  std::string text = readExample("matmul.mlir");
+  ASSERT_FALSE(text.empty()) << "matmul.mlir not found";
   blk::Compiler compiler;
   blk::CompileOptions options;
   options.target = blk::TargetKind::CPU;
   constexpr int64_t kCols = 70, kInner = 50;
   ProgramImage image;
   blk::runtime::Status compiled = compiler.compile(
-      text.str(), "matmul.mlir", {100, kCols, ElementType::F32, {}, kInner},
+      text, "matmul.mlir", {100, kCols, ElementType::F32, {}, kInner},
       options, image);
   ASSERT_TRUE(compiled) << compiled.message();
   std::unique_ptr<blk::CpuProgram> program;
