@@ -20,14 +20,13 @@ same 16-bit inputs (--input), by softmax-run's rule (bench/tolerance.py);
 Triton's the same.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy
 
+from softmax_run import compile_note, run_json
 from tolerance import passes, relative_l2
 
 # The blk tiles --sweep tries (ROWS x BLOCK x KT, warps, num_stages: the K
@@ -60,25 +59,10 @@ def blk_run(binary, program, files, shape, dtype, want, extra=()):
                "--input", "b=" + os.path.join(files, "b.npy"),
                "--output", "c=" + out, "--bench", "--json",
                "--cache-dir", os.path.join(files, "cache"), *extra]
-    done = subprocess.run(command, capture_output=True, text=True)
-    try:
-        facts = json.loads(done.stdout)
-    except json.JSONDecodeError:
-        return (None, (done.stderr.strip().splitlines() or ["no output"])[-1],
-                None)
-    if not facts.get("ok"):
-        return None, facts.get("error", "failed"), None
+    facts, error = run_json(command)
+    if facts is None:
+        return None, error, None
     return facts["bench"]["ms"], relative_l2(numpy.load(out), want), facts
-
-
-def compile_note(facts):
-    """The binding, and how the kernel was compiled: cold, or from the
-    kernel cache."""
-    times = facts["compile"]
-    how = "cache hit" if times["cache_hit"] else "compiled"
-    return (f"{facts['binding']}; {how} "
-            f"{times['lookup_ms'] + times['compile_ms']:.0f} ms + load "
-            f"{times['load_ms']:.0f} ms")
 
 
 def triton_matmul():

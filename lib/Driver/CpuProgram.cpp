@@ -87,7 +87,7 @@ Status CpuProgram::run(const runtime::LaunchArguments &arguments,
     bound.tensor(name, bytes.data());
   // What bounds-checked code may touch: each tensor's extent on this
   // problem (unchecked code ignores it).
-  runtime::ProgramShape shape = image.shapes.withRows(rows);
+  const runtime::ProgramShape &shape = arguments.getShape();
   std::vector<mlir::blk::CPUKernels::Buffer> extents;
   for (const runtime::KernelArgument &argument :
        runtime::getTensorArguments(image.signatures)) {
@@ -109,7 +109,8 @@ Status CpuProgram::run(const runtime::LaunchArguments &arguments,
                                            [&] {
                                              return state->kernels->run(
                                                  signature.name, packed.slots,
-                                                 image.getGrid(rows), threads);
+                                                 image.getGrid(rows), threads,
+                                                 shape.getInstances());
                                            });
         !status)
       return status;

@@ -45,7 +45,8 @@ RowShape ProblemDesc::getShape() const {
 //===----------------------------------------------------------------------===//
 
 // The runtime's enums mirror the IR's (blk/Runtime/Program.h).
-static_assert(int(ArgRole::inner) == int(::blk::runtime::ArgRole::inner) &&
+static_assert(int(ArgRole::head_stride) ==
+                      int(::blk::runtime::ArgRole::head_stride) &&
                   int(ArgExtent::inner_by_cols) ==
                       int(::blk::runtime::ArgExtent::inner_by_cols) &&
                   int(GridKind::persistent) ==
@@ -81,11 +82,16 @@ static FailureOr<KernelArgument> getArgument(func::FuncOp kernel,
            << " declares no role: give every kernel argument a blk.arg "
               "(e.g. {blk.arg = #blk.arg<input \"x\">}), from which the "
               "launcher builds it";
-  ArgExtent extent = declared.getRole() == ArgRole::row_stride
-                         ? getTensorExtent(kernel, declared.getName())
-                         : declared.getExtent();
-  KernelArgument argument{toRuntime(declared.getRole()),
-                          declared.getName().str(), toRuntime(extent), "", 0};
+  ArgRole role = declared.getRole();
+  bool isStride = role == ArgRole::row_stride ||
+                  role == ArgRole::batch_stride || role == ArgRole::head_stride;
+  ArgExtent extent = isStride ? getTensorExtent(kernel, declared.getName())
+                              : declared.getExtent();
+  KernelArgument argument{toRuntime(role), declared.getName().str(),
+                          toRuntime(extent), "", 0};
+  if (auto divisibility = kernel.getArgAttrOfType<IntegerAttr>(
+          index, BlkDialect::getDivisibilityAttrName()))
+    argument.divisibility = divisibility.getInt();
   Type type = kernel.getArgumentTypes()[index];
   if (auto pointer = dyn_cast<PtrType>(type))
     type = pointer.getPointeeType();

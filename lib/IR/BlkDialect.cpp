@@ -323,7 +323,8 @@ KernelAttr::withLaunchShape(function_ref<InFlightDiagnostic()> emitError,
 /// Roles that name a tensor or a parameter.
 static bool roleTakesName(ArgRole role) {
   return role != ArgRole::rows && role != ArgRole::cols &&
-         role != ArgRole::inner;
+         role != ArgRole::inner && role != ArgRole::batch &&
+         role != ArgRole::heads;
 }
 
 bool mlir::blk::isTensorRole(ArgRole role) {
@@ -346,7 +347,8 @@ Attribute ArgAttr::parse(AsmParser &parser, Type) {
   std::optional<ArgRole> role = symbolizeArgRole(roleName);
   if (!role) {
     parser.emitError(at) << "expected an argument role (input, output, "
-                            "scratch, row_stride, rows, cols, inner, param), "
+                            "scratch, row_stride, rows, cols, inner, param, "
+                            "batch, heads, batch_stride, head_stride), "
                             "got '"
                          << roleName << "'";
     return {};
@@ -455,7 +457,7 @@ static LogicalResult verifyKernelABI(func::FuncOp func) {
   if (declared == 0)
     return success();
   llvm::StringMap<ArgAttr> byName;
-  unsigned rows = 0, cols = 0, inner = 0;
+  unsigned rows = 0, cols = 0, inner = 0, batch = 0, heads = 0;
   for (auto [index, arg] : llvm::enumerate(args)) {
     if (!arg)
       return func.emitError() << "kernel argument #" << index
@@ -465,6 +467,8 @@ static LogicalResult verifyKernelABI(func::FuncOp func) {
     rows += arg.getRole() == ArgRole::rows;
     cols += arg.getRole() == ArgRole::cols;
     inner += arg.getRole() == ArgRole::inner;
+    batch += arg.getRole() == ArgRole::batch;
+    heads += arg.getRole() == ArgRole::heads;
     if ((arg.isTensor() || arg.getRole() == ArgRole::param) &&
         !byName.try_emplace(arg.getName(), arg).second)
       return func.emitError() << "kernel argument #" << index << " declares \""
@@ -472,20 +476,30 @@ static LogicalResult verifyKernelABI(func::FuncOp func) {
                               << "\", which another argument of @"
                               << func.getSymName() << " already names";
   }
-  if (rows > 1 || cols > 1 || inner > 1)
+  if (rows > 1 || cols > 1 || inner > 1 || batch > 1 || heads > 1)
     return func.emitError() << "kernel @" << func.getSymName()
                             << " declares " << rows << " rows, " << cols
-                            << " cols and " << inner
-                            << " inner arguments; at most one of each";
+                            << " cols, " << inner << " inner, " << batch
+                            << " batch and " << heads
+                            << " heads arguments; at most one of each";
   for (auto [index, arg] : llvm::enumerate(args)) {
-    if (arg.getRole() != ArgRole::row_stride)
+    ArgRole role = arg.getRole();
+    if (role != ArgRole::row_stride && role != ArgRole::batch_stride &&
+        role != ArgRole::head_stride)
       continue;
     ArgAttr tensor = byName.lookup(arg.getName());
-    if (!tensor || !tensor.isTensor() || !hasRowStride(tensor.getExtent()))
+    if (role == ArgRole::row_stride &&
+        (!tensor || !tensor.isTensor() || !hasRowStride(tensor.getExtent())))
       return func.emitError() << "kernel argument #" << index
                               << " is the row stride of \"" << arg.getName()
                               << "\", but @" << func.getSymName()
                               << " has no matrix tensor of that name";
+    if (role != ArgRole::row_stride && (!tensor || !tensor.isTensor()))
+      return func.emitError() << "kernel argument #" << index << " is the "
+                              << stringifyArgRole(role) << " of \""
+                              << arg.getName() << "\", but @"
+                              << func.getSymName()
+                              << " has no tensor of that name";
   }
   return success();
 }

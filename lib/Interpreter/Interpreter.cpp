@@ -51,8 +51,9 @@ struct Cell {
 /// strides included): doubles for floats, exact integers otherwise.
 struct Memory {
   std::string name;
-  /// Elements from one row to the next (the row_stride argument's value).
-  int64_t rowStride = 0;
+  /// Elements from one row to the next, and from one instance of a batch
+  /// to the next (the stride arguments' values).
+  int64_t rowStride = 0, batchStride = 0, headStride = 0;
   bool isFloat = true;
   std::vector<double> floats;
   std::vector<int64_t> ints;
@@ -435,12 +436,22 @@ private:
     case ArgRole::output:
     case ArgRole::scratch:
     case ArgRole::row_stride:
+    case ArgRole::batch_stride:
+    case ArgRole::head_stride:
       if (memory < 0)
         return error() << "tensor '" << name << "' was not given";
       if (arg.getRole() == ArgRole::row_stride)
         return integer(memories[memory].rowStride);
+      if (arg.getRole() == ArgRole::batch_stride)
+        return integer(memories[memory].batchStride);
+      if (arg.getRole() == ArgRole::head_stride)
+        return integer(memories[memory].headStride);
       cell.memory = memory;
       return cell;
+    case ArgRole::batch:
+      return integer(shape.batch);
+    case ArgRole::heads:
+      return integer(shape.heads);
     case ArgRole::rows:
       return integer(shape.rows);
     case ArgRole::cols:
@@ -519,10 +530,17 @@ private:
               arith::IndexCastOp, arith::IndexCastUIOp>(
             [&](Operation *cast) { return runIntCast(cast); })
         .Case([&](ProgramIdOp id) {
-          return setInt(id, id.getAxis() == ProgramAxis::x ? programId : 0);
+          // Programs are numbered x fastest, a batch's instances along y.
+          ProgramAxis axis = id.getAxis();
+          return setInt(id, axis == ProgramAxis::x   ? programId % grid
+                            : axis == ProgramAxis::y ? programId / grid
+                                                     : 0);
         })
         .Case([&](NumProgramsOp count) {
-          return setInt(count, count.getAxis() == ProgramAxis::x ? grid : 1);
+          ProgramAxis axis = count.getAxis();
+          return setInt(count, axis == ProgramAxis::x   ? grid
+                               : axis == ProgramAxis::y ? shape.getInstances()
+                                                        : 1);
         })
         .Case([&](ArangeOp arange) { return runArange(arange); })
         .Case([&](SplatOp splat) { return runSplat(splat); })
@@ -1152,9 +1170,11 @@ LogicalResult runKernel(func::FuncOp kernel, std::vector<Memory> &memories,
   FailureOr<SmallVector<Cell>> arguments = reporter.getArguments(kernel);
   if (failed(arguments))
     return failure();
+  // Every program of the grid and of each instance of a batch.
+  int64_t programs = grid * shape.getInstances();
   int64_t threads = std::clamp<int64_t>(
-      int64_t(std::thread::hardware_concurrency()), 1, grid);
-  std::atomic<int64_t> firstFailure(grid);
+      int64_t(std::thread::hardware_concurrency()), 1, programs);
+  std::atomic<int64_t> firstFailure(programs);
   {
     ScopedDiagnosticHandler quiet(kernel.getContext(),
                                   [](Diagnostic &) { return success(); });
@@ -1162,18 +1182,18 @@ LogicalResult runKernel(func::FuncOp kernel, std::vector<Memory> &memories,
     for (int64_t t = 0; t < threads; ++t)
       workers.emplace_back([&, t] {
         ProgramRunner runner(memories, grid, shape, scalars);
-        runner.runPrograms(kernel, *arguments, grid * t / threads,
-                           grid * (t + 1) / threads, firstFailure);
+        runner.runPrograms(kernel, *arguments, programs * t / threads,
+                           programs * (t + 1) / threads, firstFailure);
       });
     for (std::thread &worker : workers)
       worker.join();
   }
   int64_t failing = firstFailure;
-  if (failing == grid)
+  if (failing == programs)
     return success();
-  std::atomic<int64_t> once(grid);
+  std::atomic<int64_t> once(programs);
   reporter.runPrograms(kernel, *arguments, failing, failing + 1, once);
-  if (once == grid) // Alone, after the others, it ran: say what is known.
+  if (once == programs) // Alone, after the others, it ran: say what is known.
     kernel.emitError() << "float64 reference, program " << failing
                        << ": failed beside the other programs, and ran "
                           "alone after them";
@@ -1181,29 +1201,31 @@ LogicalResult runKernel(func::FuncOp kernel, std::vector<Memory> &memories,
 }
 
 /// A tensor of the run as the interpreter holds it: an input's (or
-/// output's) stored elements widened, every element of its rows' layout.
+/// output's) stored elements widened, every element of its layout (row and
+/// instance strides included).
 Memory getMemory(const rt::HostTensor &tensor) {
   Memory memory;
   memory.name = tensor.getName();
   memory.isFloat = tensor.isFloat();
-  int64_t stride = tensor.getRowStride();
-  memory.rowStride = stride;
-  int64_t elements = tensor.getRows() * stride;
-  if (memory.isFloat)
-    memory.floats.resize(elements);
-  else
-    memory.ints.resize(elements);
+  memory.rowStride = tensor.getRowStride();
+  memory.batchStride = tensor.getBatchStride();
+  memory.headStride = tensor.getHeadStride();
+  // Outputs start unwritten (NaN, as the run's poison reads); the elements
+  // between rows and instances are read as zeros.
   bool output = tensor.getDeclaration().role == rt::ArgRole::output;
+  if (memory.isFloat)
+    memory.floats.assign(tensor.getStorageElements(), output ? kNaN : 0.0);
+  else
+    memory.ints.assign(tensor.getStorageElements(), 0);
+  if (output)
+    return memory;
   for (int64_t r = 0; r < tensor.getRows(); ++r)
-    for (int64_t c = 0; c < stride; ++c) {
-      // Outputs start unwritten (NaN, as the run's poison reads); the
-      // elements between rows are read as they are.
-      bool stored = !output && c < tensor.getCols();
+    for (int64_t c = 0; c < tensor.getCols(); ++c) {
+      int64_t index = tensor.getElementIndex(r, c);
       if (memory.isFloat)
-        memory.floats[r * stride + c] =
-            stored ? tensor.get(r, c) : output ? kNaN : 0.0;
+        memory.floats[index] = tensor.get(r, c);
       else
-        memory.ints[r * stride + c] = stored ? tensor.getInteger(r, c) : 0;
+        memory.ints[index] = tensor.getInteger(r, c);
     }
   return memory;
 }
@@ -1229,12 +1251,12 @@ LogicalResult mlir::blk::interpretProgram(
       if (candidate.name == tensor.getName())
         memory = &candidate;
     rt::ReferenceOutput output{tensor.getName(), {}};
-    int64_t stride = tensor.getRowStride();
     for (int64_t r = 0; r < tensor.getRows(); ++r)
-      for (int64_t c = 0; c < tensor.getCols(); ++c)
-        output.values.push_back(memory->isFloat
-                                    ? memory->floats[r * stride + c]
-                                    : double(memory->ints[r * stride + c]));
+      for (int64_t c = 0; c < tensor.getCols(); ++c) {
+        int64_t index = tensor.getElementIndex(r, c);
+        output.values.push_back(memory->isFloat ? memory->floats[index]
+                                                : double(memory->ints[index]));
+      }
     outputs.push_back(std::move(output));
   }
   return success();

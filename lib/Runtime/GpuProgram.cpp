@@ -70,6 +70,9 @@ Status GpuProgram::load(const CudaDriver &driver, ProgramImage image,
   return Status::success();
 }
 
+/// CTAs of a grid along y (CUDA's limit).
+constexpr int64_t kMaxGridY = 65535;
+
 Status GpuProgram::getGrid(size_t k, int64_t rows, int64_t &grid) const {
   const std::string &name = programImage.signatures[k].name;
   const KernelLaunch &launch = programImage.launches[k];
@@ -140,6 +143,12 @@ Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
   for (size_t k = 0; k < kernels.size(); ++k)
     if (Status status = getGrid(k, arguments.rows(), grids[k]); !status)
       return status;
+  // cuLaunchKernel's grid is at most 65535 CTAs in y.
+  if (arguments.getShape().getInstances() > kMaxGridY)
+    return Status::failure(
+        "a batch of " + std::to_string(arguments.batch()) + " x " +
+        std::to_string(arguments.heads()) +
+        " problems needs more programs along y than a launch has (65535)");
   if (Status status = fitScratch(arguments.rows()); !status)
     return status;
   // The caller's arguments, and the program's scratch tensors if it has any.
@@ -162,6 +171,9 @@ Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
     // A program is a cluster of `ctas` CTAs, numbered consecutively;
     // getGrid checked that the grid fits.
     config.grid.x = static_cast<unsigned>(grids[k] * record.ctas);
+    // A batch's instances along y (blk.program_id y); checkInstances made
+    // sure the count fits.
+    config.grid.y = static_cast<unsigned>(arguments.getShape().getInstances());
     config.block.x = static_cast<unsigned>(record.threads);
     config.dynamicSharedBytes =
         static_cast<unsigned>(record.dynamicSharedBytes);

@@ -28,17 +28,31 @@ Status HostTensor::create(const KernelArgument &declaration,
                            "i64 tensors");
   }
   TensorExtent extent = shape.getExtent(declaration.extent);
-  tensor.rows = extent.rows;
+  tensor.instanceRows = extent.rows;
   tensor.cols = extent.cols;
-  tensor.rowStride = shape.getRowStride(declaration);
+  tensor.rowStride = hasRowStride(declaration.extent)
+                         ? shape.getRowStride(declaration)
+                         : extent.cols;
+  tensor.heads = shape.heads;
+  tensor.batchStride = shape.getBatchStride(declaration);
+  tensor.headStride = shape.getHeadStride(declaration);
   int64_t elements = 0, bytes = 0;
   if (Status status = getTensorElements(declaration, shape, elements); !status)
     return status;
-  if (__builtin_mul_overflow(elements, declaration.bytes, &bytes))
+  if (__builtin_mul_overflow(elements, declaration.bytes, &bytes) ||
+      __builtin_mul_overflow(shape.getInstances(), extent.rows, &tensor.rows))
     return Status::failure("tensor '" + declaration.name +
                            "' has more bytes than 64 bits count");
   tensor.bytes.assign(size_t(bytes), 0);
   return Status::success();
+}
+
+int64_t HostTensor::getElementIndex(int64_t row, int64_t col) const {
+  if (instanceRows == rows)
+    return row * rowStride + col;
+  int64_t instance = row / instanceRows;
+  return instance / heads * batchStride + instance % heads * headStride +
+         row % instanceRows * rowStride + col;
 }
 
 double HostTensor::get(int64_t row, int64_t col) const {

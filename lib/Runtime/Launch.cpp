@@ -39,7 +39,25 @@ LaunchArguments &LaunchArguments::tensor(const std::string &name,
 
 LaunchArguments &LaunchArguments::rowStride(const std::string &name,
                                             int64_t elements) {
-  setNamed(rowStrides, name, elements);
+  setNamed(shape.rowStrides, name, elements);
+  return *this;
+}
+
+LaunchArguments &LaunchArguments::instances(int64_t batch, int64_t heads) {
+  shape.batch = batch;
+  shape.heads = heads;
+  return *this;
+}
+
+LaunchArguments &LaunchArguments::batchStride(const std::string &name,
+                                              int64_t elements) {
+  setNamed(shape.batchStrides, name, elements);
+  return *this;
+}
+
+LaunchArguments &LaunchArguments::headStride(const std::string &name,
+                                             int64_t elements) {
+  setNamed(shape.headStrides, name, elements);
   return *this;
 }
 
@@ -61,17 +79,6 @@ uint64_t LaunchArguments::getTensor(const std::string &name) const {
   return address ? *address : 0;
 }
 
-int64_t LaunchArguments::getRowStride(const KernelArgument &tensor) const {
-  const int64_t *stride = findNamed(rowStrides, tensor.name);
-  if (stride)
-    return *stride;
-  ProgramShape shape;
-  shape.rows = numRows;
-  shape.cols = numCols;
-  shape.inner = numInner;
-  return shape.getExtent(tensor.extent).cols;
-}
-
 const std::string *LaunchArguments::getParam(const std::string &name) const {
   return findNamed(params, name);
 }
@@ -91,6 +98,10 @@ Status blk::runtime::checkShape(const ProgramImage &image,
     return Status::failure("the program was compiled for an inner dimension "
                            "of " + std::to_string(shapes.inner) + ", not " +
                            std::to_string(arguments.inner()));
+  if (arguments.batch() < 1 || arguments.heads() < 1)
+    return Status::failure("a batch of " + std::to_string(arguments.batch()) +
+                           " x " + std::to_string(arguments.heads()) +
+                           " problems; both counts must be at least 1");
   if (arguments.rows() < 1 || arguments.rows() > shapes.maxRows)
     return Status::failure(
         "the program serves 1 to " + std::to_string(shapes.maxRows) +
@@ -121,13 +132,19 @@ Status blk::runtime::getTensorElements(const KernelArgument &tensor,
                                        const ProgramShape &shape,
                                        int64_t &elements) {
   TensorExtent extent = shape.getExtent(tensor.extent);
-  if (!hasRowStride(tensor.extent)) {
-    elements = extent.rows * extent.cols;
-    return Status::success();
-  }
-  int64_t stride = shape.getRowStride(tensor);
-  if (__builtin_mul_overflow(extent.rows, stride, &elements))
+  int64_t span = 0, lastBatch = 0, lastHead = 0;
+  int64_t stride = hasRowStride(tensor.extent) ? shape.getRowStride(tensor)
+                                                : extent.cols;
+  if (__builtin_mul_overflow(extent.rows, stride, &span) ||
+      __builtin_mul_overflow(shape.batch - 1, shape.getBatchStride(tensor),
+                             &lastBatch) ||
+      __builtin_mul_overflow(shape.heads - 1, shape.getHeadStride(tensor),
+                             &lastHead) ||
+      __builtin_add_overflow(lastBatch, lastHead, &elements) ||
+      __builtin_add_overflow(elements, span, &elements))
     return Status::failure("tensor '" + tensor.name + "' of " +
+                           std::to_string(shape.batch) + " x " +
+                           std::to_string(shape.heads) + " x " +
                            describeShape(extent.rows, stride) +
                            " elements overflows 64 bits");
   return Status::success();
@@ -144,6 +161,15 @@ Status blk::runtime::getTensorBytes(const KernelArgument &tensor,
                            std::to_string(elements) +
                            " elements overflows a byte count");
   return Status::success();
+}
+
+/// "row_stride of 'q'", "rows": an integer argument, for messages.
+static std::string describeArgument(const KernelArgument &argument) {
+  static const char *const roleNames[] = {
+      "input",  "output", "scratch", "row_stride", "rows",         "cols",
+      "param",  "inner",  "batch",   "heads",      "batch_stride", "head_stride"};
+  std::string role = roleNames[static_cast<int>(argument.role)];
+  return argument.name.empty() ? role : role + " of '" + argument.name + "'";
 }
 
 /// Writes `text`, a value of the scalar type `type`, into the low bytes of
@@ -219,6 +245,18 @@ Status blk::runtime::packArguments(const KernelSignature &signature,
     case ArgRole::inner:
       text = std::to_string(arguments.inner());
       break;
+    case ArgRole::batch:
+      text = std::to_string(arguments.batch());
+      break;
+    case ArgRole::heads:
+      text = std::to_string(arguments.heads());
+      break;
+    case ArgRole::batch_stride:
+      text = std::to_string(arguments.getShape().getBatchStride(argument));
+      break;
+    case ArgRole::head_stride:
+      text = std::to_string(arguments.getShape().getHeadStride(argument));
+      break;
     case ArgRole::param:
       if (const std::string *value = arguments.getParam(argument.name)) {
         text = *value;
@@ -233,6 +271,13 @@ Status blk::runtime::packArguments(const KernelSignature &signature,
                              std::to_string(index) + " (" + argument.name +
                              ") is " + argument.type +
                              ", which cannot hold '" + text + "'");
+    // The code was compiled on the promise (blk.divisibility).
+    if (argument.divisibility > 1 &&
+        std::strtoll(text.c_str(), nullptr, 10) % argument.divisibility != 0)
+      return Status::failure(
+          "kernel @" + signature.name + " argument #" + std::to_string(index) +
+          " (" + describeArgument(argument) + ") is declared a multiple of " +
+          std::to_string(argument.divisibility) + ", not " + text);
   }
   packed.slots.clear();
   for (uint64_t &value : packed.values)

@@ -252,17 +252,20 @@ Status interpretHeader(const NpyHeader &header, NpyArray &array) {
   if (header.fortranOrder)
     return Status::failure(
         "fortran_order is True: only C-order arrays are supported");
-  if (header.shape.size() == 1) {
-    array.rows = 1;
-    array.cols = header.shape[0];
-  } else if (header.shape.size() == 2) {
-    array.rows = header.shape[0];
-    array.cols = header.shape[1];
-  } else {
-    return Status::failure("wrong number of dimensions: expected 1 or 2, got " +
+  if (header.shape.empty() || header.shape.size() > 4)
+    return Status::failure("wrong number of dimensions: expected 1 to 4, "
+                           "got " +
                            std::to_string(header.shape.size()) + " (shape " +
                            shapeToString(header.shape) + ")");
-  }
+  // Rows: every dimension but the last (a batch's instances one after
+  // another); a 1-D array is one row.
+  array.rows = 1;
+  for (size_t d = 0; d + 1 < header.shape.size(); ++d)
+    if (__builtin_mul_overflow(array.rows, header.shape[d], &array.rows))
+      return Status::failure("shape " + shapeToString(header.shape) +
+                             " is too large to address");
+  array.cols = header.shape.back();
+  array.shape = header.shape;
   array.fileDimensions = static_cast<unsigned>(header.shape.size());
   return Status::success();
 }
@@ -319,10 +322,17 @@ Status decodeValues(const unsigned char *data, NpyArray &array) {
 /// The preamble and header of a version 1.0 file, padded so that the data
 /// starts on a kDataAlignment boundary.
 std::string encodeHeader(NpyDtype dtype, size_t rows, size_t cols,
-                         unsigned dimensions = 2) {
+                         unsigned dimensions = 2,
+                         const std::vector<size_t> &leading = {}) {
   std::string shape = dimensions == 1 ? std::to_string(cols) + ","
                                       : std::to_string(rows) + ", " +
                                             std::to_string(cols);
+  if (!leading.empty()) {
+    shape.clear();
+    for (size_t dimension : leading)
+      shape += std::to_string(dimension) + ", ";
+    shape += std::to_string(cols);
+  }
   std::string dict = std::string("{'descr': '") + npyDescr(dtype) +
                      "', 'fortran_order': False, 'shape': (" + shape + "), }";
   size_t unpadded = kPreambleSizeV1 + dict.size() + 1; // +1 for '\n'
@@ -432,25 +442,37 @@ Status readNpy(const std::string &path, NpyArray &array) {
   return status;
 }
 
-/// A 1-D file holds one row.
+/// A 1-D file holds one row; leading dimensions multiply to the rows.
 static Status checkDimensions(const std::string &path, size_t rows,
-                              unsigned dimensions) {
+                              unsigned dimensions,
+                              const std::vector<size_t> &leading) {
   if (dimensions == 1 && rows != 1)
     return Status::failure("cannot write " + std::to_string(rows) +
                            " rows as a 1-D array to '" + path + "'");
+  size_t product = 1;
+  for (size_t dimension : leading)
+    product *= dimension;
+  if (!leading.empty() && product != rows)
+    return Status::failure("cannot write " + std::to_string(rows) +
+                           " rows with leading dimensions of " +
+                           std::to_string(product) + " elements to '" + path +
+                           "'");
   return Status::success();
 }
 
 Status writeNpy(const std::string &path, size_t rows, size_t cols,
                 const float *values, NpyDtype storedDtype,
-                unsigned dimensions) {
-  if (Status status = checkDimensions(path, rows, dimensions); !status)
+                unsigned dimensions,
+                const std::vector<size_t> &leading) {
+  if (Status status = checkDimensions(path, rows, dimensions, leading);
+      !status)
     return status;
   if (storedDtype != NpyDtype::Float32 && storedDtype != NpyDtype::Float16)
     return Status::failure("writes float32 or float16 arrays only, not '" +
                            std::string(npyDescr(storedDtype)) + "'");
   size_t count = rows * cols;
-  std::string header = encodeHeader(storedDtype, rows, cols, dimensions);
+  std::string header =
+      encodeHeader(storedDtype, rows, cols, dimensions, leading);
   if (storedDtype == NpyDtype::Float32)
     return writeFileWhole(path, header, values, count * sizeof(float));
   std::vector<uint16_t> bits(count);
@@ -461,14 +483,17 @@ Status writeNpy(const std::string &path, size_t rows, size_t cols,
 
 Status writeNpyIntegers(const std::string &path, size_t rows, size_t cols,
                         const int64_t *values, NpyDtype storedDtype,
-                        unsigned dimensions) {
-  if (Status status = checkDimensions(path, rows, dimensions); !status)
+                        unsigned dimensions,
+                const std::vector<size_t> &leading) {
+  if (Status status = checkDimensions(path, rows, dimensions, leading);
+      !status)
     return status;
   if (storedDtype != NpyDtype::Int32 && storedDtype != NpyDtype::Int64)
     return Status::failure("writes int32 or int64 integers only, not '" +
                            std::string(npyDescr(storedDtype)) + "'");
   size_t count = rows * cols;
-  std::string header = encodeHeader(storedDtype, rows, cols, dimensions);
+  std::string header =
+      encodeHeader(storedDtype, rows, cols, dimensions, leading);
   if (storedDtype == NpyDtype::Int64)
     return writeFileWhole(path, header, values, count * sizeof(int64_t));
   std::vector<int32_t> narrow(count);

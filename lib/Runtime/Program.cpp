@@ -17,7 +17,7 @@
 using namespace blk::runtime;
 namespace chip = blk::chip;
 
-static const char kImageHeader[] = "blk-program-image 4\n";
+static const char kImageHeader[] = "blk-program-image 5\n";
 
 bool blk::runtime::isTensorRole(ArgRole role) {
   return role == ArgRole::input || role == ArgRole::output ||
@@ -58,11 +58,35 @@ TensorExtent ProgramShape::getExtent(ArgExtent extent) const {
   return {};
 }
 
+/// The stride named `tensor` in `strides`, if one is.
+static const int64_t *
+findStride(const std::vector<std::pair<std::string, int64_t>> &strides,
+           const std::string &tensor) {
+  for (const auto &[name, stride] : strides)
+    if (name == tensor)
+      return &stride;
+  return nullptr;
+}
+
 int64_t ProgramShape::getRowStride(const KernelArgument &tensor) const {
-  for (const auto &[name, stride] : rowStrides)
-    if (name == tensor.name)
-      return stride;
-  return getExtent(tensor.extent).cols;
+  const int64_t *stride = findStride(rowStrides, tensor.name);
+  return stride ? *stride : getExtent(tensor.extent).cols;
+}
+
+int64_t ProgramShape::getInstanceSpan(const KernelArgument &tensor) const {
+  TensorExtent extent = getExtent(tensor.extent);
+  return hasRowStride(tensor.extent) ? extent.rows * getRowStride(tensor)
+                                     : extent.rows * extent.cols;
+}
+
+int64_t ProgramShape::getHeadStride(const KernelArgument &tensor) const {
+  const int64_t *stride = findStride(headStrides, tensor.name);
+  return stride ? *stride : getInstanceSpan(tensor);
+}
+
+int64_t ProgramShape::getBatchStride(const KernelArgument &tensor) const {
+  const int64_t *stride = findStride(batchStrides, tensor.name);
+  return stride ? *stride : heads * getHeadStride(tensor);
 }
 
 int64_t ProgramImage::getGrid(int64_t rows) const {
@@ -175,10 +199,11 @@ bool readImage(Reader &in, ProgramImage &image) {
       return false;
     for (int64_t a = 0; a < arguments; ++a) {
       KernelArgument argument;
-      if (!in.enumeration(ArgRole::inner, argument.role) ||
+      if (!in.enumeration(ArgRole::head_stride, argument.role) ||
           !in.string(argument.name) ||
           !in.enumeration(ArgExtent::inner_by_cols, argument.extent) ||
-          !in.string(argument.type) || !in.bounded(1, 16, argument.bytes))
+          !in.string(argument.type) || !in.bounded(1, 16, argument.bytes) ||
+          !in.bounded(1, INT64_MAX, argument.divisibility))
         return false;
       signature.arguments.push_back(std::move(argument));
     }
@@ -241,6 +266,7 @@ std::string ProgramImage::serialize() const {
       out.integer(static_cast<int64_t>(argument.extent));
       out.string(argument.type);
       out.integer(argument.bytes);
+      out.integer(argument.divisibility);
     }
   }
   out.integer(static_cast<int64_t>(launches.size()));

@@ -30,6 +30,7 @@ constexpr KindInfo kKinds[] = {
     {ReferenceKind::rms_norm, "rms_norm"},
     {ReferenceKind::layer_norm, "layer_norm"},
     {ReferenceKind::matmul, "matmul"},
+    {ReferenceKind::attention, "attention"},
 };
 
 const ScalarValue *findScalar(const ScalarValues &scalars,
@@ -161,6 +162,18 @@ std::vector<RowEdit> matmulSpecialRows() {
   };
 }
 
+/// Rows of Q whose attention torch defines as f32 computes it: a NaN (a
+/// row of NaN), all zeros (every key weighs the same: the mean of V's
+/// rows), and values 100 times larger (a softmax of one sharp peak, scores
+/// far inside f32's range).
+std::vector<RowEdit> attentionSpecialRows() {
+  return {
+      [](std::vector<double> &x) { x[x.size() / 3] = kNaN; },
+      [](std::vector<double> &x) { std::fill(x.begin(), x.end(), 0.0); },
+      [](std::vector<double> &x) { for (double &v : x) v *= 100; },
+  };
+}
+
 /// Edits row r of `tensor` with edits[r] (an empty edit leaves it).
 void applyRows(HostTensor &tensor, const std::vector<RowEdit> &edits) {
   for (int64_t r = 0; r < tensor.getRows() && r < int64_t(edits.size()); ++r) {
@@ -283,6 +296,39 @@ void normRow(const std::vector<double> &x, bool centered, double eps,
     output[c] = (x[c] - mean) * rstd * weight[c] + (bias ? (*bias)[c] : 0.0);
 }
 
+/// o = softmax(scale q k^T) v per instance of a batch, with columns j > i
+/// of row i masked (-inf) where CAUSAL is 1 (torch's is_causal: the mask's
+/// top-left corner on the diagonal), and lse (if given) each row's
+/// logsumexp of the scaled, masked scores.
+void attentionReference(const std::vector<HostTensor> &tensors,
+                        const ScalarValues &scalars, double *out,
+                        ReferenceOutput *lse) {
+  const HostTensor &q = *findTensor(tensors, "q");
+  const HostTensor &k = *findTensor(tensors, "k");
+  const HostTensor &v = *findTensor(tensors, "v");
+  double scale = getScalar(scalars, "scale", 1.0);
+  bool causal = getScalar(scalars, "CAUSAL", 0.0) != 0.0;
+  int64_t queries = q.getInstanceRows(), keys = k.getInstanceRows();
+  int64_t dim = q.getCols(), valueDim = v.getCols();
+  forEachRowInParallel(q.getRows(), [&](int64_t row) {
+    int64_t i = row % queries, first = row / queries * keys;
+    std::vector<double> query = getRow(q, row), scores(size_t(keys), 0.0);
+    for (int64_t j = 0; j < keys; ++j) {
+      for (int64_t d = 0; d < dim; ++d)
+        scores[j] += query[d] * k.get(first + j, d);
+      scores[j] = causal && j > i ? -kInf : scores[j] * scale;
+    }
+    if (lse)
+      lse->values[size_t(row)] = logSumExpRow(scores.data(), keys);
+    std::vector<double> weights(static_cast<size_t>(keys));
+    softmaxRow(scores.data(), keys, weights.data());
+    double *o = out + row * valueDim;
+    for (int64_t j = 0; j < keys; ++j)
+      for (int64_t d = 0; d < valueDim; ++d)
+        o[d] += weights[j] * v.get(first + j, d);
+  });
+}
+
 } // namespace
 
 ScalarValue ScalarValue::fromText(const std::string &text) {
@@ -350,6 +396,13 @@ ReferenceContract blk::runtime::getContract(ReferenceKind kind) {
             {{"c", matrix}},
             {},
             {}};
+  case ReferenceKind::attention:
+    return {{{"q", matrix},
+             {"k", ArgExtent::inner_by_cols},
+             {"v", ArgExtent::inner_by_cols}},
+            {{"o", matrix}, {"lse", perRow, false, /*optional=*/true}},
+            {"scale"},
+            {"CAUSAL"}};
   }
   return {};
 }
@@ -435,6 +488,10 @@ void blk::runtime::fillInputs(const ReferenceKind *kind, int64_t cols,
   case ReferenceKind::matmul:
     if (special)
       applyRows(*findTensor(tensors, "a"), matmulSpecialRows());
+    return;
+  case ReferenceKind::attention:
+    if (special)
+      applyRows(*findTensor(tensors, "q"), attentionSpecialRows());
     return;
   }
 }
@@ -544,6 +601,13 @@ void blk::runtime::computeReference(ReferenceKind kind,
           row[c] += a[size_t(k)] * bValues[size_t(k * n + c)];
     });
     return;
+  }
+  case ReferenceKind::attention: {
+    // Both outputs are made before either is kept (push_back may move).
+    addOutput(contract.outputs[0]);
+    bool withLse = addOutput(contract.outputs[1]);
+    return attentionReference(tensors, scalars, outputs[0].values.data(),
+                              withLse ? &outputs[1] : nullptr);
   }
   }
 }

@@ -579,13 +579,13 @@ CPUKernels::link(Location programLoc, std::vector<Kernel> kernels,
 /// Runs programs [begin, end) of `count` on this thread; bounds-checked
 /// code reports to `state`, and the first violation stops the range.
 static void runPrograms(void (*entry)(void **), ArrayRef<void *> arguments,
-                        int32_t begin, int32_t end, int32_t count,
-                        CPUKernels::BoundsState &state) {
+                        int32_t begin, int32_t end, int32_t countX,
+                        int32_t countY, CPUKernels::BoundsState &state) {
   int32_t programId = begin;
-  int32_t programCount = count;
   SmallVector<void *> packed(arguments);
   packed.push_back(&programId);
-  packed.push_back(&programCount);
+  packed.push_back(&countX);
+  packed.push_back(&countY);
   state.violated = false;
   std::jmp_buf stop;
   state.stop = &stop;
@@ -611,7 +611,8 @@ unsigned CPUKernels::getThreads(unsigned requested, int64_t numPrograms) {
 
 LogicalResult CPUKernels::run(StringRef name,
                               ArrayRef<void *> argumentPointers,
-                              int64_t numPrograms, unsigned threads) {
+                              int64_t numPrograms, unsigned threads,
+                              int64_t gridY) {
   auto kernel = llvm::find_if(
       kernels, [&](const Kernel &candidate) { return candidate.name == name; });
   if (kernel == kernels.end())
@@ -620,15 +621,22 @@ LogicalResult CPUKernels::run(StringRef name,
     return emitError(kernel->loc)
            << "kernel @" << name << " takes " << kernel->numArguments
            << " arguments, but " << argumentPointers.size() << " were given";
-  if (numPrograms < 0 || numPrograms > std::numeric_limits<int32_t>::max())
+  int64_t total = 0;
+  if (numPrograms < 0 || gridY < 1 ||
+      __builtin_mul_overflow(numPrograms, gridY, &total) ||
+      total > std::numeric_limits<int32_t>::max())
     return emitError(kernel->loc)
-           << "cannot run " << numPrograms << " programs of kernel @" << name
-           << ": the program id and count are i32";
+           << "cannot run " << numPrograms << " x " << gridY
+           << " programs of kernel @" << name
+           << ": the program ids and counts are i32";
 
-  auto count = static_cast<int32_t>(numPrograms);
-  int64_t workers = getThreads(threads, numPrograms);
+  auto count = static_cast<int32_t>(total);
+  auto countX = static_cast<int32_t>(numPrograms);
+  auto countY = static_cast<int32_t>(gridY);
+  int64_t workers = getThreads(threads, total);
   if (workers == 1) {
-    runPrograms(kernel->entry, argumentPointers, 0, count, count, bounds);
+    runPrograms(kernel->entry, argumentPointers, 0, count, countX, countY,
+                bounds);
     return bounds.violated ? reportViolation(*kernel) : success();
   }
   // Contiguous ranges of program ids, one per thread, the first on this
@@ -640,7 +648,8 @@ LogicalResult CPUKernels::run(StringRef name,
   auto runRange = [&](int64_t w) {
     auto begin = static_cast<int32_t>(count * w / workers);
     auto end = static_cast<int32_t>(count * (w + 1) / workers);
-    runPrograms(kernel->entry, argumentPointers, begin, end, count, states[w]);
+    runPrograms(kernel->entry, argumentPointers, begin, end, countX, countY,
+                states[w]);
   };
   if (!workerPool || workerPool->getMaxConcurrency() < workers - 1)
     workerPool = std::make_unique<llvm::StdThreadPool>(

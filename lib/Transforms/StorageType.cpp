@@ -60,6 +60,29 @@ void retypeKernel(func::FuncOp func, FloatType storage) {
   });
 }
 
+/// Rounds each f32 operand of a blk.dot that is not read from memory (a
+/// computed block, attention's P) to `storage` and back: a product of a
+/// 16-bit program multiplies 16-bit numbers, what tensor cores take and
+/// what Triton programs write as `p.to(v.dtype)`; blk.dot's canonicalizer
+/// then gives the dot the narrow operands themselves.
+void roundDotOperands(func::FuncOp func, FloatType storage) {
+  func.walk([&](DotOp dot) {
+    for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {
+      Value wide = operand->get();
+      auto widened = wide.getDefiningOp<arith::ExtFOp>();
+      if (!getElementTypeOrSelf(wide.getType()).isF32() ||
+          (widened && getElementTypeOrSelf(widened.getIn().getType()) == storage))
+        continue;
+      OpBuilder builder(dot);
+      Value narrow = arith::TruncFOp::create(
+          builder, dot.getLoc(), withElementType(wide.getType(), storage),
+          wide);
+      operand->set(
+          arith::ExtFOp::create(builder, dot.getLoc(), wide.getType(), narrow));
+    }
+  });
+}
+
 struct BlkStorageTypePass
     : public mlir::blk::impl::BlkStorageTypeBase<BlkStorageTypePass> {
   using BlkStorageTypeBase::BlkStorageTypeBase;
@@ -80,8 +103,10 @@ struct BlkStorageTypePass
       return signalPassFailure();
     }
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (isKernel(func))
+      if (isKernel(func)) {
         retypeKernel(func, storage);
+        roundDotOperands(func, storage);
+      }
   }
 };
 

@@ -1,12 +1,14 @@
 // RUN: softmax-opt %s --convert-blk-to-cpu --split-input-file | FileCheck %s
 
 // A kernel becomes a host function for one program: pointers are !llvm.ptr
-// and the program id and count come last. blk attributes are gone.
+// and the program's number and the grid's programs along x and y come
+// last. blk attributes are gone.
 // CHECK-LABEL: func.func @row(
-// CHECK-SAME: %[[OUT:[^:]*]]: !llvm.ptr, %[[IN:[^:]*]]: !llvm.ptr, %[[N:[^:]*]]: i32, %[[PID:[^:]*]]: i32, %[[NPROG:[^:]*]]: i32) {
+// CHECK-SAME: %[[OUT:[^:]*]]: !llvm.ptr, %[[IN:[^:]*]]: !llvm.ptr, %[[N:[^:]*]]: i32, %[[PID:[^:]*]]: i32, %[[NPROG:[^:]*]]: i32, %[[NPROGY:[^:]*]]: i32) {
 // CHECK-NOT: blk.
 func.func @row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
-  // CHECK: %[[START:.*]] = arith.muli %[[PID]], %[[N]] : i32
+  // CHECK: %[[X:.*]] = arith.remui %[[PID]], %[[NPROG]] : i32
+  // CHECK: %[[START:.*]] = arith.muli %[[X]], %[[N]] : i32
   %row = blk.program_id x
   %start = arith.muli %row, %n : i32
   // CHECK: %[[ROW:.*]] = llvm.getelementptr %[[IN]][%[[START]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
@@ -114,17 +116,20 @@ func.func @row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %in: !blk.ptr<
 
 // -----
 
-// The grid is one-dimensional: along y and z, the id is 0 and the count 1.
+// Programs are numbered x fastest: program p is (p mod X, p / X), a
+// batch's instances along y (X and Y: the grid's programs along each);
+// along z the id is 0 and the count 1.
 // CHECK-LABEL: func.func @grid(
-// CHECK-SAME: %{{.*}}: !llvm.ptr, %[[PID:[^:]*]]: i32, %[[NPROG:[^:]*]]: i32)
+// CHECK-SAME: %{{.*}}: !llvm.ptr, %[[PID:[^:]*]]: i32, %[[NPROG:[^:]*]]: i32, %[[NPROGY:[^:]*]]: i32)
 func.func @grid(%out: !blk.ptr<i32>) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  // CHECK-DAG: %[[X:.*]] = arith.remui %[[PID]], %[[NPROG]] : i32
+  // CHECK-DAG: %[[Y:.*]] = arith.divui %[[PID]], %[[NPROG]] : i32
+  // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
   %x = blk.program_id x
   %nx = blk.num_programs x
-  // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
-  // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
   %y = blk.program_id y
   %nz = blk.num_programs z
-  // CHECK: arith.addi %[[PID]], %[[ZERO]] : i32
+  // CHECK: arith.addi %[[X]], %[[Y]] : i32
   // CHECK: arith.addi %[[NPROG]], %[[ONE]] : i32
   %a = arith.addi %x, %y : i32
   %b = arith.addi %nx, %nz : i32
@@ -207,10 +212,11 @@ func.func @running_max(%in: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #bl
 // A 64-bit row offset (blk-widen-offsets) goes into the row's GEP as it is;
 // the elements are read from that row with their 32-bit offsets.
 // CHECK-LABEL: func.func @wide_row(
-// CHECK-SAME: %[[IN:[^:]*]]: !llvm.ptr, %[[STRIDE:[^:]*]]: i32, %[[PID:[^:]*]]: i32
+// CHECK-SAME: %[[IN:[^:]*]]: !llvm.ptr, %[[STRIDE:[^:]*]]: i32, %[[PID:[^:]*]]: i32, %[[NX:[^:]*]]: i32
 func.func @wide_row(%in: !blk.ptr<f32>, %stride: i32) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
-  // CHECK: %[[STRIDE64:.*]] = arith.extsi %[[STRIDE]] : i32 to i64
-  // CHECK: %[[PID64:.*]] = arith.extsi %[[PID]] : i32 to i64
+  // CHECK-DAG: %[[X:.*]] = arith.remui %[[PID]], %[[NX]] : i32
+  // CHECK-DAG: %[[STRIDE64:.*]] = arith.extsi %[[STRIDE]] : i32 to i64
+  // CHECK: %[[PID64:.*]] = arith.extsi %[[X]] : i32 to i64
   // CHECK: %[[START:.*]] = arith.muli %[[PID64]], %[[STRIDE64]] : i64
   // CHECK: %[[ROW:.*]] = llvm.getelementptr %[[IN]][%[[START]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
   // CHECK: %[[FIRST:.*]] = tensor.extract

@@ -453,7 +453,7 @@ func.func private @bad_extent(!blk.ptr<f32> {blk.arg = #blk.arg<scratch "s", col
 
 // -----
 
-// expected-error @+1 {{expected an argument role (input, output, scratch, row_stride, rows, cols, inner, param), got 'weight'}}
+// expected-error @+1 {{expected an argument role (input, output, scratch, row_stride, rows, cols, inner, param, batch, heads, batch_stride, head_stride), got 'weight'}}
 func.func private @bad_role(!blk.ptr<f32> {blk.arg = #blk.arg<weight "w">})
 
 // -----
@@ -504,17 +504,36 @@ func.func @stray_stride(%x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">}, %s: i
 
 // -----
 
-// expected-error @+1 {{kernel @two_cols declares 0 rows, 2 cols and 0 inner arguments; at most one of each}}
+// expected-error @+1 {{kernel @two_cols declares 0 rows, 2 cols, 0 inner, 0 batch and 0 heads arguments; at most one of each}}
 func.func @two_cols(%a: i32 {blk.arg = #blk.arg<cols>}, %b: i32 {blk.arg = #blk.arg<cols>}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{kernel @two_inner declares 0 rows, 0 cols and 2 inner arguments; at most one of each}}
+// expected-error @+1 {{kernel @two_inner declares 0 rows, 0 cols, 2 inner, 0 batch and 0 heads arguments; at most one of each}}
 func.func @two_inner(%a: i32 {blk.arg = #blk.arg<inner>}, %b: i32 {blk.arg = #blk.arg<inner>}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{kernel @two_heads declares 0 rows, 0 cols, 0 inner, 0 batch and 2 heads arguments; at most one of each}}
+func.func @two_heads(%a: i32 {blk.arg = #blk.arg<heads>}, %b: i32 {blk.arg = #blk.arg<heads>}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument #1 is the head_stride of "y", but @stray_head_stride has no tensor of that name}}
+func.func @stray_head_stride(%x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">}, %s: i64 {blk.arg = #blk.arg<head_stride "y">}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{the batch argument takes no name, but got "x"}}
+func.func private @named_batch(i32 {blk.arg = #blk.arg<batch "x">})
 
 // -----
 

@@ -262,6 +262,12 @@ TEST_F(RuntimeNpyTest, ReadsHandWrittenVersionsDtypesAndShapes) {
            1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 5), }",
            ""),
        0, 5, 2, NpyDtype::Float32},
+      {"4-D (1, 2, 1, 2) of a batch: the leading dimensions count rows",
+       handWrittenNpy(1,
+                      "{'descr': '<f4', 'fortran_order': False, "
+                      "'shape': (1, 2, 1, 2), }",
+                      floatBytes(values)),
+       2, 2, 4, NpyDtype::Float32},
   };
   for (const Accepted &file : files)
     expectAccepted(file, values);
@@ -360,18 +366,18 @@ TEST_F(RuntimeNpyTest, RefusesUnsupportedOrderDtypesAndDimensions) {
                       "False, 'shape': (2, 2), }",
                       fourFloats),
        "structured dtypes are not supported"},
-      {"3 dimensions",
+      {"5 dimensions",
        handWrittenNpy(1,
                       "{'descr': '<f4', 'fortran_order': False, "
-                      "'shape': (1, 2, 2), }",
+                      "'shape': (1, 1, 1, 2, 2), }",
                       fourFloats),
-       "expected 1 or 2, got 3 (shape (1, 2, 2))"},
+       "expected 1 to 4, got 5 (shape (1, 1, 1, 2, 2))"},
       {"0 dimensions",
        handWrittenNpy(1,
                       "{'descr': '<f4', 'fortran_order': False, "
                       "'shape': (), }",
                       fourFloats),
-       "expected 1 or 2, got 0"},
+       "expected 1 to 4, got 0"},
   };
   for (const Refused &file : files)
     expectRefused(file);

@@ -1,6 +1,7 @@
 //===- Check.cpp - what --check and --expect compare with -----------------===//
 #include "Check.h"
 
+
 #include "CpuExecution.h"
 #include "Report.h"
 #include "RunFacts.h"
@@ -9,6 +10,8 @@
 #include "blk/Interpreter/Interpreter.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
 
 using namespace softmax_run;
 using blk::runtime::Status;
@@ -73,7 +76,7 @@ bool softmax_run::computeExpected(
     return false;
   std::vector<blk::runtime::HostTensor> all;
   if (Status status = blk::runtime::createHostTensors(
-          *signatures, problem.desc.getProgramShape(), all,
+          *signatures, problem.getShape(), all,
           blk::runtime::TensorGroup::scratch);
       !status) {
     fail(status.message());
@@ -82,7 +85,7 @@ bool softmax_run::computeExpected(
   all.insert(all.begin(), tensors.begin(), tensors.end());
   return mlir::succeeded(mlir::blk::interpretProgram(
       **specialized, binding.getGrid(problem.desc.rows),
-      problem.desc.getProgramShape(), all, scalars, expected));
+      problem.getShape(), all, scalars, expected));
 }
 
 bool softmax_run::expectFromCPU(
@@ -122,6 +125,20 @@ bool softmax_run::expectFromCPU(
 }
 
 namespace {
+
+/// The elements of `tensor`, bytes as stored, row after row without gaps.
+std::vector<uint8_t> gatherRows(const blk::runtime::HostTensor &tensor) {
+  size_t bytes = size_t(tensor.getDeclaration().bytes);
+  std::vector<uint8_t> dense(size_t(tensor.getRows() * tensor.getCols()) *
+                             bytes);
+  for (int64_t r = 0; r < tensor.getRows(); ++r)
+    for (int64_t c = 0; c < tensor.getCols(); ++c)
+      std::memcpy(&dense[size_t(r * tensor.getCols() + c) * bytes],
+                  &tensor.getBytes()[size_t(tensor.getElementIndex(r, c)) *
+                                     bytes],
+                  bytes);
+  return dense;
+}
 
 /// Compares an integer output with what was expected of it, exactly; one
 /// line "compared=N mismatches=K (first at row r, col c: v, expected e)".
@@ -173,9 +190,17 @@ bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
                                 {"summary", text}});
       continue;
     }
+    // A batch's rows lie apart (instances, heads side by side): compared
+    // gathered in order, the gaps between them left unchecked.
+    std::vector<uint8_t> gathered;
+    bool batched = output.getInstanceRows() != output.getRows();
+    if (batched)
+      gathered = gatherRows(output);
     blk::runtime::ErrorStats stats = blk::runtime::compareToReference(
-        output.getBytes().data(), output.getElementType(), output.getRows(),
-        output.getCols(), output.getRowStride(), reference.values.data());
+        batched ? gathered.data() : output.getBytes().data(),
+        output.getElementType(), output.getRows(), output.getCols(),
+        batched ? output.getCols() : output.getRowStride(),
+        reference.values.data());
     double tolerance = blk::runtime::getCheckTolerance(output.getElementType());
     bool matches = stats.passes(output.getElementType());
     ok &= matches;

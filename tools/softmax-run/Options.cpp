@@ -39,6 +39,21 @@ static cl::opt<int64_t> innerOption(
              "programs with rows_by_inner / inner_by_cols tensors or an "
              "`inner` argument"),
     cl::init(0), cl::cat(problemCategory));
+static cl::opt<int64_t> batchOption(
+    "batch",
+    cl::desc("Problems of the shape side by side, B of --heads H each "
+             "(programs with `batch` and `heads` arguments, e.g. attention: "
+             "[B, H, M, N] tensors) (default 1)"),
+    cl::init(1), cl::cat(problemCategory));
+static cl::opt<int64_t> headsOption(
+    "heads", cl::desc("Heads H of each of the --batch problems (default 1)"),
+    cl::init(1), cl::cat(problemCategory));
+static cl::opt<std::string> layoutOption(
+    "layout",
+    cl::desc("How a batch's matrices lie: bhsd ([B, H, M, N], the default) "
+             "or bshd ([B, M, H, N]: a row's heads side by side, as "
+             "attention's projections leave them)"),
+    cl::init("bhsd"), cl::cat(problemCategory));
 static cl::opt<std::string>
     dtypeOption("dtype",
                 cl::desc("f32, f16 or bf16 (or float32, float16, bfloat16); "
@@ -149,7 +164,7 @@ static cl::opt<std::string> referenceOption(
     "reference",
     cl::desc("What --check compares with: a kernel kind's float64 reference "
              "(softmax, log_softmax, scaled_softmax, softmax_backward, "
-             "cross_entropy, rms_norm, layer_norm, matmul), or cpu: the CPU "
+             "cross_entropy, rms_norm, layer_norm, matmul, attention), or cpu: the CPU "
              "lowering "
              "of the same program (GPU runs only). Default: softmax for "
              "auto, the kind a one-kernel program is named after "
@@ -328,6 +343,19 @@ bool RunOptions::createFromCommandLine(int argc, char **argv,
     options.cols = colsOption;
   if (innerOption.getNumOccurrences())
     options.inner = innerOption;
+  options.batch = batchOption;
+  options.heads = headsOption;
+  options.layout = layoutOption;
+  if (options.batch < 1 || options.heads < 1) {
+    error = "--batch and --heads must be at least 1, not " +
+            std::to_string(options.batch) + " and " +
+            std::to_string(options.heads);
+    return false;
+  }
+  if (options.layout != "bhsd" && options.layout != "bshd") {
+    error = "--layout must be bhsd or bshd, not '" + options.layout + "'";
+    return false;
+  }
   options.dtype = dtypeOption;
   options.dtypeGiven = dtypeOption.getNumOccurrences() > 0;
   options.inStride = inStrideOption;

@@ -37,6 +37,9 @@ struct RunOptions {
   /// A .mlir file, a built-in program's name, or `auto`.
   std::string program;
   std::optional<int64_t> rows, cols, inner;
+  /// A batch of problems (--batch, --heads) and how its matrices lie.
+  int64_t batch = 1, heads = 1;
+  std::string layout = "bhsd";
   /// As given (f32, bfloat16...); `dtypeGiven` false: the default or the
   /// input file's.
   std::string dtype = "f32";

@@ -46,12 +46,65 @@ bool softmax_run::findInputAndOutput(
   return true;
 }
 
+blk::runtime::ProgramShape Problem::getShape() const {
+  blk::runtime::ProgramShape shape = desc.getProgramShape();
+  shape.batch = batch;
+  shape.heads = heads;
+  shape.batchStrides = batchStrides;
+  shape.headStrides = headStrides;
+  return shape;
+}
+
+bool softmax_run::fitBatch(
+    const std::vector<mlir::blk::KernelSignature> &signatures,
+    const std::string &layout, Problem &problem, std::string &error) {
+  auto takes = [&](ArgRole role) {
+    return llvm::any_of(signatures, [&](const auto &signature) {
+      return llvm::any_of(signature.arguments, [&](const auto &argument) {
+        return argument.role == role;
+      });
+    });
+  };
+  bool batched = takes(ArgRole::batch) && takes(ArgRole::heads);
+  if (!batched && problem.batch * problem.heads > 1) {
+    error = "--batch and --heads give " + std::to_string(problem.batch) +
+            " x " + std::to_string(problem.heads) +
+            " problems, but no kernel of the program takes both `batch` and "
+            "`heads` arguments (#blk.arg<batch>, #blk.arg<heads>)";
+    return false;
+  }
+  if (layout != "bshd")
+    return true;
+  if (!batched) {
+    error = "--layout bshd lays out a batch's heads, but no kernel of the "
+            "program takes both `batch` and `heads` arguments";
+    return false;
+  }
+  blk::runtime::ProgramShape shape = problem.getShape();
+  for (const blk::runtime::KernelArgument &tensor :
+       blk::runtime::getTensorArguments(signatures)) {
+    if (!blk::runtime::hasRowStride(tensor.extent))
+      continue;
+    blk::runtime::TensorExtent extent = shape.getExtent(tensor.extent);
+    problem.desc.rowStrides[tensor.name] = problem.heads * extent.cols;
+    problem.headStrides.push_back({tensor.name, extent.cols});
+    problem.batchStrides.push_back(
+        {tensor.name, extent.rows * problem.heads * extent.cols});
+  }
+  return true;
+}
+
 blk::runtime::LaunchArguments
 softmax_run::getLaunchArguments(const Problem &problem) {
   blk::runtime::LaunchArguments arguments(problem.rows(), problem.cols(),
                                           problem.desc.inner);
   for (const auto &stride : problem.desc.rowStrides)
     arguments.rowStride(stride.getKey().str(), stride.getValue());
+  arguments.instances(problem.batch, problem.heads);
+  for (const auto &[name, stride] : problem.batchStrides)
+    arguments.batchStride(name, stride);
+  for (const auto &[name, stride] : problem.headStrides)
+    arguments.headStride(name, stride);
   for (const auto &param : problem.params)
     arguments.param(param.getKey().str(), param.getValue());
   return arguments;

@@ -31,6 +31,11 @@ struct Problem {
   /// The first matrix input the kernels declare (or a product's A), and
   /// their first matrix output (else their first output).
   std::string input, output;
+  /// A batch of `batch x heads` problems of the shape (programs with batch
+  /// and heads arguments), and the strides between their instances by
+  /// tensor name (none given: packed densely).
+  int64_t batch = 1, heads = 1;
+  std::vector<std::pair<std::string, int64_t>> batchStrides, headStrides;
   /// Scalar parameters (--param NAME=VALUE) by name.
   llvm::StringMap<std::string> params;
   /// What --check compares with: a kernel kind's float64 reference
@@ -39,6 +44,8 @@ struct Problem {
   /// --reference cpu asks (GPU runs); else the program itself run in
   /// float64 (blk/Interpreter/Interpreter.h).
   std::optional<blk::runtime::ReferenceKind> reference;
+  /// The binding's CAUSAL constant is nonzero (attention's work is half).
+  bool causal = false;
   bool againstCPULowering = false;
   /// 1 where the input was a 1-D .npy array: the output is written as one.
   unsigned inputDimensions = 2;
@@ -50,6 +57,9 @@ struct Problem {
   };
   std::vector<Expectation> expectations;
 
+  /// The problem with its data's layout: the runtime's shape, the batch
+  /// included.
+  blk::runtime::ProgramShape getShape() const;
   int64_t rows() const { return desc.rows; }
   int64_t cols() const { return desc.cols; }
   blk::runtime::ElementType type() const { return desc.elementType; }
@@ -61,7 +71,14 @@ bool findInputAndOutput(
     const std::vector<mlir::blk::KernelSignature> &signatures,
     Problem &problem, std::string &error);
 
-/// The launch arguments of the problem: its shape, row strides and
+/// Fails unless the batch (--batch, --heads) fits the program: more than
+/// one problem needs kernels that take `batch` and `heads`. With layout
+/// "bshd", every batched matrix lies [B, M, H, N]: its rows H x N apart,
+/// its heads N apart (the strides set in the problem).
+bool fitBatch(const std::vector<mlir::blk::KernelSignature> &signatures,
+              const std::string &layout, Problem &problem, std::string &error);
+
+/// The launch arguments of the problem: its shape, strides and
 /// parameters; the launcher adds the tensors' addresses.
 blk::runtime::LaunchArguments getLaunchArguments(const Problem &problem);
 

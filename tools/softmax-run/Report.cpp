@@ -112,14 +112,21 @@ bool softmax_run::reportBench(const RunOptions &options,
     report() << " = " << llvm::format("%.1f", 100 * gbps / timing.copyGBps)
              << "% of a " << timing.copyKind << " copy ("
              << llvm::format("%.1f", timing.copyGBps) << " GB/s)";
-  // A product's work is its multiply-adds: 2 M N K operations.
-  double tflops = problem.desc.inner
-                      ? 2.0 * double(problem.rows()) * double(problem.cols()) *
-                            double(problem.desc.inner) /
-                            (timing.milliseconds * 1e9)
-                      : 0;
+  // A product's work is its multiply-adds: 2 M N K operations, and
+  // attention's two products 4 M N K (B H of them; half of it causal).
+  using blk::runtime::ReferenceKind;
+  double instances = double(problem.batch) * double(problem.heads);
+  double products = double(problem.rows()) * double(problem.cols()) *
+                    double(problem.desc.inner) * instances /
+                    (timing.milliseconds * 1e9);
+  bool attention = problem.reference == ReferenceKind::attention;
+  bool causal = attention && problem.causal;
+  double tflops = attention ? (causal ? 2 : 4) * products : 2 * products;
   if (tflops > 0)
-    report() << ", " << llvm::format("%.1f", tflops) << " TFLOP/s (2 M N K)";
+    report() << ", " << llvm::format("%.1f", tflops) << " TFLOP/s"
+             << (attention ? (causal ? " (2 B H M N K: causal attention)"
+                                     : " (4 B H M N K: attention)")
+                           : " (2 M N K)");
   report() << "\n";
   llvm::json::Object bench{
       {"ms", timing.milliseconds}, {"runs", timing.runs}, {"gbps", gbps}};

@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -61,6 +62,14 @@ bool softmax_run::readShape(const RunOptions &options, Problem &problem,
     }
     if (Status status = blk::runtime::readNpy(primaryInput, array); !status) {
       error = status.message();
+      return false;
+    }
+    if (array.fileDimensions > 2) {
+      error = primaryInput + " holds " +
+              std::to_string(array.fileDimensions) +
+              "-D data; the first matrix input is read from 1-D or 2-D data "
+              "(a batch's tensors are given as --input NAME=FILE with "
+              "--batch and --heads)";
       return false;
     }
     // float16 data runs as f16 unless --dtype says otherwise (bf16 is
@@ -143,7 +152,7 @@ double hostBytesNeeded(const RunOptions &options, const Problem &problem,
         continue;
       int64_t elements = 0;
       if (!blk::runtime::getTensorElements(
-              argument, problem.desc.getProgramShape(), elements))
+              argument, problem.getShape(), elements))
         return INFINITY;
       tensors += double(elements) * double(argument.bytes);
       elementCount += double(elements);
@@ -189,6 +198,7 @@ namespace {
 bool readTensorFile(const char *flag, blk::runtime::ArgRole role,
                     const std::string &name, const std::string &path,
                     const std::vector<blk::runtime::HostTensor> &tensors,
+                    const blk::runtime::ProgramShape &shape,
                     blk::runtime::NpyArray &array, std::string &error) {
   std::string what = std::string(flag) + " " + name + "=" + path + ": ";
   const char *roleName =
@@ -218,13 +228,41 @@ bool readTensorFile(const char *flag, blk::runtime::ArgRole role,
   }
   bool vector = !blk::runtime::hasRowStride(tensor->getDeclaration().extent);
   int64_t elements = tensor->getRows() * tensor->getCols();
-  bool fits = vector ? array.rows * array.cols == size_t(elements) &&
-                           (array.rows == 1 || array.cols == 1)
-                     : array.rows == size_t(tensor->getRows()) &&
-                           array.cols == size_t(tensor->getCols());
+  if (tensor->getInstanceRows() != tensor->getRows()) {
+    // A batch's tensor: exactly [B, H, rows, cols] (a vector [B, H, rows]).
+    std::vector<size_t> want = {size_t(shape.batch), size_t(shape.heads),
+                                size_t(tensor->getInstanceRows())};
+    if (!vector)
+      want.push_back(size_t(tensor->getCols()));
+    if (array.shape == want)
+      return true;
+    auto describe = [](const std::vector<size_t> &dims) {
+      std::string text;
+      for (size_t d : dims)
+        text += (text.empty() ? "" : " x ") + std::to_string(d);
+      return text;
+    };
+    error = what + "the file's shape is " + describe(array.shape) +
+            ", but '" + name + "' of the batch is " + describe(want) +
+            " (batch x heads x rows" + (vector ? ")" : " x cols)");
+    return false;
+  }
+  // More dimensions only as a batch of one: [1, 1, rows, cols].
+  bool single = std::all_of(array.shape.begin(),
+                            array.shape.end() - std::min<size_t>(
+                                                    array.shape.size(), 2),
+                            [](size_t d) { return d == 1; });
+  bool fits = single &&
+              (vector ? array.rows * array.cols == size_t(elements) &&
+                            (array.rows == 1 || array.cols == 1)
+                      : array.rows == size_t(tensor->getRows()) &&
+                            array.cols == size_t(tensor->getCols()));
   if (!fits) {
-    error = what + "the file holds " + std::to_string(array.rows) + " x " +
-            std::to_string(array.cols) + " values, but '" + name + "' is " +
+    error = what + "the file holds " +
+            (!single ? std::to_string(array.fileDimensions) + "-D data"
+                 : std::to_string(array.rows) + " x " +
+                       std::to_string(array.cols) + " values") +
+            ", but '" + name + "' is " +
             (vector ? std::to_string(elements) + " values"
                     : std::to_string(tensor->getRows()) + " x " +
                           std::to_string(tensor->getCols()));
@@ -236,10 +274,11 @@ bool readTensorFile(const char *flag, blk::runtime::ArgRole role,
 /// --input NAME=FILE: fills input tensor `name` from `path`.
 bool readNamedInput(const std::string &name, const std::string &path,
                     std::vector<blk::runtime::HostTensor> &tensors,
+                    const blk::runtime::ProgramShape &shape,
                     std::string &error) {
   blk::runtime::NpyArray array;
   if (!readTensorFile("--input", blk::runtime::ArgRole::input, name, path,
-                      tensors, array, error))
+                      tensors, shape, array, error))
     return false;
   blk::runtime::HostTensor &tensor = *blk::runtime::findTensor(tensors, name);
   for (int64_t r = 0; r < tensor.getRows(); ++r)
@@ -251,11 +290,12 @@ bool readNamedInput(const std::string &name, const std::string &path,
 /// --expect NAME=FILE: what output `name` must hold, from `path`.
 bool readExpected(const std::string &name, const std::string &path,
                   const std::vector<blk::runtime::HostTensor> &tensors,
+                  const blk::runtime::ProgramShape &shape,
                   blk::runtime::ReferenceOutput &expected,
                   std::string &error) {
   blk::runtime::NpyArray array;
   if (!readTensorFile("--expect", blk::runtime::ArgRole::output, name, path,
-                      tensors, array, error))
+                      tensors, shape, array, error))
     return false;
   expected.name = name;
   expected.values.assign(array.values.begin(), array.values.end());
@@ -266,11 +306,25 @@ bool readExpected(const std::string &name, const std::string &path,
 /// as float32, f16 as float16, integers exactly): a matrix 2-D (1-D where
 /// `dimensions` is 1: one row read from a 1-D file), a vector 1-D.
 Status writeTensor(const blk::runtime::HostTensor &output,
+                   const blk::runtime::ProgramShape &shape,
                    const std::string &path, unsigned dimensions) {
   int64_t rows = output.getRows(), cols = output.getCols();
   bool vector = !blk::runtime::hasRowStride(output.getDeclaration().extent);
   size_t fileRows = vector ? 1 : rows, fileCols = vector ? rows * cols : cols;
   unsigned fileDimensions = vector ? 1 : dimensions;
+  // A batch's tensors keep its dimensions: [B, H, rows, cols], a vector
+  // [B, H, rows x cols].
+  std::vector<size_t> leading;
+  if (shape.getInstances() > 1) {
+    fileDimensions = 2;
+    leading = {size_t(shape.batch), size_t(shape.heads)};
+    if (vector) {
+      fileRows = shape.getInstances();
+      fileCols = rows * cols / shape.getInstances();
+    } else {
+      leading.push_back(size_t(output.getInstanceRows()));
+    }
+  }
   if (!output.isFloat()) {
     std::vector<int64_t> values(rows * cols);
     for (int64_t r = 0; r < rows; ++r)
@@ -280,7 +334,7 @@ Status writeTensor(const blk::runtime::HostTensor &output,
         path, fileRows, fileCols, values.data(),
         output.getDeclaration().bytes == 4 ? blk::runtime::NpyDtype::Int32
                                            : blk::runtime::NpyDtype::Int64,
-        fileDimensions);
+        fileDimensions, leading);
   }
   std::vector<float> values(rows * cols);
   for (int64_t r = 0; r < rows; ++r)
@@ -290,7 +344,7 @@ Status writeTensor(const blk::runtime::HostTensor &output,
                                 output.getElementType() == ElementType::F16
                                     ? blk::runtime::NpyDtype::Float16
                                     : blk::runtime::NpyDtype::Float32,
-                                fileDimensions);
+                                fileDimensions, leading);
 }
 
 /// Fails, naming the program's outputs, if a --output NAME=FILE names no
@@ -319,7 +373,8 @@ bool readExpectFiles(const RunOptions &options, Problem &problem,
                      std::string &error) {
   for (const auto &[name, path] : options.expects.named) {
     Problem::Expectation expectation;
-    if (!readExpected(name, path, tensors, expectation.values, error))
+    if (!readExpected(name, path, tensors, problem.getShape(),
+                      expectation.values, error))
       return false;
     expectation.path = path;
     problem.expectations.push_back(std::move(expectation));
@@ -335,7 +390,7 @@ bool softmax_run::makeTensors(
     const Specialization &binding, const blk::runtime::NpyArray &array,
     std::vector<blk::runtime::HostTensor> &tensors, std::string &error) {
   if (Status status = blk::runtime::createHostTensors(
-          fitted, problem.desc.getProgramShape(), tensors);
+          fitted, problem.getShape(), tensors);
       !status) {
     error = status.message();
     return false;
@@ -362,7 +417,7 @@ bool softmax_run::makeTensors(
         input.set(r, c, array.values[r * problem.cols() + c]);
   }
   for (const auto &[name, path] : options.inputs.named)
-    if (!readNamedInput(name, path, tensors, error))
+    if (!readNamedInput(name, path, tensors, problem.getShape(), error))
       return false;
   return checkOutputNames(options, tensors, error) &&
          readExpectFiles(options, problem, tensors, error);
@@ -378,7 +433,7 @@ bool softmax_run::writeOutputs(
   for (const auto &[name, path] : files) {
     const blk::runtime::HostTensor *output =
         blk::runtime::findTensor(tensors, name);
-    if (Status status = writeTensor(*output, path,
+    if (Status status = writeTensor(*output, problem.getShape(), path,
                                     name == problem.output
                                         ? problem.inputDimensions
                                         : 2);

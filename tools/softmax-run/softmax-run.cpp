@@ -105,6 +105,14 @@ bool relaunchMatches(GpuExecution &gpu, blk::runtime::GpuProgram &program,
   return true;
 }
 
+/// "grid 512", or "grid 32 x 64" for a batch of 64 problems (along y).
+std::string describeGrid(const Specialization &binding,
+                         const Problem &problem) {
+  std::string grid = "grid " + std::to_string(binding.getGrid(problem.rows()));
+  int64_t instances = problem.batch * problem.heads;
+  return instances > 1 ? grid + " x " + std::to_string(instances) : grid;
+}
+
 /// The target and the binding it runs (autotuning may have chosen another
 /// than the rules), for --json.
 void recordTarget(llvm::StringRef target, const Specialization &binding,
@@ -113,6 +121,7 @@ void recordTarget(llvm::StringRef target, const Specialization &binding,
   facts.set("target", target.str());
   facts.set("binding", binding.describe());
   facts.set("grid", binding.getGrid(problem.desc.rows));
+  facts.set("instances", problem.batch * problem.heads);
 }
 
 /// `driverMs`: how long loading the CUDA driver and its context took.
@@ -130,8 +139,8 @@ int runOnGPU(const RunOptions &runOptions, blk::runtime::CudaDriver &driver,
     return 1;
 
   report() << "  target: GPU " << device.name << " (" << options.chip << "), "
-           << binding.describe() << ", grid "
-           << binding.getGrid(problem.desc.rows) << "\n";
+           << binding.describe() << ", " << describeGrid(binding, problem)
+           << "\n";
   recordTarget("gpu", binding, problem);
   RunFacts::get().set("device", device.name);
   RunFacts::get().set("chip", options.chip);
@@ -207,7 +216,7 @@ bool emitPTX(const RunOptions &runOptions, mlir::ModuleOp fitted,
   }
   reportCompileTimes(runOptions, compiled->times, /*loadMs=*/0);
   report() << "  PTX for " << options.chip << ", " << binding.describe()
-           << ", grid " << binding.getGrid(problem.desc.rows) << ": "
+           << ", " << describeGrid(binding, problem) << ": "
            << runOptions.emitPtx << "\n";
   return writeOutputFile(runOptions.emitPtx, [&](llvm::raw_ostream &os) {
     os << compiled->image.ptx;
@@ -222,9 +231,10 @@ int runOnCPU(const RunOptions &runOptions, mlir::ModuleOp fitted,
   if (runOptions.autotune)
     report() << "  autotune: times kernels on the GPU; not on the CPU\n";
   unsigned threads = mlir::blk::CPUKernels::getThreads(
-      runOptions.threads, binding.getGrid(problem.desc.rows));
-  report() << "  target: CPU (JIT), " << binding.describe() << ", grid "
-           << binding.getGrid(problem.desc.rows) << ", " << threads
+      runOptions.threads,
+      binding.getGrid(problem.desc.rows) * problem.batch * problem.heads);
+  report() << "  target: CPU (JIT), " << binding.describe() << ", "
+           << describeGrid(binding, problem) << ", " << threads
            << (threads == 1 ? " thread" : " threads") << "\n";
   recordTarget("cpu", binding, problem);
   RunFacts::get().set("threads", int64_t(threads));
@@ -310,7 +320,10 @@ mlir::blk::CompileOptions chooseTarget(const RunOptions &runOptions,
 /// The problem's first facts for --json and the report's first line.
 void reportProblem(const RunOptions &runOptions, llvm::StringRef programName,
                    const Problem &problem, const Specialization &binding) {
-  report() << programName << ": " << problem.rows() << " x " << problem.cols();
+  report() << programName << ": ";
+  if (problem.batch * problem.heads > 1)
+    report() << problem.batch << " x " << problem.heads << " (batch x heads) of ";
+  report() << problem.rows() << " x " << problem.cols();
   if (problem.desc.inner)
     report() << " x " << problem.desc.inner << " (M x N x K)";
   report() << " " << blk::runtime::elementTypeName(problem.type())
@@ -321,6 +334,8 @@ void reportProblem(const RunOptions &runOptions, llvm::StringRef programName,
   facts.set("cols", problem.cols());
   if (problem.desc.inner)
     facts.set("inner", problem.desc.inner);
+  facts.set("batch", problem.batch);
+  facts.set("heads", problem.heads);
   facts.set("dtype",
             std::string(blk::runtime::elementTypeName(problem.type())));
   facts.set("binding", binding.describe());
@@ -387,12 +402,17 @@ int run(const RunOptions &runOptions) {
     problem.desc.rowStrides[problem.input] = runOptions.inStride;
   if (runOptions.outStride)
     problem.desc.rowStrides[problem.output] = runOptions.outStride;
+  problem.batch = runOptions.batch;
+  problem.heads = runOptions.heads;
+  if (!fitBatch(*signatures, runOptions.layout, problem, error))
+    return fail(error);
   auto fitted = mlir::blk::fitProgram(*program, problem.desc);
   if (mlir::failed(fitted))
     return fail("the program cannot be fitted to the problem (see above)");
   auto binding = mlir::blk::chooseBinding(**fitted, problem.desc, options);
   if (mlir::failed(binding))
     return fail("the program cannot be bound to the problem (see above)");
+  problem.causal = binding->constants.lookup("CAUSAL") != 0;
   reportProblem(runOptions, programName, problem, *binding);
 
   if (!runOptions.emitPtx.empty()) {

@@ -100,7 +100,9 @@ def Blk_ArgRoleAttr : I32EnumAttr<"ArgRole", "what a kernel argument is", [
     I32EnumAttrCase<"input", 0>, I32EnumAttrCase<"output", 1>,
     I32EnumAttrCase<"scratch", 2>, I32EnumAttrCase<"row_stride", 3>,
     I32EnumAttrCase<"rows", 4>, I32EnumAttrCase<"cols", 5>,
-    I32EnumAttrCase<"param", 6>, I32EnumAttrCase<"inner", 7>]> {
+    I32EnumAttrCase<"param", 6>, I32EnumAttrCase<"inner", 7>,
+    I32EnumAttrCase<"batch", 8>, I32EnumAttrCase<"heads", 9>,
+    I32EnumAttrCase<"batch_stride", 10>, I32EnumAttrCase<"head_stride", 11>]> {
   let cppNamespace = "::mlir::blk";
 }
 
@@ -129,12 +131,21 @@ def Blk_ArgAttr : AttrDef<Blk_Dialect, "Arg"> {
     | `rows`, `cols` | integer | the problem's rows and row length |
     | `inner` | integer | the inner dimension K of a product |
     | `param "eps"` | integer or float | a scalar the user gives |
+    | `batch`, `heads` | integer | how many problems of that shape: B x H |
+    | `batch_stride "x"`, `head_stride "x"` | integer | elements between the problems of `x` |
 
     A tensor is a `matrix` (rows x cols, the default), `per_row` (one
     element per row), `per_col` (one per column, e.g. a weight), or a
     product's operand: `rows_by_inner` (A, rows x inner) or `inner_by_cols`
     (B, inner x cols). Every two-dimensional tensor has a row stride, by
     default its number of columns.
+
+    A kernel that takes `batch` or `heads` solves `batch x heads`
+    independent problems of that shape at once (attention's batch and
+    heads): every tensor holds one instance per (batch, head), instance
+    (b, h) of `x` starting `b * batch_stride + h * head_stride` elements in
+    (by default densely packed, heads inside batches: [B, H, rows, cols]),
+    and the launch has `batch x heads` programs along `blk.program_id y`.
 
     ```mlir
     func.func @softmax(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},

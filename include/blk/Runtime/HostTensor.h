@@ -22,7 +22,10 @@ namespace blk::runtime {
 /// extent gives (ProgramShape::getExtent): a matrix is rows x cols, a
 /// product's operands rows x inner and inner x cols (row r at element
 /// r * rowStride); a per_row vector is rows x 1, a per_col vector 1 x
-/// cols, both dense.
+/// cols, both dense. A batch of B x H problems holds B x H such instances,
+/// instance (b, h) from element b * batchStride + h * headStride; the
+/// tensor's rows are then the instances' rows one after another (row
+/// (b H + h) R + r is row r of instance (b, h)), whatever the strides.
 class HostTensor {
 public:
   /// Allocates `declaration` for `shape` (zeros); fails on an element type
@@ -35,6 +38,16 @@ public:
   int64_t getRows() const { return rows; }
   int64_t getCols() const { return cols; }
   int64_t getRowStride() const { return rowStride; }
+  /// Rows of one instance, and the strides between instances.
+  int64_t getInstanceRows() const { return instanceRows; }
+  int64_t getBatchStride() const { return batchStride; }
+  int64_t getHeadStride() const { return headStride; }
+  /// Where element (row, col) lies, in elements from the first.
+  int64_t getElementIndex(int64_t row, int64_t col) const;
+  /// Elements the memory holds (the rows' padding included).
+  int64_t getStorageElements() const {
+    return int64_t(bytes.size()) / declaration.bytes;
+  }
   /// Whether the elements are floats (f32, f16, bf16) or integers.
   bool isFloat() const { return floatType; }
   /// The float element type (isFloat() only).
@@ -63,11 +76,12 @@ public:
 
 private:
   size_t offset(int64_t row, int64_t col) const {
-    return size_t(row * rowStride + col) * size_t(declaration.bytes);
+    return size_t(getElementIndex(row, col)) * size_t(declaration.bytes);
   }
 
   KernelArgument declaration;
   int64_t rows = 0, cols = 0, rowStride = 0;
+  int64_t instanceRows = 0, heads = 1, batchStride = 0, headStride = 0;
   bool floatType = true;
   ElementType elementType = ElementType::F32;
   std::vector<uint8_t> bytes;

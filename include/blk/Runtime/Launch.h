@@ -25,7 +25,11 @@ public:
   /// The problem's rows and columns, and the inner dimension of a product
   /// (0 where the program has none).
   LaunchArguments(int64_t rows, int64_t cols, int64_t inner = 0)
-      : numRows(rows), numCols(cols), numInner(inner) {}
+      : numRows(rows), numCols(cols), numInner(inner) {
+    shape.rows = rows;
+    shape.cols = cols;
+    shape.inner = inner;
+  }
 
   /// The memory of a tensor: a device pointer on the GPU, a host pointer on
   /// the CPU.
@@ -35,6 +39,13 @@ public:
   }
   /// A tensor's row stride in elements (default: its columns).
   LaunchArguments &rowStride(const std::string &name, int64_t elements);
+  /// A batch of `batch x heads` problems of the shape (programs with
+  /// `batch` and `heads` arguments; default 1 x 1), and the elements from
+  /// one instance of a tensor to the next (default: densely packed,
+  /// ProgramShape).
+  LaunchArguments &instances(int64_t batch, int64_t heads);
+  LaunchArguments &batchStride(const std::string &name, int64_t elements);
+  LaunchArguments &headStride(const std::string &name, int64_t elements);
   /// A scalar parameter (role `param`), as text parsed for its declared
   /// type ("0.125", "-3") or as a number.
   LaunchArguments &param(const std::string &name, std::string value);
@@ -43,17 +54,25 @@ public:
   int64_t rows() const { return numRows; }
   int64_t cols() const { return numCols; }
   int64_t inner() const { return numInner; }
+  int64_t batch() const { return shape.batch; }
+  int64_t heads() const { return shape.heads; }
+  /// The problem these arguments describe, strides included.
+  const ProgramShape &getShape() const { return shape; }
   /// 0 when the tensor was not given.
   uint64_t getTensor(const std::string &name) const;
   /// The row stride of `tensor` (a tensor or row_stride argument).
-  int64_t getRowStride(const KernelArgument &tensor) const;
+  int64_t getRowStride(const KernelArgument &tensor) const {
+    return shape.getRowStride(tensor);
+  }
   /// Null when the parameter was not given.
   const std::string *getParam(const std::string &name) const;
 
 private:
   int64_t numRows, numCols, numInner;
   std::vector<std::pair<std::string, uint64_t>> tensors;
-  std::vector<std::pair<std::string, int64_t>> rowStrides;
+  /// Rows, cols and inner as above, the strides given and the instances
+  /// (its element type is not the arguments').
+  ProgramShape shape;
   std::vector<std::pair<std::string, std::string>> params;
 };
 
@@ -63,8 +82,10 @@ private:
 /// ShapeClass serves.
 Status checkShape(const ProgramImage &image, const LaunchArguments &arguments);
 
-/// Elements of a tensor argument on a problem: its rows x its row stride
-/// (a vector: rows or cols); fails on overflow.
+/// Elements of a tensor argument on a problem: from its first element to
+/// the end of its last instance's rows (its rows x its row stride, a
+/// vector its rows or cols, after the last instance's start); fails on
+/// overflow.
 Status getTensorElements(const KernelArgument &tensor,
                          const ProgramShape &shape, int64_t &elements);
 

@@ -27,8 +27,10 @@ const char *npyDescr(NpyDtype dtype);
 struct NpyArray {
   size_t rows = 0;
   size_t cols = 0;
-  /// 1 when the file held a 1-D array (read as one row), else 2.
+  /// The file's dimensions (1 to 4); every one but the last counts rows
+  /// (a 1-D array is one row).
   unsigned fileDimensions = 2;
+  std::vector<size_t> shape;
   /// The element type stored in the file.
   NpyDtype storedDtype = NpyDtype::Float32;
   /// rows * cols values, C order, as float32: exact for float16 and for
@@ -48,14 +50,18 @@ Status readNpy(const std::string &path, NpyArray &array);
 /// file is replaced whole or not at all (a temporary file is renamed over
 /// it); "-" writes to standard output. `dimensions` = 1 writes one row as
 /// a 1-D array of `cols` values (as it was read, NpyArray::fileDimensions).
+/// With `leading` dimensions (whose product is `rows`), the file's shape
+/// is those and `cols` ([B, H, rows, cols] of a batch).
 Status writeNpy(const std::string &path, size_t rows, size_t cols,
                 const float *values, NpyDtype storedDtype,
-                unsigned dimensions = 2);
+                unsigned dimensions = 2,
+                const std::vector<size_t> &leading = {});
 /// Writes integers exactly as int32 or int64 (`storedDtype`), as writeNpy
 /// writes floats; an int32 file refuses a value it cannot hold.
 Status writeNpyIntegers(const std::string &path, size_t rows, size_t cols,
                         const int64_t *values, NpyDtype storedDtype,
-                        unsigned dimensions = 2);
+                        unsigned dimensions = 2,
+                        const std::vector<size_t> &leading = {});
 /// Writes float16 data given as raw bits (e.g. a kernel's f16 output).
 Status writeNpyFloat16Bits(const std::string &path, size_t rows, size_t cols,
                            const uint16_t *bits);

@@ -21,7 +21,10 @@
 namespace blk::runtime {
 
 /// What a kernel argument is (the IR's #blk.arg roles, same order).
-enum class ArgRole { input, output, scratch, row_stride, rows, cols, param, inner };
+enum class ArgRole {
+  input, output, scratch, row_stride, rows, cols, param, inner,
+  batch, heads, batch_stride, head_stride
+};
 /// The shape of a tensor argument: rows x cols, a vector per row or per
 /// column, or a product's operand (rows x inner, inner x cols).
 enum class ArgExtent { matrix, per_row, per_col, rows_by_inner, inner_by_cols };
@@ -38,13 +41,16 @@ bool hasRowStride(ArgExtent extent);
 struct KernelArgument {
   ArgRole role = ArgRole::input;
   std::string name;
-  /// A tensor's shape; for a row_stride argument, its tensor's.
+  /// A tensor's shape; for a stride argument, its tensor's.
   ArgExtent extent = ArgExtent::matrix;
   /// Tensors: the element type in memory ("f32", "f16", "bf16", "i32").
   /// Scalars: the value's type ("i32", "i64", "f32", "f64").
   std::string type;
   /// Bytes of one element (tensors) or of the value (scalars).
   int64_t bytes = 0;
+  /// What the kernel promises of an integer argument's value
+  /// (blk.divisibility): a launch of a value it does not divide fails.
+  int64_t divisibility = 1;
 };
 
 /// A kernel's declared ABI, in argument order.
@@ -96,11 +102,26 @@ struct ProgramShape {
   /// of exactly its columns.
   std::vector<std::pair<std::string, int64_t>> rowStrides;
   int64_t inner = 0;
+  /// Independent problems of this shape (a program with `batch` and
+  /// `heads` arguments): instance (b, h) of a tensor starts at
+  /// b * getBatchStride + h * getHeadStride elements; 1 and 1 otherwise.
+  int64_t batch = 1, heads = 1;
+  /// Strides between instances in elements, by tensor name; a tensor not
+  /// named is packed densely, heads inside batches ([B, H, rows, cols]).
+  std::vector<std::pair<std::string, int64_t>> batchStrides, headStrides;
 
   TensorExtent getExtent(ArgExtent extent) const;
   /// The row stride of `tensor` (a tensor or row_stride argument): the
   /// one given for its name, else its columns.
   int64_t getRowStride(const KernelArgument &tensor) const;
+  /// The strides between instances of `tensor` (a tensor or stride
+  /// argument): the ones given for its name, else the dense ones.
+  int64_t getHeadStride(const KernelArgument &tensor) const;
+  int64_t getBatchStride(const KernelArgument &tensor) const;
+  /// Elements one instance of `tensor` spans: its rows x its row stride
+  /// (a vector: its elements).
+  int64_t getInstanceSpan(const KernelArgument &tensor) const;
+  int64_t getInstances() const { return batch * heads; }
 };
 
 /// The problems one program's code serves: every ProgramShape of this row

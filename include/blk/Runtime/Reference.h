@@ -48,6 +48,12 @@ enum class ReferenceKind {
   /// c = a b, a of rows x inner, b of inner x cols (torch.matmul), every
   /// product and sum in double: an infinity times 0 is NaN.
   matmul,
+  /// o = softmax(scale q k^T) v for each instance of a batch (q of rows x
+  /// cols, k and v of inner x cols: keys and values), columns j > i of row
+  /// i masked where the constant CAUSAL is 1 (torch's
+  /// scaled_dot_product_attention with is_causal); lse, if the program
+  /// writes it, is each row's logsumexp of the scaled scores.
+  attention,
 };
 
 /// The kinds' names ("log_softmax", ...), in enum order.

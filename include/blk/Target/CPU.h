@@ -98,8 +98,9 @@ public:
   };
   void setBuffers(std::vector<Buffer> buffers);
 
-  /// Runs `kernel` for program ids 0 .. numPrograms-1 on
-  /// getThreads(threads, numPrograms) threads (this one and workers kept
+  /// Runs `kernel` for program ids 0 .. numPrograms-1 along x, and
+  /// 0 .. gridY-1 along y (x fastest), on
+  /// getThreads(threads, numPrograms x gridY) threads (this one and workers kept
   /// for the next run), each taking a contiguous range of ids in order; it
   /// returns when all have finished. Not to be called from two threads at
   /// once. `argumentPointers` holds one
@@ -111,7 +112,8 @@ public:
   /// (the access is skipped, so the host's memory stays intact; the lowest
   /// violating program is reported, whatever the threads).
   LogicalResult run(StringRef kernel, ArrayRef<void *> argumentPointers,
-                    int64_t numPrograms, unsigned threads = 0);
+                    int64_t numPrograms, unsigned threads = 0,
+                    int64_t gridY = 1);
 
   /// The threads run() uses: `requested`, or with 0 the cores this process
   /// may run on, and never more than there are programs.

@@ -186,6 +186,9 @@ def BlkStorageType : Pass<"blk-storage-type", "::mlir::ModuleOp"> {
     narrow type and widens it with `arith.extf`, a store narrows with
     `arith.truncf`; all arithmetic stays in f32. With 2-byte elements,
     `blk-distribute` then gives each thread 8 elements (16 bytes) per access.
+    A `blk.dot` multiplies numbers of the storage type: an operand computed
+    in f32 (attention's P, not read from memory) is rounded to it first, as
+    tensor cores need and as a Triton program writes `p.to(v.dtype)`.
   }];
   let options = [
     Option<"storageType", "type", "std::string", "\"bf16\"",

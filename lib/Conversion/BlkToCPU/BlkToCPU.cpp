@@ -97,38 +97,51 @@ LogicalResult checkSupported(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
-/// Appends the program id and the number of programs to the kernel's
-/// arguments, replaces the ops that read them, and drops the blk
-/// attributes, which describe a GPU launch (the host function is called,
-/// not launched).
+/// Appends the program's number (over the whole grid) and the grid's
+/// programs along x and y to the kernel's arguments, replaces the ops that
+/// read the program id and count, and drops the blk attributes, which
+/// describe a GPU launch (the host function is called, not launched).
+/// Programs are numbered x fastest: program p is (p mod X, p / X).
 LogicalResult makeHostFunction(func::FuncOp kernel) {
   MLIRContext *context = kernel.getContext();
   Type i32 = IntegerType::get(context, 32);
   unsigned programIdIndex = kernel.getNumArguments();
   Location loc = kernel.getLoc();
-  if (failed(kernel.insertArguments({programIdIndex, programIdIndex},
-                                    {i32, i32}, {nullptr, nullptr},
-                                    {loc, loc})))
+  if (failed(kernel.insertArguments(
+          {programIdIndex, programIdIndex, programIdIndex}, {i32, i32, i32},
+          {nullptr, nullptr, nullptr}, {loc, loc, loc})))
     return kernel.emitOpError()
-           << "could not take the program id and count as arguments";
-  Value programId = kernel.getArgument(programIdIndex);
-  Value numPrograms = kernel.getArgument(programIdIndex + 1);
+           << "could not take the program id and counts as arguments";
+  Value program = kernel.getArgument(programIdIndex);
+  Value programsX = kernel.getArgument(programIdIndex + 1);
+  Value programsY = kernel.getArgument(programIdIndex + 2);
 
-  // The grid is one-dimensional: along y and z there is one program, 0.
+  // Along z there is one program, 0.
   auto axisValue = [&](OpBuilder &builder, Operation *op, ProgramAxis axis,
-                       Value alongX, int32_t otherwise) -> Value {
-    if (axis == ProgramAxis::x)
-      return alongX;
-    return arith::ConstantOp::create(builder, op->getLoc(),
-                                     builder.getI32IntegerAttr(otherwise));
+                       bool count) -> Value {
+    Location at = op->getLoc();
+    switch (axis) {
+    case ProgramAxis::x:
+      return count ? programsX
+                   : arith::RemUIOp::create(builder, at, program, programsX)
+                         .getResult();
+    case ProgramAxis::y:
+      return count ? programsY
+                   : arith::DivUIOp::create(builder, at, program, programsX)
+                         .getResult();
+    case ProgramAxis::z:
+      break;
+    }
+    return arith::ConstantOp::create(builder, at,
+                                     builder.getI32IntegerAttr(count ? 1 : 0));
   };
   kernel.walk([&](Operation *op) {
     OpBuilder builder(op);
     Value replacement;
     if (auto id = dyn_cast<ProgramIdOp>(op))
-      replacement = axisValue(builder, op, id.getAxis(), programId, 0);
+      replacement = axisValue(builder, op, id.getAxis(), /*count=*/false);
     else if (auto count = dyn_cast<NumProgramsOp>(op))
-      replacement = axisValue(builder, op, count.getAxis(), numPrograms, 1);
+      replacement = axisValue(builder, op, count.getAxis(), /*count=*/true);
     else
       return;
     op->getResult(0).replaceAllUsesWith(replacement);

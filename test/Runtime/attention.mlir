@@ -1,0 +1,56 @@
+// Fused attention (python-free-examples/attention_fwd.mlir): a batch of B x
+// H problems (#blk.arg's batch and heads, --batch and --heads), each of
+// rows queries and inner keys of cols elements, run on the CPU and checked
+// against the float64 attention reference (blk/Runtime/Reference.h: the
+// kernel is named @attention) and against the program in float64; odd
+// lengths, causal masking, [B, S, H, D] strides (--layout bshd), special
+// values in Q, 16-bit data (P rounded to it before P V, as on the tensor
+// cores). test/GPU/attention.mlir runs it on the GPU.
+// RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 2 --heads 3 --rows 100 --inner 130 --cols 64 --param scale=0.125 --const CAUSAL=0 --check | FileCheck %s --check-prefix=CPU
+// CPU: attention_fwd.mlir: 2 x 3 (batch x heads) of 100 x 64 x 130 (M x N x K) f32
+// CPU: target: CPU (JIT), CAUSAL=0 HEAD_DIM=64 KV=32 ROWS=32 warps=4, grid 4 x 6,
+// CPU: check o: compared=38400 {{.*}} unwritten=0  OK (relative L2 tolerance 1e-05, against the float64 attention reference)
+// CPU: check lse: compared=600 {{.*}} unwritten=0  OK (relative L2 tolerance 1e-05, against the float64 attention reference)
+// RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 2 --heads 3 --rows 100 --inner 130 --cols 64 --param scale=0.125 --const CAUSAL=1 --check | FileCheck %s --check-prefix=OK2
+// RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 1 --heads 2 --rows 77 --inner 77 --cols 128 --param scale=0.088 --const CAUSAL=1 --dtype bf16 --check --special | FileCheck %s --check-prefix=OK2
+// RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 1 --heads 2 --rows 77 --inner 50 --cols 64 --param scale=0.125 --const CAUSAL=0 --dtype f16 --check | FileCheck %s --check-prefix=OK2
+// RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 2 --heads 3 --rows 100 --inner 130 --cols 64 --param scale=0.125 --const CAUSAL=1 --layout bshd --check --special | FileCheck %s --check-prefix=OK2
+// OK2: check o: {{.*}} unwritten=0  OK
+// OK2: check lse: {{.*}} unwritten=0  OK
+//
+// Against the program itself in float64 (the interpreter runs the batch
+// along blk.program_id y too): a copy of the kernel under another name.
+// RUN: sed 's/@attention(/@attention_copy(/' %examples/attention_fwd.mlir > %t.copy.mlir
+// RUN: softmax-run %t.copy.mlir --target cpu --batch 2 --heads 3 --rows 100 --inner 130 --cols 64 --param scale=0.125 --const CAUSAL=1 --layout bshd --check | FileCheck %s --check-prefix=PROGRAM
+// PROGRAM: check o: {{.*}} OK (relative L2 tolerance 1e-05, against the program in float64)
+//
+// Files keep the batch's dimensions: O written [B, H, S, D] and lse
+// [B, H, S], then expected by a second run of the same seed; Q read back
+// from a [B, H, S, D] file.
+// RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 2 --heads 3 --rows 20 --inner 20 --cols 16 --param scale=0.25 --const CAUSAL=0 --seed 3 --output o=%t.o.npy --output lse=%t.lse.npy
+// RUN: head -c 100 %t.o.npy | FileCheck %s --check-prefix=O-SHAPE
+// O-SHAPE: 'shape': (2, 3, 20, 16)
+// RUN: head -c 100 %t.lse.npy | FileCheck %s --check-prefix=LSE-SHAPE
+// LSE-SHAPE: 'shape': (2, 3, 20)
+// RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 2 --heads 3 --rows 20 --inner 20 --cols 16 --param scale=0.25 --const CAUSAL=0 --seed 3 --expect o=%t.o.npy --expect lse=%t.lse.npy | FileCheck %s --check-prefix=EXPECT
+// EXPECT: check: compared=1920 {{.*}} OK (relative L2 tolerance 1e-05, against {{.*}}.o.npy)
+// EXPECT: check: compared=120 {{.*}} OK (relative L2 tolerance 1e-05, against {{.*}}.lse.npy)
+// RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 2 --heads 3 --rows 20 --inner 20 --cols 16 --param scale=0.25 --const CAUSAL=0 --input q=%t.o.npy --check | FileCheck %s --check-prefix=OK2
+//
+// A batch needs a program that takes one; strides the program was
+// promised multiples of 16 (blk.divisibility) are checked at the launch.
+// RUN: not softmax-run %examples/matmul.mlir --target cpu --rows 10 --cols 10 --inner 10 --batch 2 2>&1 | FileCheck %s --check-prefix=NO-BATCH
+// NO-BATCH: softmax-run: --batch and --heads give 2 x 1 problems, but no kernel of the program takes both `batch` and `heads` arguments (#blk.arg<batch>, #blk.arg<heads>)
+// RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --batch 2 --heads 3 --rows 10 --inner 10 --cols 24 --param scale=0.25 --const CAUSAL=0 --layout bshd 2>&1 | FileCheck %s --check-prefix=DIVIDES
+// DIVIDES: softmax-run: kernel @attention argument #{{[0-9]+}} (head_stride of 'q') is declared a multiple of 16, not 24
+// RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --heads 0 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: softmax-run: --batch and --heads must be at least 1, not 1 and 0
+// RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --layout sbhd 2>&1 | FileCheck %s --check-prefix=LAYOUT
+// LAYOUT: softmax-run: --layout must be bhsd or bshd, not 'sbhd'
+//
+// On the GPU's chips (PTX only): both products on wgmma with sm_90a.
+// RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 128 --param scale=0.088 --const CAUSAL=1 --dtype bf16 --chip sm_90a --emit-ptx %t.ptx | FileCheck %s --check-prefix=PTX
+// PTX: PTX for sm_90a, CAUSAL=1 HEAD_DIM=128 KV=64 ROWS=128 warps=8 stages=3, grid 32 x 64:
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.ptx
+// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
