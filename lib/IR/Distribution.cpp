@@ -138,19 +138,22 @@ bool mlir::blk::fitsMmaSync(DotOp dot, const TargetInfo &target) {
          a[1] % kMmaK == 0;
 }
 
-std::optional<BlockedLayoutAttr>
-mlir::blk::getMmaAccumulatorLayout(MLIRContext *context, int64_t m, int64_t n,
-                                   int64_t numWarps) {
+std::optional<BlockedLayoutAttr> mlir::blk::getMmaAccumulatorLayout(
+    MLIRContext *context, ArrayRef<std::pair<int64_t, int64_t>> accumulators,
+    int64_t numWarps) {
   std::optional<BlockedLayoutAttr> best;
   int64_t fewestLoads = 0;
   for (int64_t wm = 1; wm <= numWarps; wm *= 2) {
     int64_t wn = numWarps / wm;
-    if (m % (kMmaM * wm) != 0 || n % (kMmaN * wn) != 0)
-      continue;
-    // 32-bit loads a thread makes a K step: 4 for each fragment of A
-    // (16 rows), 2 for each of B (8 columns).
-    int64_t loads = 4 * (m / (kMmaM * wm)) + 2 * (n / (kMmaN * wn));
-    if (best && loads >= fewestLoads)
+    int64_t loads = 0;
+    bool splits = true;
+    for (auto [m, n] : accumulators) {
+      splits &= m % (kMmaM * wm) == 0 && n % (kMmaN * wn) == 0;
+      // 32-bit loads a thread makes a K step: 4 for each fragment of A
+      // (16 rows), 2 for each of B (8 columns).
+      loads += 4 * (m / (kMmaM * wm)) + 2 * (n / (kMmaN * wn));
+    }
+    if (!splits || (best && loads >= fewestLoads))
       continue;
     fewestLoads = loads;
     best = BlockedLayoutAttr::get(context, {1, 2}, {8, 4}, {wm, wn}, {});

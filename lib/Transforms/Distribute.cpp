@@ -300,29 +300,28 @@ LogicalResult checkRegisterBudget(func::FuncOp func, int64_t numWarps) {
 
 /// The layout that holds the accumulators of the blk.dots of `func` whose
 /// class is `layoutClass` as mma fragments, where the class has dots and
-/// all of them fit mma.sync on the target with the same layout: every warp
-/// along M where they fit wgmma.
+/// all of them fit mma.sync on the target: every warp along M where they
+/// all fit wgmma, else the one warp split that suits them all (attention's
+/// S and O share their rows' statistics, so their layouts must agree).
 std::optional<BlockedLayoutAttr>
 chooseMmaLayout(func::FuncOp func, const LayoutClasses &classes,
                 Value layoutClass, int64_t numWarps, int64_t numCtas) {
   TargetInfo target = getTargetInfo(func);
-  std::optional<BlockedLayoutAttr> layout;
-  bool fits = numCtas == 1;
+  SmallVector<std::pair<int64_t, int64_t>> accumulators;
+  bool mmaSync = numCtas == 1, wgmma = true;
   func.walk([&](DotOp dot) {
-    if (!fits || classes.getClass(dot.getAcc()) != layoutClass)
+    if (classes.getClass(dot.getAcc()) != layoutClass)
       return;
     ArrayRef<int64_t> acc = dot.getAcc().getType().getShape();
-    std::optional<BlockedLayoutAttr> own =
-        fitsWgmma(dot, target, numWarps)
-            ? getWgmmaAccumulatorLayout(func.getContext(), numWarps)
-        : fitsMmaSync(dot, target)
-            ? getMmaAccumulatorLayout(func.getContext(), acc[0], acc[1],
-                                      numWarps)
-            : std::nullopt;
-    fits = own && (!layout || *layout == *own);
-    layout = own;
+    accumulators.push_back({acc[0], acc[1]});
+    mmaSync &= fitsMmaSync(dot, target);
+    wgmma &= fitsWgmma(dot, target, numWarps);
   });
-  return fits ? layout : std::nullopt;
+  if (accumulators.empty() || !mmaSync)
+    return std::nullopt;
+  if (wgmma)
+    return getWgmmaAccumulatorLayout(func.getContext(), numWarps);
+  return getMmaAccumulatorLayout(func.getContext(), accumulators, numWarps);
 }
 
 /// Puts a blk.convert_layout before each blk.store of a 2-D block whose

@@ -12,3 +12,5 @@
 // RUN: softmax-run %examples/attention_fwd.mlir --target gpu --batch 1 --heads 2 --rows 4097 --inner 4097 --cols 128 --dtype bf16 --const CAUSAL=1 --param scale=0.088 --check --special
 // RUN: softmax-run %examples/attention_fwd.mlir --target gpu --batch 2 --heads 3 --rows 300 --inner 300 --cols 64 --dtype bf16 --const CAUSAL=0 --param scale=0.125 --layout bshd --check --special
 // RUN: softmax-run %examples/attention_fwd.mlir --target gpu --batch 2 --heads 3 --rows 300 --inner 200 --cols 64 --dtype f32 --const CAUSAL=1 --param scale=0.125 --check
+// sm_80 code on this GPU (mma.sync):
+// RUN: softmax-run %examples/attention_fwd.mlir --target gpu --chip sm_80 --batch 2 --heads 3 --rows 1000 --inner 1000 --cols 128 --dtype bf16 --const CAUSAL=1 --param scale=0.088 --check

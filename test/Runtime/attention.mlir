@@ -54,3 +54,9 @@
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.ptx
 // WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// sm_80 code: mma.sync, S and O in one mma layout (warps 4 x 2), so both
+// accumulators stay in registers and the operands fit a CTA's shared memory.
+// RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 128 --param scale=0.088 --const CAUSAL=0 --dtype bf16 --chip sm_80 --emit-ptx %t.sm80.ptx | FileCheck %s --check-prefix=SM80
+// SM80: PTX for sm_80, CAUSAL=0 HEAD_DIM=128 KV=64 ROWS=128 warps=8 stages=2, grid 32 x 64:
+// RUN: FileCheck %s --check-prefix=MMA < %t.sm80.ptx
+// MMA: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

@@ -166,3 +166,39 @@ func.func @stored_in_a_loop(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %x:
   }
   return
 }
+
+// -----
+
+// Two products whose accumulators meet (attention's S = Q K^T and O += P V
+// share their rows' max and sum): one mma layout holds both, the warps
+// split as suits them together. Alone, 128 x 128 would split 2 x 4 and
+// 128 x 64 4 x 2; together 4 x 2 (40 fragment loads a K step, 2 x 4: 44).
+// With wgmma (sm_90a) every warp lies along M for both.
+// CHECK-DAG: #[[SHARED:.*]] = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 2]>
+// CHECK-LABEL: func.func @two_products
+// CHECK: blk.dot {{.*}} tensor<128x64xf32, #[[SHARED]]>
+// CHECK: blk.reduce max {{.*}} : tensor<128x64xf32, #[[SHARED]]>
+// CHECK: blk.dot {{.*}} tensor<128x128xf32, #[[SHARED]]>
+// SM90A-DAG: #[[WG:.*]] = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [8, 1]>
+// SM90A-LABEL: func.func @two_products
+// SM90A: blk.dot {{.*}} tensor<128x64xf32, #[[WG]]>
+// SM90A: blk.dot {{.*}} tensor<128x128xf32, #[[WG]]>
+func.func @two_products(%p: !blk.ptr<f32>, %x: bf16, %y: f32) attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
+  %q = blk.splat %x : bf16 -> tensor<128x64xbf16>
+  %kt = blk.splat %x : bf16 -> tensor<64x64xbf16>
+  %s0 = blk.splat %y : f32 -> tensor<128x64xf32>
+  %s = blk.dot %q, %kt, %s0 : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+  %m = blk.reduce max %s axis 1 : tensor<128x64xf32> -> tensor<128xf32>
+  %mc = blk.expand_dims %m axis 1 : tensor<128xf32> -> tensor<128x1xf32>
+  %ms = blk.broadcast %mc [128, 64] : tensor<128x1xf32> -> tensor<128x64xf32>
+  %ps = arith.subf %s, %ms : tensor<128x64xf32>
+  %p16 = arith.truncf %ps : tensor<128x64xf32> to tensor<128x64xbf16>
+  %v = blk.splat %x : bf16 -> tensor<64x128xbf16>
+  %mo = blk.broadcast %mc [128, 128] : tensor<128x1xf32> -> tensor<128x128xf32>
+  %o = blk.dot %p16, %v, %mo : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+  %rows = blk.arange 0 to 128 : tensor<128xi32>
+  %r = blk.expand_dims %rows axis 1 : tensor<128xi32> -> tensor<128x1xi32>
+  %rb = blk.broadcast %r [128, 128] : tensor<128x1xi32> -> tensor<128x128xi32>
+  blk.store %p[%rb], %o : !blk.ptr<f32>, tensor<128x128xi32>, tensor<128x128xf32>
+  return
+}

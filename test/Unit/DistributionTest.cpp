@@ -221,3 +221,19 @@ TEST_F(DistributionTest, ConversionScratch) {
   EXPECT_EQ(mask.elementBytes, 1);
   EXPECT_EQ(mask.getBytes(), 64);
 }
+
+// The warps of one mma layout split every accumulator that holds it: one
+// 128 x 128 product takes 2 x 4 (24 fragment loads a K step), attention's
+// S (128 x 64) and O (128 x 128) together 4 x 2 (40 over both, where 2 x 4
+// takes 44); a 16 x 8 product splits over no 8 warps.
+TEST_F(DistributionTest, MmaLayoutForSeveralProducts) {
+  auto warpsOf = [&](ArrayRef<std::pair<int64_t, int64_t>> accumulators) {
+    std::optional<BlockedLayoutAttr> layout =
+        getMmaAccumulatorLayout(&context, accumulators, 8);
+    return layout ? SmallVector<int64_t>(layout->getWarps())
+                  : SmallVector<int64_t>();
+  };
+  EXPECT_EQ(warpsOf({{128, 128}}), (SmallVector<int64_t>{2, 4}));
+  EXPECT_EQ(warpsOf({{128, 64}, {128, 128}}), (SmallVector<int64_t>{4, 2}));
+  EXPECT_EQ(warpsOf({{16, 8}}), SmallVector<int64_t>());
+}

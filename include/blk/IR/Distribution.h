@@ -141,13 +141,15 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 /// N and K (static) multiples of the fragment's.
 bool fitsMmaSync(DotOp dot, const TargetInfo &target);
 
-/// The layout of an M x N accumulator held as mma fragments by
-/// `numWarps` warps (above), the warps split wm x wn so that each warp
-/// loads the fewest fragments of A and B a K step; none where M and N do
-/// not split over the warps in whole fragments.
-std::optional<BlockedLayoutAttr>
-getMmaAccumulatorLayout(MLIRContext *context, int64_t m, int64_t n,
-                        int64_t numWarps);
+/// The layout in which `numWarps` warps hold every accumulator of
+/// `accumulators` (M x N each: the products of one layout class, e.g.
+/// attention's S and O) as mma fragments (above), the warps split wm x wn
+/// so that each warp loads the fewest fragments of A and B a K step over
+/// all the products; none where some M and N do not split over the warps
+/// in whole fragments.
+std::optional<BlockedLayoutAttr> getMmaAccumulatorLayout(
+    MLIRContext *context, ArrayRef<std::pair<int64_t, int64_t>> accumulators,
+    int64_t numWarps);
 
 /// Whether an M x N block distributed as `distribution` is held as mma
 /// fragments: the layout above, whole fragments, one CTA.
