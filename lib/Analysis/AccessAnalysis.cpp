@@ -247,3 +247,58 @@ bool AccessAnalysis::isRealignable(MemoryAccessOpInterface access) {
 bool AccessAnalysis::isUniformOverRuns(Value mask, int64_t width) {
   return getFacts(mask).constancy % width == 0;
 }
+
+int64_t AccessAnalysis::getColumnContiguity(Value block) {
+  return getColumnFacts(block).contiguity;
+}
+
+IntegerFacts AccessAnalysis::getColumnFacts(Value block) {
+  auto type = dyn_cast<RankedTensorType>(block.getType());
+  if (!type || type.getRank() != 2 || type.isDynamicDim(0))
+    return {};
+  int64_t rows = type.getDimSize(0);
+  // The same all down each column: divisibility is not tracked here.
+  IntegerFacts constant{1, 1, rows};
+  if (constantInteger(block))
+    return constant;
+  Operation *op = block.getDefiningOp();
+  if (!op)
+    return {};
+  return llvm::TypeSwitch<Operation *, IntegerFacts>(op)
+      .Case([&](SplatOp) { return constant; })
+      .Case([&](BroadcastOp broadcast) {
+        auto source = cast<RankedTensorType>(broadcast.getSrc().getType());
+        return source.getDimSize(0) == 1 ? constant
+                                         : getColumnFacts(broadcast.getSrc());
+      })
+      .Case([&](ExpandDimsOp expand) -> IntegerFacts {
+        // A column [M, 1] of a 1-D block: its facts along its one axis.
+        if (expand.getAxis() != 1)
+          return {};
+        IntegerFacts along = getFacts(expand.getSrc());
+        return {1, along.contiguity, along.constancy};
+      })
+      .Case([&](arith::AddIOp add) -> IntegerFacts {
+        IntegerFacts lhs = getColumnFacts(add.getLhs());
+        IntegerFacts rhs = getColumnFacts(add.getRhs());
+        return {1,
+                std::max(gcd(lhs.contiguity, rhs.constancy),
+                         gcd(lhs.constancy, rhs.contiguity)),
+                gcd(lhs.constancy, rhs.constancy)};
+      })
+      .Case([&](arith::SubIOp sub) -> IntegerFacts {
+        IntegerFacts lhs = getColumnFacts(sub.getLhs());
+        IntegerFacts rhs = getColumnFacts(sub.getRhs());
+        return {1, gcd(lhs.contiguity, rhs.constancy),
+                gcd(lhs.constancy, rhs.constancy)};
+      })
+      .Case([&](arith::MulIOp mul) -> IntegerFacts {
+        return {1, 1,
+                gcd(getColumnFacts(mul.getLhs()).constancy,
+                    getColumnFacts(mul.getRhs()).constancy)};
+      })
+      .Case([&](ConvertLayoutOp convert) {
+        return getColumnFacts(convert.getSrc());
+      })
+      .Default([](Operation *) { return IntegerFacts{}; });
+}

@@ -253,6 +253,48 @@ BlockedLayoutAttr chooseLayout(MLIRContext *context, RankedTensorType anchor,
       {warpsDownRows, numWarps / warpsDownRows}, ctas);
 }
 
+/// Whether the accesses of the class `layoutClass` (those of its anchor's
+/// shape, at least one) move single elements along their rows but runs
+/// down their columns: a transposed tile (K^T read from K's rows, each
+/// column a row of K). Lanes along the rows would then touch a different
+/// 32-byte sector each; down the columns a warp reads whole sectors. (The
+/// attention kernel's K^T load, spread along its rows: 82 TFLOP/s on the
+/// H100 at 4 x 16 x 4096 x 128 bf16, every lane in a line of its own.)
+bool runsDownColumns(func::FuncOp func, const LayoutClasses &classes,
+                     Value layoutClass, RankedTensorType anchor,
+                     AccessAnalysis &analysis) {
+  if (anchor.getRank() != 2)
+    return false;
+  bool any = false, all = true;
+  func.walk([&](MemoryAccessOpInterface access) {
+    TypedValue<RankedTensorType> offsets = access.getOffsets();
+    if (classes.getClass(offsets) != layoutClass ||
+        offsets.getType().getShape() != anchor.getShape())
+      return;
+    any = true;
+    all &= analysis.getFacts(offsets).contiguity == 1 &&
+           analysis.getColumnContiguity(offsets) > 1;
+  });
+  return any && all;
+}
+
+/// A layout for a block accessed down its columns (runsDownColumns): a
+/// thread's elements one a run, the lanes of a warp down a column, the
+/// warps across the columns as far as they go.
+BlockedLayoutAttr chooseColumnLayout(MLIRContext *context,
+                                     RankedTensorType anchor,
+                                     int64_t numWarps) {
+  int64_t rows = anchor.getShape().front();
+  int64_t cols = anchor.getShape().back();
+  int64_t lanesDownCols = std::clamp<int64_t>(rows, 1, kWarpSize);
+  int64_t lanesAlongRows = kWarpSize / lanesDownCols;
+  int64_t warpsAlongRows =
+      std::clamp<int64_t>(cols / lanesAlongRows, 1, numWarps);
+  return BlockedLayoutAttr::get(context, {1, 1},
+                                {lanesDownCols, lanesAlongRows},
+                                {numWarps / warpsAlongRows, warpsAlongRows});
+}
+
 /// The type of `type` with the layout encoding it gets.
 RankedTensorType encode(RankedTensorType type, Attribute encoding) {
   return RankedTensorType::get(type.getShape(), type.getElementType(),
@@ -403,12 +445,19 @@ struct BlkDistributePass
           anchor.getRank() == 2
               ? chooseMmaLayout(func, classes, layoutClass, warps, ctas)
               : std::nullopt;
-      layouts[layoutClass] =
-          mma ? *mma
-              : chooseLayout(context, anchor, warps, ctas,
-                             chooseVectorWidth(func, classes, layoutClass,
-                                               anchor, kWarpSize * warps * ctas,
-                                               realign, analysis));
+      if (mma) {
+        layouts[layoutClass] = *mma;
+        continue;
+      }
+      if (ctas == 1 &&
+          runsDownColumns(func, classes, layoutClass, anchor, analysis)) {
+        layouts[layoutClass] = chooseColumnLayout(context, anchor, warps);
+        continue;
+      }
+      layouts[layoutClass] = chooseLayout(
+          context, anchor, warps, ctas,
+          chooseVectorWidth(func, classes, layoutClass, anchor,
+                            kWarpSize * warps * ctas, realign, analysis));
     }
 
     bool ok = true;

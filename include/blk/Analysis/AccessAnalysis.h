@@ -47,6 +47,12 @@ public:
   /// way and the bound the same along the row, so the elements it enables
   /// in a run of memory are a prefix of it.
   bool isRealignable(MemoryAccessOpInterface access);
+  /// For a 2-D block of integers, the runs of consecutive integers down
+  /// its columns (along dimension 0): a transposed tile's offsets (K^T read
+  /// from K's rows) are consecutive there, not along its rows. Follows
+  /// splats, broadcasts, expand_dims of 1-D blocks, sums and differences
+  /// (Triton's AxisInfo along another axis); 1 where it cannot tell.
+  int64_t getColumnContiguity(Value block);
   /// Whether the mask `mask` is the same over each run of `width` elements
   /// along its block's last dimension (runs from its first element), so a
   /// vector of `width` elements is moved whole or not at all.
@@ -54,6 +60,8 @@ public:
 
 private:
   IntegerFacts compute(Value value);
+  /// Contiguity and constancy down the columns of a 2-D block.
+  IntegerFacts getColumnFacts(Value block);
   llvm::DenseMap<Value, IntegerFacts> facts;
   llvm::DenseMap<Value, int64_t> pointerFacts;
 };
