@@ -101,6 +101,8 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
     func.walk([&](scf::ForOp loop) {
       traits.loopsOverRow |= walksRow(loop);
       traits.loadsInLoops |= !loop.getBody()->getOps<LoadOp>().empty();
+      auto dots = loop.getBody()->getOps<DotOp>();
+      traits.chainsProducts |= std::distance(dots.begin(), dots.end()) > 1;
     });
     auto [held, streamed] = countRowLoads(func);
     traits.heldRows = std::max(traits.heldRows, held);
@@ -570,11 +572,31 @@ static bool onTensorCores(const RowShape &shape, const BindingOptions &options) 
          shape.elementBytes == 2;
 }
 
+/// A loop that chains two products on wgmma (attention: S = Q K^T, then
+/// O += P V, a row block of head_dim columns): 128 keys a step, the K and
+/// V tiles carried 1 step ahead in registers at head_dim 64 and none at 128
+/// (its O and Q take the registers). Measured on the H100 at 4 x 16 x 4096
+/// x 4096 bf16 against the matmul tile's 64 keys and 3 stages: head_dim
+/// 128 186.8 against 167.5 TFLOP/s, head_dim 64 161.9 against 145.4
+/// (docs/benchmarks.md, "Attention").
+constexpr ProductTile kChainedProductTile = {128, 0, 128, 8, 0};
+constexpr int64_t kChainedStagesBelowRowBlock = 2;
+constexpr int64_t kChainedSingleStageRowBlock = 128;
+
 /// The product rules' tile for the shape (Binding.h).
 static ProductTile productTile(const RowShape &shape,
+                               const ProgramTraits &traits,
                                const BindingOptions &options) {
   if (!onTensorCores(shape, options))
     return kScalarTile;
+  if (traits.chainsProducts &&
+      options.products == BindingOptions::Products::warpgroups) {
+    ProductTile tile = kChainedProductTile;
+    tile.stages = shape.cols >= kChainedSingleStageRowBlock
+                      ? 1
+                      : kChainedStagesBelowRowBlock;
+    return tile;
+  }
   ProductTile tile = shape.rows <= kFewRowsTile.rows ? kFewRowsTile
                                                      : kTensorCoreTile;
   if (tile.cols > kFewRowsTile.cols)
@@ -642,7 +664,7 @@ static FailureOr<Specialization>
 chooseProductSpecialization(ModuleOp program, const ProgramTraits &traits,
                             const RowShape &shape,
                             const BindingOptions &options) {
-  ProductTile tile = productTile(shape, options);
+  ProductTile tile = productTile(shape, traits, options);
   // Without row_splits a program's block covers the row.
   if (traits.rowSplits.empty())
     tile.cols = llvm::PowerOf2Ceil(std::max<int64_t>(1, shape.cols));

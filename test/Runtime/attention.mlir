@@ -48,12 +48,15 @@
 // RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --layout sbhd 2>&1 | FileCheck %s --check-prefix=LAYOUT
 // LAYOUT: softmax-run: --layout must be bhsd or bshd, not 'sbhd'
 //
-// On the GPU's chips (PTX only): both products on wgmma with sm_90a.
+// On the GPU's chips (PTX only): both products on wgmma with sm_90a, bound
+// by the rules for chained products (Binding.h): 128 keys a step, 1 stage
+// at head_dim 128, 2 at 64.
 // RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 128 --param scale=0.088 --const CAUSAL=1 --dtype bf16 --chip sm_90a --emit-ptx %t.ptx | FileCheck %s --check-prefix=PTX
-// PTX: PTX for sm_90a, CAUSAL=1 HEAD_DIM=128 KV=64 ROWS=128 warps=8 stages=3, grid 32 x 64:
+// PTX: PTX for sm_90a, CAUSAL=1 HEAD_DIM=128 KV=128 ROWS=128 warps=8 stages=1, grid 32 x 64:
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.ptx
-// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
-// WGMMA-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 64 --param scale=0.125 --const CAUSAL=0 --dtype bf16 --chip sm_90a --emit-ptx %t.64.ptx | FileCheck %s --check-prefix=PTX64
+// PTX64: PTX for sm_90a, CAUSAL=0 HEAD_DIM=64 KV=128 ROWS=128 warps=8 stages=2, grid 32 x 64:
 // sm_80 code: mma.sync, S and O in one mma layout (warps 4 x 2), so both
 // accumulators stay in registers and the operands fit a CTA's shared memory.
 // RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 128 --param scale=0.088 --const CAUSAL=0 --dtype bf16 --chip sm_80 --emit-ptx %t.sm80.ptx | FileCheck %s --check-prefix=SM80

@@ -49,6 +49,9 @@ struct ProgramTraits {
   /// Whether a kernel multiplies blocks (blk.dot): the product rules bind
   /// it (a tile of C a program), not the row rules.
   bool multiplies = false;
+  /// Whether a loop of a kernel holds two products or more (attention's
+  /// S = Q K^T and O += P V): its K step feeds both.
+  bool chainsProducts = false;
   /// Whether a kernel walks the row in a loop (an scf.for up to the
   /// argument declared `cols`), so that row_block is a tile.
   bool loopsOverRow = false;
@@ -173,6 +176,9 @@ struct BindingOptions {
 ///           tiles on 4 warps (more programs for a product that reads B
 ///           once: the rule looks at the row count, which the code still
 ///           does not depend on);
+///   a loop that chains two products on warpgroups (attention,
+///           ProgramTraits::chainsProducts): 128 rows x 128 deep on 8
+///           warps, 1 stage where row_block >= 128, else 2;
 ///   else (f32 data, the CPU): 32 x 64 x 32 on 4 warps;
 ///   row_splits = ceil(N / row_block), any count.
 /// rows_per_program, row_block and inner_block size blocks: powers of two;
