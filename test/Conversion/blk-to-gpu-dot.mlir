@@ -173,3 +173,38 @@ func.func @nested(%p: !blk.ptr<f32>, %x: bf16, %m: i32, %n: i32) attributes {blk
   blk.store %p[%rb], %o : !blk.ptr<f32>, tensor<32x16xi32, #mma>, tensor<32x16xf32, #mma>
   return
 }
+
+// -----
+
+// A defined outside the dot's loop (attention's Q) is stored once, into
+// both copies of the region, before the loop and after a barrier (what lay
+// there before has been read); each iteration stores B alone.
+// A thread's part of A is 4 pairs, of B 2.
+// CHECK-LABEL: gpu.func @invariant_a
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: scf.for
+// CHECK-COUNT-2: llvm.store {{.*}} : vector<2xbf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: gpu.barrier
+// CHECK: nvvm.mma.sync
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [2, 2]>
+func.func @invariant_a(%p: !blk.ptr<f32>, %x: bf16, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = blk.splat %x : bf16 -> tensor<32x32xbf16, #mma>
+  %zero = arith.constant 0.0 : f32
+  %c0 = blk.splat %zero : f32 -> tensor<32x16xf32, #mma>
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %c = scf.for %k = %i0 to %n step %i1 iter_args(%acc = %c0) -> (tensor<32x16xf32, #mma>) : i32 {
+    %kf = arith.sitofp %k : i32 to bf16
+    %b = blk.splat %kf : bf16 -> tensor<32x16xbf16, #mma>
+    %next = blk.dot %a, %b, %acc : tensor<32x32xbf16, #mma>, tensor<32x16xbf16, #mma>, tensor<32x16xf32, #mma>
+    scf.yield %next : tensor<32x16xf32, #mma>
+  }
+  %rows = blk.arange 0 to 32 : tensor<32xi32, #blk.slice<dim = 1, parent = #mma>>
+  %r = blk.expand_dims %rows axis 1 : tensor<32xi32, #blk.slice<dim = 1, parent = #mma>> -> tensor<32x1xi32, #mma>
+  %rb = blk.broadcast %r [32, 16] : tensor<32x1xi32, #mma> -> tensor<32x16xi32, #mma>
+  blk.store %p[%rb], %c : !blk.ptr<f32>, tensor<32x16xi32, #mma>, tensor<32x16xf32, #mma>
+  return
+}

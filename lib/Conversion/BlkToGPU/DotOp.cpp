@@ -619,7 +619,21 @@ struct DotOperands {
   Value aValue, bValue, acc;
   ThreadIds ids;
   Value aRegion, bRegion;
+  /// A is the same in every iteration of the dot's loop and was stored
+  /// before it (getInvariantALoop): the loop stores B alone.
+  bool aStored = false;
 };
+
+/// Stores A where the dot's path reads it from `region`.
+void storeA(OpBuilder &b, Location loc, DotPath path, const DotShape &shape,
+            const DotOperands &operands, Value region, ThreadIds ids) {
+  if (path == DotPath::wgmma)
+    storeSwizzled(b, loc, operands.a, operands.aValue, region, ids, shape.m,
+                  getWgmmaRowRotation(operands.c.getLayout().getWarps()[0]));
+  else
+    storeBlock(b, loc, operands.a, operands.aValue, region, ids,
+               shape.aStride);
+}
 
 /// What every thread wrote to shared memory (stores, and its cp.async
 /// copies it waited for: both the generic proxy) made visible to the
@@ -637,9 +651,9 @@ void createWgmmaOperandsBarrier(OpBuilder &b, Location loc) {
 /// by getWgmmaRowRotation), made visible to wgmma, the products.
 Value lowerToWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                    const DotOperands &operands) {
-  storeSwizzled(b, loc, operands.a, operands.aValue, operands.aRegion,
-                operands.ids, shape.m,
-                getWgmmaRowRotation(operands.c.getLayout().getWarps()[0]));
+  if (!operands.aStored)
+    storeA(b, loc, DotPath::wgmma, shape, operands, operands.aRegion,
+           operands.ids);
   storeSwizzled(b, loc, operands.b, operands.bValue, operands.bRegion,
                 operands.ids, shape.k, std::nullopt);
   createWgmmaOperandsBarrier(b, loc);
@@ -652,8 +666,9 @@ Value lowerToWgmma(OpBuilder &b, Location loc, const DotShape &shape,
 /// row-major with padded rows.
 Value lowerInRegisters(OpBuilder &b, Location loc, const DotShape &shape,
                        const DotOperands &operands, bool scalar) {
-  storeBlock(b, loc, operands.a, operands.aValue, operands.aRegion,
-             operands.ids, shape.aStride);
+  if (!operands.aStored)
+    storeA(b, loc, DotPath::scalar, shape, operands, operands.aRegion,
+           operands.ids);
   storeBlock(b, loc, operands.b, operands.bValue, operands.bRegion,
              operands.ids, shape.bStride);
   gpu::BarrierOp::create(b, loc);
@@ -715,6 +730,12 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
         rewriter, loc, operands.aRegion,
         createI32Constant(rewriter, loc, shape.getABytes()));
 
+    if (scf::ForOp loop = getInvariantALoop(op, path)) {
+      storeABeforeLoop(rewriter, loc, op, path, shape, operands, loop,
+                       alternates);
+      operands.aStored = true;
+    }
+
     // In a loop, the previous iteration's readers of the region must be
     // done before it is written again, unless iterations alternate copies
     // (getAlternationLoop says why they need not wait).
@@ -734,6 +755,28 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
       break;
     }
     return success();
+  }
+
+  /// Stores A into every copy of the dot's region before `loop`, after a
+  /// barrier: what shared memory held before the loop (a conversion's
+  /// scratch may lie there) has been read by every thread. Attention's Q,
+  /// the first product's A, was stored every K step and held in 32
+  /// registers a thread across the loop.
+  void storeABeforeLoop(OpBuilder &b, Location loc, DotOp op, DotPath path,
+                        const DotShape &shape, const DotOperands &operands,
+                        scf::ForOp loop, bool alternates) const {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop);
+    gpu::BarrierOp::create(b, loc);
+    ThreadIds ids = createThreadIds(b, loc);
+    Value start = createDynamicSharedStart(b, loc, plan, op);
+    SmallVector<int64_t> copies = {plan.stagedOffsetOf.lookup(op)};
+    if (alternates)
+      copies.push_back(plan.secondCopyOffsetOf.lookup(op));
+    for (int64_t offset : copies)
+      storeA(b, loc, path, shape, operands,
+             createByteAddress(b, loc, start, createI32Constant(b, loc, offset)),
+             ids);
   }
 
   /// The start of the copy of the dot's region this thread writes: the
@@ -861,6 +904,26 @@ int64_t mlir::blk::getDotSharedBytes(DotOp op, const TargetInfo &target) {
 int64_t mlir::blk::getDotSharedAlignment(DotOp op, const TargetInfo &target) {
   return getDotPath(op, target) == DotPath::wgmma ? kSwizzleRepeatBytes
                                                   : kVectorBytes;
+}
+
+scf::ForOp mlir::blk::getInvariantALoop(DotOp op, DotPath path) {
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  bool storesOperands = path == DotPath::wgmma ||
+                        path == DotPath::mmaInRegisters ||
+                        path == DotPath::scalar;
+  if (!loop || !storesOperands)
+    return {};
+  // Asked during the conversion, where a block the conversion retyped (the
+  // loop's body, carrying A as an iter_arg) may have no parent yet: only
+  // an op outside the loop or an argument of a block outside it counts.
+  Value a = op.getA();
+  Operation *definer = a.getDefiningOp();
+  if (!definer)
+    if (Block *owner = cast<BlockArgument>(a).getOwner())
+      definer = owner->getParentOp();
+  if (!definer || loop->isAncestor(definer))
+    return {};
+  return loop;
 }
 
 scf::ForOp mlir::blk::getAlternationLoop(DotOp op) {

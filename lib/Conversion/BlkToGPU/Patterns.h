@@ -201,6 +201,11 @@ int64_t getDotSharedAlignment(DotOp op, const TargetInfo &target);
 /// it while a slow warp still reads it from the last entry, and under an
 /// scf.if an iteration may skip the barrier. Null where it may not.
 scf::ForOp getAlternationLoop(DotOp op);
+/// The scf.for the dot is directly in where its A is defined outside it
+/// (attention's Q): A is stored into the dot's region once, before the
+/// loop, and each iteration stores B alone. Null elsewhere, and on the
+/// path whose accumulator passes through the region (mmaThroughShared).
+scf::ForOp getInvariantALoop(DotOp op, DotPath path);
 void populateDotOpPatterns(const TypeConverter &converter,
                            RewritePatternSet &patterns,
                            const WorkgroupPlan &plan,
