@@ -482,6 +482,18 @@ static LogicalResult verifyKernelABI(func::FuncOp func) {
                             << " cols, " << inner << " inner, " << batch
                             << " batch and " << heads
                             << " heads arguments; at most one of each";
+  if (batch != heads)
+    return func.emitError() << "kernel @" << func.getSymName() << " declares "
+                            << batch << " batch and " << heads
+                            << " heads arguments; a batch of problems takes "
+                               "both";
+  if (batch && llvm::any_of(args, [](ArgAttr arg) {
+        return arg.getRole() == ArgRole::scratch;
+      }))
+    return func.emitError() << "kernel @" << func.getSymName()
+                            << " takes a batch (batch, heads) and a scratch "
+                               "tensor; scratch tensors are not kept per "
+                               "problem of a batch";
   for (auto [index, arg] : llvm::enumerate(args)) {
     ArgRole role = arg.getRole();
     if (role != ArgRole::row_stride && role != ArgRole::batch_stride &&

@@ -1,6 +1,7 @@
 //===- Launch.cpp - binding a launch's arguments --------------------------===//
 #include "blk/Runtime/Launch.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -132,14 +133,27 @@ Status blk::runtime::getTensorElements(const KernelArgument &tensor,
                                        const ProgramShape &shape,
                                        int64_t &elements) {
   TensorExtent extent = shape.getExtent(tensor.extent);
-  int64_t span = 0, lastBatch = 0, lastHead = 0;
+  int64_t span = 0, lastBatch = 0, lastHead = 0, batchStride = 0;
   int64_t stride = hasRowStride(tensor.extent) ? shape.getRowStride(tensor)
                                                 : extent.cols;
-  if (__builtin_mul_overflow(extent.rows, stride, &span) ||
-      __builtin_mul_overflow(shape.batch - 1, shape.getBatchStride(tensor),
-                             &lastBatch) ||
-      __builtin_mul_overflow(shape.heads - 1, shape.getHeadStride(tensor),
-                             &lastHead) ||
+  int64_t headStride = shape.getHeadStride(tensor);
+  if (shape.batch < 1 || shape.heads < 1 || stride < 0 || headStride < 0)
+    return Status::failure("tensor '" + tensor.name + "': a batch of " +
+                           std::to_string(shape.batch) + " x " +
+                           std::to_string(shape.heads) +
+                           " problems and its strides must be positive");
+  // The dense batch stride, heads x the head stride, checked before use.
+  bool named = std::any_of(
+      shape.batchStrides.begin(), shape.batchStrides.end(),
+      [&](const auto &entry) { return entry.first == tensor.name; });
+  if (named)
+    batchStride = shape.getBatchStride(tensor);
+  if (batchStride < 0 ||
+      (!named &&
+       __builtin_mul_overflow(shape.heads, headStride, &batchStride)) ||
+      __builtin_mul_overflow(extent.rows, stride, &span) ||
+      __builtin_mul_overflow(shape.batch - 1, batchStride, &lastBatch) ||
+      __builtin_mul_overflow(shape.heads - 1, headStride, &lastHead) ||
       __builtin_add_overflow(lastBatch, lastHead, &elements) ||
       __builtin_add_overflow(elements, span, &elements))
     return Status::failure("tensor '" + tensor.name + "' of " +

@@ -449,6 +449,18 @@ Status blk::runtime::checkContract(ReferenceKind kind,
       return Status::failure("tensor '" + tensor.getName() +
                              "' of the program is not one " + what +
                              " reads or writes");
+  // References that read every row on its own serve a batch (its rows one
+  // after another); attention works per instance. The others read one
+  // weight or one B for every row.
+  bool perRow = kind == ReferenceKind::softmax ||
+                kind == ReferenceKind::log_softmax ||
+                kind == ReferenceKind::softmax_backward ||
+                kind == ReferenceKind::cross_entropy ||
+                kind == ReferenceKind::attention;
+  for (const HostTensor &tensor : tensors)
+    if (!perRow && tensor.getInstanceRows() != tensor.getRows())
+      return Status::failure(what + " has no reference for a batch of "
+                                    "problems (--batch, --heads)");
   for (const std::string &param : contract.params)
     if (!findScalar(scalars, param))
       return Status::failure(what + " takes the scalar '" + param +

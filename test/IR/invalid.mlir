@@ -532,6 +532,20 @@ func.func @stray_head_stride(%x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">}, 
 
 // -----
 
+// expected-error @+1 {{kernel @batch_alone declares 1 batch and 0 heads arguments; a batch of problems takes both}}
+func.func @batch_alone(%a: i32 {blk.arg = #blk.arg<batch>}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel @batched_scratch takes a batch (batch, heads) and a scratch tensor; scratch tensors are not kept per problem of a batch}}
+func.func @batched_scratch(%a: i32 {blk.arg = #blk.arg<batch>}, %b: i32 {blk.arg = #blk.arg<heads>}, %s: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "s">}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{the batch argument takes no name, but got "x"}}
 func.func private @named_batch(i32 {blk.arg = #blk.arg<batch "x">})
 

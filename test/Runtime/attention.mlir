@@ -45,6 +45,13 @@
 // DIVIDES: softmax-run: kernel @attention argument #{{[0-9]+}} (head_stride of 'q') is declared a multiple of 16, not 24
 // RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --heads 0 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: softmax-run: --batch and --heads must be at least 1, not 1 and 0
+// RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --batch 65536 --heads 65536 2>&1 | FileCheck %s --check-prefix=IDS
+// IDS: softmax-run: --batch 65536 x --heads 65536 problems: more than 32-bit program ids count (2^31 - 1)
+// Every tensor of a batch moves with it: one without its batch stride
+// would be read at the first instance only.
+// RUN: sed 's/#blk.arg<batch_stride "lse">/#blk.arg<param "lse_b">/' %examples/attention_fwd.mlir > %t.nostride.mlir
+// RUN: not softmax-run %t.nostride.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25,lse_b=0 --const CAUSAL=0 --batch 2 2>&1 | FileCheck %s --check-prefix=NOSTRIDE
+// NOSTRIDE: softmax-run: a batch of 2 x 1 problems, but tensor 'lse' has no batch_stride argument: every tensor of a batched program takes both
 // RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --layout sbhd 2>&1 | FileCheck %s --check-prefix=LAYOUT
 // LAYOUT: softmax-run: --layout must be bhsd or bshd, not 'sbhd'
 //

@@ -5,6 +5,7 @@
 // kernels' arguments (packArguments, checkShape), on a hand-made image.
 //
 //===----------------------------------------------------------------------===//
+#include "blk/Runtime/HostTensor.h"
 #include "blk/Runtime/Launch.h"
 #include "blk/Runtime/Program.h"
 
@@ -227,6 +228,39 @@ TEST(RuntimeProgramTest, ProductLaunchPacksInnerAndStrides) {
   ASSERT_TRUE(ProgramImage::deserialize(bytes, read).ok());
   EXPECT_EQ(read.shapes.inner, 50);
   EXPECT_EQ(read.signatures[0].arguments[2].extent, ArgExtent::inner_by_cols);
+}
+
+// A batch of 2 x 3 problems of 5 x 8: dense, instance (b, h) starts at
+// (3 b + h) 40; laid out [B, S, H, D] (rows 24 apart, heads 8), at
+// 120 b + 8 h. A tensor spans from its first element to the end of its last
+// instance's rows; its rows are the instances' rows in order.
+TEST(RuntimeProgramTest, BatchedTensorsSpanEveryInstance) {
+  KernelArgument q{ArgRole::input, "q", ArgExtent::matrix, "bf16", 2};
+  ProgramShape shape;
+  shape.rows = 5;
+  shape.cols = 8;
+  shape.elementType = ElementType::BF16;
+  shape.batch = 2;
+  shape.heads = 3;
+  int64_t elements = 0;
+  ASSERT_TRUE(getTensorElements(q, shape, elements).ok());
+  EXPECT_EQ(elements, 2 * 3 * 5 * 8);
+  HostTensor dense;
+  ASSERT_TRUE(HostTensor::create(q, shape, dense).ok());
+  EXPECT_EQ(dense.getRows(), 30);
+  EXPECT_EQ(dense.getElementIndex(5 * 4 + 2, 7), 4 * 40 + 2 * 8 + 7)
+      << "row 2 of instance (1, 1)";
+
+  shape.rowStrides = {{"q", 24}};
+  shape.headStrides = {{"q", 8}};
+  shape.batchStrides = {{"q", 120}};
+  ASSERT_TRUE(getTensorElements(q, shape, elements).ok());
+  EXPECT_EQ(elements, 120 + 2 * 8 + 5 * 24);
+  HostTensor interleaved;
+  ASSERT_TRUE(HostTensor::create(q, shape, interleaved).ok());
+  EXPECT_EQ(interleaved.getElementIndex(5 * 4 + 2, 7), 120 + 8 + 2 * 24 + 7);
+  shape.batch = int64_t(1) << 62;
+  EXPECT_FALSE(getTensorElements(q, shape, elements).ok()) << "overflow";
 }
 
 TEST(RuntimeProgramTest, GridCoversTheRows) {

@@ -352,6 +352,15 @@ bool RunOptions::createFromCommandLine(int argc, char **argv,
             std::to_string(options.heads);
     return false;
   }
+  // Programs are numbered with 32-bit ids on every target.
+  int64_t instances = 0;
+  if (__builtin_mul_overflow(options.batch, options.heads, &instances) ||
+      instances > INT32_MAX) {
+    error = "--batch " + std::to_string(options.batch) + " x --heads " +
+            std::to_string(options.heads) +
+            " problems: more than 32-bit program ids count (2^31 - 1)";
+    return false;
+  }
   if (options.layout != "bhsd" && options.layout != "bshd") {
     error = "--layout must be bhsd or bshd, not '" + options.layout + "'";
     return false;

@@ -73,6 +73,25 @@ bool softmax_run::fitBatch(
             "`heads` arguments (#blk.arg<batch>, #blk.arg<heads>)";
     return false;
   }
+  // Every tensor of a batch must move with it: a tensor without its
+  // strides would be read at the first instance only.
+  if (problem.batch * problem.heads > 1 || layout == "bshd")
+    for (const blk::runtime::KernelArgument &tensor :
+         blk::runtime::getTensorArguments(signatures))
+      for (ArgRole role : {ArgRole::batch_stride, ArgRole::head_stride})
+        if (!llvm::any_of(signatures, [&](const auto &signature) {
+              return llvm::any_of(signature.arguments, [&](const auto &arg) {
+                return arg.role == role && arg.name == tensor.name;
+              });
+            })) {
+          error = "a batch of " + std::to_string(problem.batch) + " x " +
+                  std::to_string(problem.heads) + " problems, but tensor '" +
+                  tensor.name + "' has no " +
+                  (role == ArgRole::batch_stride ? "batch_stride"
+                                                 : "head_stride") +
+                  " argument: every tensor of a batched program takes both";
+          return false;
+        }
   if (layout != "bshd")
     return true;
   if (!batched) {

@@ -159,7 +159,8 @@ double hostBytesNeeded(const RunOptions &options, const Problem &problem,
       if (argument.role == blk::runtime::ArgRole::output)
         outputs += double(elements);
     }
-  double matrix = double(problem.rows()) * double(problem.cols());
+  double matrix = double(problem.rows()) * double(problem.cols()) *
+                  double(problem.batch) * double(problem.heads);
   // Beside the tensors: the CPU run's copies (--reference cpu) or the
   // float64 reference's doubles of every tensor.
   bool checks = options.check;
@@ -229,11 +230,15 @@ bool readTensorFile(const char *flag, blk::runtime::ArgRole role,
   bool vector = !blk::runtime::hasRowStride(tensor->getDeclaration().extent);
   int64_t elements = tensor->getRows() * tensor->getCols();
   if (tensor->getInstanceRows() != tensor->getRows()) {
-    // A batch's tensor: exactly [B, H, rows, cols] (a vector [B, H, rows]).
-    std::vector<size_t> want = {size_t(shape.batch), size_t(shape.heads),
-                                size_t(tensor->getInstanceRows())};
-    if (!vector)
+    // A batch's tensor: exactly [B, H, rows, cols], as writeTensor writes
+    // it (a vector [B, H, its elements]).
+    std::vector<size_t> want = {size_t(shape.batch), size_t(shape.heads)};
+    if (vector) {
+      want.push_back(size_t(tensor->getInstanceRows() * tensor->getCols()));
+    } else {
+      want.push_back(size_t(tensor->getInstanceRows()));
       want.push_back(size_t(tensor->getCols()));
+    }
     if (array.shape == want)
       return true;
     auto describe = [](const std::vector<size_t> &dims) {
@@ -244,7 +249,8 @@ bool readTensorFile(const char *flag, blk::runtime::ArgRole role,
     };
     error = what + "the file's shape is " + describe(array.shape) +
             ", but '" + name + "' of the batch is " + describe(want) +
-            " (batch x heads x rows" + (vector ? ")" : " x cols)");
+            (vector ? " (batch x heads x elements)"
+                    : " (batch x heads x rows x cols)");
     return false;
   }
   // More dimensions only as a batch of one: [1, 1, rows, cols].
