@@ -140,12 +140,13 @@ def Blk_ArgAttr : AttrDef<Blk_Dialect, "Arg"> {
     (B, inner x cols). Every two-dimensional tensor has a row stride, by
     default its number of columns.
 
-    A kernel that takes `batch` or `heads` solves `batch x heads`
-    independent problems of that shape at once (attention's batch and
-    heads): every tensor holds one instance per (batch, head), instance
-    (b, h) of `x` starting `b * batch_stride + h * head_stride` elements in
-    (by default densely packed, heads inside batches: [B, H, rows, cols]),
-    and the launch has `batch x heads` programs along `blk.program_id y`.
+    A kernel that takes `batch` and `heads` (both or neither) solves
+    `batch x heads` independent problems of that shape at once (attention's
+    batch and heads): every tensor holds one instance per (batch, head),
+    instance (b, h) of `x` starting `b * batch_stride + h * head_stride`
+    elements in (by default densely packed, heads inside batches: [B, H,
+    rows, cols]), and the launch has `batch x heads` programs along
+    `blk.program_id y`. Such a kernel takes no scratch tensor.
 
     ```mlir
     func.func @softmax(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
