@@ -575,10 +575,8 @@ static bool onTensorCores(const RowShape &shape, const BindingOptions &options) 
 /// A loop that chains two products on wgmma (attention: S = Q K^T, then
 /// O += P V, a row block of head_dim columns): 128 keys a step, the K and
 /// V tiles carried 1 step ahead in registers at head_dim 64 and none at 128
-/// (its O and Q take the registers). Measured on the H100 at 4 x 16 x 4096
-/// x 4096 bf16 against the matmul tile's 64 keys and 3 stages: head_dim
-/// 128 186.8 against 167.5 TFLOP/s, head_dim 64 161.9 against 145.4
-/// (docs/benchmarks.md, "Attention").
+/// (its O and Q take the registers): the best of a sweep on the H100
+/// (docs/benchmarks.md, "What the rules rest on", chained products).
 constexpr ProductTile kChainedProductTile = {128, 0, 128, 8, 0};
 constexpr int64_t kChainedStagesBelowRowBlock = 2;
 constexpr int64_t kChainedSingleStageRowBlock = 128;

@@ -257,9 +257,7 @@ BlockedLayoutAttr chooseLayout(MLIRContext *context, RankedTensorType anchor,
 /// shape, at least one) move single elements along their rows but runs
 /// down their columns: a transposed tile (K^T read from K's rows, each
 /// column a row of K). Lanes along the rows would then touch a different
-/// 32-byte sector each; down the columns a warp reads whole sectors. (The
-/// attention kernel's K^T load, spread along its rows: 82 TFLOP/s on the
-/// H100 at 4 x 16 x 4096 x 128 bf16, every lane in a line of its own.)
+/// 32-byte sector each; down the columns a warp reads whole sectors.
 bool runsDownColumns(func::FuncOp func, const LayoutClasses &classes,
                      Value layoutClass, RankedTensorType anchor,
                      AccessAnalysis &analysis) {
