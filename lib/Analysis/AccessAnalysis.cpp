@@ -220,7 +220,11 @@ int64_t AccessAnalysis::getPointerDivisibility(Value pointer) {
 
 int64_t AccessAnalysis::getVectorWidth(Value base, Value offsets,
                                        int64_t maxElements) {
-  IntegerFacts offsetFacts = getFacts(offsets);
+  return getVectorWidth(base, getFacts(offsets), maxElements);
+}
+
+int64_t AccessAnalysis::getVectorWidth(Value base, IntegerFacts offsetFacts,
+                                       int64_t maxElements) {
   int64_t elementBytes = cast<PtrType>(base.getType()).getElementBytes();
   int64_t baseElements =
       std::max<int64_t>(1, getPointerDivisibility(base) / elementBytes);
@@ -244,12 +248,19 @@ bool AccessAnalysis::isRealignable(MemoryAccessOpInterface access) {
          getFacts(compare.getRhs()).constancy >= row;
 }
 
-bool AccessAnalysis::isUniformOverRuns(Value mask, int64_t width) {
-  return getFacts(mask).constancy % width == 0;
+bool AccessAnalysis::isUniformOverRuns(Value mask, int64_t width,
+                                       bool downColumns) {
+  IntegerFacts maskFacts = downColumns ? getColumnFacts(mask) : getFacts(mask);
+  return maskFacts.constancy % width == 0;
 }
 
 int64_t AccessAnalysis::getColumnContiguity(Value block) {
   return getColumnFacts(block).contiguity;
+}
+
+int64_t AccessAnalysis::getColumnVectorWidth(Value base, Value offsets,
+                                             int64_t maxElements) {
+  return getVectorWidth(base, getColumnFacts(offsets), maxElements);
 }
 
 IntegerFacts AccessAnalysis::getColumnFacts(Value block) {
@@ -257,31 +268,35 @@ IntegerFacts AccessAnalysis::getColumnFacts(Value block) {
   if (!type || type.getRank() != 2 || type.isDynamicDim(0))
     return {};
   int64_t rows = type.getDimSize(0);
-  // The same all down each column: divisibility is not tracked here.
-  IntegerFacts constant{1, 1, rows};
+  // The same all down each column: divisible as every element of the row.
+  auto constantDown = [&](IntegerFacts alongRow) {
+    return IntegerFacts{elementDivisibility(alongRow), 1, rows};
+  };
   if (constantInteger(block))
-    return constant;
+    return constantDown(getFacts(block));
   Operation *op = block.getDefiningOp();
   if (!op)
     return {};
   return llvm::TypeSwitch<Operation *, IntegerFacts>(op)
-      .Case([&](SplatOp) { return constant; })
+      .Case([&](SplatOp splat) {
+        return IntegerFacts{getFacts(splat.getSrc()).divisibility, 1, rows};
+      })
       .Case([&](BroadcastOp broadcast) {
         auto source = cast<RankedTensorType>(broadcast.getSrc().getType());
-        return source.getDimSize(0) == 1 ? constant
-                                         : getColumnFacts(broadcast.getSrc());
+        return source.getDimSize(0) == 1
+                   ? constantDown(getFacts(broadcast.getSrc()))
+                   : getColumnFacts(broadcast.getSrc());
       })
       .Case([&](ExpandDimsOp expand) -> IntegerFacts {
         // A column [M, 1] of a 1-D block: its facts along its one axis.
         if (expand.getAxis() != 1)
           return {};
-        IntegerFacts along = getFacts(expand.getSrc());
-        return {1, along.contiguity, along.constancy};
+        return getFacts(expand.getSrc());
       })
       .Case([&](arith::AddIOp add) -> IntegerFacts {
         IntegerFacts lhs = getColumnFacts(add.getLhs());
         IntegerFacts rhs = getColumnFacts(add.getRhs());
-        return {1,
+        return {gcd(lhs.divisibility, rhs.divisibility),
                 std::max(gcd(lhs.contiguity, rhs.constancy),
                          gcd(lhs.constancy, rhs.contiguity)),
                 gcd(lhs.constancy, rhs.constancy)};
@@ -289,13 +304,29 @@ IntegerFacts AccessAnalysis::getColumnFacts(Value block) {
       .Case([&](arith::SubIOp sub) -> IntegerFacts {
         IntegerFacts lhs = getColumnFacts(sub.getLhs());
         IntegerFacts rhs = getColumnFacts(sub.getRhs());
-        return {1, gcd(lhs.contiguity, rhs.constancy),
+        return {gcd(lhs.divisibility, rhs.divisibility),
+                gcd(lhs.contiguity, rhs.constancy),
                 gcd(lhs.constancy, rhs.constancy)};
       })
       .Case([&](arith::MulIOp mul) -> IntegerFacts {
+        IntegerFacts lhs = getColumnFacts(mul.getLhs());
+        IntegerFacts rhs = getColumnFacts(mul.getRhs());
+        return {std::min(elementDivisibility(lhs) * elementDivisibility(rhs),
+                         kMaxDivisibility),
+                1, gcd(lhs.constancy, rhs.constancy)};
+      })
+      .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(
+          [&](Operation *logical) -> IntegerFacts {
+            // Equal where both operands are (masks combined).
+            return {1, 1,
+                    gcd(getColumnFacts(logical->getOperand(0)).constancy,
+                        getColumnFacts(logical->getOperand(1)).constancy)};
+          })
+      .Case([&](arith::CmpIOp compare) -> IntegerFacts {
         return {1, 1,
-                gcd(getColumnFacts(mul.getLhs()).constancy,
-                    getColumnFacts(mul.getRhs()).constancy)};
+                compareConstancy(compare.getPredicate(),
+                                 getColumnFacts(compare.getLhs()),
+                                 getColumnFacts(compare.getRhs()))};
       })
       .Case([&](ConvertLayoutOp convert) {
         return getColumnFacts(convert.getSrc());

@@ -168,17 +168,23 @@ LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 SwizzledSharedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           int64_t rotationFirst, int64_t rotationBits) {
+                           int64_t rotationFirst, int64_t rotationBits,
+                           bool transposed) {
   if (rotationFirst < 0 || rotationBits < 0 || rotationFirst > 30 ||
       rotationBits > 30 || rotationFirst + rotationBits > 30)
     return emitError() << "expected row bits to rotate within 0 .. 29, but "
                           "found rotation_first = "
                        << rotationFirst << ", rotation_bits = " << rotationBits;
+  if (transposed && rotationBits)
+    return emitError() << "expected no row rotation in a transposed swizzled "
+                          "block (B read K-major), but found rotation_bits = "
+                       << rotationBits;
   return success();
 }
 
-/// A #blk.swizzled block: 16-bit elements, whole panels of 64 columns,
-/// rows in whole swizzle patterns of 8; a ring of them is 3-D.
+/// A #blk.swizzled block: 16-bit elements, whole panels of 64 columns (of
+/// rows, transposed), rows (columns) in whole swizzle patterns of 8; a ring
+/// of them is 3-D.
 static LogicalResult
 verifySwizzledShape(function_ref<InFlightDiagnostic()> emitError,
                     ArrayRef<int64_t> shape, Type elementType,
@@ -192,6 +198,15 @@ verifySwizzledShape(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expected f16 or bf16 elements in a swizzled "
                           "block, but found "
                        << elementType;
+  if (encoding.getTransposed()) {
+    if (rows % kWgmmaPanelElements != 0 || cols % 8 != 0)
+      return emitError() << "expected a transposed swizzled block of rows a "
+                            "multiple of "
+                         << kWgmmaPanelElements
+                         << " and columns a multiple of 8, but found " << rows
+                         << "x" << cols;
+    return success();
+  }
   if (cols % kWgmmaPanelElements != 0 || rows % 8 != 0)
     return emitError() << "expected a swizzled block of rows a multiple of 8 "
                           "and columns a multiple of "

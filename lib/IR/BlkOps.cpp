@@ -321,10 +321,17 @@ LogicalResult LocalAllocOp::verify() {
                            << getType();
     return success();
   }
-  if (getType().getEncoding())
-    return emitOpError() << "expected a buffer without an encoding for the "
-                            "block it keeps (each thread's chunks), but found "
-                         << getType();
+  if (getType().getEncoding()) {
+    // A block stored where blk.warpgroup_dot reads it.
+    RankedTensorType src = getSrc().getType();
+    if (failed(Distribution::get(src)) || getType().getShape().size() != 2 ||
+        src.getShape() != getType().getShape() ||
+        src.getElementType() != getType().getElementType())
+      return emitOpError() << "expected a block laid out over threads of the "
+                              "swizzled buffer's shape and element type, "
+                           << getType() << ", but found " << src;
+    return success();
+  }
   if (!getSrc().getType().hasStaticShape())
     return emitOpError() << "expected a block of static shape, but found "
                          << getSrc().getType();
@@ -420,12 +427,15 @@ LogicalResult WarpgroupDotOp::verify() {
   if (c->getLayout() != wgmma)
     return emitOpError() << "expected the accumulator laid out for wgmma, "
                          << wgmma << ", but found " << acc.getEncoding();
+  // B is read N-major, or K-major from a transposed buffer.
+  SwizzledSharedAttr bEncoding = getB().getType().getEncoding();
+  bool bKMajor = bEncoding && bEncoding.getTransposed();
   if (failed(verifySwizzledOperand(
           *this, getA().getType(),
           getWgmmaOperandEncoding(getContext(), warps, 0), "A")) ||
       failed(verifySwizzledOperand(
           *this, getB().getType(),
-          getWgmmaOperandEncoding(getContext(), warps, 1), "B")))
+          getWgmmaOperandEncoding(getContext(), warps, 1, bKMajor), "B")))
     return failure();
   ArrayRef<int64_t> a = getA().getType().getShape();
   ArrayRef<int64_t> b = getB().getType().getShape();

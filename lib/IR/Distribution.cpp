@@ -31,6 +31,14 @@ int64_t Distribution::getTile(int64_t d) const {
          layout.getCtasAlong(d);
 }
 
+int64_t Distribution::getRunDim() const {
+  int64_t last = getRank() - 1;
+  if (getRank() == 2 && !slicedDim && getCount(last) == 1 &&
+      getRunLength(0) > 1)
+    return 0;
+  return last;
+}
+
 int64_t Distribution::getRunLength(int64_t d) const {
   return std::min(layout.getElems()[d], shape[d]);
 }
@@ -123,7 +131,7 @@ int64_t mlir::blk::getAccessVectorWidth(Operation *op,
   auto width = op->getAttrOfType<IntegerAttr>(BlkDialect::getVectorAttrName());
   if (!width || distribution.getSlicedDim())
     return 1;
-  int64_t run = distribution.getRunLength(distribution.getRank() - 1);
+  int64_t run = distribution.getRunLength(distribution.getRunDim());
   return std::min(width.getInt(), run);
 }
 
@@ -204,11 +212,13 @@ BitRotation mlir::blk::getWgmmaRowRotation(int64_t numWarps) {
 
 SwizzledSharedAttr mlir::blk::getWgmmaOperandEncoding(MLIRContext *context,
                                                       int64_t numWarps,
-                                                      int64_t operand) {
+                                                      int64_t operand,
+                                                      bool kMajorB) {
   if (operand == 1)
-    return SwizzledSharedAttr::get(context, 0, 0);
+    return SwizzledSharedAttr::get(context, 0, 0, kMajorB);
   BitRotation rotation = getWgmmaRowRotation(numWarps);
-  return SwizzledSharedAttr::get(context, rotation.first, rotation.count);
+  return SwizzledSharedAttr::get(context, rotation.first, rotation.count,
+                                 false);
 }
 
 std::optional<BitRotation>

@@ -573,13 +573,15 @@ static bool onTensorCores(const RowShape &shape, const BindingOptions &options) 
 }
 
 /// A loop that chains two products on wgmma (attention: S = Q K^T, then
-/// O += P V, a row block of head_dim columns): 128 keys a step, the K and
-/// V tiles carried 1 step ahead in registers at head_dim 64 and none at 128
-/// (its O and Q take the registers): the best of a sweep on the H100
-/// (docs/benchmarks.md, "What the rules rest on", chained products).
-constexpr ProductTile kChainedProductTile = {128, 0, 128, 8, 0};
-constexpr int64_t kChainedStagesBelowRowBlock = 2;
-constexpr int64_t kChainedSingleStageRowBlock = 128;
+/// O += P V, a row block of head_dim columns): 128 query rows on 8 warps,
+/// 128 keys a step, the K and V tiles copied one step ahead into rings of
+/// 2 (blk-pipeline-dot-operands; 3 were no faster at head_dim 64 and do
+/// not fit at 128): the best of the sweeps on the H100 (docs/benchmarks.md,
+/// "What the rules rest on", chained products). Past head_dim 128 the
+/// rings do not fit (K and V of 128 x 256 bf16, twice, are 256 KiB) and
+/// the tiles stay loads, 1 stage (no registers to carry them in).
+constexpr ProductTile kChainedProductTile = {128, 0, 128, 8, 2};
+constexpr int64_t kChainedRingsMaxRowBlock = 128;
 
 /// The product rules' tile for the shape (Binding.h).
 static ProductTile productTile(const RowShape &shape,
@@ -590,9 +592,8 @@ static ProductTile productTile(const RowShape &shape,
   if (traits.chainsProducts &&
       options.products == BindingOptions::Products::warpgroups) {
     ProductTile tile = kChainedProductTile;
-    tile.stages = shape.cols >= kChainedSingleStageRowBlock
-                      ? 1
-                      : kChainedStagesBelowRowBlock;
+    if (shape.cols > kChainedRingsMaxRowBlock)
+      tile.stages = 1;
     return tile;
   }
   ProductTile tile = shape.rows <= kFewRowsTile.rows ? kFewRowsTile
@@ -713,7 +714,8 @@ candidateProductSpecializations(ModuleOp program, const ProgramTraits &traits,
   if (options.choices.numStages == 0) {
     if (options.products == BindingOptions::Products::warpgroups &&
         onTensorCores(shape, options))
-      stages = {3, 4};
+      stages = traits.chainsProducts ? std::vector<int64_t>{2, 3}
+                                     : std::vector<int64_t>{3, 4};
     else if (traits.loadsInLoops)
       stages = {1, 2};
   }

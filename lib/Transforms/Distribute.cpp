@@ -276,14 +276,50 @@ bool runsDownColumns(func::FuncOp func, const LayoutClasses &classes,
   return any && all;
 }
 
-/// A layout for a block accessed down its columns (runsDownColumns): a
-/// thread's elements one a run, the lanes of a warp down a column, the
-/// warps across the columns as far as they go.
+/// Elements every access of the class `layoutClass` (its anchor's shape)
+/// can move as one vector down a column (at most 16 bytes).
+int64_t chooseColumnVectorWidth(func::FuncOp func, const LayoutClasses &classes,
+                                Value layoutClass, RankedTensorType anchor,
+                                AccessAnalysis &analysis) {
+  int64_t width = kVectorBytes;
+  func.walk([&](MemoryAccessOpInterface access) {
+    TypedValue<RankedTensorType> offsets = access.getOffsets();
+    if (classes.getClass(offsets) != layoutClass ||
+        offsets.getType().getShape() != anchor.getShape())
+      return;
+    int64_t maxElements =
+        kVectorBytes / access.getBase().getType().getElementBytes();
+    width = std::min(width, analysis.getColumnVectorWidth(access.getBase(),
+                                                          offsets,
+                                                          maxElements));
+  });
+  return width;
+}
+
+/// A layout for a block accessed down its columns (runsDownColumns), whose
+/// accesses move `vectorWidth` elements down a column as one vector: each
+/// thread holds one column, in runs of that many elements (a 16-byte load
+/// and, where wgmma reads the block K-major, a 16-byte store), two lanes
+/// down a column (a warp's runs fill whole 32-byte sectors), the other
+/// lanes and the warps across the columns. Where a thread would hold
+/// several columns, or runs are single elements: its elements one a run,
+/// the lanes of a warp down a column, the warps across the columns as far
+/// as they go.
 BlockedLayoutAttr chooseColumnLayout(MLIRContext *context,
                                      RankedTensorType anchor,
-                                     int64_t numWarps) {
+                                     int64_t numWarps, int64_t vectorWidth) {
   int64_t rows = anchor.getShape().front();
   int64_t cols = anchor.getShape().back();
+  if (vectorWidth > 1 && rows >= vectorWidth) {
+    int64_t lanesDownCols = std::min<int64_t>(2, rows / vectorWidth);
+    int64_t lanesAlongRows = kWarpSize / lanesDownCols;
+    int64_t warpsAlongRows =
+        std::clamp<int64_t>(cols / lanesAlongRows, 1, numWarps);
+    if (lanesAlongRows * warpsAlongRows >= cols)
+      return BlockedLayoutAttr::get(context, {vectorWidth, 1},
+                                    {lanesDownCols, lanesAlongRows},
+                                    {numWarps / warpsAlongRows, warpsAlongRows});
+  }
   int64_t lanesDownCols = std::clamp<int64_t>(rows, 1, kWarpSize);
   int64_t lanesAlongRows = kWarpSize / lanesDownCols;
   int64_t warpsAlongRows =
@@ -449,7 +485,10 @@ struct BlkDistributePass
       }
       if (ctas == 1 &&
           runsDownColumns(func, classes, layoutClass, anchor, analysis)) {
-        layouts[layoutClass] = chooseColumnLayout(context, anchor, warps);
+        layouts[layoutClass] = chooseColumnLayout(
+            context, anchor, warps,
+            chooseColumnVectorWidth(func, classes, layoutClass, anchor,
+                                    analysis));
         continue;
       }
       layouts[layoutClass] = chooseLayout(
@@ -490,7 +529,11 @@ struct BlkDistributePass
       int64_t width = 1;
       FailureOr<Distribution> distribution =
           Distribution::get(offsets.getType());
-      if (succeeded(distribution) && !distribution->getSlicedDim()) {
+      if (succeeded(distribution) && !distribution->getSlicedDim() &&
+          distribution->runsDownColumns()) {
+        width = analysis.getColumnVectorWidth(
+            access.getBase(), offsets, distribution->getRunLength(0));
+      } else if (succeeded(distribution) && !distribution->getSlicedDim()) {
         int64_t run =
             distribution->getRunLength(distribution->getRank() - 1);
         width = analysis.getVectorWidth(access.getBase(), offsets, run);

@@ -25,6 +25,17 @@
 // fill zeros), so every iteration commits one group and the count of
 // groups in flight stays S - 1.
 //
+// A loop of several products (attention: S = Q K^T, then O += P V) gets
+// rings for every operand that is a load of the loop, all copied in one
+// group an iteration, after its first product (whose barrier follows
+// every warpgroup's products of the iteration before); 2 stages pay there,
+// the copies running under the work between the products. An A that is
+// not copied is stored where wgmma reads it by blk.local_alloc: before the
+// loop where it is defined outside it (Q), else before its product (P,
+// after a barrier where no product of the iteration comes first, since
+// other warpgroups may still read the last one). The products are waited
+// for where they are made.
+//
 // Where the product's only use is the next iteration's accumulator, the
 // product is also left in flight (`pending = 1`), as Triton's pipeliner
 // leaves it: the tensor cores still multiply while the next copies are
@@ -60,11 +71,13 @@ using namespace mlir::blk;
 
 namespace {
 
-/// Stages from which the rings pay: at 2 the copies run one K step ahead
-/// and each is waited for before the next product, so nothing hides their
-/// latency; the operands carried in registers by blk-pipeline-loads are
-/// faster there (docs/benchmarks.md, "Matmul").
-constexpr int64_t kMinStages = 3;
+/// Stages from which the rings of a loop whose one product reads two of
+/// them pay: at 2 the copies run one K step ahead and each is waited for
+/// before the next product, so nothing hides their latency; the operands
+/// carried in registers by blk-pipeline-loads are faster there
+/// (docs/benchmarks.md, "Matmul"). Where other work sits between the
+/// products (a loop of several, or an A stored by the threads), 2 do.
+constexpr int64_t kMinStages = 3, kMinStagesBesideWork = 2;
 
 /// Iterations the copies run ahead of products left in flight: two K steps
 /// hide a copy's latency behind the products (one does not), and a third
@@ -89,14 +102,23 @@ std::optional<unsigned> getChainedAccumulator(DotOp dot, scf::ForOp loop) {
   return position;
 }
 
-/// A dot whose operands are copied ahead, its loop, and the operands'
-/// loads with their address ops.
-struct DotOperandCopies {
+/// How one product of the loop gets its operands: B, and A where it is a
+/// load of the loop, copied ahead into rings; otherwise A is stored by the
+/// threads.
+struct DotCopies {
   DotOp dot;
+  std::optional<PipelinedLoad> a;
+  PipelinedLoad b;
+};
+
+/// The products of a loop whose operands are copied ahead, in the loop's
+/// order.
+struct LoopCopies {
   scf::ForOp loop;
-  PipelinedLoad a, b;
+  SmallVector<DotCopies> dots;
   int64_t numStages;
-  /// getChainedAccumulator, asked before the rewrite replaces the dot.
+  /// getChainedAccumulator of the loop's one product, both its operands
+  /// copied, asked before the rewrite replaces the dot.
   std::optional<unsigned> chained;
 
   /// Products left in flight after the dot: 1 where the loop chains them.
@@ -115,16 +137,27 @@ struct DotOperandCopies {
 };
 
 /// Whether `load` moves runs of 16 bytes that its mask takes whole or not
-/// at all, and fills masked-off elements with 0 (what a copy that moves no
-/// byte leaves).
-bool copiesWholeRuns(LoadOp load, AccessAnalysis &analysis) {
+/// at all, along its rows or (B only, `operand` 1: K^T from the rows of K,
+/// copied into a transposed ring) down its columns, and fills masked-off
+/// elements with 0 (what a copy that moves no byte leaves).
+bool copiesWholeRuns(LoadOp load, int64_t operand, AccessAnalysis &analysis) {
   Type element = load.getType().getElementType();
   int64_t runElements =
       TargetInfo::kAsyncCopyBytes * 8 / element.getIntOrFloatBitWidth();
-  if (analysis.getVectorWidth(load.getBase(), load.getOffsets(),
-                              runElements) != runElements)
-    return false;
-  if (load.getMask() && !analysis.isUniformOverRuns(load.getMask(), runElements))
+  auto wholeRuns = [&](bool downColumns) {
+    int64_t width =
+        downColumns ? analysis.getColumnVectorWidth(load.getBase(),
+                                                    load.getOffsets(),
+                                                    runElements)
+                    : analysis.getVectorWidth(load.getBase(),
+                                              load.getOffsets(), runElements);
+    return width == runElements &&
+           (!load.getMask() ||
+            analysis.isUniformOverRuns(load.getMask(), runElements,
+                                       downColumns));
+  };
+  if (!wholeRuns(/*downColumns=*/false) &&
+      (operand == 0 || !wholeRuns(/*downColumns=*/true)))
     return false;
   if (Value other = load.getOther()) {
     auto constant = other.getDefiningOp<arith::ConstantOp>();
@@ -134,94 +167,119 @@ bool copiesWholeRuns(LoadOp load, AccessAnalysis &analysis) {
   return true;
 }
 
-/// Whether rings of `stages` slots for A and B fit a CTA of `target`, with
-/// room to round the dynamic shared start up to their alignment: where
-/// they do not, the operands stay loads (in registers the dot's region
-/// takes less).
-bool ringsFit(LoadOp a, LoadOp b, int64_t stages, const TargetInfo &target) {
+/// Bytes of the swizzled buffers `copies` makes: a ring of S for each
+/// operand copied, one buffer for each A stored by the threads.
+int64_t getBufferBytes(const LoopCopies &copies) {
+  auto blockBytes = [](Value operand) {
+    auto type = cast<RankedTensorType>(operand.getType());
+    return getSwizzledBlockBytes(type.getDimSize(0), type.getDimSize(1),
+                                 type.getElementTypeBitWidth());
+  };
   int64_t bytes = 0;
-  for (LoadOp load : {a, b}) {
-    ArrayRef<int64_t> shape = load.getType().getShape();
-    bytes += stages * getSwizzledBlockBytes(shape[0], shape[1],
-                                            load.getType().getElementTypeBitWidth());
+  for (const DotCopies &dot : copies.dots) {
+    DotOp op = dot.dot;
+    bytes += copies.numStages * blockBytes(op.getB());
+    bytes += (dot.a ? copies.numStages : 1) * blockBytes(op.getA());
   }
-  return bytes + kSwizzleRepeatBytes - kVectorBytes <=
-         target.getMaxSharedBytesPerCta();
+  return bytes;
 }
 
-/// The copies blk-pipeline-dot-operands makes for `dot`, if it makes any
-/// (isCopiedAheadToDot says when); nothing here asks a layout.
-std::optional<DotOperandCopies> getDotOperandCopies(DotOp dot,
-                                                    AccessAnalysis &analysis) {
-  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
-  auto func = dot->getParentOfType<func::FuncOp>();
+/// The copies blk-pipeline-dot-operands makes for the products of `loop`,
+/// if it makes any (isCopiedAheadToDot says when); nothing here asks a
+/// layout. Every product directly in the loop must take part: the loop
+/// commits one group of copies an iteration.
+std::optional<LoopCopies> getLoopCopies(scf::ForOp loop,
+                                        AccessAnalysis &analysis) {
+  auto func = loop->getParentOfType<func::FuncOp>();
   KernelAttr kernel = func ? getKernelAttr(func) : KernelAttr();
   // In another loop, the next entry's first copies could overwrite a slot
   // another warpgroup's last products of this entry still read: nothing
   // orders them after the loop.
-  if (!loop || !kernel || kernel.getNumStages() < kMinStages ||
-      loop.getUnsignedCmp() ||
+  if (!kernel || loop.getUnsignedCmp() ||
       !loop.getInductionVar().getType().isInteger(32) ||
       loop->getParentOfType<LoopLikeOpInterface>())
     return std::nullopt;
-  TargetInfo target = getTargetInfo(dot);
-  if (!target.hasAsyncCopy() ||
-      !fitsWgmma(dot, target, kernel.getNumWarps()))
+  TargetInfo target = getTargetInfo(loop);
+  SmallVector<DotOp> dots(loop.getBody()->getOps<DotOp>());
+  if (!target.hasAsyncCopy() || dots.empty())
     return std::nullopt;
-  auto a = dot.getA().getDefiningOp<LoadOp>();
-  auto b = dot.getB().getDefiningOp<LoadOp>();
-  if (!a || !b || a == b || !a->hasOneUse() || !b->hasOneUse())
+  SmallVector<PipelinedLoad> candidates = getLoadsBeforeWrites(loop);
+  auto getCandidate = [&](Value operand) -> std::optional<PipelinedLoad> {
+    auto load = operand.getDefiningOp<LoadOp>();
+    if (!load || !load->hasOneUse())
+      return std::nullopt;
+    for (const PipelinedLoad &pipelined : candidates)
+      if (pipelined.load == load)
+        return pipelined;
     return std::nullopt;
-  std::optional<PipelinedLoad> pipelinedA, pipelinedB;
-  for (PipelinedLoad &pipelined : getLoadsBeforeWrites(loop)) {
-    if (pipelined.load == a)
-      pipelinedA = std::move(pipelined);
-    else if (pipelined.load == b)
-      pipelinedB = std::move(pipelined);
+  };
+  LoopCopies copies{loop, {}, kernel.getNumStages(), std::nullopt};
+  for (DotOp dot : dots) {
+    if (!fitsWgmma(dot, target, kernel.getNumWarps()))
+      return std::nullopt;
+    std::optional<PipelinedLoad> b = getCandidate(dot.getB());
+    if (!b || !copiesWholeRuns(b->load, 1, analysis))
+      return std::nullopt;
+    std::optional<PipelinedLoad> a = getCandidate(dot.getA());
+    if (a && !copiesWholeRuns(a->load, 0, analysis))
+      a.reset();
+    copies.dots.push_back({dot, std::move(a), std::move(*b)});
   }
-  if (!pipelinedA || !pipelinedB || !copiesWholeRuns(a, analysis) ||
-      !copiesWholeRuns(b, analysis) ||
-      !ringsFit(a, b, kernel.getNumStages(), target))
+  bool onlyProducts = copies.dots.size() == 1 && copies.dots.front().a;
+  if (copies.numStages < (onlyProducts ? kMinStages : kMinStagesBesideWork) ||
+      getBufferBytes(copies) + kSwizzleRepeatBytes - kVectorBytes >
+          target.getMaxSharedBytesPerCta())
     return std::nullopt;
-  return DotOperandCopies{dot,
-                          loop,
-                          std::move(*pipelinedA),
-                          std::move(*pipelinedB),
-                          kernel.getNumStages(),
-                          getChainedAccumulator(dot, loop)};
+  if (onlyProducts)
+    copies.chained = getChainedAccumulator(copies.dots.front().dot, loop);
+  return copies;
 }
 
-/// What blk-distribute decided for the dot and its loads: the accumulator
-/// laid out for wgmma, the loads' threads holding whole 16-byte runs.
-bool hasCopyableLayouts(DotOperandCopies &copies) {
-  FailureOr<Distribution> c = Distribution::get(copies.dot.getAcc().getType());
-  if (failed(c) ||
-      c->getLayout() != getWgmmaAccumulatorLayout(
-                            copies.dot.getContext(),
-                            c->getLayout().getNumWarps()))
-    return false;
-  return llvm::all_of(std::array{copies.a.load, copies.b.load}, [](LoadOp load) {
+/// Whether the threads of `load` (laid out) hold runs down its columns.
+bool runsDownColumns(LoadOp load) {
+  return Distribution::get(load.getOffsets().getType())->runsDownColumns();
+}
+
+/// What blk-distribute decided for the products and their loads: the
+/// accumulators laid out for wgmma, the copied loads' threads holding
+/// whole 16-byte runs, A's along its rows (wgmma reads A K-major only).
+bool hasCopyableLayouts(const LoopCopies &copies) {
+  auto wholeRuns = [](LoadOp load) {
     FailureOr<Distribution> d = Distribution::get(load.getOffsets().getType());
     int64_t bits = load.getType().getElementTypeBitWidth();
     return succeeded(d) && getAccessVectorWidth(load, *d) * bits ==
                                TargetInfo::kAsyncCopyBytes * 8;
+  };
+  return llvm::all_of(copies.dots, [&](const DotCopies &dot) {
+    DotOp op = dot.dot;
+    FailureOr<Distribution> c = Distribution::get(op.getAcc().getType());
+    return succeeded(c) &&
+           c->getLayout() == getWgmmaAccumulatorLayout(
+                                 op.getContext(), c->getLayout().getNumWarps()) &&
+           succeeded(Distribution::get(op.getA().getType())) &&
+           wholeRuns(dot.b.load) &&
+           (!dot.a || (wholeRuns(dot.a->load) && !runsDownColumns(dot.a->load)));
   });
 }
 
-/// Builds the rings and the copies of one dot's operands.
+/// Builds the rings and the copies of a loop's products.
 class RingBuilder {
 public:
-  explicit RingBuilder(DotOperandCopies &copies) : copies(copies) {}
+  explicit RingBuilder(LoopCopies &copies) : copies(copies) {}
 
-  /// The rings before the loop, and the copies of its first S - 1
-  /// iterations.
+  /// The rings (and the buffers of A's defined outside the loop) before
+  /// the loop, and the copies of its first `ahead` iterations.
   void createPrologue(OpBuilder &b) {
     scf::ForOp loop = copies.loop;
-    int64_t warps =
-        Distribution::get(copies.dot.getAcc().getType())->getLayout()
-            .getNumWarps();
-    ringA = createRing(b, copies.a.load, warps, 0);
-    ringB = createRing(b, copies.b.load, warps, 1);
+    for (DotCopies &dot : copies.dots) {
+      Buffers buffers;
+      if (dot.a)
+        buffers.ringA = createRing(b, dot.a->load, 0);
+      else if (loop.isDefinedOutsideOfLoop(dot.dot.getA()))
+        buffers.a = createStoredA(b, dot.dot);
+      buffers.ringB = createRing(b, dot.b.load, 1);
+      buffersOf.push_back(buffers);
+    }
     Location loc = loop.getLoc();
     for (int64_t k = 0; k < copies.getAhead(); ++k) {
       Value position = loop.getLowerBound();
@@ -236,12 +294,10 @@ public:
     }
   }
 
-  /// The product of iteration i from slot i mod S, then the copies of the
-  /// iteration `ahead` on; the wait before the product, the last ones after
-  /// the loop.
+  /// Each product from its slots (A stored first where no ring holds it);
+  /// the wait before the first, the copies of the iteration `ahead` on
+  /// after it, the last wait after the loop.
   void createBody(OpBuilder &before) {
-    DotOp dot = copies.dot;
-    Location loc = dot.getLoc();
     int64_t ahead = copies.getAhead();
     int64_t pending = copies.getPendingProducts();
     Value aheadSteps = createSteps(before, copies.loop, ahead);
@@ -249,22 +305,39 @@ public:
     auto [slot, next] = carrySlots(ahead);
     scf::ForOp loop = copies.loop;
 
-    OpBuilder b(dot);
-    AsyncWaitGroupOp::create(b, loc, ahead - 1);
-    Value product = WarpgroupDotOp::create(
-        b, loc, dot.getType(), createSlot(b, ringA, slot),
-        createSlot(b, ringB, slot), dot.getAcc(), pending);
-    dot.replaceAllUsesWith(product);
+    for (auto [index, dot] : llvm::enumerate(copies.dots)) {
+      Buffers &buffers = buffersOf[index];
+      Location loc = dot.dot.getLoc();
+      OpBuilder b(dot.dot);
+      if (index == 0)
+        AsyncWaitGroupOp::create(b, loc, ahead - 1);
+      Value a = buffers.ringA ? createSlot(b, buffers.ringA, slot) : buffers.a;
+      if (!a) {
+        // Other warpgroups may still read the last iteration's A, unless
+        // a product of this iteration (its barrier) came first.
+        if (index == 0)
+          BarrierOp::create(b, loc);
+        a = createStoredA(b, dot.dot);
+      }
+      Value product = WarpgroupDotOp::create(
+          b, loc, dot.dot.getType(), a, createSlot(b, buffers.ringB, slot),
+          dot.dot.getAcc(), pending);
+      dot.dot.replaceAllUsesWith(product);
+      if (index != 0)
+        continue;
+      b.setInsertionPointAfter(product.getDefiningOp());
+      if (copies.needsBarrierBeforeCopies())
+        BarrierOp::create(b, loc);
+      Value position =
+          arith::AddIOp::create(b, loc, loop.getInductionVar(), aheadSteps);
+      createCopies(b, position,
+                   createBelow(b, loc, loop.getInductionVar(), lastBound),
+                   next);
+    }
 
-    b.setInsertionPointAfter(product.getDefiningOp());
-    if (copies.needsBarrierBeforeCopies())
-      BarrierOp::create(b, loc);
-    Value position =
-        arith::AddIOp::create(b, loc, loop.getInductionVar(), aheadSteps);
-    createCopies(b, position,
-                 createBelow(b, loc, loop.getInductionVar(), lastBound), next);
-
+    OpBuilder b(loop->getContext());
     b.setInsertionPointAfter(loop);
+    Location loc = loop.getLoc();
     AsyncWaitGroupOp::create(b, loc, 0);
     if (pending) {
       Value last = loop.getResult(*copies.chained);
@@ -274,6 +347,18 @@ public:
   }
 
 private:
+  /// A product's swizzled buffers: rings of its copied operands, or the
+  /// buffer of an A defined outside the loop.
+  struct Buffers {
+    Value ringA, a, ringB;
+  };
+
+  int64_t getNumWarps() const {
+    return Distribution::get(copies.dots.front().dot.getAcc().getType())
+        ->getLayout()
+        .getNumWarps();
+  }
+
   /// The slots iteration i reads (i mod S) and writes ((i + ahead) mod S),
   /// carried by the loop from 0 and `ahead` and stepped round the ring
   /// (the remainders by S cost a multiply-high and four more instructions a
@@ -306,14 +391,25 @@ private:
                                      b.getI32IntegerAttr(value));
   }
 
-  /// A ring of S buffers for operand `operand` (0: A, 1: B) of the dot.
-  Value createRing(OpBuilder &b, LoadOp load, int64_t warps, int64_t operand) {
+  /// A ring of S buffers for operand `operand` (0: A, 1: B) of a product:
+  /// B K-major where its copies run down its columns.
+  Value createRing(OpBuilder &b, LoadOp load, int64_t operand) {
     ArrayRef<int64_t> shape = load.getType().getShape();
     auto type = SharedType::get(
         b.getContext(), {copies.numStages, shape[0], shape[1]},
         load.getType().getElementType(),
-        getWgmmaOperandEncoding(b.getContext(), warps, operand));
+        getWgmmaOperandEncoding(b.getContext(), getNumWarps(), operand,
+                                /*kMajorB=*/runsDownColumns(load)));
     return LocalAllocOp::create(b, load.getLoc(), type, Value());
+  }
+
+  /// `dot`'s A stored by the threads where wgmma reads it.
+  Value createStoredA(OpBuilder &b, DotOp dot) {
+    RankedTensorType a = dot.getA().getType();
+    auto type = SharedType::get(
+        b.getContext(), a.getShape(), a.getElementType(),
+        getWgmmaOperandEncoding(b.getContext(), getNumWarps(), 0));
+    return LocalAllocOp::create(b, dot.getLoc(), type, dot.getA());
   }
 
   static Value createSlot(OpBuilder &b, Value ring, Value index) {
@@ -322,11 +418,15 @@ private:
                                 ring, index);
   }
 
-  /// A's and B's copies of the iteration at `position` (none where `runs`
-  /// is false) into slot `slot` of their rings, one group.
+  /// Every ring's copies of the iteration at `position` (none where `runs`
+  /// is false) into slot `slot`, one group.
   void createCopies(OpBuilder &b, Value position, Value runs, Value slot) {
-    createCopy(b, copies.a, position, runs, createSlot(b, ringA, slot));
-    createCopy(b, copies.b, position, runs, createSlot(b, ringB, slot));
+    for (auto [dot, buffers] : llvm::zip(copies.dots, buffersOf)) {
+      if (dot.a)
+        createCopy(b, *dot.a, position, runs,
+                   createSlot(b, buffers.ringA, slot));
+      createCopy(b, dot.b, position, runs, createSlot(b, buffers.ringB, slot));
+    }
     AsyncCommitGroupOp::create(b, copies.loop.getLoc());
   }
 
@@ -342,25 +442,29 @@ private:
                   load->getAttr(BlkDialect::getVectorAttrName()));
   }
 
-  DotOperandCopies &copies;
-  Value ringA, ringB;
+  LoopCopies &copies;
+  SmallVector<Buffers> buffersOf;
 };
 
-/// Rewrites `copies.dot` to read rings its operands are copied into, and
-/// erases the loads and the address ops only they used.
-void pipelineDotOperands(DotOperandCopies &copies) {
+/// Rewrites the loop's products to read the rings their operands are
+/// copied into, and erases the loads and the address ops only they used.
+void pipelineDotOperands(LoopCopies &copies) {
   OpBuilder before(copies.loop);
   RingBuilder rings(copies);
   rings.createPrologue(before);
   rings.createBody(before);
-  copies.dot.erase();
-  copies.a.load.erase();
-  copies.b.load.erase();
-  // A's and B's address ops may share ops: each is erased once, users
+  // The loads' address ops may share ops: each is erased once, users
   // first.
   llvm::SetVector<Operation *> addressOps;
-  addressOps.insert_range(copies.a.addressOps);
-  addressOps.insert_range(copies.b.addressOps);
+  for (DotCopies &dot : copies.dots) {
+    dot.dot.erase();
+    for (PipelinedLoad *pipelined : {dot.a ? &*dot.a : nullptr, &dot.b}) {
+      if (!pipelined)
+        continue;
+      pipelined->load.erase();
+      addressOps.insert_range(pipelined->addressOps);
+    }
+  }
   SmallVector<Operation *> ops = addressOps.takeVector();
   llvm::sort(ops,
              [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
@@ -376,14 +480,13 @@ struct BlkPipelineDotOperandsPass
 
   void runOnOperation() override {
     AccessAnalysis analysis;
-    SmallVector<DotOperandCopies> found;
-    getOperation().walk([&](DotOp dot) {
-      std::optional<DotOperandCopies> copies =
-          getDotOperandCopies(dot, analysis);
+    SmallVector<LoopCopies> found;
+    getOperation().walk([&](scf::ForOp loop) {
+      std::optional<LoopCopies> copies = getLoopCopies(loop, analysis);
       if (copies && hasCopyableLayouts(*copies))
         found.push_back(std::move(*copies));
     });
-    for (DotOperandCopies &copies : found)
+    for (LoopCopies &copies : found)
       pipelineDotOperands(copies);
   }
 };
@@ -391,10 +494,12 @@ struct BlkPipelineDotOperandsPass
 } // namespace
 
 bool mlir::blk::isCopiedAheadToDot(LoadOp load) {
+  auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
+  if (!loop)
+    return false;
   AccessAnalysis analysis;
-  for (Operation *user : load->getUsers())
-    if (auto dot = dyn_cast<DotOp>(user))
-      if (getDotOperandCopies(dot, analysis))
-        return true;
-  return false;
+  std::optional<LoopCopies> copies = getLoopCopies(loop, analysis);
+  return copies && llvm::any_of(copies->dots, [&](const DotCopies &dot) {
+           return dot.b.load == load || (dot.a && dot.a->load == load);
+         });
 }

@@ -1,4 +1,4 @@
-// RUN: softmax-opt %s --blk-attach-target=chip=sm_90a --convert-blk-to-gpu | FileCheck %s
+// RUN: softmax-opt %s --blk-attach-target=chip=sm_90a --convert-blk-to-gpu --split-input-file | FileCheck %s
 
 // bf16 128 x 64 times 64 x 128 on sm_90a, 8 warps: two warpgroups, each a
 // 64-row tile of the accumulator (laid out for wgmma: every warp along M).
@@ -42,6 +42,33 @@ func.func @wgmma(%p: !blk.ptr<f32>, %x: bf16, %n: i32) attributes {blk.kernel = 
     %next = blk.dot %a, %b, %acc : tensor<128x64xbf16, #a>, tensor<64x128xbf16, #b>, tensor<128x128xf32, #acc>
     scf.yield %next : tensor<128x128xf32, #acc>
   }
+  %rows = blk.arange 0 to 128 : tensor<128xi32, #blk.slice<dim = 1, parent = #acc>>
+  %r = blk.expand_dims %rows axis 1 : tensor<128xi32, #blk.slice<dim = 1, parent = #acc>> -> tensor<128x1xi32, #acc>
+  %rb = blk.broadcast %r [128, 128] : tensor<128x1xi32, #acc> -> tensor<128x128xi32, #acc>
+  blk.store %p[%rb], %c : !blk.ptr<f32>, tensor<128x128xi32, #acc>, tensor<128x128xf32, #acc>
+  return
+}
+
+// -----
+
+// B whose threads hold runs down its columns (K^T loaded from the rows of
+// K, 8 consecutive elements of K a thread) is stored K-major, each run one
+// 16-byte store into a transposed panel (a column of B is a panel row),
+// and wgmma reads it without a transpose (col); A as before.
+// CHECK-LABEL: gpu.func @wgmma_k_major_b
+// CHECK-COUNT-8: llvm.store {{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store {{.*}} : bf16, !llvm.ptr<3>
+// CHECK: nvvm.fence.proxy
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+#a = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [8, 1]>
+#bt = #blk.blocked<elems = [8, 1], lanes = [2, 16], warps = [1, 8]>
+#acc = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [8, 1]>
+func.func @wgmma_k_major_b(%p: !blk.ptr<f32>, %x: bf16) attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
+  %a = blk.splat %x : bf16 -> tensor<128x64xbf16, #a>
+  %b = blk.splat %x : bf16 -> tensor<64x128xbf16, #bt>
+  %zero = arith.constant 0.0 : f32
+  %c0 = blk.splat %zero : f32 -> tensor<128x128xf32, #acc>
+  %c = blk.dot %a, %b, %c0 : tensor<128x64xbf16, #a>, tensor<64x128xbf16, #bt>, tensor<128x128xf32, #acc>
   %rows = blk.arange 0 to 128 : tensor<128xi32, #blk.slice<dim = 1, parent = #acc>>
   %r = blk.expand_dims %rows axis 1 : tensor<128xi32, #blk.slice<dim = 1, parent = #acc>> -> tensor<128x1xi32, #acc>
   %rb = blk.broadcast %r [128, 128] : tensor<128x1xi32, #acc> -> tensor<128x128xi32, #acc>

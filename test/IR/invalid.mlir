@@ -671,11 +671,31 @@ func.func @local_alloc_nothing_kept() {
 
 // -----
 
-func.func @local_alloc_kept_swizzled(%x: tensor<64x64xbf16>) {
-  // expected-error @+1 {{'blk.local_alloc' op expected a buffer without an encoding for the block it keeps (each thread's chunks), but found '!blk.shared<64x64xbf16, #blk.swizzled<>>'}}
+func.func @local_alloc_swizzled_unlaid(%x: tensor<64x64xbf16>) {
+  // expected-error @+1 {{'blk.local_alloc' op expected a block laid out over threads of the swizzled buffer's shape and element type, '!blk.shared<64x64xbf16, #blk.swizzled<>>', but found 'tensor<64x64xbf16>'}}
   %b = blk.local_alloc %x : tensor<64x64xbf16> -> !blk.shared<64x64xbf16, #blk.swizzled<>>
   return
 }
+
+// -----
+
+#l = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>
+func.func @local_alloc_swizzled_other_shape(%x: tensor<64x128xbf16, #l>) {
+  // expected-error @+1 {{'blk.local_alloc' op expected a block laid out over threads of the swizzled buffer's shape and element type, '!blk.shared<64x64xbf16, #blk.swizzled<>>', but found 'tensor<64x128xbf16, #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>>'}}
+  %b = blk.local_alloc %x : tensor<64x128xbf16, #l> -> !blk.shared<64x64xbf16, #blk.swizzled<>>
+  return
+}
+
+// -----
+
+// expected-error @+2 {{expected no row rotation in a transposed swizzled block (B read K-major), but found rotation_bits = 2}}
+// expected-error @+1 {{failed to parse Blk_SharedType parameter 'encoding'}}
+func.func private @swizzled_transposed_rotated(!blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 2, transposed = true>>)
+
+// -----
+
+// expected-error @+1 {{expected a transposed swizzled block of rows a multiple of 64 and columns a multiple of 8, but found 32x64}}
+func.func private @swizzled_transposed_half_panel(!blk.shared<32x64xbf16, #blk.swizzled<transposed = true>>)
 
 // -----
 

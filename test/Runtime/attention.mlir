@@ -56,12 +56,19 @@
 // LAYOUT: softmax-run: --layout must be bhsd or bshd, not 'sbhd'
 //
 // On the GPU's chips (PTX only): both products on wgmma with sm_90a, bound
-// by the rules for chained products (Binding.h): 128 keys a step, 1 stage
-// at head_dim 128, 2 at 64.
+// by the rules for chained products (Binding.h): 128 keys a step, K and V
+// copied a step ahead into rings of 2 by cp.async (16 bytes a copy, 8 of
+// K and 8 of V a thread a step), S = Q K^T reading K K-major (no
+// transpose: imm-trans-b 0), O += P V reading V N-major (1).
 // RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 128 --param scale=0.088 --const CAUSAL=1 --dtype bf16 --chip sm_90a --emit-ptx %t.ptx | FileCheck %s --check-prefix=PTX
-// PTX: PTX for sm_90a, CAUSAL=1 HEAD_DIM=128 KV=128 ROWS=128 warps=8 stages=1, grid 32 x 64:
+// PTX: PTX for sm_90a, CAUSAL=1 HEAD_DIM=128 KV=128 ROWS=128 warps=8 stages=2, grid 32 x 64:
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.ptx
-// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WGMMA-COUNT-16: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// RUN: FileCheck %s --check-prefix=NOHALF < %t.ptx
+// NOHALF: .entry
+// NOHALF-NOT: {{ld\.global(\.nc)?\.[ub]16}}
 // RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 64 --param scale=0.125 --const CAUSAL=0 --dtype bf16 --chip sm_90a --emit-ptx %t.64.ptx | FileCheck %s --check-prefix=PTX64
 // PTX64: PTX for sm_90a, CAUSAL=0 HEAD_DIM=64 KV=128 ROWS=128 warps=8 stages=2, grid 32 x 64:
 // sm_80 code: mma.sync, S and O in one mma layout (warps 4 x 2), so both

@@ -206,13 +206,44 @@ func.func @two_products(%p: !blk.ptr<f32>, %x: bf16, %y: f32) attributes {blk.ke
 // -----
 
 // A transposed tile (K^T read from K's rows: consecutive down its columns,
-// one element at a time along its rows) gets lanes down the columns, so a
-// warp's loads read whole sectors; the tile its rows would spread every
-// lane over a line of its own.
-// CHECK-DAG: #[[DOWN:.*]] = #blk.blocked<elems = [1, 1], lanes = [32, 1], warps = [1, 4]>
+// one element at a time along its rows) runs down its columns: each thread
+// holds one column in runs of 8 (16 bytes, one load: K's rows start at
+// multiples of 16 elements), two lanes down a column, so that a warp's
+// loads fill whole 32-byte sectors; the layout of its rows would spread
+// every lane over a line of its own.
+// CHECK-DAG: #[[DOWN:.*]] = #blk.blocked<elems = [8, 1], lanes = [2, 16], warps = [2, 2]>
 // CHECK-LABEL: func.func @transposed_tile
-// CHECK: blk.load {{.*}} : !blk.ptr<bf16>, tensor<64x32xi32, #[[DOWN]]> -> tensor<64x32xbf16, #[[DOWN]]>
+// CHECK: blk.load {{.*}} {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<64x32xi32, #[[DOWN]]> -> tensor<64x32xbf16, #[[DOWN]]>
 func.func @transposed_tile(%k: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %stride: i32 {blk.divisibility = 16 : i64}, %p: !blk.ptr<f32>, %x: bf16, %y: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %ds = blk.arange 0 to 64 : tensor<64xi32>
+  %dcol = blk.expand_dims %ds axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %d2 = blk.broadcast %dcol [64, 32] : tensor<64x1xi32> -> tensor<64x32xi32>
+  %js = blk.arange 0 to 32 : tensor<32xi32>
+  %jrow = blk.expand_dims %js axis 0 : tensor<32xi32> -> tensor<1x32xi32>
+  %s = blk.splat %stride [1, 32] : i32 -> tensor<1x32xi32>
+  %starts = arith.muli %jrow, %s : tensor<1x32xi32>
+  %starts2 = blk.broadcast %starts [64, 32] : tensor<1x32xi32> -> tensor<64x32xi32>
+  %offsets = arith.addi %starts2, %d2 : tensor<64x32xi32>
+  %kt = blk.load %k[%offsets] : !blk.ptr<bf16>, tensor<64x32xi32> -> tensor<64x32xbf16>
+  %a = blk.splat %x : bf16 -> tensor<64x64xbf16>
+  %c = blk.splat %y : f32 -> tensor<64x32xf32>
+  %d = blk.dot %a, %kt, %c : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %r = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %rb = blk.broadcast %r [64, 32] : tensor<64x1xi32> -> tensor<64x32xi32>
+  blk.store %p[%rb], %d : !blk.ptr<f32>, tensor<64x32xi32>, tensor<64x32xf32>
+  return
+}
+
+// -----
+
+// Where the rows of K may start anywhere (no divisibility on the stride),
+// runs down a column are single elements: the lanes go down the columns,
+// one element each, so that a warp still reads whole sectors.
+// CHECK-DAG: #[[DOWN:.*]] = #blk.blocked<elems = [1, 1], lanes = [32, 1], warps = [1, 4]>
+// CHECK-LABEL: func.func @transposed_tile_unaligned
+// CHECK: blk.load {{.*}} {blk.vector = 1 : i64} : !blk.ptr<bf16>, tensor<64x32xi32, #[[DOWN]]> -> tensor<64x32xbf16, #[[DOWN]]>
+func.func @transposed_tile_unaligned(%k: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %stride: i32, %p: !blk.ptr<f32>, %x: bf16, %y: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
   %ds = blk.arange 0 to 64 : tensor<64xi32>
   %dcol = blk.expand_dims %ds axis 1 : tensor<64xi32> -> tensor<64x1xi32>
   %d2 = blk.broadcast %dcol [64, 32] : tensor<64x1xi32> -> tensor<64x32xi32>

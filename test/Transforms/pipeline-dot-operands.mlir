@@ -101,6 +101,69 @@ func.func @ring_copies(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk
 
 // -----
 
+// B read K-major (a Linear layer's x W^T: B[k][n] = W[n][k], each column of
+// B a row of W, consecutive down the column): its loads run down the
+// columns, 16 bytes a thread (blk-distribute), and its ring is transposed,
+// a column of B a panel row, which the copies fill run by run; the mask on
+// K is the same over each run down a column. A as before.
+// CHECK-DAG: #[[DOWN:.*]] = #blk.blocked<elems = [8, 1], lanes = [2, 16], warps = [1, 4]>
+// CHECK-LABEL: func.func @ring_copies_k_major_b
+// CHECK: blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+// CHECK: %[[RING_B:.*]] = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<transposed = true>>
+// CHECK: scf.for
+// CHECK-NOT: blk.load
+// CHECK: blk.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} {pending = 1 : i64} : {{.*}}, !blk.shared<64x64xbf16, #blk.swizzled<transposed = true>>
+// CHECK: %[[SLOT_B:.*]] = blk.local_index %[[RING_B]]
+// CHECK: blk.async_copy_into %{{.*}}[%{{.*}}] mask %{{.*}} into %[[SLOT_B]] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<64x64xi32, #[[DOWN]]>
+func.func @ring_copies_k_major_b(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %w: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 3>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : bf16
+  %fzero = arith.constant 0.0 : f32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %n_col = blk.splat %n : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %n_col : tensor<64x1xi32>
+  %cols = blk.arange 0 to 64 : tensor<64xi32>
+  %cols_row = blk.expand_dims %cols axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ns = blk.arange 0 to 64 : tensor<64xi32>
+  %ns_row = blk.expand_dims %ns axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %n_row = blk.splat %n : i32 -> tensor<1x64xi32>
+  %w_starts = arith.muli %ns_row, %n_row : tensor<1x64xi32>
+  %ks_a = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_row = blk.expand_dims %ks_a axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %ks_b = blk.arange 0 to 64 : tensor<64xi32>
+  %ks_col = blk.expand_dims %ks_b axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %acc0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
+  %acc = scf.for %k0 = %c0 to %n step %c64 iter_args(%acc_in = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %k0_row = blk.splat %k0 : i32 -> tensor<1x64xi32>
+    %a_cols = arith.addi %ks_row, %k0_row : tensor<1x64xi32>
+    %a_col_ok = arith.cmpi slt, %a_cols, %n_row : tensor<1x64xi32>
+    %a_mask = blk.broadcast %a_col_ok [64, 64] : tensor<1x64xi1> -> tensor<64x64xi1>
+    %a_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %a_cols_2d = blk.broadcast %a_cols [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<64x64xi32>
+    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %k0_col = blk.splat %k0 : i32 -> tensor<64x1xi32>
+    %b_rows = arith.addi %ks_col, %k0_col : tensor<64x1xi32>
+    %b_row_ok = arith.cmpi slt, %b_rows, %n_col : tensor<64x1xi32>
+    %b_mask = blk.broadcast %b_row_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
+    %b_starts_2d = blk.broadcast %w_starts [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %b_rows_2d = blk.broadcast %b_rows [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %b_offsets = arith.addi %b_starts_2d, %b_rows_2d : tensor<64x64xi32>
+    %b_tile = blk.load %w[%b_offsets] mask %b_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  %c_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %c_cols = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+  %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x64xi32>
+  blk.store %c[%c_offsets], %acc : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
 // Two stages: the rings would copy one K step ahead and wait for each
 // copy before the next product, slower than the operands carried in
 // registers, which blk-pipeline-loads makes instead.

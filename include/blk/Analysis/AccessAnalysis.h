@@ -53,14 +53,21 @@ public:
   /// splats, broadcasts, expand_dims of 1-D blocks, sums and differences
   /// (Triton's AxisInfo along another axis); 1 where it cannot tell.
   int64_t getColumnContiguity(Value block);
+  /// getVectorWidth for a thread whose elements run down a column of the
+  /// 2-D block `offsets` (Distribution::getRunDim is 0).
+  int64_t getColumnVectorWidth(Value base, Value offsets, int64_t maxElements);
   /// Whether the mask `mask` is the same over each run of `width` elements
-  /// along its block's last dimension (runs from its first element), so a
-  /// vector of `width` elements is moved whole or not at all.
-  bool isUniformOverRuns(Value mask, int64_t width);
+  /// along its block's last dimension, or `downColumns` (runs from its
+  /// first element), so a vector of `width` elements is moved whole or not
+  /// at all.
+  bool isUniformOverRuns(Value mask, int64_t width, bool downColumns = false);
 
 private:
   IntegerFacts compute(Value value);
-  /// Contiguity and constancy down the columns of a 2-D block.
+  /// getVectorWidth for offsets whose runs have `offsetFacts`.
+  int64_t getVectorWidth(Value base, IntegerFacts offsetFacts,
+                         int64_t maxElements);
+  /// The facts of a 2-D block down its columns (along dimension 0).
   IntegerFacts getColumnFacts(Value block);
   llvm::DenseMap<Value, IntegerFacts> facts;
   llvm::DenseMap<Value, int64_t> pointerFacts;

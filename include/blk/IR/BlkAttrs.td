@@ -255,16 +255,21 @@ def Blk_SwizzledSharedAttr : AttrDef<Blk_Dialect, "SwizzledShared"> {
     is row r' of the panels, r' being r with its bits `rotation_first` ..
     `rotation_first + rotation_bits - 1` rotated left by one: A's rows
     permuted to the rows an accumulator laid out for wgmma holds
-    (getWgmmaRowRotation, Distribution.h). A ring of such buffers (a 3-D
+    (getWgmmaRowRotation, Distribution.h). With `transposed`, the block's
+    columns are the panel rows (panels of 64 rows of the block, each column
+    of it 128 bytes): B read K-major, as K^T is when each of its columns is a
+    row of K in memory (no rotation then). A ring of such buffers (a 3-D
     `!blk.shared`) holds one block per slot, 1024 bytes aligned each.
 
     ```mlir
     !blk.shared<3x128x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 2>>
     !blk.shared<3x64x256xbf16, #blk.swizzled<>>
+    !blk.shared<2x128x128xbf16, #blk.swizzled<transposed = true>>
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$rotation_first,
-                        DefaultValuedParameter<"int64_t", "0">:$rotation_bits);
+                        DefaultValuedParameter<"int64_t", "0">:$rotation_bits,
+                        DefaultValuedParameter<"bool", "false">:$transposed);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

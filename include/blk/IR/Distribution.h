@@ -61,6 +61,14 @@ public:
   int64_t getCount(int64_t d) const;
   /// Elements of one run along `d` (e[d]).
   int64_t getRunLength(int64_t d) const;
+  /// The dimension along which a thread's consecutive elements are
+  /// consecutive in the block (runs one vector access may move): the last,
+  /// but dimension 0 of a 2-D block where the thread holds one column and
+  /// runs down it (a transposed tile's layout: element k is then row k of
+  /// its column in the numbering above).
+  int64_t getRunDim() const;
+  /// Whether getRunDim is dimension 0 of a 2-D block.
+  bool runsDownColumns() const { return getRank() == 2 && getRunDim() == 0; }
   int64_t getTile(int64_t d) const;
   /// Whether thread coordinates along `d` wrap around (the block is smaller
   /// than the tile, so several threads hold the same elements).
@@ -95,8 +103,8 @@ FailureOr<int64_t> getKeptBlockBytes(RankedTensorType type);
 /// Elements a thread moves as one vector in the access `op` (a blk.load,
 /// blk.store or blk.async_copy) of a block distributed as `distribution`:
 /// its `blk.vector` width, but never more than the run of consecutive
-/// elements a thread holds (a hand-written width could exceed it); 1
-/// without the attribute or on a sliced layout.
+/// elements a thread holds along getRunDim (a hand-written width could
+/// exceed it); 1 without the attribute or on a sliced layout.
 int64_t getAccessVectorWidth(Operation *op, const Distribution &distribution);
 
 /// How blk.convert_layout lays a block out in shared memory on its way from
@@ -213,9 +221,11 @@ constexpr int64_t kPanelRowBytes = 128, kSwizzleRepeatBytes = 1024;
 
 /// How wgmma over `numWarps` warps reads operand `operand` (0: A, 1: B) of
 /// a product from shared memory: A's rows rotated to the accumulator's
-/// (getWgmmaRowRotation), B's as they are.
+/// (getWgmmaRowRotation), B's as they are, or with `kMajorB` transposed
+/// (each column of B a panel row: K^T from the rows of K).
 SwizzledSharedAttr getWgmmaOperandEncoding(MLIRContext *context,
-                                           int64_t numWarps, int64_t operand);
+                                           int64_t numWarps, int64_t operand,
+                                           bool kMajorB = false);
 
 /// The row permutation of a #blk.swizzled encoding, if it has one.
 std::optional<BitRotation> getRowRotation(SwizzledSharedAttr encoding);

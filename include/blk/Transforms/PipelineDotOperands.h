@@ -13,11 +13,13 @@ namespace mlir::blk {
 
 /// Whether blk-pipeline-dot-operands copies what `load` reads into a ring
 /// of shared buffers ahead of the loop's iterations: the load is operand A
-/// or B of a blk.dot that can run on wgmma in its kernel, directly in an
-/// scf.for with num_stages of 3 or more, both operands loads that can be made for
-/// another iteration, of 16-byte runs their masks take whole, masked-off
-/// elements 0. Asks nothing of layouts, so it can be asked before
-/// blk-distribute.
+/// or B of a blk.dot directly in an scf.for whose every blk.dot can run on
+/// wgmma in its kernel and reads B from such a load, one that can be made
+/// for another iteration, of 16-byte runs its mask takes whole (down the
+/// columns for B, K^T from the rows of K), masked-off elements 0; with
+/// num_stages of 3 or more where the loop's one product reads two such
+/// loads, else 2 or more. Asks nothing of layouts, so it can be asked
+/// before blk-distribute.
 bool isCopiedAheadToDot(LoadOp load);
 
 } // namespace mlir::blk

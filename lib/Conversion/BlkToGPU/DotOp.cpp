@@ -145,11 +145,12 @@ struct ElementPlaces {
 /// Stores the thread's elements of a 2-D block (`vector`: the elements it
 /// holds) at `addressOf`(k), the place of the run starting at element k;
 /// where the block is replicated over threads, only the first holder of an
-/// element stores it. Each run of the thread's consecutive elements is one
-/// vector store of up to `maxBytes`: a run starts at a multiple of its
-/// length, and rows are whole runs.
+/// element stores it. Where the thread's runs go along `contiguousDim`
+/// (the dimension consecutive in the buffer), each is one vector store of
+/// up to `maxBytes`: a run starts at a multiple of its length, and rows
+/// (columns) are whole runs. Elsewhere they go element by element.
 void storeRuns(OpBuilder &b, Location loc, const Distribution &distribution,
-               Value vector, int64_t maxBytes,
+               Value vector, int64_t maxBytes, int64_t contiguousDim,
                function_ref<Value(int64_t)> addressOf) {
   OpBuilder::InsertionGuard guard(b);
   if (Value first = createFirstHolderPredicate(b, loc, distribution)) {
@@ -158,9 +159,11 @@ void storeRuns(OpBuilder &b, Location loc, const Distribution &distribution,
   }
   Type element = cast<VectorType>(vector.getType()).getElementType();
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t run = distribution.getRunDim() == contiguousDim
+                    ? distribution.getRunLength(contiguousDim)
+                    : 1;
   int64_t width = 1;
-  while (width * 2 <= distribution.getRunLength(1) &&
-         width * 2 * bytes <= maxBytes)
+  while (width * 2 <= run && width * 2 * bytes <= maxBytes)
     width *= 2;
   SmallVector<Value> elements = extractElements(b, loc, vector);
   auto runType = VectorType::get({width}, element);
@@ -182,9 +185,8 @@ void storeBlock(OpBuilder &b, Location loc, const Distribution &distribution,
   ElementPlaces places =
       ElementPlaces::get(b, loc, distribution, ids, rowStride,
                          element.getIntOrFloatBitWidth() / 8);
-  storeRuns(b, loc, distribution, vector, kVectorBytes, [&](int64_t k) {
-    return places.createAddress(b, loc, region, k);
-  });
+  storeRuns(b, loc, distribution, vector, kVectorBytes, /*contiguousDim=*/1,
+            [&](int64_t k) { return places.createAddress(b, loc, region, k); });
 }
 
 /// The thread's elements of an M x N f32 block, read from `region` (row
@@ -422,21 +424,25 @@ Value createMmaInRegisters(OpBuilder &b, Location loc, const DotShape &shape,
 // wgmma (sm_90a)
 //===----------------------------------------------------------------------===//
 
-/// Stores the thread's elements of a 16-bit block of `rows` rows where
-/// wgmma reads them (createSwizzledRunAddress), the rows rotated by
-/// `rotation` where given. A run is stored whole: it starts at a multiple
-/// of its length and takes at most one 16-byte chunk, which the swizzle
-/// moves whole.
-void storeSwizzled(OpBuilder &b, Location loc,
-                   const Distribution &distribution, Value vector,
-                   Value region, ThreadIds ids, int64_t rows,
-                   std::optional<BitRotation> rotation) {
+} // namespace
+
+/// A run along a panel row is stored whole: it starts at a multiple of its
+/// length and takes at most one 16-byte chunk, which the swizzle moves
+/// whole.
+void mlir::blk::storeSwizzled(OpBuilder &b, Location loc,
+                              const Distribution &distribution, Value vector,
+                              Value region, ThreadIds ids,
+                              ArrayRef<int64_t> shape,
+                              SwizzledSharedAttr encoding) {
   SmallVector<Value> base = createThreadBase(b, loc, distribution, ids);
-  storeRuns(b, loc, distribution, vector, kVectorBytes, [&](int64_t k) {
-    return createSwizzledRunAddress(b, loc, distribution, base, k, region,
-                                    rows, rotation);
-  });
+  storeRuns(b, loc, distribution, vector, kVectorBytes,
+            /*contiguousDim=*/encoding.getTransposed() ? 0 : 1, [&](int64_t k) {
+              return createSwizzledRunAddress(b, loc, distribution, base, k,
+                                              region, shape, encoding);
+            });
 }
+
+namespace {
 
 /// A wgmma matrix descriptor (PTX ISA, "Matrix Descriptor Format") for the
 /// panels at `address` in shared memory, 128-byte swizzle: the start
@@ -477,10 +483,13 @@ Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
 /// in registers as the thread holds them), K step by K step, and waits for
 /// them before the dot's result is read. A's panels are K-major (64 K a
 /// row; 8-row groups 1024 bytes apart; a K step starts 32 bytes on), B's
-/// N-major (64 N a row, panels K x 128 bytes apart; a K step is 16 rows).
+/// N-major (64 N a row, panels K x 128 bytes apart; a K step is 16 rows),
+/// or with `bKMajor` arranged as A's (N rows of 64 K; wgmma reads it
+/// without its transpose).
 Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                   const Distribution &c, Value acc, Value aRegion,
-                  Value bRegion, ThreadIds ids, int64_t pending = 0) {
+                  Value bRegion, bool bKMajor, ThreadIds ids,
+                  int64_t pending = 0) {
   int64_t warps = c.getLayout().getWarps()[0];
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
   int64_t tilesPerGroup = shape.m / (kWgmmaM * warpgroups);
@@ -511,11 +520,17 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                                              shape.n, kWgmmaK);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   int64_t panelsA = shape.m * kPanelRowBytes;
+  int64_t panelsB = shape.n * kPanelRowBytes;
   // The descriptors of the first K step, each later one a constant past
-  // them.
+  // them. The bytes from one K step to the next in K-major panels: 16
+  // elements along a row, then the next panel.
+  auto kMajorStep = [&](int64_t k0, int64_t panelBytes) {
+    return (k0 / kWgmmaPanelElements) * panelBytes +
+           (k0 % kWgmmaPanelElements) * shape.inputBytes;
+  };
   Value firstB = createDescriptor(
       b, loc, createByteAddress(b, loc, bRegion, createI32Constant(b, loc, 0)),
-      shape.k * kPanelRowBytes, kSwizzleRepeatBytes);
+      bKMajor ? 16 : shape.k * kPanelRowBytes, kSwizzleRepeatBytes);
   SmallVector<Value> firstA;
   for (int64_t tile = 0; tile < tilesPerGroup; ++tile) {
     // This group's tile: tile W/4 + group of the accumulator's rows.
@@ -529,9 +544,10 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                          /*leadingBytes=*/16, kSwizzleRepeatBytes));
   }
   for (int64_t k0 = 0; k0 < shape.k; k0 += kWgmmaK) {
-    Value bDescriptor = offsetDescriptor(b, loc, firstB, k0 * kPanelRowBytes);
-    int64_t kBytes = (k0 / kWgmmaPanelElements) * panelsA +
-                     (k0 % kWgmmaPanelElements) * shape.inputBytes;
+    Value bDescriptor = offsetDescriptor(
+        b, loc, firstB,
+        bKMajor ? kMajorStep(k0, panelsB) : k0 * kPanelRowBytes);
+    int64_t kBytes = kMajorStep(k0, panelsA);
     for (int64_t tile = 0; tile < tilesPerGroup; ++tile) {
       Value aDescriptor = offsetDescriptor(b, loc, firstA[tile], kBytes);
       fragments[tile] = NVVM::WgmmaMmaAsyncOp::create(
@@ -539,7 +555,8 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
           instruction, type, type, NVVM::WGMMATypes::f32,
           NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
           NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-          NVVM::MMALayout::row, /*satfinite=*/nullptr);
+          bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          /*satfinite=*/nullptr);
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
@@ -628,8 +645,11 @@ struct DotOperands {
 void storeA(OpBuilder &b, Location loc, DotPath path, const DotShape &shape,
             const DotOperands &operands, Value region, ThreadIds ids) {
   if (path == DotPath::wgmma)
-    storeSwizzled(b, loc, operands.a, operands.aValue, region, ids, shape.m,
-                  getWgmmaRowRotation(operands.c.getLayout().getWarps()[0]));
+    storeSwizzled(b, loc, operands.a, operands.aValue, region, ids,
+                  {shape.m, shape.k},
+                  getWgmmaOperandEncoding(b.getContext(),
+                                          operands.c.getLayout().getNumWarps(),
+                                          /*operand=*/0));
   else
     storeBlock(b, loc, operands.a, operands.aValue, region, ids,
                shape.aStride);
@@ -648,17 +668,23 @@ void createWgmmaOperandsBarrier(OpBuilder &b, Location loc) {
 }
 
 /// The dot on wgmma: A and B stored as swizzled panels (A's rows permuted
-/// by getWgmmaRowRotation), made visible to wgmma, the products.
+/// by getWgmmaRowRotation; B K-major where its thread's runs go down its
+/// columns, as K^T's from the rows of K do, so that they are stored whole),
+/// made visible to wgmma, the products.
 Value lowerToWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                    const DotOperands &operands) {
   if (!operands.aStored)
     storeA(b, loc, DotPath::wgmma, shape, operands, operands.aRegion,
            operands.ids);
+  bool bKMajor = operands.b.runsDownColumns();
   storeSwizzled(b, loc, operands.b, operands.bValue, operands.bRegion,
-                operands.ids, shape.k, std::nullopt);
+                operands.ids, {shape.k, shape.n},
+                getWgmmaOperandEncoding(b.getContext(),
+                                        operands.c.getLayout().getNumWarps(),
+                                        /*operand=*/1, bKMajor));
   createWgmmaOperandsBarrier(b, loc);
   return createWgmma(b, loc, shape, operands.c, operands.acc,
-                     operands.aRegion, operands.bRegion, operands.ids);
+                     operands.aRegion, operands.bRegion, bKMajor, operands.ids);
 }
 
 /// The dot whose accumulator stays in the thread's registers: mma.sync on
@@ -817,6 +843,7 @@ struct WarpgroupDotToWgmma : public OpConversionPattern<WarpgroupDotOp> {
         op, createWgmma(rewriter, loc, shape,
                         *Distribution::get(op.getAcc().getType()),
                         adaptor.getAcc(), adaptor.getA(), adaptor.getB(),
+                        op.getB().getType().getEncoding().getTransposed(),
                         createThreadIds(rewriter, loc), op.getPending()));
     return success();
   }

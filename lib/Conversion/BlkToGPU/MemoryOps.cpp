@@ -62,7 +62,9 @@ AccessPlan planAccess(Operation *access, Type elementType, Value mask,
     return plan;
   }
   plan.uniformMaskRuns =
-      mask && plan.width > 1 && analysis.isUniformOverRuns(mask, plan.width);
+      mask && plan.width > 1 &&
+      analysis.isUniformOverRuns(mask, plan.width,
+                                 distribution.runsDownColumns());
   return plan;
 }
 
@@ -1094,14 +1096,13 @@ struct AsyncCopyIntoToCpAsync : public OpConversionPattern<AsyncCopyIntoOp> {
     Distribution distribution = *Distribution::get(op.getOffsets().getType());
     SmallVector<Value> base = createThreadBase(
         rewriter, loc, distribution, createThreadIds(rewriter, loc));
-    std::optional<BitRotation> rotation = getRowRotation(dest.getEncoding());
     auto cacheInL2 = NVVM::LoadCacheModifierKindAttr::get(
         getContext(), NVVM::LoadCacheModifierKind::CG);
     for (int64_t first = 0; first < access.getNumElements();
          first += plan.width) {
       Value place = createSwizzledRunAddress(
           rewriter, loc, distribution, base, first, adaptor.getDest(),
-          dest.getShape()[0], rotation);
+          dest.getShape(), dest.getEncoding());
       Value sourceBytes;
       if (access.masked())
         sourceBytes = arith::SelectOp::create(
@@ -1175,6 +1176,24 @@ static LogicalResult checkWholeRuns(Operation *op, const AccessPlan &plan,
                             : "a mask that may differ within a run");
 }
 
+/// Whether the runs `op` copies go along the rows of its buffer's panels:
+/// along the block's rows, or down its columns into a transposed buffer.
+static LogicalResult checkRunsAlongPanelRows(AsyncCopyIntoOp op) {
+  bool transposed = op.getDest().getType().getEncoding().getTransposed();
+  int64_t runDim = Distribution::get(op.getOffsets().getType())->getRunDim();
+  if (runDim == (transposed ? 0 : 1))
+    return success();
+  return op.emitOpError() << "expected runs " << (transposed ? "down the "
+                                                               "columns"
+                                                             : "along the "
+                                                               "rows")
+                          << " of the block, as the "
+                          << (transposed ? "transposed " : "")
+                          << "buffer's panel rows go, but the layout's runs go "
+                          << (runDim == 0 ? "down the columns"
+                                          : "along the rows");
+}
+
 /// Whether `op` (a copy into shared memory) is on a chip with cp.async.
 static LogicalResult checkAsyncCopyChip(Operation *op,
                                         const TargetInfo &target) {
@@ -1235,7 +1254,8 @@ LogicalResult mlir::blk::checkKeptBlocks(Operation *root,
         op.getDest().getType().getElementType().getIntOrFloatBitWidth();
     if (failed(checkAsyncCopyChip(op, target)) ||
         failed(checkWholeRuns(op, plans.at(op), runElements,
-                              op.getMask() != nullptr)))
+                              op.getMask() != nullptr)) ||
+        failed(checkRunsAlongPanelRows(op)))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

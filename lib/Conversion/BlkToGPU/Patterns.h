@@ -151,15 +151,25 @@ struct KeptChunks {
                            int64_t chunk) const;
 };
 
-/// The address, in the #blk.swizzled block of `rows` rows at `start`, of
-/// the run starting at the thread's element `k` of `distribution` (`base`:
-/// the thread's base coordinates, createThreadBase), its row rotated by
-/// `rotation` where given.
+/// The address, in the block of `blockShape` at `start` arranged as
+/// `encoding` says, of the run starting at the thread's element `k` of
+/// `distribution` (`base`: the thread's base coordinates,
+/// createThreadBase). The run goes along a panel row: along the block's
+/// rows, or down its columns where the encoding is transposed.
 Value createSwizzledRunAddress(OpBuilder &b, Location loc,
-                               const Distribution &distribution,
-                               ArrayRef<Value> base, int64_t k, Value start,
-                               int64_t rows,
-                               std::optional<BitRotation> rotation);
+                              const Distribution &distribution,
+                              ArrayRef<Value> base, int64_t k, Value start,
+                              ArrayRef<int64_t> blockShape,
+                              SwizzledSharedAttr encoding);
+
+/// Stores the thread's elements (`vector`) of a 16-bit block of `shape`,
+/// laid out as `distribution`, at `region` where wgmma reads them, arranged
+/// as `encoding` says (createSwizzledRunAddress); runs along a panel row go
+/// as vector stores.
+void storeSwizzled(OpBuilder &b, Location loc,
+                   const Distribution &distribution, Value vector,
+                   Value region, ThreadIds ids, ArrayRef<int64_t> shape,
+                   SwizzledSharedAttr encoding);
 
 /// blk.local_alloc (a kept block's chunks, or a #blk.swizzled buffer's
 /// start), blk.local_load and blk.local_index.

@@ -116,18 +116,23 @@ static Value createRotatedRow(OpBuilder &b, Location loc, Value row,
 
 Value mlir::blk::createSwizzledRunAddress(
     OpBuilder &b, Location loc, const Distribution &distribution,
-    ArrayRef<Value> base, int64_t k, Value start, int64_t rows,
-    std::optional<BitRotation> rotation) {
+    ArrayRef<Value> base, int64_t k, Value start,
+    ArrayRef<int64_t> blockShape, SwizzledSharedAttr encoding) {
   SmallVector<int64_t> offsets = distribution.getElementOffsets(k);
   Value row = arith::AddIOp::create(b, loc, base[0],
                                     createI32Constant(b, loc, offsets[0]));
   Value col = arith::AddIOp::create(b, loc, base[1],
                                     createI32Constant(b, loc, offsets[1]));
-  if (rotation)
+  int64_t panelRows = blockShape[0];
+  if (encoding.getTransposed()) {
+    std::swap(row, col);
+    panelRows = blockShape[1];
+  }
+  if (std::optional<BitRotation> rotation = getRowRotation(encoding))
     row = createRotatedRow(b, loc, row, *rotation);
   return LLVM::GEPOp::create(
       b, loc, start.getType(), b.getI8Type(), start,
-      ValueRange{createSwizzledOffset(b, loc, row, col, rows)});
+      ValueRange{createSwizzledOffset(b, loc, row, col, panelRows)});
 }
 
 namespace {
@@ -150,8 +155,13 @@ struct LocalAllocToStores : public OpConversionPattern<LocalAllocOp> {
   matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    if (!op.getSrc()) {
-      rewriter.replaceOp(op, createSwizzledStart(rewriter, loc, plan, op));
+    if (SwizzledSharedAttr encoding = op.getType().getEncoding()) {
+      Value start = createSwizzledStart(rewriter, loc, plan, op);
+      if (Value src = op.getSrc())
+        storeSwizzled(rewriter, loc, *Distribution::get(src.getType()),
+                      adaptor.getSrc(), start, createThreadIds(rewriter, loc),
+                      op.getType().getShape(), encoding);
+      rewriter.replaceOp(op, start);
       return success();
     }
     KeptChunks chunks = KeptChunks::get(op.getSrc().getType());

@@ -20,7 +20,9 @@ static int64_t totalBytes(ArrayRef<MemRefType> buffers) {
 /// its layout; null for any other op.
 static RankedTensorType getKeptBlockType(Operation *keeper) {
   if (auto alloc = dyn_cast_or_null<LocalAllocOp>(keeper))
-    return alloc.getSrc() ? alloc.getSrc().getType() : nullptr;
+    return alloc.getSrc() && !alloc.getType().getEncoding()
+               ? alloc.getSrc().getType()
+               : nullptr;
   if (auto copy = dyn_cast_or_null<AsyncCopyOp>(keeper))
     return copy.getBlockType();
   return nullptr;
@@ -126,9 +128,10 @@ static FailureOr<int64_t> planStagedBlocks(func::FuncOp kernel,
       }
       record(op, llvm::alignTo(*getKeptBlockBytes(kept), kVectorBytes));
     }
-    if (auto alloc = dyn_cast<LocalAllocOp>(op); alloc && !alloc.getSrc()) {
-      // A ring of #blk.swizzled buffers (blk.local_index): whole slots,
-      // each aligned as wgmma's panels must be.
+    if (auto alloc = dyn_cast<LocalAllocOp>(op);
+        alloc && alloc.getType().getEncoding()) {
+      // A #blk.swizzled buffer, or a ring of them (blk.local_index): whole
+      // slots, each aligned as wgmma's panels must be.
       alignment = std::max(alignment, kSwizzleRepeatBytes);
       bytes = llvm::alignTo(bytes, kSwizzleRepeatBytes);
       record(op, getSwizzledBufferBytes(alloc.getType()));
