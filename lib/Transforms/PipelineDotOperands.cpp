@@ -75,8 +75,8 @@ namespace {
 /// them pay: at 2 the copies run one K step ahead and each is waited for
 /// before the next product, so nothing hides their latency; the operands
 /// carried in registers by blk-pipeline-loads are faster there
-/// (docs/benchmarks.md, "Matmul"). Where other work sits between the
-/// products (a loop of several, or an A stored by the threads), 2 do.
+/// (docs/benchmarks.md, "Matmul"). In a loop of several products, with
+/// other work between them, 2 do (attention, "What the rules rest on").
 constexpr int64_t kMinStages = 3, kMinStagesBesideWork = 2;
 
 /// Iterations the copies run ahead of products left in flight: two K steps
@@ -225,7 +225,11 @@ std::optional<LoopCopies> getLoopCopies(scf::ForOp loop,
       a.reset();
     copies.dots.push_back({dot, std::move(a), std::move(*b)});
   }
-  bool onlyProducts = copies.dots.size() == 1 && copies.dots.front().a;
+  // One product with an A the threads store: not measured, left to the
+  // dot's own lowering (its loads carried by blk-pipeline-loads).
+  bool onlyProducts = copies.dots.size() == 1;
+  if (onlyProducts && !copies.dots.front().a)
+    return std::nullopt;
   if (copies.numStages < (onlyProducts ? kMinStages : kMinStagesBesideWork) ||
       getBufferBytes(copies) + kSwizzleRepeatBytes - kVectorBytes >
           target.getMaxSharedBytesPerCta())

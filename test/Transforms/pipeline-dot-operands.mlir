@@ -164,6 +164,102 @@ func.func @ring_copies_k_major_b(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}
 
 // -----
 
+// Two products a step (attention's S = Q K^T, then O += P V; 4 warps, 64
+// query rows, 64 keys a step, head_dim 64), num_stages = 2: K^T (K-major,
+// a transposed ring) and V get rings of 2, copied one step ahead, the
+// copies of step 0 before the loop; Q, loaded before the loop, is stored
+// once where wgmma reads it (its rows rotated); each step waits for its
+// group, makes S, starts the next step's copies of K and V in one group,
+// and stores P (computed in the loop) before O's product, with no barrier
+// of its own: S's barrier came between every warpgroup's last read of P
+// and this store. Both products are waited for where they are made.
+// CHECK-LABEL: func.func @two_products
+// CHECK: %[[Q:.*]] = blk.load
+// CHECK: %[[QBUF:.*]] = blk.local_alloc %[[Q]] : {{.*}} -> !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+// CHECK: %[[RING_K:.*]] = blk.local_alloc -> !blk.shared<2x64x64xbf16, #blk.swizzled<transposed = true>>
+// CHECK: %[[RING_V:.*]] = blk.local_alloc -> !blk.shared<2x64x64xbf16, #blk.swizzled<>>
+// CHECK: blk.async_copy_into
+// CHECK: blk.async_copy_into
+// CHECK-NEXT: blk.async_commit_group
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[SLOT:.*]] = %c0_i32{{.*}}, %[[NEXT:.*]] = %c1_i32{{.*}})
+// CHECK-NOT: blk.load
+// CHECK: blk.async_wait_group 0
+// CHECK: %[[K:.*]] = blk.local_index %[[RING_K]][%[[SLOT]]]
+// CHECK: %[[S:.*]] = blk.warpgroup_dot %[[QBUF]], %[[K]], %{{.*}} :
+// CHECK-NOT: pending
+// CHECK: blk.local_index %[[RING_K]][%[[NEXT]]]
+// CHECK: blk.async_copy_into
+// CHECK: blk.local_index %[[RING_V]][%[[NEXT]]]
+// CHECK: blk.async_copy_into
+// CHECK-NEXT: blk.async_commit_group
+// CHECK-NOT: blk.barrier
+// CHECK: %[[P:.*]] = blk.local_alloc %{{.*}} -> !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+// CHECK: %[[V:.*]] = blk.local_index %[[RING_V]][%[[SLOT]]]
+// CHECK: blk.warpgroup_dot %[[P]], %[[V]], %[[ACC]] :
+// CHECK: blk.async_wait_group 0
+// CHECK-NOT: blk.warpgroup_wait
+func.func @two_products(%o: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %q: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %k: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %v: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 2>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : bf16
+  %fzero = arith.constant 0.0 : f32
+  %stride = arith.constant 64 : i32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %stride_col = blk.splat %stride : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %stride_col : tensor<64x1xi32>
+  %ds = blk.arange 0 to 64 : tensor<64xi32>
+  %ds_row = blk.expand_dims %ds axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %q_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %q_ds = blk.broadcast %ds_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+  %q_offsets = arith.addi %q_starts, %q_ds : tensor<64x64xi32>
+  %q_tile = blk.load %q[%q_offsets] : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+  %kt_ds = blk.arange 0 to 64 : tensor<64xi32>
+  %kt_ds_col = blk.expand_dims %kt_ds axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %kt_js = blk.arange 0 to 64 : tensor<64xi32>
+  %kt_js_row = blk.expand_dims %kt_js axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %v_js = blk.arange 0 to 64 : tensor<64xi32>
+  %v_js_col = blk.expand_dims %v_js axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %v_ds = blk.arange 0 to 64 : tensor<64xi32>
+  %v_ds_row = blk.expand_dims %v_ds axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %acc0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
+  %s0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
+  %acc = scf.for %j0 = %c0 to %n step %c64 iter_args(%acc_in = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %j0_row = blk.splat %j0 : i32 -> tensor<1x64xi32>
+    %kt_js_abs = arith.addi %kt_js_row, %j0_row : tensor<1x64xi32>
+    %n_row = blk.splat %n : i32 -> tensor<1x64xi32>
+    %kt_j_ok = arith.cmpi slt, %kt_js_abs, %n_row : tensor<1x64xi32>
+    %stride_row = blk.splat %stride : i32 -> tensor<1x64xi32>
+    %kt_starts = arith.muli %kt_js_abs, %stride_row : tensor<1x64xi32>
+    %kt_starts_2d = blk.broadcast %kt_starts [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %kt_ds_2d = blk.broadcast %kt_ds_col [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %kt_offsets = arith.addi %kt_starts_2d, %kt_ds_2d : tensor<64x64xi32>
+    %kt_mask = blk.broadcast %kt_j_ok [64, 64] : tensor<1x64xi1> -> tensor<64x64xi1>
+    %kt = blk.load %k[%kt_offsets] mask %kt_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %s = blk.dot %q_tile, %kt, %s0 : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %p = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %j0_col = blk.splat %j0 : i32 -> tensor<64x1xi32>
+    %v_js_abs = arith.addi %v_js_col, %j0_col : tensor<64x1xi32>
+    %n_col = blk.splat %n : i32 -> tensor<64x1xi32>
+    %v_j_ok = arith.cmpi slt, %v_js_abs, %n_col : tensor<64x1xi32>
+    %v_starts = arith.muli %v_js_abs, %stride_col : tensor<64x1xi32>
+    %v_starts_2d = blk.broadcast %v_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %v_ds_2d = blk.broadcast %v_ds_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %v_offsets = arith.addi %v_starts_2d, %v_ds_2d : tensor<64x64xi32>
+    %v_mask = blk.broadcast %v_j_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
+    %v_tile = blk.load %v[%v_offsets] mask %v_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %acc_new = blk.dot %p, %v_tile, %acc_in : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %acc_new : tensor<64x64xf32>
+  }
+  %o_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %o_ds = blk.broadcast %ds_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+  %o_offsets = arith.addi %o_starts, %o_ds : tensor<64x64xi32>
+  blk.store %o[%o_offsets], %acc : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
 // Two stages: the rings would copy one K step ahead and wait for each
 // copy before the next product, slower than the operands carried in
 // registers, which blk-pipeline-loads makes instead.
@@ -449,5 +545,53 @@ func.func @accumulator_read(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a:
   %c_cols = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
   %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x64xi32>
   blk.store %c[%c_offsets], %acc#1 : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// One product whose A the threads compute in the loop: not copied (the
+// rings pay beside other products, or with both operands in them).
+// CHECK-LABEL: func.func @one_product_computed_a
+// CHECK-NOT: blk.local_alloc
+// CHECK: blk.dot
+func.func @one_product_computed_a(%o: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %v: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}, %x: bf16) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 3>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : bf16
+  %fzero = arith.constant 0.0 : f32
+  %stride = arith.constant 64 : i32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %stride_col = blk.splat %stride : i32 -> tensor<64x1xi32>
+  %row_starts = arith.muli %rows_col, %stride_col : tensor<64x1xi32>
+  %ds = blk.arange 0 to 64 : tensor<64xi32>
+  %ds_row = blk.expand_dims %ds axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %v_js = blk.arange 0 to 64 : tensor<64xi32>
+  %v_js_col = blk.expand_dims %v_js axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %v_ds = blk.arange 0 to 64 : tensor<64xi32>
+  %v_ds_row = blk.expand_dims %v_ds axis 0 : tensor<64xi32> -> tensor<1x64xi32>
+  %acc0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
+  %acc = scf.for %j0 = %c0 to %n step %c64 iter_args(%acc_in = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %j0_bf = arith.sitofp %j0 : i32 to bf16
+    %a_value = arith.addf %j0_bf, %x : bf16
+    %a = blk.splat %a_value : bf16 -> tensor<64x64xbf16>
+    %j0_col = blk.splat %j0 : i32 -> tensor<64x1xi32>
+    %v_js_abs = arith.addi %v_js_col, %j0_col : tensor<64x1xi32>
+    %n_col = blk.splat %n : i32 -> tensor<64x1xi32>
+    %v_j_ok = arith.cmpi slt, %v_js_abs, %n_col : tensor<64x1xi32>
+    %v_starts = arith.muli %v_js_abs, %stride_col : tensor<64x1xi32>
+    %v_starts_2d = blk.broadcast %v_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+    %v_ds_2d = blk.broadcast %v_ds_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+    %v_offsets = arith.addi %v_starts_2d, %v_ds_2d : tensor<64x64xi32>
+    %v_mask = blk.broadcast %v_j_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
+    %v_tile = blk.load %v[%v_offsets] mask %v_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %acc_new = blk.dot %a, %v_tile, %acc_in : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %acc_new : tensor<64x64xf32>
+  }
+  %o_starts = blk.broadcast %row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %o_ds = blk.broadcast %ds_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
+  %o_offsets = arith.addi %o_starts, %o_ds : tensor<64x64xi32>
+  blk.store %o[%o_offsets], %acc : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
   return
 }

@@ -16,10 +16,10 @@ namespace mlir::blk {
 /// or B of a blk.dot directly in an scf.for whose every blk.dot can run on
 /// wgmma in its kernel and reads B from such a load, one that can be made
 /// for another iteration, of 16-byte runs its mask takes whole (down the
-/// columns for B, K^T from the rows of K), masked-off elements 0; with
-/// num_stages of 3 or more where the loop's one product reads two such
-/// loads, else 2 or more. Asks nothing of layouts, so it can be asked
-/// before blk-distribute.
+/// columns for B, K^T from the rows of K), masked-off elements 0; a loop's
+/// one product reads A from such a load too, with num_stages of 3 or more;
+/// a loop of several products needs 2 or more. Asks nothing of layouts,
+/// so it can be asked before blk-distribute.
 bool isCopiedAheadToDot(LoadOp load);
 
 } // namespace mlir::blk
