@@ -70,3 +70,70 @@ func.func @strided(%x: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %n: i32 {blk
   blk.store %x[%cols], %v mask %m : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
   return
 }
+
+// -----
+
+// K^T read from K's rows (element (d, j) at j * stride + d): along the rows
+// one element at a time, down the columns runs of 8 bf16 (16 bytes): the
+// column index d is consecutive, and each row of K starts at a multiple of
+// the stride's 16. The mask on j is the same down each column; one on d
+// whose start k0 is unknown may change within a run down them. (Along the
+// rows, the facts above: a column of d is one element a row.)
+func.func @transposed_tile(%k: !blk.ptr<bf16> {blk.divisibility = 16 : i64},
+                           %stride: i32 {blk.divisibility = 16 : i64},
+                           %n: i32 {blk.divisibility = 16 : i64}, %k0: i32,
+                           %k1: i32 {blk.divisibility = 16 : i64}) {
+  // expected-remark @+1 {{divisibility = 1073741824, contiguity = 64, constancy = 1}}
+  %ds = blk.arange 0 to 64 : tensor<64xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 1}}
+  %d_col = blk.expand_dims %ds axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 32}}
+  %d2 = blk.broadcast %d_col [64, 32] : tensor<64x1xi32> -> tensor<64x32xi32>
+  // expected-remark @+1 {{divisibility = 1073741824, contiguity = 32, constancy = 1}}
+  %js = blk.arange 0 to 32 : tensor<32xi32>
+  // expected-remark @+1 {{divisibility = 1073741824, contiguity = 32, constancy = 1}}
+  %j_row = blk.expand_dims %js axis 0 : tensor<32xi32> -> tensor<1x32xi32>
+  // expected-remark @+1 {{divisibility = 16, contiguity = 1, constancy = 32}}
+  %s = blk.splat %stride : i32 -> tensor<1x32xi32>
+  // expected-remark @+1 {{divisibility = 16, contiguity = 1, constancy = 1}}
+  %starts = arith.muli %j_row, %s : tensor<1x32xi32>
+  // expected-remark @+1 {{divisibility = 16, contiguity = 1, constancy = 1}}
+  %starts2 = blk.broadcast %starts [64, 32] : tensor<1x32xi32> -> tensor<64x32xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 1}}
+  %offsets = arith.addi %starts2, %d2 : tensor<64x32xi32>
+  // expected-remark @+1 {{divisibility = 16, contiguity = 1, constancy = 32}}
+  %n_row = blk.splat %n : i32 -> tensor<1x32xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 16}}
+  %j_ok = arith.cmpi slt, %j_row, %n_row : tensor<1x32xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 16}}
+  %j_mask = blk.broadcast %j_ok [64, 32] : tensor<1x32xi1> -> tensor<64x32xi1>
+  // expected-remark @+1 {{vector width = 1, realignable = no; down columns: vector width = 8, mask whole = yes}}
+  %kt = blk.load %k[%offsets] mask %j_mask : !blk.ptr<bf16>, tensor<64x32xi32> -> tensor<64x32xbf16>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 1}}
+  %k0_col = blk.splat %k0 : i32 -> tensor<64x1xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 1}}
+  %d_abs = arith.addi %d_col, %k0_col : tensor<64x1xi32>
+  // expected-remark @+1 {{divisibility = 16, contiguity = 1, constancy = 1}}
+  %n_col = blk.splat %n : i32 -> tensor<64x1xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 1}}
+  %d_ok = arith.cmpi slt, %d_abs, %n_col : tensor<64x1xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 32}}
+  %d_mask = blk.broadcast %d_ok [64, 32] : tensor<64x1xi1> -> tensor<64x32xi1>
+  // A start k0 of unknown divisibility: K's rows are read at k0 + d, whose
+  // runs down a column may straddle a multiple of n.
+  // expected-remark @+1 {{down columns: vector width = 8, mask whole = no}}
+  %kt2 = blk.load %k[%offsets] mask %d_mask : !blk.ptr<bf16>, tensor<64x32xi32> -> tensor<64x32xbf16>
+  // A start divisible by 16 (a K loop's k0): the mask is the same over runs
+  // of 16 down the columns.
+  // expected-remark @+1 {{divisibility = 16, contiguity = 1, constancy = 1}}
+  %k1_col = blk.splat %k1 : i32 -> tensor<64x1xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 1}}
+  %d1_abs = arith.addi %d_col, %k1_col : tensor<64x1xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 1}}
+  %d1_ok = arith.cmpi slt, %d1_abs, %n_col : tensor<64x1xi32>
+  // expected-remark @+1 {{divisibility = 1, contiguity = 1, constancy = 32}}
+  %d1_mask = blk.broadcast %d1_ok [64, 32] : tensor<64x1xi1> -> tensor<64x32xi1>
+  // expected-remark @+1 {{down columns: vector width = 8, mask whole = yes}}
+  %kt3 = blk.load %k[%offsets] mask %d1_mask : !blk.ptr<bf16>, tensor<64x32xi32> -> tensor<64x32xbf16>
+  return
+}

@@ -3,8 +3,9 @@
 // The arithmetic of include/blk/IR/Distribution.h, worked by hand for the
 // layouts the programs use: a row over one CTA, over a cluster, a 2-D
 // block of short rows, a block smaller than its tile (threads wrap), the
-// slice a row-wise reduction leaves, and the scratch a layout conversion
-// passes a block through.
+// slice a row-wise reduction leaves, the scratch a layout conversion
+// passes a block through, and a transposed tile whose runs go down its
+// columns.
 //
 //===----------------------------------------------------------------------===//
 #include "blk/IR/Distribution.h"
@@ -236,4 +237,44 @@ TEST_F(DistributionTest, MmaLayoutForSeveralProducts) {
   EXPECT_EQ(warpsOf({{128, 128}}), (SmallVector<int64_t>{2, 4}));
   EXPECT_EQ(warpsOf({{128, 64}, {128, 128}}), (SmallVector<int64_t>{4, 2}));
   EXPECT_EQ(warpsOf({{16, 8}}), SmallVector<int64_t>());
+}
+
+// Attention's K^T, 128 x 128 bf16 on 8 warps, as blk-distribute lays a
+// transposed tile out: each thread one column (two lanes down it, sixteen
+// lanes and the 8 warps across the 128 columns), in runs of 8 down it, 8 of
+// them 16 rows apart. Its consecutive elements are consecutive rows of its
+// column: the runs go along dimension 0, one 16-byte access each.
+TEST_F(DistributionTest, RunsDownAColumn) {
+  Distribution d =
+      get("tensor<128x128xbf16, #blk.blocked<elems = [8, 1], lanes = [2, 16], "
+          "warps = [1, 8]>>");
+  EXPECT_EQ(d.getCount(1), 1);
+  EXPECT_EQ(d.getCount(0), 64);
+  EXPECT_EQ(d.getRunDim(), 0);
+  EXPECT_TRUE(d.runsDownColumns());
+  for (int64_t k : {0, 1, 7, 8, 63}) {
+    SmallVector<int64_t> offsets = d.getElementOffsets(k);
+    EXPECT_EQ(offsets[0], (k / 8) * 16 + k % 8) << k;
+    EXPECT_EQ(offsets[1], 0) << k;
+  }
+}
+
+// A thread that holds several columns, or runs of one element down them,
+// runs along its rows (the last dimension), as does every 1-D block.
+TEST_F(DistributionTest, RunsAlongRowsOtherwise) {
+  Distribution severalColumns =
+      get("tensor<128x128xbf16, #blk.blocked<elems = [8, 1], lanes = [2, 16], "
+          "warps = [2, 4]>>");
+  EXPECT_EQ(severalColumns.getCount(1), 2);
+  EXPECT_EQ(severalColumns.getRunDim(), 1);
+  EXPECT_FALSE(severalColumns.runsDownColumns());
+  Distribution singleElements =
+      get("tensor<64x32xbf16, #blk.blocked<elems = [1, 1], lanes = [32, 1], "
+          "warps = [1, 4]>>");
+  EXPECT_EQ(singleElements.getRunDim(), 1);
+  Distribution row =
+      get("tensor<1024xf32, #blk.blocked<elems = [4], lanes = [32], "
+          "warps = [4]>>");
+  EXPECT_EQ(row.getRunDim(), 0);
+  EXPECT_FALSE(row.runsDownColumns());
 }

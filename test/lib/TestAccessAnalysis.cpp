@@ -62,20 +62,34 @@ struct TestPrintAccessPass
   }
 
   /// The widest vector a thread may move: 16 bytes of the base's elements,
-  /// along the whole last dimension of the offsets block.
+  /// along the whole last dimension of the offsets block; for a static 2-D
+  /// block also down its columns, and whether the mask is the same over
+  /// such a run.
   static void remarkAccess(MemoryAccessOpInterface access,
                            AccessAnalysis &analysis) {
     auto offsets = cast<RankedTensorType>(access.getOffsets().getType());
-    int64_t maxElements =
+    int64_t vectorElements =
         kVectorBytes / access.getBase().getType().getElementBytes();
+    int64_t maxElements = vectorElements;
     if (offsets.hasStaticShape())
       maxElements = std::min(maxElements, offsets.getShape().back());
-    access->emitRemark() << "vector width = "
-                         << analysis.getVectorWidth(access.getBase(),
-                                                    access.getOffsets(),
-                                                    maxElements)
-                         << ", realignable = "
-                         << (analysis.isRealignable(access) ? "yes" : "no");
+    InFlightDiagnostic remark = access->emitRemark();
+    remark << "vector width = "
+           << analysis.getVectorWidth(access.getBase(), access.getOffsets(),
+                                      maxElements)
+           << ", realignable = "
+           << (analysis.isRealignable(access) ? "yes" : "no");
+    if (offsets.getRank() != 2 || !offsets.hasStaticShape())
+      return;
+    int64_t down = analysis.getColumnVectorWidth(
+        access.getBase(), access.getOffsets(),
+        std::min(vectorElements, offsets.getShape().front()));
+    remark << "; down columns: vector width = " << down;
+    if (Value mask = access.getMask())
+      remark << ", mask whole = "
+             << (analysis.isUniformOverRuns(mask, down, /*downColumns=*/true)
+                     ? "yes"
+                     : "no");
   }
 };
 
