@@ -52,6 +52,10 @@
 // RUN: sed 's/#blk.arg<batch_stride "lse">/#blk.arg<param "lse_b">/' %examples/attention_fwd.mlir > %t.nostride.mlir
 // RUN: not softmax-run %t.nostride.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25,lse_b=0 --const CAUSAL=0 --batch 2 2>&1 | FileCheck %s --check-prefix=NOSTRIDE
 // NOSTRIDE: softmax-run: a batch of 2 x 1 problems, but tensor 'lse' has no batch_stride argument: every tensor of a batched program takes both
+// The unnamed input is one matrix: a batch reads its files by name.
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 4 --cols 16 --output %t.matrix.npy
+// RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --input %t.matrix.npy --param scale=0.25 --const CAUSAL=0 --batch 2 --heads 2 2>&1 | FileCheck %s --check-prefix=UNNAMED
+// UNNAMED: softmax-run: --input {{.*}}.matrix.npy: a batch of 2 x 2 problems reads its inputs by name, each file holding every instance (--input NAME=FILE), and takes its shape from --rows and --cols
 // RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --layout sbhd 2>&1 | FileCheck %s --check-prefix=LAYOUT
 // LAYOUT: softmax-run: --layout must be bhsd or bshd, not 'sbhd'
 //

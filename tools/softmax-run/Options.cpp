@@ -62,8 +62,9 @@ static cl::opt<std::string>
 static cl::list<std::string> inputOptions(
     "input",
     cl::desc("Input .npy: FILE fills the first matrix input and sets the "
-             "shape (float32/float16); NAME=FILE fills the input tensor NAME "
-             "(its shape; int32/int64 for integer tensors; without --rows, "
+             "shape (float32/float16; not with --batch or --heads); NAME=FILE "
+             "fills the input tensor NAME (its shape; a batch's holds every "
+             "instance; int32/int64 for integer tensors; without --rows, "
              "--cols or FILE, the first 2-D float file sets the shape). "
              "Repeatable"),
     cl::cat(filesCategory));
@@ -309,6 +310,20 @@ static bool parseLists(RunOptions &options, std::string &error) {
 }
 
 /// The cache directory and size limit.
+/// The unnamed input is one matrix (its shape sets the problem's); a
+/// batch's files hold every instance and are read by name.
+static bool checkBatchInputs(const RunOptions &options, std::string &error) {
+  if (options.batch * options.heads == 1 || options.inputs.unnamed.empty())
+    return true;
+  error = "--input " + options.inputs.unnamed + ": a batch of " +
+          std::to_string(options.batch) + " x " +
+          std::to_string(options.heads) +
+          " problems reads its inputs by name, each file holding every "
+          "instance (--input NAME=FILE), and takes its shape from --rows and "
+          "--cols";
+  return false;
+}
+
 static bool parseCache(::blk::CompileOptions &compile,
                        std::string &error) {
   compile.cacheDirectory =
@@ -406,5 +421,6 @@ bool RunOptions::createFromCommandLine(int argc, char **argv,
     error = "--csv records timings: give --bench too";
     return false;
   }
-  return parseLists(options, error) && parseCache(options.compile, error);
+  return parseLists(options, error) && parseCache(options.compile, error) &&
+         checkBatchInputs(options, error);
 }
