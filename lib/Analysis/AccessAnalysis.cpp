@@ -71,6 +71,23 @@ int64_t compareConstancy(arith::CmpIPredicate predicate,
   }
 }
 
+/// The facts of `a + b` (`a - b` where `subtract`), elementwise.
+IntegerFacts getSumFacts(const IntegerFacts &a, const IntegerFacts &b,
+                         bool subtract) {
+  int64_t contiguity = std::gcd(a.contiguity, b.constancy);
+  // Adding a run of consecutive integers to a constant keeps it a run;
+  // subtracting one does not.
+  if (!subtract)
+    contiguity = std::max(contiguity, std::gcd(b.contiguity, a.constancy));
+  // Shorter runs than an operand's start inside its runs, where only the
+  // run length is known to divide them.
+  int64_t divisibility = std::min(a.divisibility, b.divisibility);
+  if (contiguity < std::max(a.contiguity, b.contiguity))
+    divisibility = std::min(divisibility, contiguity);
+  return IntegerFacts{divisibility, contiguity,
+                      std::gcd(a.constancy, b.constancy)};
+}
+
 std::optional<int64_t> constantInteger(Value value) {
   auto constant = value.getDefiningOp<arith::ConstantOp>();
   if (!constant)
@@ -127,20 +144,9 @@ IntegerFacts AccessAnalysis::compute(Value value) {
         return uniform(value, getFacts(splat.getSrc()).divisibility);
       })
       .Case<arith::AddIOp, arith::SubIOp>([&](auto binary) {
-        IntegerFacts a = getFacts(binary.getLhs());
-        IntegerFacts b = getFacts(binary.getRhs());
-        int64_t contiguity = gcd(a.contiguity, b.constancy);
-        // Adding a run of consecutive integers to a constant keeps it a run;
-        // subtracting one does not.
-        if (isa<arith::AddIOp>(binary))
-          contiguity = std::max(contiguity, gcd(b.contiguity, a.constancy));
-        // Shorter runs than an operand's start inside its runs, where only
-        // the run length is known to divide them.
-        int64_t divisibility = std::min(a.divisibility, b.divisibility);
-        if (contiguity < std::max(a.contiguity, b.contiguity))
-          divisibility = std::min(divisibility, contiguity);
-        return IntegerFacts{divisibility, contiguity,
-                            gcd(a.constancy, b.constancy)};
+        return getSumFacts(getFacts(binary.getLhs()),
+                           getFacts(binary.getRhs()),
+                           isa<arith::SubIOp>(binary));
       })
       .Case<arith::MulIOp>([&](arith::MulIOp mul) {
         IntegerFacts a = getFacts(mul.getLhs());
@@ -293,20 +299,10 @@ IntegerFacts AccessAnalysis::getColumnFacts(Value block) {
           return {};
         return getFacts(expand.getSrc());
       })
-      .Case([&](arith::AddIOp add) -> IntegerFacts {
-        IntegerFacts lhs = getColumnFacts(add.getLhs());
-        IntegerFacts rhs = getColumnFacts(add.getRhs());
-        return {gcd(lhs.divisibility, rhs.divisibility),
-                std::max(gcd(lhs.contiguity, rhs.constancy),
-                         gcd(lhs.constancy, rhs.contiguity)),
-                gcd(lhs.constancy, rhs.constancy)};
-      })
-      .Case([&](arith::SubIOp sub) -> IntegerFacts {
-        IntegerFacts lhs = getColumnFacts(sub.getLhs());
-        IntegerFacts rhs = getColumnFacts(sub.getRhs());
-        return {gcd(lhs.divisibility, rhs.divisibility),
-                gcd(lhs.contiguity, rhs.constancy),
-                gcd(lhs.constancy, rhs.constancy)};
+      .Case<arith::AddIOp, arith::SubIOp>([&](auto binary) {
+        return getSumFacts(getColumnFacts(binary.getLhs()),
+                           getColumnFacts(binary.getRhs()),
+                           isa<arith::SubIOp>(binary));
       })
       .Case([&](arith::MulIOp mul) -> IntegerFacts {
         IntegerFacts lhs = getColumnFacts(mul.getLhs());

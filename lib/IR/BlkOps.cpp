@@ -322,14 +322,25 @@ LogicalResult LocalAllocOp::verify() {
     return success();
   }
   if (getType().getEncoding()) {
-    // A block stored where blk.warpgroup_dot reads it.
+    // A block stored where blk.warpgroup_dot reads it, by every thread of
+    // the CTA.
     RankedTensorType src = getSrc().getType();
-    if (failed(Distribution::get(src)) || getType().getShape().size() != 2 ||
+    FailureOr<Distribution> distribution = Distribution::get(src);
+    if (failed(distribution) || distribution->getSlicedDim() ||
+        getType().getShape().size() != 2 ||
         src.getShape() != getType().getShape() ||
         src.getElementType() != getType().getElementType())
-      return emitOpError() << "expected a block laid out over threads of the "
-                              "swizzled buffer's shape and element type, "
+      return emitOpError() << "expected a 2-D block laid out #blk.blocked of "
+                              "the swizzled buffer's shape and element type, "
                            << getType() << ", but found " << src;
+    auto func = (*this)->getParentOfType<func::FuncOp>();
+    KernelAttr kernel = func ? getKernelAttr(func) : KernelAttr();
+    BlockedLayoutAttr layout = distribution->getLayout();
+    if (kernel && (layout.getNumWarps() != kernel.getNumWarps() ||
+                   layout.getNumCtas() != 1))
+      return emitOpError() << "expected the block laid out over the kernel's "
+                           << kernel.getNumWarps()
+                           << " warps of one CTA, but found " << layout;
     return success();
   }
   if (!getSrc().getType().hasStaticShape())

@@ -42,7 +42,9 @@ bool mlir::blk::isFilledAsynchronously(LoadOp load, const RowPolicy &policy,
   facts.inLoop = load->getParentOfType<LoopLikeOpInterface>() != nullptr;
   facts.vectorBytes = width * load.getType().getElementTypeBitWidth() / 8;
   facts.runs = distribution->getNumElements() / width;
-  facts.maskUniformOverRuns = !mask || analysis.isUniformOverRuns(mask, width);
+  facts.maskUniformOverRuns =
+      !mask || analysis.isUniformOverRuns(mask, width,
+                                          distribution->runsDownColumns());
   return policy.copiesLoad(facts);
 }
 

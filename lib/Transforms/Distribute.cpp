@@ -300,19 +300,23 @@ int64_t chooseColumnVectorWidth(func::FuncOp func, const LayoutClasses &classes,
 /// accesses move `vectorWidth` elements down a column as one vector: each
 /// thread holds one column, in runs of that many elements (a 16-byte load
 /// and, where wgmma reads the block K-major, a 16-byte store), two lanes
-/// down a column (a warp's runs fill whole 32-byte sectors), the other
-/// lanes and the warps across the columns. Where a thread would hold
-/// several columns, or runs are single elements: its elements one a run,
-/// the lanes of a warp down a column, the warps across the columns as far
-/// as they go.
+/// down a column (a warp's runs fill whole 32-byte sectors) where there
+/// are 16 columns for the other lanes, the warps across the columns. Where
+/// a thread would hold several columns, or runs are single elements: its
+/// elements one a run, the lanes of a warp down a column, the warps across
+/// the columns as far as they go.
 BlockedLayoutAttr chooseColumnLayout(MLIRContext *context,
                                      RankedTensorType anchor,
                                      int64_t numWarps, int64_t vectorWidth) {
   int64_t rows = anchor.getShape().front();
   int64_t cols = anchor.getShape().back();
   if (vectorWidth > 1 && rows >= vectorWidth) {
-    int64_t lanesDownCols = std::min<int64_t>(2, rows / vectorWidth);
-    int64_t lanesAlongRows = kWarpSize / lanesDownCols;
+    // Lanes across the columns there are (a narrow block's would hold
+    // copies of its elements), the rest down them.
+    int64_t lanesAlongRows = std::clamp<int64_t>(
+        llvm::bit_floor(uint64_t(cols)), 1,
+        kWarpSize / std::min<int64_t>(2, rows / vectorWidth));
+    int64_t lanesDownCols = kWarpSize / lanesAlongRows;
     int64_t warpsAlongRows =
         std::clamp<int64_t>(cols / lanesAlongRows, 1, numWarps);
     if (lanesAlongRows * warpsAlongRows >= cols)

@@ -99,3 +99,40 @@ func.func @copied(%in: !blk.ptr<bf16>, %out: !blk.ptr<bf16>, %n: i32 {blk.divisi
   blk.store %out[%cols], %x mask %inrow {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<26624xi32, #l>, tensor<26624xbf16, #l>
   return
 }
+
+// -----
+
+// A conversion's scratch and a swizzled buffer written after it never
+// share bytes: the conversion ends reading its scratch without a barrier,
+// and threads ahead would store A over it. A (8 KiB) and B (8 KiB) from the
+// 1024-aligned start, the scratch (64 rows of 144 bytes) after them: 16384
+// + 9216 + 1008 bytes of room for the alignment.
+// CHECK: dynamicSharedBytes = 26608
+// CHECK-LABEL: gpu.func @scratch_before_swizzled
+#a = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>
+#b = #blk.blocked<elems = [1, 8], lanes = [8, 4], warps = [4, 1]>
+#acc = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+func.func @scratch_before_swizzled(%p: !blk.ptr<f32>, %q: !blk.ptr<bf16> {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %r = blk.arange 0 to 64 : tensor<64xi32, #blk.slice<dim = 1, parent = #b>>
+  %rc = blk.expand_dims %r axis 1 : tensor<64xi32, #blk.slice<dim = 1, parent = #b>> -> tensor<64x1xi32, #b>
+  %c64 = arith.constant 64 : i32
+  %s = blk.splat %c64 : i32 -> tensor<64x1xi32, #b>
+  %rs = arith.muli %rc, %s : tensor<64x1xi32, #b>
+  %rb = blk.broadcast %rs [64, 64] : tensor<64x1xi32, #b> -> tensor<64x64xi32, #b>
+  %cc = blk.arange 0 to 64 : tensor<64xi32, #blk.slice<dim = 0, parent = #b>>
+  %cr = blk.expand_dims %cc axis 0 : tensor<64xi32, #blk.slice<dim = 0, parent = #b>> -> tensor<1x64xi32, #b>
+  %cb = blk.broadcast %cr [64, 64] : tensor<1x64xi32, #b> -> tensor<64x64xi32, #b>
+  %off = arith.addi %rb, %cb : tensor<64x64xi32, #b>
+  %x = blk.load %q[%off] {blk.vector = 8 : i64} : !blk.ptr<bf16>, tensor<64x64xi32, #b> -> tensor<64x64xbf16, #b>
+  %a = blk.convert_layout %x : tensor<64x64xbf16, #b> -> tensor<64x64xbf16, #a>
+  %abuf = blk.local_alloc %a : tensor<64x64xbf16, #a> -> !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  %bbuf = blk.local_alloc -> !blk.shared<64x64xbf16, #blk.swizzled<transposed = true>>
+  %zero = arith.constant 0.0 : f32
+  %c0 = blk.splat %zero : f32 -> tensor<64x64xf32, #acc>
+  %c = blk.warpgroup_dot %abuf, %bbuf, %c0 : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<transposed = true>>, tensor<64x64xf32, #acc>
+  %rows = blk.arange 0 to 64 : tensor<64xi32, #blk.slice<dim = 1, parent = #acc>>
+  %r2 = blk.expand_dims %rows axis 1 : tensor<64xi32, #blk.slice<dim = 1, parent = #acc>> -> tensor<64x1xi32, #acc>
+  %rb2 = blk.broadcast %r2 [64, 64] : tensor<64x1xi32, #acc> -> tensor<64x64xi32, #acc>
+  blk.store %p[%rb2], %c : !blk.ptr<f32>, tensor<64x64xi32, #acc>, tensor<64x64xf32, #acc>
+  return
+}

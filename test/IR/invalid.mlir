@@ -672,7 +672,7 @@ func.func @local_alloc_nothing_kept() {
 // -----
 
 func.func @local_alloc_swizzled_unlaid(%x: tensor<64x64xbf16>) {
-  // expected-error @+1 {{'blk.local_alloc' op expected a block laid out over threads of the swizzled buffer's shape and element type, '!blk.shared<64x64xbf16, #blk.swizzled<>>', but found 'tensor<64x64xbf16>'}}
+  // expected-error @+1 {{'blk.local_alloc' op expected a 2-D block laid out #blk.blocked of the swizzled buffer's shape and element type, '!blk.shared<64x64xbf16, #blk.swizzled<>>', but found 'tensor<64x64xbf16>'}}
   %b = blk.local_alloc %x : tensor<64x64xbf16> -> !blk.shared<64x64xbf16, #blk.swizzled<>>
   return
 }
@@ -681,8 +681,18 @@ func.func @local_alloc_swizzled_unlaid(%x: tensor<64x64xbf16>) {
 
 #l = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>
 func.func @local_alloc_swizzled_other_shape(%x: tensor<64x128xbf16, #l>) {
-  // expected-error @+1 {{'blk.local_alloc' op expected a block laid out over threads of the swizzled buffer's shape and element type, '!blk.shared<64x64xbf16, #blk.swizzled<>>', but found 'tensor<64x128xbf16, #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>>'}}
+  // expected-error @+1 {{'blk.local_alloc' op expected a 2-D block laid out #blk.blocked of the swizzled buffer's shape and element type, '!blk.shared<64x64xbf16, #blk.swizzled<>>', but found 'tensor<64x128xbf16, #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>>'}}
   %b = blk.local_alloc %x : tensor<64x128xbf16, #l> -> !blk.shared<64x64xbf16, #blk.swizzled<>>
+  return
+}
+
+// -----
+
+#l = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [8, 1]>
+func.func @local_alloc_swizzled_other_warps(%v: bf16) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %x = blk.splat %v : bf16 -> tensor<64x64xbf16, #l>
+  // expected-error @+1 {{'blk.local_alloc' op expected the block laid out over the kernel's 4 warps of one CTA, but found #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [8, 1]>}}
+  %b = blk.local_alloc %x : tensor<64x64xbf16, #l> -> !blk.shared<64x64xbf16, #blk.swizzled<>>
   return
 }
 

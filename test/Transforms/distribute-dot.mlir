@@ -263,3 +263,21 @@ func.func @transposed_tile_unaligned(%k: !blk.ptr<bf16> {blk.divisibility = 16 :
   blk.store %p[%rb], %d : !blk.ptr<f32>, tensor<64x32xi32>, tensor<64x32xf32>
   return
 }
+
+// -----
+
+// A narrow block read down its columns (2048 x 1 f32, 16-byte runs down
+// the one column): every lane down it, none across (lanes there would hold
+// copies), 16 elements a thread in 4 runs of 4.
+// CHECK-DAG: #[[NARROW:.*]] = #blk.blocked<elems = [4, 1], lanes = [32, 1], warps = [4, 1]>
+// CHECK-LABEL: func.func @narrow_column
+// CHECK: blk.load {{.*}} {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<2048x1xi32, #[[NARROW]]>
+func.func @narrow_column(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %r = blk.arange 0 to 2048 : tensor<2048xi32>
+  %rc = blk.expand_dims %r axis 1 : tensor<2048xi32> -> tensor<2048x1xi32>
+  %x = blk.load %in[%rc] : !blk.ptr<f32>, tensor<2048x1xi32> -> tensor<2048x1xf32>
+  %y = arith.addf %x, %x : tensor<2048x1xf32>
+  blk.store %out[%rc], %y : !blk.ptr<f32>, tensor<2048x1xi32>, tensor<2048x1xf32>
+  return
+}

@@ -73,8 +73,12 @@ public:
     return positions.lookup(body.findAncestorOpInBlock(*op));
   }
 
-  /// The positions from `owner` to the last op that uses its buffer
-  /// (through the slots a blk.local_index takes of it, too).
+  /// The positions from the kernel's start to the last op that uses
+  /// `owner`'s buffer (through the slots a blk.local_index takes of it,
+  /// too). From the start, not from `owner`: a conversion before it ends
+  /// reading its scratch without a barrier, and the buffer's first writes
+  /// (stores or cp.async, of threads that may be ahead) must not land
+  /// there.
   std::pair<int64_t, int64_t> getLiveRange(Operation *owner) const {
     int64_t last = get(owner);
     SmallVector<Value> buffers(owner->getResults());
@@ -84,7 +88,7 @@ public:
         if (isa<LocalIndexOp>(user))
           buffers.push_back(user->getResult(0));
       }
-    return {get(owner), last};
+    return {0, last};
   }
 
 private:
