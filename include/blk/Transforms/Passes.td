@@ -552,6 +552,16 @@ def BlkPipelineDotOperands : Pass<"blk-pipeline-dot-operands", "::mlir::ModuleOp
     next entry's first copies would not wait for this one's last
     products), and rings that fit a CTA's shared memory; other dots stay
     as they are. The chip is the module's (#blk.target).
+
+    A loop of several products (attention: `S = Q K^T`, then `O += P V`)
+    takes part as a whole: each product's B must be such a load (K^T may
+    run down its columns: its ring is then `#blk.swizzled<transposed =
+    true>`, read K-major), and A one too or a value the threads store with
+    `blk.local_alloc` into a swizzled buffer, before the loop where it is
+    defined outside it (Q), else before its product (P, after a barrier
+    where no product of the iteration comes first). One group of copies an
+    iteration, after the first product; `num_stages` of 2 or more; every
+    product waited for where it is made.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
