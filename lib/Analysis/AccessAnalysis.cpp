@@ -284,9 +284,7 @@ IntegerFacts AccessAnalysis::getColumnFacts(Value block) {
   if (!op)
     return {};
   return llvm::TypeSwitch<Operation *, IntegerFacts>(op)
-      .Case([&](SplatOp splat) {
-        return IntegerFacts{getFacts(splat.getSrc()).divisibility, 1, rows};
-      })
+      .Case([&](SplatOp) { return constantDown(getFacts(block)); })
       .Case([&](BroadcastOp broadcast) {
         auto source = cast<RankedTensorType>(broadcast.getSrc().getType());
         return source.getDimSize(0) == 1

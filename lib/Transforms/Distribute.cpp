@@ -253,17 +253,22 @@ BlockedLayoutAttr chooseLayout(MLIRContext *context, RankedTensorType anchor,
       {warpsDownRows, numWarps / warpsDownRows}, ctas);
 }
 
-/// Whether the accesses of the class `layoutClass` (those of its anchor's
+/// Where the accesses of the class `layoutClass` (those of its anchor's
 /// shape, at least one) move single elements along their rows but runs
-/// down their columns: a transposed tile (K^T read from K's rows, each
-/// column a row of K). Lanes along the rows would then touch a different
-/// 32-byte sector each; down the columns a warp reads whole sectors.
-bool runsDownColumns(func::FuncOp func, const LayoutClasses &classes,
-                     Value layoutClass, RankedTensorType anchor,
-                     AccessAnalysis &analysis) {
+/// down their columns (a transposed tile: K^T read from K's rows, each
+/// column a row of K), the elements every one of them can move as one
+/// vector down a column (at most 16 bytes); none otherwise. Lanes along the
+/// rows would touch a different 32-byte sector each; down the columns a
+/// warp reads whole sectors.
+std::optional<int64_t> getColumnRunWidth(func::FuncOp func,
+                                         const LayoutClasses &classes,
+                                         Value layoutClass,
+                                         RankedTensorType anchor,
+                                         AccessAnalysis &analysis) {
   if (anchor.getRank() != 2)
-    return false;
+    return std::nullopt;
   bool any = false, all = true;
+  int64_t width = kVectorBytes;
   func.walk([&](MemoryAccessOpInterface access) {
     TypedValue<RankedTensorType> offsets = access.getOffsets();
     if (classes.getClass(offsets) != layoutClass ||
@@ -272,31 +277,18 @@ bool runsDownColumns(func::FuncOp func, const LayoutClasses &classes,
     any = true;
     all &= analysis.getFacts(offsets).contiguity == 1 &&
            analysis.getColumnContiguity(offsets) > 1;
-  });
-  return any && all;
-}
-
-/// Elements every access of the class `layoutClass` (its anchor's shape)
-/// can move as one vector down a column (at most 16 bytes).
-int64_t chooseColumnVectorWidth(func::FuncOp func, const LayoutClasses &classes,
-                                Value layoutClass, RankedTensorType anchor,
-                                AccessAnalysis &analysis) {
-  int64_t width = kVectorBytes;
-  func.walk([&](MemoryAccessOpInterface access) {
-    TypedValue<RankedTensorType> offsets = access.getOffsets();
-    if (classes.getClass(offsets) != layoutClass ||
-        offsets.getType().getShape() != anchor.getShape())
-      return;
     int64_t maxElements =
         kVectorBytes / access.getBase().getType().getElementBytes();
     width = std::min(width, analysis.getColumnVectorWidth(access.getBase(),
                                                           offsets,
                                                           maxElements));
   });
+  if (!any || !all)
+    return std::nullopt;
   return width;
 }
 
-/// A layout for a block accessed down its columns (runsDownColumns), whose
+/// A layout for a block accessed down its columns (getColumnRunWidth), whose
 /// accesses move `vectorWidth` elements down a column as one vector: each
 /// thread holds one column, in runs of that many elements (a 16-byte load
 /// and, where wgmma reads the block K-major, a 16-byte store), two lanes
@@ -487,12 +479,13 @@ struct BlkDistributePass
         layouts[layoutClass] = *mma;
         continue;
       }
-      if (ctas == 1 &&
-          runsDownColumns(func, classes, layoutClass, anchor, analysis)) {
-        layouts[layoutClass] = chooseColumnLayout(
-            context, anchor, warps,
-            chooseColumnVectorWidth(func, classes, layoutClass, anchor,
-                                    analysis));
+      std::optional<int64_t> columnWidth =
+          ctas == 1 ? getColumnRunWidth(func, classes, layoutClass, anchor,
+                                        analysis)
+                    : std::nullopt;
+      if (columnWidth) {
+        layouts[layoutClass] =
+            chooseColumnLayout(context, anchor, warps, *columnWidth);
         continue;
       }
       layouts[layoutClass] = chooseLayout(

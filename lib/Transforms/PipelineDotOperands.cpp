@@ -227,14 +227,14 @@ std::optional<LoopCopies> getLoopCopies(scf::ForOp loop,
   }
   // One product with an A the threads store: not measured, left to the
   // dot's own lowering (its loads carried by blk-pipeline-loads).
-  bool onlyProducts = copies.dots.size() == 1;
-  if (onlyProducts && !copies.dots.front().a)
+  bool oneProduct = copies.dots.size() == 1;
+  if (oneProduct && !copies.dots.front().a)
     return std::nullopt;
-  if (copies.numStages < (onlyProducts ? kMinStages : kMinStagesBesideWork) ||
+  if (copies.numStages < (oneProduct ? kMinStages : kMinStagesBesideWork) ||
       getBufferBytes(copies) + kSwizzleRepeatBytes - kVectorBytes >
           target.getMaxSharedBytesPerCta())
     return std::nullopt;
-  if (onlyProducts)
+  if (oneProduct)
     copies.chained = getChainedAccumulator(copies.dots.front().dot, loop);
   return copies;
 }

@@ -178,7 +178,8 @@ struct BindingOptions {
 ///           does not depend on);
 ///   a loop that chains two products on warpgroups (attention,
 ///           ProgramTraits::chainsProducts): 128 rows x 128 deep on 8
-///           warps, 1 stage where row_block >= 128, else 2;
+///           warps, 2 stages (K and V in rings) up to row_block 128, 1
+///           past it;
 ///   else (f32 data, the CPU): 32 x 64 x 32 on 4 warps;
 ///   row_splits = ceil(N / row_block), any count.
 /// rows_per_program, row_block and inner_block size blocks: powers of two;

@@ -1180,18 +1180,18 @@ static LogicalResult checkWholeRuns(Operation *op, const AccessPlan &plan,
 /// along the block's rows, or down its columns into a transposed buffer.
 static LogicalResult checkRunsAlongPanelRows(AsyncCopyIntoOp op) {
   bool transposed = op.getDest().getType().getEncoding().getTransposed();
-  int64_t runDim = Distribution::get(op.getOffsets().getType())->getRunDim();
-  if (runDim == (transposed ? 0 : 1))
+  bool downColumns =
+      Distribution::get(op.getOffsets().getType())->runsDownColumns();
+  if (downColumns == transposed)
     return success();
-  return op.emitOpError() << "expected runs " << (transposed ? "down the "
-                                                               "columns"
-                                                             : "along the "
-                                                               "rows")
+  auto direction = [](bool down) {
+    return down ? "down the columns" : "along the rows";
+  };
+  return op.emitOpError() << "expected runs " << direction(transposed)
                           << " of the block, as the "
                           << (transposed ? "transposed " : "")
                           << "buffer's panel rows go, but the layout's runs go "
-                          << (runDim == 0 ? "down the columns"
-                                          : "along the rows");
+                          << direction(downColumns);
 }
 
 /// Whether `op` (a copy into shared memory) is on a chip with cp.async.

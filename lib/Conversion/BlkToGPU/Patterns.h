@@ -157,10 +157,10 @@ struct KeptChunks {
 /// createThreadBase). The run goes along a panel row: along the block's
 /// rows, or down its columns where the encoding is transposed.
 Value createSwizzledRunAddress(OpBuilder &b, Location loc,
-                              const Distribution &distribution,
-                              ArrayRef<Value> base, int64_t k, Value start,
-                              ArrayRef<int64_t> blockShape,
-                              SwizzledSharedAttr encoding);
+                               const Distribution &distribution,
+                               ArrayRef<Value> base, int64_t k, Value start,
+                               ArrayRef<int64_t> blockShape,
+                               SwizzledSharedAttr encoding);
 
 /// Stores the thread's elements (`vector`) of a 16-bit block of `shape`,
 /// laid out as `distribution`, at `region` where wgmma reads them, arranged
