@@ -73,7 +73,10 @@ void roundDotOperands(func::FuncOp func, FloatType storage) {
       if (!getElementTypeOrSelf(wide.getType()).isF32() ||
           (widened && getElementTypeOrSelf(widened.getIn().getType()) == storage))
         continue;
+      // Where the block is made, not at the product: one computed before
+      // a loop (attention's Q, its sign applied) is rounded there once.
       OpBuilder builder(dot);
+      builder.setInsertionPointAfterValue(wide);
       Value narrow = arith::TruncFOp::create(
           builder, dot.getLoc(), withElementType(wide.getType(), storage),
           wide);

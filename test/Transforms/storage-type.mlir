@@ -46,3 +46,39 @@ func.func @carried_pointer(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = 
   }
   return
 }
+
+// A product's operand computed in f32 is rounded to the data's type where
+// it is made: one made before the loop (attention's Q with the scale's
+// sign) once there, one made in the loop (P) in it.
+// CHECK-LABEL: func.func @computed_operands
+// CHECK: %[[A:.*]] = arith.negf
+// CHECK-NEXT: %[[A_NARROW:.*]] = arith.truncf %[[A]] : tensor<64x16xf32> to tensor<64x16xbf16>
+// CHECK: scf.for
+// CHECK: %[[P:.*]] = math.exp
+// CHECK-NEXT: arith.truncf %[[P]] : tensor<64x64xf32> to tensor<64x64xbf16>
+// CHECK: scf.yield
+func.func @computed_operands(%x: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : f32
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %a_offsets = blk.broadcast %rows_col [64, 16] : tensor<64x1xi32> -> tensor<64x16xi32>
+  %a_loaded = blk.load %x[%a_offsets] : !blk.ptr<f32>, tensor<64x16xi32> -> tensor<64x16xf32>
+  %a = arith.negf %a_loaded : tensor<64x16xf32>
+  %b_offsets = blk.broadcast %rows_col [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
+  %ks = blk.arange 0 to 16 : tensor<16xi32>
+  %ks_col = blk.expand_dims %ks axis 1 : tensor<16xi32> -> tensor<16x1xi32>
+  %k_offsets = blk.broadcast %ks_col [16, 64] : tensor<16x1xi32> -> tensor<16x64xi32>
+  %acc0 = blk.splat %zero [64, 64] : f32 -> tensor<64x64xf32>
+  %out = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (tensor<64x64xf32>) : i32 {
+    %b = blk.load %x[%b_offsets] : !blk.ptr<f32>, tensor<64x64xi32> -> tensor<64x64xf32>
+    %b16 = blk.load %x[%k_offsets] : !blk.ptr<f32>, tensor<16x64xi32> -> tensor<16x64xf32>
+    %s = blk.dot %a, %b16, %acc : tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>
+    %p = math.exp %s : tensor<64x64xf32>
+    %next = blk.dot %p, %b, %acc : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  blk.store %x[%b_offsets], %out : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  return
+}
