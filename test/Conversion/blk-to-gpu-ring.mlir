@@ -80,7 +80,8 @@ func.func @ring_copies(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk
 // swizzled buffer; the copies of step 0 (8 a thread: K^T's runs down its
 // columns and V's along its rows, 16 bytes each); in the loop, the wait for
 // this step's group, the proxy fence and barrier, S's m64n64k16 products
-// reading K K-major (col) and waited for, the next step's 8 copies and
+// reading K K-major (col), the first writing S (it starts at 0: scale-d
+// <zero>), waited for, the next step's 8 copies and
 // their commit, P stored from the accumulator's registers (its pairs, 4
 // bytes a store), the fence and barrier, O's products reading V N-major
 // (row), waited for.
@@ -92,7 +93,8 @@ func.func @ring_copies(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK: nvvm.fence.proxy
 // CHECK-NEXT: gpu.barrier
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-COUNT-8: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
 // CHECK: nvvm.cp.async.commit.group

@@ -54,12 +54,15 @@ func.func @wgmma(%p: !blk.ptr<f32>, %x: bf16, %n: i32) attributes {blk.kernel = 
 // B whose threads hold runs down its columns (K^T loaded from the rows of
 // K, 8 consecutive elements of K a thread) is stored K-major, each run one
 // 16-byte store into a transposed panel (a column of B is a panel row),
-// and wgmma reads it without a transpose (col); A as before.
+// and wgmma reads it without a transpose (col); A as before. The
+// accumulator is a splat of 0: the first K step writes its products
+// (scale-d <zero>), nothing sets the registers first.
 // CHECK-LABEL: gpu.func @wgmma_k_major_b
 // CHECK-COUNT-8: llvm.store {{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK-NOT: llvm.store {{.*}} : bf16, !llvm.ptr<3>
 // CHECK: nvvm.fence.proxy
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 #a = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [8, 1]>
 #bt = #blk.blocked<elems = [8, 1], lanes = [2, 16], warps = [1, 8]>
 #acc = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [8, 1]>

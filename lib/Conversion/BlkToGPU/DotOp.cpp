@@ -41,6 +41,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
@@ -444,6 +445,13 @@ void mlir::blk::storeSwizzled(OpBuilder &b, Location loc,
 
 namespace {
 
+/// Whether `acc` is a block of zeros: a constant, or a blk.splat of one.
+bool isZeroBlock(Value acc) {
+  if (auto splat = acc.getDefiningOp<SplatOp>())
+    acc = splat.getSrc();
+  return matchPattern(acc, m_AnyZeroFloat());
+}
+
 /// A wgmma matrix descriptor (PTX ISA, "Matrix Descriptor Format") for the
 /// panels at `address` in shared memory, 128-byte swizzle: the start
 /// address, the leading and the stride dimension byte offsets, each in
@@ -485,10 +493,13 @@ Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
 /// row; 8-row groups 1024 bytes apart; a K step starts 32 bytes on), B's
 /// N-major (64 N a row, panels K x 128 bytes apart; a K step is 16 rows),
 /// or with `bKMajor` arranged as A's (N rows of 64 K; wgmma reads it
-/// without its transpose).
+/// without its transpose). Where `accIsZero`, the first K step writes its
+/// products (scale-d false) and no register is set to 0 first: attention's
+/// S = Q K^T, whose 64 moves an iteration were 8% of the loop at head_dim
+/// 64.
 Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
-                  const Distribution &c, Value acc, Value aRegion,
-                  Value bRegion, bool bKMajor, ThreadIds ids,
+                  const Distribution &c, Value acc, bool accIsZero,
+                  Value aRegion, Value bRegion, bool bKMajor, ThreadIds ids,
                   int64_t pending = 0) {
   int64_t warps = c.getLayout().getWarps()[0];
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
@@ -506,7 +517,7 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
   SmallVector<Value> fragments;
   for (int64_t tile = 0; tile < tilesPerGroup; ++tile) {
     Value fragment = LLVM::PoisonOp::create(b, loc, structType);
-    for (int64_t r = 0; r < registers; ++r)
+    for (int64_t r = 0; !accIsZero && r < registers; ++r)
       fragment = LLVM::InsertValueOp::create(b, loc, fragment,
                                              elements[elementOf(tile, r)], r);
     fragments.push_back(fragment);
@@ -553,7 +564,9 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
       fragments[tile] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, structType, fragments[tile], aDescriptor, bDescriptor,
           instruction, type, type, NVVM::WGMMATypes::f32,
-          NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+          accIsZero && k0 == 0 ? NVVM::WGMMAScaleOut::zero
+                               : NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one,
           NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
           bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
           /*satfinite=*/nullptr);
@@ -639,6 +652,8 @@ struct DotOperands {
   /// A is the same in every iteration of the dot's loop and was stored
   /// before it (getInvariantALoop): the loop stores B alone.
   bool aStored = false;
+  /// The accumulator is a splat of 0: the products need not add to it.
+  bool accIsZero = false;
 };
 
 /// Stores A where the dot's path reads it from `region`.
@@ -684,7 +699,8 @@ Value lowerToWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                                         /*operand=*/1, bKMajor));
   createWgmmaOperandsBarrier(b, loc);
   return createWgmma(b, loc, shape, operands.c, operands.acc,
-                     operands.aRegion, operands.bRegion, bKMajor, operands.ids);
+                     operands.accIsZero, operands.aRegion, operands.bRegion,
+                     bKMajor, operands.ids);
 }
 
 /// The dot whose accumulator stays in the thread's registers: mma.sync on
@@ -750,6 +766,7 @@ struct DotToGPU : public OpConversionPattern<DotOp> {
                          createThreadIds(rewriter, loc),
                          {},
                          {}};
+    operands.accIsZero = isZeroBlock(op.getAcc());
     bool alternates = plan.secondCopyOffsetOf.contains(op);
     operands.aRegion = createRegion(rewriter, loc, op, alternates);
     operands.bRegion = createByteAddress(
@@ -842,7 +859,9 @@ struct WarpgroupDotToWgmma : public OpConversionPattern<WarpgroupDotOp> {
     rewriter.replaceOp(
         op, createWgmma(rewriter, loc, shape,
                         *Distribution::get(op.getAcc().getType()),
-                        adaptor.getAcc(), adaptor.getA(), adaptor.getB(),
+                        adaptor.getAcc(),
+                        isZeroBlock(op.getAcc()),
+                        adaptor.getA(), adaptor.getB(),
                         op.getB().getType().getEncoding().getTransposed(),
                         createThreadIds(rewriter, loc), op.getPending()));
     return success();
