@@ -75,7 +75,12 @@ func.func @attention(%o: !blk.ptr<f32> {blk.arg = #blk.arg<output "o">, blk.divi
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %log2e = arith.constant 1.44269504 : f32
-  %qk_scale = arith.mulf %scale, %log2e : f32
+  %abs_scale = math.absf %scale : f32
+  %qk_scale = arith.mulf %abs_scale, %log2e : f32
+  %one = arith.constant 1.0 : f32
+  %minus_one = arith.constant -1.0 : f32
+  %scale_negative = arith.cmpf olt, %scale, %zero : f32
+  %scale_sign = arith.select %scale_negative, %minus_one, %one : f32
 
   // The program's query rows (ROWS x 1) and the head dimension (1 x HEAD_DIM).
   %local_rows = blk.arange 0 to ROWS : tensor<?xi32>
@@ -94,7 +99,12 @@ func.func @attention(%o: !blk.ptr<f32> {blk.arg = #blk.arg<output "o">, blk.divi
   %q_ds = blk.broadcast %ds_row [ROWS, HEAD_DIM] : tensor<1x?xi32> -> tensor<?x?xi32>
   %q_offsets = arith.addi %q_starts_2d, %q_ds : tensor<?x?xi32>
   %row_ok_2d = blk.broadcast %row_ok [ROWS, HEAD_DIM] : tensor<?x1xi1> -> tensor<?x?xi1>
-  %q_tile = blk.load %q_base[%q_offsets] mask %row_ok_2d other %zero : !blk.ptr<f32>, tensor<?x?xi32> -> tensor<?x?xf32>
+  %q_loaded = blk.load %q_base[%q_offsets] mask %row_ok_2d other %zero : !blk.ptr<f32>, tensor<?x?xi32> -> tensor<?x?xf32>
+  // The scale's sign goes into Q (exact: a negation), so the loop scales
+  // by |scale| > 0, where the row max of the scaled scores is the scaled
+  // row max: one fused multiply-add an element, no separate multiply.
+  %sign_2d = blk.splat %scale_sign [ROWS, HEAD_DIM] : f32 -> tensor<?x?xf32>
+  %q_tile = arith.mulf %q_loaded, %sign_2d : tensor<?x?xf32>
 
   // Index blocks of the loop: K^T's (HEAD_DIM x KV), the scores' columns
   // (1 x KV) and V's rows (KV x 1). One block has one layout on the GPU,
@@ -116,6 +126,7 @@ func.func @attention(%o: !blk.ptr<f32> {blk.arg = #blk.arg<output "o">, blk.divi
   // at most n_kv).
   %causal = blk.constexpr CAUSAL : i32
   %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
   %is_causal = arith.cmpi ne, %causal, %c0 : i32
   %past_last = arith.addi %first_row, %tile_rows : i32
   %diagonal_end = arith.minsi %past_last, %n_kv : i32
@@ -146,27 +157,42 @@ func.func @attention(%o: !blk.ptr<f32> {blk.arg = #blk.arg<output "o">, blk.divi
     %s0 = blk.splat %zero [ROWS, KV] : f32 -> tensor<?x?xf32>
     %s = blk.dot %q_tile, %kt, %s0 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
 
-    // Scores in log2 units; keys past n_kv, and past the row if causal,
-    // are -inf.
-    %qk_scale_2d = blk.splat %qk_scale [ROWS, KV] : f32 -> tensor<?x?xf32>
-    %s_scaled = arith.mulf %s, %qk_scale_2d : tensor<?x?xf32>
-    %s_js_abs = arith.addi %s_js_row, %j0_row : tensor<1x?xi32>
-    %s_j_ok = arith.cmpi slt, %s_js_abs, %nkv_row : tensor<1x?xi32>
-    %s_in = blk.broadcast %s_j_ok [ROWS, KV] : tensor<1x?xi1> -> tensor<?x?xi1>
-    %s_cols = blk.broadcast %s_js_abs [ROWS, KV] : tensor<1x?xi32> -> tensor<?x?xi32>
-    %future = arith.cmpi sgt, %s_cols, %s_rows : tensor<?x?xi32>
-    %masked = arith.andi %future, %causal_2d : tensor<?x?xi1>
-    %unmasked = arith.xori %masked, %all_2d : tensor<?x?xi1>
-    %ok = arith.andi %s_in, %unmasked : tensor<?x?xi1>
-    %ninf_2d = blk.splat %ninf [ROWS, KV] : f32 -> tensor<?x?xf32>
-    %s_masked = arith.select %ok, %s_scaled, %ninf_2d : tensor<?x?xi1>, tensor<?x?xf32>
+    // Keys past n_kv, and past the row if causal, are -inf: only on the
+    // tiles that hold such keys (the last, and the diagonal ones), a
+    // branch the whole program takes; the others are used as they are.
+    %tile_end = arith.addi %j0, %kv_step : i32
+    %past_n_kv = arith.cmpi sgt, %tile_end, %n_kv : i32
+    %first_row_end = arith.addi %first_row, %c1 : i32
+    %past_first_row = arith.cmpi sgt, %tile_end, %first_row_end : i32
+    %on_diagonal = arith.andi %past_first_row, %is_causal : i1
+    %needs_mask = arith.ori %past_n_kv, %on_diagonal : i1
+    %s_masked = scf.if %needs_mask -> (tensor<?x?xf32>) {
+      %s_js_abs = arith.addi %s_js_row, %j0_row : tensor<1x?xi32>
+      %s_j_ok = arith.cmpi slt, %s_js_abs, %nkv_row : tensor<1x?xi32>
+      %s_in = blk.broadcast %s_j_ok [ROWS, KV] : tensor<1x?xi1> -> tensor<?x?xi1>
+      %s_cols = blk.broadcast %s_js_abs [ROWS, KV] : tensor<1x?xi32> -> tensor<?x?xi32>
+      %future = arith.cmpi sgt, %s_cols, %s_rows : tensor<?x?xi32>
+      %masked = arith.andi %future, %causal_2d : tensor<?x?xi1>
+      %unmasked = arith.xori %masked, %all_2d : tensor<?x?xi1>
+      %ok = arith.andi %s_in, %unmasked : tensor<?x?xi1>
+      %ninf_2d = blk.splat %ninf [ROWS, KV] : f32 -> tensor<?x?xf32>
+      %selected = arith.select %ok, %s, %ninf_2d : tensor<?x?xi1>, tensor<?x?xf32>
+      scf.yield %selected : tensor<?x?xf32>
+    } else {
+      scf.yield %s : tensor<?x?xf32>
+    }
 
-    // The online softmax: the new running max, P, the rescale factor.
+    // The online softmax in log2 units: the new running max, P, the
+    // rescale factor.
     %tile_max = blk.reduce max %s_masked axis 1 : tensor<?x?xf32> -> tensor<?xf32>
-    %m_new = arith.maximumf %m_in, %tile_max : tensor<?xf32>
+    %qk_scale_v = blk.splat %qk_scale [ROWS] : f32 -> tensor<?xf32>
+    %tile_max_scaled = arith.mulf %tile_max, %qk_scale_v : tensor<?xf32>
+    %m_new = arith.maximumf %m_in, %tile_max_scaled : tensor<?xf32>
     %m_new_col = blk.expand_dims %m_new axis 1 : tensor<?xf32> -> tensor<?x1xf32>
     %m_new_2d = blk.broadcast %m_new_col [ROWS, KV] : tensor<?x1xf32> -> tensor<?x?xf32>
-    %shifted = arith.subf %s_masked, %m_new_2d : tensor<?x?xf32>
+    %qk_scale_2d = blk.splat %qk_scale [ROWS, KV] : f32 -> tensor<?x?xf32>
+    %s_scaled = arith.mulf %s_masked, %qk_scale_2d fastmath<contract> : tensor<?x?xf32>
+    %shifted = arith.subf %s_scaled, %m_new_2d fastmath<contract> : tensor<?x?xf32>
     %p = math.exp2 %shifted : tensor<?x?xf32>
     %m_diff = arith.subf %m_in, %m_new : tensor<?xf32>
     %alpha = math.exp2 %m_diff : tensor<?xf32>

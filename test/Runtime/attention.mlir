@@ -63,13 +63,18 @@
 // by the rules for chained products (Binding.h): 128 keys a step, K and V
 // copied a step ahead into rings of 2 by cp.async (16 bytes a copy, 8 of
 // K and 8 of V a thread a step), S = Q K^T reading K K-major (no
-// transpose: imm-trans-b 0), O += P V reading V N-major (1).
+// transpose: imm-trans-b 0), its first K step writing S without adding
+// (scale-d false: S starts at 0), O += P V reading V N-major (1).
 // RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 128 --param scale=0.088 --const CAUSAL=1 --dtype bf16 --chip sm_90a --emit-ptx %t.ptx | FileCheck %s --check-prefix=PTX
 // PTX: PTX for sm_90a, CAUSAL=1 HEAD_DIM=128 KV=128 ROWS=128 warps=8 stages=2, grid 32 x 64:
-// RUN: FileCheck %s --check-prefix=WGMMA < %t.ptx
-// WGMMA-COUNT-16: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
-// WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
-// WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// RUN: FileCheck %s --check-prefix=COPIES < %t.ptx
+// COPIES-COUNT-16: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
+// RUN: FileCheck %s --check-prefix=S-PRODUCT < %t.ptx
+// S-PRODUCT: setp.ne.b32 p, 0, 0;
+// S-PRODUCT-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// S-PRODUCT-COUNT-7: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// RUN: FileCheck %s --check-prefix=PV-PRODUCT < %t.ptx
+// PV-PRODUCT-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
 // RUN: FileCheck %s --check-prefix=NOHALF < %t.ptx
 // NOHALF: .entry
 // NOHALF-NOT: {{ld\.global(\.nc)?\.[ub]16}}
