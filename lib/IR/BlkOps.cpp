@@ -418,6 +418,13 @@ LogicalResult AsyncCopyIntoOp::verify() {
   return verifyAccess(*this, getBase().getType(), offsets, block, "buffer");
 }
 
+std::pair<ArrayRef<int64_t>, Type> WarpgroupDotOp::getAShape() {
+  if (auto block = dyn_cast<RankedTensorType>(getA().getType()))
+    return {block.getShape(), block.getElementType()};
+  auto buffer = cast<SharedType>(getA().getType());
+  return {buffer.getShape(), buffer.getElementType()};
+}
+
 LogicalResult WarpgroupDotOp::verify() {
   auto acc = dyn_cast<RankedTensorType>(getAcc().getType());
   FailureOr<Distribution> c =
@@ -442,13 +449,26 @@ LogicalResult WarpgroupDotOp::verify() {
   SwizzledSharedAttr bEncoding = getB().getType().getEncoding();
   bool bKMajor = bEncoding && bEncoding.getTransposed();
   if (failed(verifySwizzledOperand(
-          *this, getA().getType(),
-          getWgmmaOperandEncoding(getContext(), warps, 0), "A")) ||
-      failed(verifySwizzledOperand(
           *this, getB().getType(),
           getWgmmaOperandEncoding(getContext(), warps, 1, bKMajor), "B")))
     return failure();
-  ArrayRef<int64_t> a = getA().getType().getShape();
+  if (auto aBlock = dyn_cast<RankedTensorType>(getA().getType())) {
+    // A in registers: wgmma's fragments of A are the accumulator's.
+    FailureOr<Distribution> aLayout = Distribution::get(aBlock);
+    if (failed(aLayout) || aBlock.getRank() != 2 ||
+        aBlock.getElementTypeBitWidth() != 16 ||
+        aLayout->getLayout() != wgmma || aBlock.getDimSize(1) % kWgmmaK != 0)
+      return emitOpError()
+             << "expected A in registers to be a 2-D 16-bit block of K a "
+                "multiple of "
+             << kWgmmaK << " laid out as the accumulator, " << wgmma
+             << ", but found " << aBlock;
+  } else if (failed(verifySwizzledOperand(
+                 *this, cast<SharedType>(getA().getType()),
+                 getWgmmaOperandEncoding(getContext(), warps, 0), "A"))) {
+    return failure();
+  }
+  auto [a, aElement] = getAShape();
   ArrayRef<int64_t> b = getB().getType().getShape();
   if (a[1] != b[0] || a[0] != acc.getDimSize(0) || b[1] != acc.getDimSize(1))
     return emitOpError() << "expected A (M x K), B (K x N) and the "
@@ -456,9 +476,9 @@ LogicalResult WarpgroupDotOp::verify() {
                          << a[0] << "x" << a[1] << ", " << b[0] << "x" << b[1]
                          << " and " << acc.getDimSize(0) << "x"
                          << acc.getDimSize(1);
-  if (getA().getType().getElementType() != getB().getType().getElementType())
+  if (aElement != getB().getType().getElementType())
     return emitOpError() << "expected A and B of one element type, but found "
-                         << getA().getType().getElementType() << " and "
+                         << aElement << " and "
                          << getB().getType().getElementType();
   int64_t rowsPerGroup = kWgmmaM * (warps / kWarpsPerWarpgroup);
   if (warps % kWarpsPerWarpgroup != 0 || a[0] % rowsPerGroup != 0 ||

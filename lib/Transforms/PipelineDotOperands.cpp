@@ -316,7 +316,14 @@ public:
       if (index == 0)
         AsyncWaitGroupOp::create(b, loc, ahead - 1);
       Value a = buffers.ringA ? createSlot(b, buffers.ringA, slot) : buffers.a;
-      if (!a) {
+      // An A the threads compute in wgmma's fragments stays in registers;
+      // a later product then reads only B, which the first one's barrier
+      // published with the iteration's other copies.
+      bool aInRegisters = !a && holdsWgmmaFragmentsOfA(dot.dot.getA());
+      bool synchronize = index == 0 || !aInRegisters;
+      if (aInRegisters) {
+        a = dot.dot.getA();
+      } else if (!a) {
         // Other warpgroups may still read the last iteration's A, unless
         // a product of this iteration (its barrier) came first.
         if (index == 0)
@@ -325,7 +332,7 @@ public:
       }
       Value product = WarpgroupDotOp::create(
           b, loc, dot.dot.getType(), a, createSlot(b, buffers.ringB, slot),
-          dot.dot.getAcc(), pending);
+          dot.dot.getAcc(), pending, synchronize);
       dot.dot.replaceAllUsesWith(product);
       if (index != 0)
         continue;
@@ -405,6 +412,16 @@ private:
         getWgmmaOperandEncoding(b.getContext(), getNumWarps(), operand,
                                 /*kMajorB=*/runsDownColumns(load)));
     return LocalAllocOp::create(b, load.getLoc(), type, Value());
+  }
+
+  /// Whether the threads hold `a` (16-bit) as wgmma takes A from
+  /// registers: laid out as the accumulator, as P is, computed from S.
+  bool holdsWgmmaFragmentsOfA(Value a) const {
+    auto type = cast<RankedTensorType>(a.getType());
+    FailureOr<Distribution> layout = Distribution::get(type);
+    return succeeded(layout) && type.getElementTypeBitWidth() == 16 &&
+           layout->getLayout() ==
+               getWgmmaAccumulatorLayout(a.getContext(), getNumWarps());
   }
 
   /// `dot`'s A stored by the threads where wgmma reads it.

@@ -81,10 +81,11 @@ func.func @ring_copies(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk
 // columns and V's along its rows, 16 bytes each); in the loop, the wait for
 // this step's group, the proxy fence and barrier, S's m64n64k16 products
 // reading K K-major (col), the first writing S (it starts at 0: scale-d
-// <zero>), waited for, the next step's 8 copies and
-// their commit, P stored from the accumulator's registers (its pairs, 4
-// bytes a store), the fence and barrier, O's products reading V N-major
-// (row), waited for.
+// <zero>), waited for, the next step's 8 copies and their commit; P, in
+// the accumulator's layout, stays in registers: O's products take it as
+// wgmma's A fragments (inline PTX, 4 registers of bf16 pairs a K step)
+// and read V N-major (trans-b 1) with no store, fence or barrier before
+// them (V's copies came with K's, published by S's barrier); waited for.
 // CHECK-LABEL: gpu.func @two_products
 // CHECK-COUNT-4: llvm.store {{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK-COUNT-8: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
@@ -99,10 +100,11 @@ func.func @ring_copies(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk
 // CHECK-COUNT-8: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
 // CHECK: nvvm.cp.async.commit.group
 // CHECK-NOT: gpu.barrier
-// CHECK: llvm.store {{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<3>
-// CHECK: nvvm.fence.proxy
-// CHECK-NEXT: gpu.barrier
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-NOT: llvm.store
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: llvm.inline_asm has_side_effects {{.*}}"{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}", "=f,{{.*}},r,r,r,r,l"
+// CHECK-NOT: gpu.barrier
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 func.func @two_products(%o: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %q: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %k: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %v: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 2>} {
   %c0 = arith.constant 0 : i32

@@ -249,6 +249,10 @@ func.func @ring_ops(%p: !blk.ptr<bf16>, %offsets: tensor<64x64xi32, #tile>, %m: 
   %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
   // CHECK: %[[E:.*]] = blk.warpgroup_dot {{.*}} {pending = 1 : i64}
   %e = blk.warpgroup_dot %a, %b, %d {pending = 1 : i64} : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
+  // A in registers, laid out as the accumulator; no barrier of its own.
+  // CHECK: blk.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} {synchronize = false} : tensor<64x64xbf16, #{{.*}}>, !blk.shared<64x64xbf16, #blk.swizzled<>>
+  %p16 = arith.truncf %e : tensor<64x64xf32, #mma> to tensor<64x64xbf16, #mma>
+  %from_registers = blk.warpgroup_dot %p16, %b, %e {synchronize = false} : tensor<64x64xbf16, #mma>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
   // CHECK: blk.warpgroup_wait 0 %[[E]] : tensor<64x64xf32, #{{.*}}>
   %f = blk.warpgroup_wait 0 %e : tensor<64x64xf32, #mma>
   return %f : tensor<64x64xf32, #mma>

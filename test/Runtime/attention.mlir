@@ -64,7 +64,8 @@
 // copied a step ahead into rings of 2 by cp.async (16 bytes a copy, 8 of
 // K and 8 of V a thread a step), S = Q K^T reading K K-major (no
 // transpose: imm-trans-b 0), its first K step writing S without adding
-// (scale-d false: S starts at 0), O += P V reading V N-major (1).
+// (scale-d false: S starts at 0), O += P V with P from registers (4 a K
+// step: wgmma's A fragments) and V read N-major (trans-b 1).
 // RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 128 --param scale=0.088 --const CAUSAL=1 --dtype bf16 --chip sm_90a --emit-ptx %t.ptx | FileCheck %s --check-prefix=PTX
 // PTX: PTX for sm_90a, CAUSAL=1 HEAD_DIM=128 KV=128 ROWS=128 warps=8 stages=2, grid 32 x 64:
 // RUN: FileCheck %s --check-prefix=COPIES < %t.ptx
@@ -74,7 +75,7 @@
 // S-PRODUCT-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
 // S-PRODUCT-COUNT-7: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
 // RUN: FileCheck %s --check-prefix=PV-PRODUCT < %t.ptx
-// PV-PRODUCT-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// PV-PRODUCT-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // RUN: FileCheck %s --check-prefix=NOHALF < %t.ptx
 // NOHALF: .entry
 // NOHALF-NOT: {{ld\.global(\.nc)?\.[ub]16}}

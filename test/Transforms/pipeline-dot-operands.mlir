@@ -169,10 +169,11 @@ func.func @ring_copies_k_major_b(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}
 // a transposed ring) and V get rings of 2, copied one step ahead, the
 // copies of step 0 before the loop; Q, loaded before the loop, is stored
 // once where wgmma reads it (its rows rotated); each step waits for its
-// group, makes S, starts the next step's copies of K and V in one group,
-// and stores P (computed in the loop) before O's product, with no barrier
-// of its own: S's barrier came between every warpgroup's last read of P
-// and this store. Both products are waited for where they are made.
+// group, makes S, starts the next step's copies of K and V in one group;
+// P, computed from S in the accumulator's layout, is O's A in registers
+// (wgmma's fragments of A), and O's product needs no barrier of its own
+// (synchronize = false): V's copies came in S's group, which S's barrier
+// published. Both products are waited for where they are made.
 // CHECK-LABEL: func.func @two_products
 // CHECK: %[[Q:.*]] = blk.load
 // CHECK: %[[QBUF:.*]] = blk.local_alloc %[[Q]] : {{.*}} -> !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
@@ -193,9 +194,10 @@ func.func @ring_copies_k_major_b(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}
 // CHECK: blk.async_copy_into
 // CHECK-NEXT: blk.async_commit_group
 // CHECK-NOT: blk.barrier
-// CHECK: %[[P:.*]] = blk.local_alloc %{{.*}} -> !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+// CHECK-NOT: blk.local_alloc
+// CHECK: %[[P:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[MMA:.*]]> to tensor<64x64xbf16, #[[MMA]]>
 // CHECK: %[[V:.*]] = blk.local_index %[[RING_V]][%[[SLOT]]]
-// CHECK: blk.warpgroup_dot %[[P]], %[[V]], %[[ACC]] :
+// CHECK: blk.warpgroup_dot %[[P]], %[[V]], %[[ACC]] {synchronize = false} : tensor<64x64xbf16, #[[MMA]]>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #[[MMA]]>
 // CHECK: blk.async_wait_group 0
 // CHECK-NOT: blk.warpgroup_wait
 func.func @two_products(%o: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %q: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %k: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %v: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 2>} {

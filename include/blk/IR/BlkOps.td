@@ -532,7 +532,7 @@ def Blk_BarrierOp : Blk_Op<"barrier", [
 def Blk_WarpgroupDotOp : Blk_Op<"warpgroup_dot", [
     MemoryEffects<[MemRead<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>,
     AllTypesMatch<["acc", "result"]>]> {
-  let summary = "blk.dot on wgmma, A and B read from swizzled buffers";
+  let summary = "blk.dot on wgmma, B (and A) read from swizzled buffers";
   let description = [{
     `result = a x b + acc` as `blk.dot` computes it on sm_90a, with A (M x
     K) and B (K x N) already in shared memory as `wgmma` reads them (Triton's
@@ -551,16 +551,31 @@ def Blk_WarpgroupDotOp : Blk_Op<"warpgroup_dot", [
     the next op that waits. blk-pipeline-dot-operands makes these from a
     `blk.dot`.
 
+    A may instead be a 16-bit block in registers laid out as the
+    accumulator (attention's P, computed from S): each thread's elements
+    of a 64 x 16 step are the fragment of A wgmma takes from registers,
+    so nothing stores A. With `synchronize = false` the op makes no fence
+    and no barrier: every write to shared memory it reads was published
+    by an earlier `blk.warpgroup_dot` (blk-pipeline-dot-operands gives a
+    loop's later product whose A is in registers no barrier: its B was
+    copied with the first product's operands).
+
     ```mlir
     %c = blk.warpgroup_dot %a, %b, %acc
         : !blk.shared<128x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>,
           !blk.shared<64x256xbf16, #blk.swizzled<>>, tensor<128x256xf32, #mma>
     ```
   }];
-  let arguments = (ins Blk_SharedType:$a, Blk_SharedType:$b, Blk_Block:$acc,
+  let arguments = (ins AnyTypeOf<[Blk_SharedType, Blk_Block]>:$a,
+                       Blk_SharedType:$b, Blk_Block:$acc,
                        ConfinedAttr<DefaultValuedAttr<I64Attr, "0">,
-                                    [IntMinValue<0>, IntMaxValue<1>]>:$pending);
+                                    [IntMinValue<0>, IntMaxValue<1>]>:$pending,
+                       DefaultValuedAttr<BoolAttr, "true">:$synchronize);
   let results = (outs Blk_Block:$result);
+  let extraClassDeclaration = [{
+    /// A's shape (M x K) and element type, in registers or shared memory.
+    std::pair<ArrayRef<int64_t>, Type> getAShape();
+  }];
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,`
     qualified(type($b)) `,` type($acc)

@@ -445,6 +445,76 @@ void mlir::blk::storeSwizzled(OpBuilder &b, Location loc,
 
 namespace {
 
+/// A wgmma's A: swizzled panels in shared memory at `region`, or the
+/// thread's 16-bit elements of a block laid out as the accumulator
+/// (`elements`, in `layout`), which are wgmma's fragments of A.
+struct WgmmaA {
+  Value region;
+  SmallVector<Value> elements;
+  std::optional<Distribution> layout;
+};
+
+/// The 4 registers of A's fragment for rows tile of a warpgroup's 64 and
+/// the K step at `k0`: two 16-bit elements each, (g, 2t), (g + 8, 2t),
+/// (g, 2t + 8), (g + 8, 2t + 8) from the step's first column, as the
+/// accumulator's registers 8 s .. 8 s + 7 hold them (s = k0 / 16).
+SmallVector<Value> packFragmentOfA(OpBuilder &b, Location loc, const WgmmaA &a,
+                                   int64_t tile, int64_t k0) {
+  auto elementOf = [&](int64_t r) {
+    return a.layout->getElementIndex(
+        {2 * tile + (r / 2) % 2, 2 * (r / 4) + r % 2});
+  };
+  Type pair = VectorType::get({2}, a.elements.front().getType());
+  SmallVector<Value> registers;
+  for (int64_t j = 0; j < 4; ++j) {
+    int64_t r = 8 * (k0 / kWgmmaK) + 2 * j;
+    Value packed = vector::FromElementsOp::create(
+        b, loc, pair,
+        ValueRange{a.elements[elementOf(r)], a.elements[elementOf(r + 1)]});
+    registers.push_back(
+        LLVM::BitcastOp::create(b, loc, b.getI32Type(), packed));
+  }
+  return registers;
+}
+
+/// One m64nNk16 wgmma whose A is in registers, as inline PTX (nvvm's
+/// wgmma takes A from shared memory only): `fragment` (the accumulator's
+/// registers, a struct) plus A times the B at `bDescriptor`, or with
+/// `writes` A times B alone (scale-d false).
+Value createRegisterAWgmma(OpBuilder &b, Location loc, Value fragment,
+                           ArrayRef<Value> aRegisters, Value bDescriptor,
+                           const DotShape &shape, bool writes, bool bKMajor) {
+  auto structType = cast<LLVM::LLVMStructType>(fragment.getType());
+  int64_t registers = structType.getBody().size();
+  SmallVector<Value> operands;
+  std::string constraints, accumulator;
+  for (int64_t r = 0; r < registers; ++r) {
+    constraints += (r ? ",=f" : "=f");
+    accumulator += (r ? ", $" : "$") + std::to_string(r);
+  }
+  for (int64_t r = 0; r < registers; ++r) {
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, fragment, r));
+    constraints += "," + std::to_string(r);
+  }
+  llvm::append_range(operands, aRegisters);
+  constraints += ",r,r,r,r,l";
+  operands.push_back(bDescriptor);
+  auto operand = [&](int64_t i) { return "$" + std::to_string(registers * 2 + i); };
+  std::string type = shape.input.isBF16() ? "bf16" : "f16";
+  std::string ptx =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, " + std::string(writes ? "0" : "1") +
+      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(shape.n) +
+      "k16.f32." + type + "." + type + " {" + accumulator + "}, {" +
+      operand(0) + ", " + operand(1) + ", " + operand(2) + ", " + operand(3) +
+      "}, " + operand(4) + ", p, 1, 1, " + (bKMajor ? "0" : "1") + ";\n}";
+  return LLVM::InlineAsmOp::create(
+             b, loc, structType, operands, ptx, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+             ArrayAttr())
+      .getResult(0);
+}
+
 /// Whether `acc` is a block of zeros: a constant, or a blk.splat of one.
 bool isZeroBlock(Value acc) {
   if (auto splat = acc.getDefiningOp<SplatOp>())
@@ -499,7 +569,7 @@ Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
 /// 64.
 Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                   const Distribution &c, Value acc, bool accIsZero,
-                  Value aRegion, Value bRegion, bool bKMajor, ThreadIds ids,
+                  const WgmmaA &a, Value bRegion, bool bKMajor, ThreadIds ids,
                   int64_t pending = 0) {
   int64_t warps = c.getLayout().getWarps()[0];
   int64_t warpgroups = warps / kWarpsPerWarpgroup;
@@ -543,7 +613,7 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
       b, loc, createByteAddress(b, loc, bRegion, createI32Constant(b, loc, 0)),
       bKMajor ? 16 : shape.k * kPanelRowBytes, kSwizzleRepeatBytes);
   SmallVector<Value> firstA;
-  for (int64_t tile = 0; tile < tilesPerGroup; ++tile) {
+  for (int64_t tile = 0; a.region && tile < tilesPerGroup; ++tile) {
     // This group's tile: tile W/4 + group of the accumulator's rows.
     Value row = arith::MulIOp::create(
         b, loc,
@@ -551,7 +621,7 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                               createI32Constant(b, loc, tile * warpgroups)),
         createI32Constant(b, loc, kWgmmaM * kPanelRowBytes));
     firstA.push_back(
-        createDescriptor(b, loc, createByteAddress(b, loc, aRegion, row),
+        createDescriptor(b, loc, createByteAddress(b, loc, a.region, row),
                          /*leadingBytes=*/16, kSwizzleRepeatBytes));
   }
   for (int64_t k0 = 0; k0 < shape.k; k0 += kWgmmaK) {
@@ -559,13 +629,20 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
         b, loc, firstB,
         bKMajor ? kMajorStep(k0, panelsB) : k0 * kPanelRowBytes);
     int64_t kBytes = kMajorStep(k0, panelsA);
+    bool writes = accIsZero && k0 == 0;
     for (int64_t tile = 0; tile < tilesPerGroup; ++tile) {
+      // This group's tile of A's rows: tile W/4 + group, as above.
+      if (!a.region) {
+        fragments[tile] = createRegisterAWgmma(
+            b, loc, fragments[tile], packFragmentOfA(b, loc, a, tile, k0),
+            bDescriptor, shape, writes, bKMajor);
+        continue;
+      }
       Value aDescriptor = offsetDescriptor(b, loc, firstA[tile], kBytes);
       fragments[tile] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc, structType, fragments[tile], aDescriptor, bDescriptor,
           instruction, type, type, NVVM::WGMMATypes::f32,
-          accIsZero && k0 == 0 ? NVVM::WGMMAScaleOut::zero
-                               : NVVM::WGMMAScaleOut::one,
+          writes ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one,
           NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
           bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
@@ -699,8 +776,8 @@ Value lowerToWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                                         /*operand=*/1, bKMajor));
   createWgmmaOperandsBarrier(b, loc);
   return createWgmma(b, loc, shape, operands.c, operands.acc,
-                     operands.accIsZero, operands.aRegion, operands.bRegion,
-                     bKMajor, operands.ids);
+                     operands.accIsZero, WgmmaA{operands.aRegion, {}, {}},
+                     operands.bRegion, bKMajor, operands.ids);
 }
 
 /// The dot whose accumulator stays in the thread's registers: mma.sync on
@@ -851,17 +928,23 @@ struct WarpgroupDotToWgmma : public OpConversionPattern<WarpgroupDotOp> {
   matchAndRewrite(WarpgroupDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SharedType a = op.getA().getType();
-    DotShape shape = DotShape::get(a.getShape(),
-                                   op.getB().getType().getShape()[1],
-                                   a.getElementType(), /*swizzled=*/true);
-    createWgmmaOperandsBarrier(rewriter, loc);
+    auto [aShape, aElement] = op.getAShape();
+    DotShape shape = DotShape::get(aShape, op.getB().getType().getShape()[1],
+                                   aElement, /*swizzled=*/true);
+    WgmmaA a;
+    if (auto aBlock = dyn_cast<RankedTensorType>(op.getA().getType())) {
+      a.elements = extractElements(rewriter, loc, adaptor.getA());
+      a.layout = *Distribution::get(aBlock);
+    } else {
+      a.region = adaptor.getA();
+    }
+    if (op.getSynchronize())
+      createWgmmaOperandsBarrier(rewriter, loc);
     rewriter.replaceOp(
         op, createWgmma(rewriter, loc, shape,
                         *Distribution::get(op.getAcc().getType()),
-                        adaptor.getAcc(),
-                        isZeroBlock(op.getAcc()),
-                        adaptor.getA(), adaptor.getB(),
+                        adaptor.getAcc(), isZeroBlock(op.getAcc()), a,
+                        adaptor.getB(),
                         op.getB().getType().getEncoding().getTransposed(),
                         createThreadIds(rewriter, loc), op.getPending()));
     return success();
