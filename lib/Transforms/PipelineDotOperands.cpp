@@ -30,11 +30,14 @@
 // group an iteration, after its first product (whose barrier follows
 // every warpgroup's products of the iteration before); 2 stages pay there,
 // the copies running under the work between the products. An A that is
-// not copied is stored where wgmma reads it by blk.local_alloc: before the
-// loop where it is defined outside it (Q), else before its product (P,
-// after a barrier where no product of the iteration comes first, since
-// other warpgroups may still read the last one). The products are waited
-// for where they are made.
+// not copied is stored where wgmma reads it by blk.local_alloc before the
+// loop where it is defined outside it (Q). One computed in the loop in the
+// accumulator's layout (P, from S) stays in registers, which are wgmma's
+// fragments of A, and its product makes no barrier (synchronize = false):
+// its B came in the group the first product's barrier published. Any other
+// is stored before its product (after a barrier where no product of the
+// iteration comes first, since other warpgroups may still read the last
+// one). The products are waited for where they are made.
 //
 // Where the product's only use is the next iteration's accumulator, the
 // product is also left in flight (`pending = 1`), as Triton's pipeliner

@@ -557,11 +557,15 @@ def BlkPipelineDotOperands : Pass<"blk-pipeline-dot-operands", "::mlir::ModuleOp
     takes part as a whole: each product's B must be such a load (K^T may
     run down its columns: its ring is then `#blk.swizzled<transposed =
     true>`, read K-major), and A one too or a value the threads store with
-    `blk.local_alloc` into a swizzled buffer, before the loop where it is
-    defined outside it (Q), else before its product (P, after a barrier
-    where no product of the iteration comes first). One group of copies an
-    iteration, after the first product; `num_stages` of 2 or more; every
-    product waited for where it is made.
+    `blk.local_alloc` into a swizzled buffer before the loop where it is
+    defined outside it (Q). An A computed in the loop in the accumulator's
+    layout (P, from S) stays in registers, wgmma's fragments of A, and its
+    product makes no barrier (`synchronize = false`: its B came in the
+    group the first product's barrier published); any other is stored
+    before its product (after a barrier where no product of the iteration
+    comes first). One group of copies an iteration, after the first
+    product; `num_stages` of 2 or more; every product waited for where it
+    is made.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
