@@ -1,5 +1,7 @@
 //===- DivideBySplat.cpp - x / splat(s) as x * splat(1 / s) ---------------===//
 //
+// And x / broadcast(v) as x * broadcast(1 / v).
+//
 // Once, at the blk level, before the GPU and CPU pipelines part: both then
 // compute the same products, so a CPU run checks what the GPU computes.
 //
@@ -18,9 +20,14 @@ using namespace mlir::blk;
 
 namespace {
 
-/// `x / splat(s)` -> `x * splat(1 / s)`, in f32 for narrower floats (the
+/// `x / d` -> `x * r`, where `createReciprocals` makes r = 1 / d from the
+/// divisor's source (widened by `widen`), in f32 for narrower floats (the
 /// reciprocal of a 16-bit float below 2^-16 overflows in its own type).
-void divideBySplat(arith::DivFOp division, SplatOp splat) {
+void divideByReciprocals(
+    arith::DivFOp division,
+    function_ref<Value(OpBuilder &, Value one, FloatType computeType,
+                       function_ref<Value(Value)> widen)>
+        createReciprocals) {
   OpBuilder builder(division);
   Location loc = division.getLoc();
   auto type = cast<RankedTensorType>(division.getType());
@@ -36,11 +43,7 @@ void divideBySplat(arith::DivFOp division, SplatOp splat) {
   };
   Value one = arith::ConstantOp::create(
       builder, loc, builder.getFloatAttr(computeType, 1.0));
-  Value reciprocal =
-      arith::DivFOp::create(builder, loc, one, widen(splat.getSrc()));
-  Value reciprocals = SplatOp::create(
-      builder, loc, withElementType(type, computeType), reciprocal,
-      splat.getShapeAttr());
+  Value reciprocals = createReciprocals(builder, one, computeType, widen);
   Value product = arith::MulFOp::create(builder, loc, widen(division.getLhs()),
                                         reciprocals);
   if (computeType != elementType)
@@ -49,19 +52,55 @@ void divideBySplat(arith::DivFOp division, SplatOp splat) {
   division.erase();
 }
 
+/// `x / splat(s)` -> `x * splat(1 / s)`: one division.
+void divideBySplat(arith::DivFOp division, SplatOp splat) {
+  divideByReciprocals(division, [&](OpBuilder &b, Value one,
+                                    FloatType computeType, auto widen) {
+    Location loc = division.getLoc();
+    Value reciprocal = arith::DivFOp::create(b, loc, one, widen(splat.getSrc()));
+    return SplatOp::create(
+        b, loc, withElementType(division.getType(), computeType), reciprocal,
+        splat.getShapeAttr());
+  });
+}
+
+/// `x / broadcast(v)` -> `x * broadcast(1 / v)`: one division an element of
+/// v (attention's O / l: a thread's rows, not its 64 elements).
+void divideByBroadcast(arith::DivFOp division, BroadcastOp broadcast) {
+  divideByReciprocals(division, [&](OpBuilder &b, Value one,
+                                    FloatType computeType, auto widen) {
+    Location loc = division.getLoc();
+    Value source = widen(broadcast.getSrc());
+    Value ones = SplatOp::create(b, loc, source.getType(), one,
+                                 /*shape=*/nullptr);
+    Value reciprocals = arith::DivFOp::create(b, loc, ones, source);
+    Operation *spread = b.clone(*broadcast);
+    spread->setOperand(0, reciprocals);
+    spread->getResult(0).setType(
+        withElementType(broadcast.getType(), computeType));
+    return spread->getResult(0);
+  });
+}
+
 struct BlkDivideBySplatPass
     : public mlir::blk::impl::BlkDivideBySplatBase<BlkDivideBySplatPass> {
   using BlkDivideBySplatBase::BlkDivideBySplatBase;
 
   void runOnOperation() override {
-    SmallVector<std::pair<arith::DivFOp, SplatOp>> divisions;
+    SmallVector<arith::DivFOp> divisions;
     getOperation().walk([&](arith::DivFOp division) {
-      auto splat = division.getRhs().getDefiningOp<SplatOp>();
-      if (splat && isa<RankedTensorType>(division.getType()))
-        divisions.push_back({division, splat});
+      Operation *divisor = division.getRhs().getDefiningOp();
+      if (isa_and_nonnull<SplatOp, BroadcastOp>(divisor) &&
+          isa<RankedTensorType>(division.getType()))
+        divisions.push_back(division);
     });
-    for (auto [division, splat] : divisions)
-      divideBySplat(division, splat);
+    for (arith::DivFOp division : divisions) {
+      Operation *divisor = division.getRhs().getDefiningOp();
+      if (auto splat = dyn_cast<SplatOp>(divisor))
+        divideBySplat(division, splat);
+      else
+        divideByBroadcast(division, cast<BroadcastOp>(divisor));
+    }
   }
 };
 

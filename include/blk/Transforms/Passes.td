@@ -389,11 +389,15 @@ def BlkNarrowReductions : Pass<"blk-narrow-reductions", "::mlir::ModuleOp"> {
 }
 
 def BlkDivideBySplat : Pass<"blk-divide-by-splat", "::mlir::ModuleOp"> {
-  let summary = "Divide a block by a splat as a product with one reciprocal";
+  let summary = "Divide a block by a splat (or a broadcast) as a product "
+                "with reciprocals";
   let description = [{
     `x / splat(s)` becomes `x * splat(1 / s)`: one division a program (a
     thread, on the GPU) instead of one an element, at most one more
-    rounding (Triton's f32 division is an approximate one too). Both
+    rounding (Triton's f32 division is an approximate one too). `x /
+    broadcast(v)` becomes `x * broadcast(1 / v)` the same way: one
+    division an element of `v` (a row's sum divides its row: attention's
+    O / l, a thread's 2 rows instead of its 64 elements). Both
     pipelines run it before they part (blk-to-ptx before
     convert-blk-to-gpu, blk-to-cpu before convert-blk-to-cpu), so the CPU's
     results are those the GPU's are checked against. Blocks of 16-bit
