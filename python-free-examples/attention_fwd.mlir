@@ -157,16 +157,22 @@ func.func @attention(%o: !blk.ptr<f32> {blk.arg = #blk.arg<output "o">, blk.divi
     %s0 = blk.splat %zero [ROWS, KV] : f32 -> tensor<?x?xf32>
     %s = blk.dot %q_tile, %kt, %s0 : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?x?xf32>
 
-    // Keys past n_kv, and past the row if causal, are -inf: only on the
-    // tiles that hold such keys (the last, and the diagonal ones), a
-    // branch the whole program takes; the others are used as they are.
+    // The online softmax in log2 units (c = |scale| log2 e): the new
+    // running max m and P = exp2(s c - m). Keys past n_kv, and past the
+    // row if causal, are -inf: only the tiles that hold such keys (the
+    // last, and the diagonal ones) compute masks, in a branch the whole
+    // program takes. There the scores are scaled first, as -inf c is NaN
+    // at c = 0; elsewhere the row max of the raw scores scales (c > 0, or
+    // 0) and P is one fused multiply-add an element.
+    %qk_scale_v = blk.splat %qk_scale [ROWS] : f32 -> tensor<?xf32>
+    %qk_scale_2d = blk.splat %qk_scale [ROWS, KV] : f32 -> tensor<?x?xf32>
     %tile_end = arith.addi %j0, %kv_step : i32
     %past_n_kv = arith.cmpi sgt, %tile_end, %n_kv : i32
     %first_row_end = arith.addi %first_row, %c1 : i32
     %past_first_row = arith.cmpi sgt, %tile_end, %first_row_end : i32
     %on_diagonal = arith.andi %past_first_row, %is_causal : i1
     %needs_mask = arith.ori %past_n_kv, %on_diagonal : i1
-    %s_masked = scf.if %needs_mask -> (tensor<?x?xf32>) {
+    %m_new, %p = scf.if %needs_mask -> (tensor<?xf32>, tensor<?x?xf32>) {
       %s_js_abs = arith.addi %s_js_row, %j0_row : tensor<1x?xi32>
       %s_j_ok = arith.cmpi slt, %s_js_abs, %nkv_row : tensor<1x?xi32>
       %s_in = blk.broadcast %s_j_ok [ROWS, KV] : tensor<1x?xi1> -> tensor<?x?xi1>
@@ -176,24 +182,26 @@ func.func @attention(%o: !blk.ptr<f32> {blk.arg = #blk.arg<output "o">, blk.divi
       %unmasked = arith.xori %masked, %all_2d : tensor<?x?xi1>
       %ok = arith.andi %s_in, %unmasked : tensor<?x?xi1>
       %ninf_2d = blk.splat %ninf [ROWS, KV] : f32 -> tensor<?x?xf32>
-      %selected = arith.select %ok, %s, %ninf_2d : tensor<?x?xi1>, tensor<?x?xf32>
-      scf.yield %selected : tensor<?x?xf32>
+      %s_scaled = arith.mulf %s, %qk_scale_2d : tensor<?x?xf32>
+      %s_masked = arith.select %ok, %s_scaled, %ninf_2d : tensor<?x?xi1>, tensor<?x?xf32>
+      %tile_max = blk.reduce max %s_masked axis 1 : tensor<?x?xf32> -> tensor<?xf32>
+      %m_masked = arith.maximumf %m_in, %tile_max : tensor<?xf32>
+      %m_masked_col = blk.expand_dims %m_masked axis 1 : tensor<?xf32> -> tensor<?x1xf32>
+      %m_masked_2d = blk.broadcast %m_masked_col [ROWS, KV] : tensor<?x1xf32> -> tensor<?x?xf32>
+      %shifted = arith.subf %s_masked, %m_masked_2d : tensor<?x?xf32>
+      %p_masked = math.exp2 %shifted : tensor<?x?xf32>
+      scf.yield %m_masked, %p_masked : tensor<?xf32>, tensor<?x?xf32>
     } else {
-      scf.yield %s : tensor<?x?xf32>
+      %tile_max = blk.reduce max %s axis 1 : tensor<?x?xf32> -> tensor<?xf32>
+      %tile_max_scaled = arith.mulf %tile_max, %qk_scale_v : tensor<?xf32>
+      %m_all = arith.maximumf %m_in, %tile_max_scaled : tensor<?xf32>
+      %m_all_col = blk.expand_dims %m_all axis 1 : tensor<?xf32> -> tensor<?x1xf32>
+      %m_all_2d = blk.broadcast %m_all_col [ROWS, KV] : tensor<?x1xf32> -> tensor<?x?xf32>
+      %s_scaled = arith.mulf %s, %qk_scale_2d fastmath<contract> : tensor<?x?xf32>
+      %shifted = arith.subf %s_scaled, %m_all_2d fastmath<contract> : tensor<?x?xf32>
+      %p_all = math.exp2 %shifted : tensor<?x?xf32>
+      scf.yield %m_all, %p_all : tensor<?xf32>, tensor<?x?xf32>
     }
-
-    // The online softmax in log2 units: the new running max, P, the
-    // rescale factor.
-    %tile_max = blk.reduce max %s_masked axis 1 : tensor<?x?xf32> -> tensor<?xf32>
-    %qk_scale_v = blk.splat %qk_scale [ROWS] : f32 -> tensor<?xf32>
-    %tile_max_scaled = arith.mulf %tile_max, %qk_scale_v : tensor<?xf32>
-    %m_new = arith.maximumf %m_in, %tile_max_scaled : tensor<?xf32>
-    %m_new_col = blk.expand_dims %m_new axis 1 : tensor<?xf32> -> tensor<?x1xf32>
-    %m_new_2d = blk.broadcast %m_new_col [ROWS, KV] : tensor<?x1xf32> -> tensor<?x?xf32>
-    %qk_scale_2d = blk.splat %qk_scale [ROWS, KV] : f32 -> tensor<?x?xf32>
-    %s_scaled = arith.mulf %s_masked, %qk_scale_2d fastmath<contract> : tensor<?x?xf32>
-    %shifted = arith.subf %s_scaled, %m_new_2d fastmath<contract> : tensor<?x?xf32>
-    %p = math.exp2 %shifted : tensor<?x?xf32>
     %m_diff = arith.subf %m_in, %m_new : tensor<?xf32>
     %alpha = math.exp2 %m_diff : tensor<?xf32>
     %p_sum = blk.reduce sum %p axis 1 : tensor<?x?xf32> -> tensor<?xf32>

@@ -456,6 +456,7 @@ LogicalResult WarpgroupDotOp::verify() {
     // A in registers: wgmma's fragments of A are the accumulator's.
     FailureOr<Distribution> aLayout = Distribution::get(aBlock);
     if (failed(aLayout) || aBlock.getRank() != 2 ||
+        !aBlock.getElementType().isIntOrFloat() ||
         aBlock.getElementTypeBitWidth() != 16 ||
         aLayout->getLayout() != wgmma || aBlock.getDimSize(1) % kWgmmaK != 0)
       return emitOpError()

@@ -422,7 +422,8 @@ private:
   bool holdsWgmmaFragmentsOfA(Value a) const {
     auto type = cast<RankedTensorType>(a.getType());
     FailureOr<Distribution> layout = Distribution::get(type);
-    return succeeded(layout) && type.getElementTypeBitWidth() == 16 &&
+    return succeeded(layout) && type.getElementType().isIntOrFloat() &&
+           type.getElementTypeBitWidth() == 16 &&
            layout->getLayout() ==
                getWgmmaAccumulatorLayout(a.getContext(), getNumWarps());
   }

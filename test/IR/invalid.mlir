@@ -842,6 +842,16 @@ func.func @warpgroup_dot_register_a_layout(%a: tensor<64x64xbf16, #rows>, %b: !b
 
 #mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
 
+func.func @warpgroup_dot_register_a_index(%a: tensor<64x64xindex, #mma>, %b: !blk.shared<64x64xbf16, #blk.swizzled<>>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'blk.warpgroup_dot' op expected A in registers to be a 2-D 16-bit block of K a multiple of 16 laid out as the accumulator, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>, but found 'tensor<64x64xindex, #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>>'}}
+  %d = blk.warpgroup_dot %a, %b, %c : tensor<64x64xindex, #mma>, !blk.shared<64x64xbf16, #blk.swizzled<>>, tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
+
 func.func @warpgroup_dot_wide(%a: !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, %b: !blk.shared<64x320xbf16, #blk.swizzled<>>, %c: tensor<64x320xf32, #mma>) {
   // expected-error @+1 {{'blk.warpgroup_dot' op expected whole warpgroups, M a multiple of 64 rows a warpgroup and N at most 256, but found 4 warps, M = 64, N = 320}}
   %d = blk.warpgroup_dot %a, %b, %c : !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.shared<64x320xbf16, #blk.swizzled<>>, tensor<64x320xf32, #mma>

@@ -15,6 +15,10 @@
 // RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 1 --heads 2 --rows 77 --inner 77 --cols 128 --param scale=0.088 --const CAUSAL=1 --dtype bf16 --check --special | FileCheck %s --check-prefix=OK2
 // RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 1 --heads 2 --rows 77 --inner 50 --cols 64 --param scale=0.125 --const CAUSAL=0 --dtype f16 --check | FileCheck %s --check-prefix=OK2
 // RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 2 --heads 3 --rows 100 --inner 130 --cols 64 --param scale=0.125 --const CAUSAL=1 --layout bshd --check --special | FileCheck %s --check-prefix=OK2
+// A scale of 0 (every unmasked key weighs the same): the masked tiles scale
+// the scores before they mask them, as -inf x 0 is NaN.
+// RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 1 --heads 2 --rows 77 --inner 130 --cols 64 --param scale=0 --const CAUSAL=1 --check | FileCheck %s --check-prefix=OK2
+// RUN: softmax-run %examples/attention_fwd.mlir --target cpu --batch 1 --heads 2 --rows 77 --inner 130 --cols 64 --param scale=-0.0 --const CAUSAL=0 --dtype bf16 --check | FileCheck %s --check-prefix=OK2
 // OK2: check o: {{.*}} unwritten=0  OK
 // OK2: check lse: {{.*}} unwritten=0  OK
 //

@@ -599,6 +599,14 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
       shape.input.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   auto instruction = NVVM::MMAShapeAttr::get(b.getContext(), kWgmmaM,
                                              shape.n, kWgmmaK);
+  // A's registers are written before the fence that orders the writes
+  // before the products (PTX, wgmma.fence): [K step][tile].
+  SmallVector<SmallVector<SmallVector<Value>>> aRegisters;
+  for (int64_t k0 = 0; !a.region && k0 < shape.k; k0 += kWgmmaK) {
+    aRegisters.emplace_back();
+    for (int64_t tile = 0; tile < tilesPerGroup; ++tile)
+      aRegisters.back().push_back(packFragmentOfA(b, loc, a, tile, k0));
+  }
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   int64_t panelsA = shape.m * kPanelRowBytes;
   int64_t panelsB = shape.n * kPanelRowBytes;
@@ -634,7 +642,7 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
       // This group's tile of A's rows: tile W/4 + group, as above.
       if (!a.region) {
         fragments[tile] = createRegisterAWgmma(
-            b, loc, fragments[tile], packFragmentOfA(b, loc, a, tile, k0),
+            b, loc, fragments[tile], aRegisters[k0 / kWgmmaK][tile],
             bDescriptor, shape, writes, bKMajor);
         continue;
       }
