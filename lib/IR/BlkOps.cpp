@@ -454,11 +454,7 @@ LogicalResult WarpgroupDotOp::verify() {
     return failure();
   if (auto aBlock = dyn_cast<RankedTensorType>(getA().getType())) {
     // A in registers: wgmma's fragments of A are the accumulator's.
-    FailureOr<Distribution> aLayout = Distribution::get(aBlock);
-    if (failed(aLayout) || aBlock.getRank() != 2 ||
-        !aBlock.getElementType().isIntOrFloat() ||
-        aBlock.getElementTypeBitWidth() != 16 ||
-        aLayout->getLayout() != wgmma || aBlock.getDimSize(1) % kWgmmaK != 0)
+    if (!holdsWgmmaFragmentsOfA(aBlock, warps))
       return emitOpError()
              << "expected A in registers to be a 2-D 16-bit block of K a "
                 "multiple of "

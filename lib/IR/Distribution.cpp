@@ -198,6 +198,15 @@ BlockedLayoutAttr mlir::blk::getWgmmaAccumulatorLayout(MLIRContext *context,
   return BlockedLayoutAttr::get(context, {1, 2}, {8, 4}, {numWarps, 1}, {});
 }
 
+bool mlir::blk::holdsWgmmaFragmentsOfA(RankedTensorType a, int64_t numWarps) {
+  FailureOr<Distribution> layout = Distribution::get(a);
+  return succeeded(layout) && a.getRank() == 2 &&
+         a.getElementType().isIntOrFloat() &&
+         a.getElementTypeBitWidth() == 16 && a.getDimSize(1) % kWgmmaK == 0 &&
+         layout->getLayout() ==
+             getWgmmaAccumulatorLayout(a.getContext(), numWarps);
+}
+
 int64_t BitRotation::apply(int64_t value) const {
   int64_t field = getField();
   int64_t up = ((value & field) << 1) & field;

@@ -322,7 +322,8 @@ public:
       // An A the threads compute in wgmma's fragments stays in registers;
       // a later product then reads only B, which the first one's barrier
       // published with the iteration's other copies.
-      bool aInRegisters = !a && holdsWgmmaFragmentsOfA(dot.dot.getA());
+      bool aInRegisters =
+          !a && holdsWgmmaFragmentsOfA(dot.dot.getA().getType(), getNumWarps());
       bool synchronize = index == 0 || !aInRegisters;
       if (aInRegisters) {
         a = dot.dot.getA();
@@ -415,17 +416,6 @@ private:
         getWgmmaOperandEncoding(b.getContext(), getNumWarps(), operand,
                                 /*kMajorB=*/runsDownColumns(load)));
     return LocalAllocOp::create(b, load.getLoc(), type, Value());
-  }
-
-  /// Whether the threads hold `a` (16-bit) as wgmma takes A from
-  /// registers: laid out as the accumulator, as P is, computed from S.
-  bool holdsWgmmaFragmentsOfA(Value a) const {
-    auto type = cast<RankedTensorType>(a.getType());
-    FailureOr<Distribution> layout = Distribution::get(type);
-    return succeeded(layout) && type.getElementType().isIntOrFloat() &&
-           type.getElementTypeBitWidth() == 16 &&
-           layout->getLayout() ==
-               getWgmmaAccumulatorLayout(a.getContext(), getNumWarps());
   }
 
   /// `dot`'s A stored by the threads where wgmma reads it.

@@ -198,6 +198,11 @@ bool fitsWgmma(DotOp dot, const TargetInfo &target, int64_t numWarps);
 BlockedLayoutAttr getWgmmaAccumulatorLayout(MLIRContext *context,
                                             int64_t numWarps);
 
+/// Whether the threads hold `a` as wgmma takes A from registers: a 2-D
+/// 16-bit block of K a multiple of kWgmmaK laid out as the accumulator
+/// (getWgmmaAccumulatorLayout), whose registers are A's fragments.
+bool holdsWgmmaFragmentsOfA(RankedTensorType a, int64_t numWarps);
+
 /// Bits `first` .. `first + count - 1` of a value, rotated left by one.
 struct BitRotation {
   int64_t first, count;

@@ -499,7 +499,9 @@ Value createRegisterAWgmma(OpBuilder &b, Location loc, Value fragment,
   llvm::append_range(operands, aRegisters);
   constraints += ",r,r,r,r,l";
   operands.push_back(bDescriptor);
-  auto operand = [&](int64_t i) { return "$" + std::to_string(registers * 2 + i); };
+  auto operand = [&](int64_t i) {
+    return "$" + std::to_string(registers * 2 + i);
+  };
   std::string type = shape.input.isBF16() ? "bf16" : "f16";
   std::string ptx =
       "{\n.reg .pred p;\nsetp.ne.b32 p, " + std::string(writes ? "0" : "1") +
@@ -564,9 +566,8 @@ Value offsetDescriptor(OpBuilder &b, Location loc, Value descriptor,
 /// N-major (64 N a row, panels K x 128 bytes apart; a K step is 16 rows),
 /// or with `bKMajor` arranged as A's (N rows of 64 K; wgmma reads it
 /// without its transpose). Where `accIsZero`, the first K step writes its
-/// products (scale-d false) and no register is set to 0 first: attention's
-/// S = Q K^T, whose 64 moves an iteration were 8% of the loop at head_dim
-/// 64.
+/// products (scale-d false) and no register is set to 0 first (attention's
+/// S = Q K^T).
 Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
                   const Distribution &c, Value acc, bool accIsZero,
                   const WgmmaA &a, Value bRegion, bool bKMajor, ThreadIds ids,
@@ -639,7 +640,6 @@ Value createWgmma(OpBuilder &b, Location loc, const DotShape &shape,
     int64_t kBytes = kMajorStep(k0, panelsA);
     bool writes = accIsZero && k0 == 0;
     for (int64_t tile = 0; tile < tilesPerGroup; ++tile) {
-      // This group's tile of A's rows: tile W/4 + group, as above.
       if (!a.region) {
         fragments[tile] = createRegisterAWgmma(
             b, loc, fragments[tile], aRegisters[k0 / kWgmmaK][tile],
