@@ -173,6 +173,9 @@ static int64_t clusterElementsPerThread(bool wide) {
 
 /// A kept row takes at most 8 CTAs (keepsRowsOnClusters).
 constexpr int64_t kKeptRowCtas = 8;
+/// The most warps the rules give a CTA that holds its row (a tile walked
+/// in a loop may have kMaxWarpsPerCta).
+constexpr int64_t kMaxHeldRowWarps = 16;
 
 /// An aligned 16-bit softmax-like row (held across its reductions, none read
 /// after them) that the kernel writes back: on a cluster, blk-stage-held-loads
@@ -575,12 +578,17 @@ static bool onTensorCores(const RowShape &shape, const BindingOptions &options) 
 /// A loop that chains two products on wgmma (attention: S = Q K^T, then
 /// O += P V, a row block of head_dim columns): 128 query rows on 8 warps,
 /// 128 keys a step, the K and V tiles copied one step ahead into rings of
-/// 2 (blk-pipeline-dot-operands; 3 were no faster at head_dim 64 and do
-/// not fit at 128): the best of the sweeps on the H100 (docs/benchmarks.md,
-/// "What the rules rest on", chained products). Past head_dim 128 the
-/// rings do not fit (K and V of 128 x 256 bf16, twice, are 256 KiB) and
-/// the tiles stay loads, 1 stage (no registers to carry them in).
+/// 2 (blk-pipeline-dot-operands; 3 were no faster and do not fit at 128):
+/// the best of the sweeps on the H100 (docs/benchmarks.md, "What the rules
+/// rest on", chained products). A row block of at most 64 columns takes
+/// 64 keys a step: a step's softmax is then half as long, and the two
+/// products of a step are too short for the tensor cores to wait on it.
+/// Past head_dim 128 the rings do not fit (K and V of 128 x 256 bf16,
+/// twice, are 256 KiB) and the tiles stay loads, 1 stage (no registers to
+/// carry them in).
 constexpr ProductTile kChainedProductTile = {128, 0, 128, 8, 2};
+constexpr int64_t kChainedNarrowRowBlock = 64;
+constexpr int64_t kChainedNarrowInner = 64;
 constexpr int64_t kChainedRingsMaxRowBlock = 128;
 
 /// The product rules' tile for the shape (Binding.h).
@@ -592,6 +600,8 @@ static ProductTile productTile(const RowShape &shape,
   if (traits.chainsProducts &&
       options.products == BindingOptions::Products::warpgroups) {
     ProductTile tile = kChainedProductTile;
+    if (shape.cols <= kChainedNarrowRowBlock)
+      tile.inner = kChainedNarrowInner;
     if (shape.cols > kChainedRingsMaxRowBlock)
       tile.stages = 1;
     return tile;
@@ -807,11 +817,15 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       wide && holdsRow && rowsBound <= 1 && roomyCols > kWideOneCtaRow &&
       roomyCols <= clusterElementsPerCta(shape, wide, keepsRows) &&
       options.maxCtas >= 2;
-  // A kept row takes at most 8 CTAs, unless the caller's warps would then
-  // hold more than a thread can (bf16 151936 on 4 warps: 152 a thread).
+  // A kept row takes at most 8 CTAs, unless a thread would then hold more
+  // than it can: on the caller's warps (bf16 151936 on 4 warps: 152 a
+  // thread), or on the most warps a held row gets (bf16 1048576 on 16
+  // warps: 256 a thread, a block the compiler refuses).
   int64_t ctaCap = keepsRows ? kKeptRowCtas : kRuleCtas;
-  if (keepsRows && options.choices.numWarps > 0 &&
-      tiledElementsPerThread(cols, shape.elementBytes, options.choices.numWarps,
+  int64_t mostWarps = options.choices.numWarps > 0 ? options.choices.numWarps
+                                                   : kMaxHeldRowWarps;
+  if (keepsRows &&
+      tiledElementsPerThread(cols, shape.elementBytes, mostWarps,
                              kKeptRowCtas) > clusterElementsPerThread(true))
     ctaCap = kRuleCtas;
   int64_t ctas = traits->numCtas;
@@ -858,7 +872,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       : ctas > 1
           ? kWarpSize * clusterElementsPerThread(wide || wideOnFullCluster)
           : 1024;
-  int64_t maxWarps = traits->loopsOverRow ? kMaxWarpsPerCta : 16;
+  int64_t maxWarps = traits->loopsOverRow ? kMaxWarpsPerCta : kMaxHeldRowWarps;
   int64_t warps =
       heldF32RowOnFourWarps
           ? kHeldF32RowWarps

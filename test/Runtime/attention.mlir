@@ -64,9 +64,9 @@
 // LAYOUT: softmax-run: --layout must be bhsd or bshd, not 'sbhd'
 //
 // On the GPU's chips (PTX only): both products on wgmma with sm_90a, bound
-// by the rules for chained products (Binding.h): 128 keys a step, K and V
-// copied a step ahead into rings of 2 by cp.async (16 bytes a copy, 8 of
-// K and 8 of V a thread a step), S = Q K^T reading K K-major (no
+// by the rules for chained products (Binding.h): 128 keys a step (64 at
+// head_dim 64), K and V copied a step ahead into rings of 2 by cp.async
+// (16 bytes a copy, 8 of K and 8 of V a thread a step), S = Q K^T reading K K-major (no
 // transpose: imm-trans-b 0), its first K step writing S without adding
 // (scale-d false: S starts at 0), O += P V with P from registers (4 a K
 // step: wgmma's A fragments) and V read N-major (trans-b 1).
@@ -84,7 +84,7 @@
 // NOHALF: .entry
 // NOHALF-NOT: {{ld\.global(\.nc)?\.[ub]16}}
 // RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 64 --param scale=0.125 --const CAUSAL=0 --dtype bf16 --chip sm_90a --emit-ptx %t.64.ptx | FileCheck %s --check-prefix=PTX64
-// PTX64: PTX for sm_90a, CAUSAL=0 HEAD_DIM=64 KV=128 ROWS=128 warps=8 stages=2, grid 32 x 64:
+// PTX64: PTX for sm_90a, CAUSAL=0 HEAD_DIM=64 KV=64 ROWS=128 warps=8 stages=2, grid 32 x 64:
 // sm_80 code: mma.sync, S and O in one mma layout (warps 4 x 2), so both
 // accumulators stay in registers and the operands fit a CTA's shared memory.
 // RUN: softmax-run %examples/attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 128 --param scale=0.088 --const CAUSAL=0 --dtype bf16 --chip sm_80 --emit-ptx %t.sm80.ptx | FileCheck %s --check-prefix=SM80

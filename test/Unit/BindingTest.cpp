@@ -11,7 +11,9 @@
 // Since 286c229: a block keeps room for blk-peel-alignment's shift only
 // where the pass shifts it (bf16 1020 columns on a caller's 8 warps: 2048
 // at 286c229), and a 16-bit row is bound as a kept row only where rows are
-// kept (without: 4 x 8 at 286c229, as if kept).
+// kept (without: 4 x 8 at 286c229, as if kept), and a 16-bit row that 8
+// CTAs of 16 warps cannot hold takes 16 (bf16 1048576: 8 x 16 until
+// 2026-11-28, which the compiler refused).
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
@@ -90,6 +92,10 @@ const BindingCase kCases[] = {
      4096, 32768, f32, sm90, "BLOCK=32768 warps=8 ctas=8 grid 4096"},
     {"y and dy held: a cluster", "softmax_backward", 4096, 32768, bf16, sm90,
      "BLOCK=32768 ctas=8 grid 4096"},
+    {"a 16-bit row past 8 CTAs' hold: 16 x 16 (8 x 16 refused, 256 a "
+     "thread)",
+     "log_softmax", 64, 1048576, bf16, sm90,
+     "BLOCK=1048576 warps=16 ctas=16 grid 64"},
     {"log_softmax's kept row", "log_softmax", 2048, 128256, bf16, sm90,
      "BLOCK=131072 warps=8 ctas=8 grid 2048"},
     {"a loop over tiles: a warp per 512", "softmax_online", 4096, 32768, f32,
