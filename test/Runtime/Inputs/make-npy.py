@@ -23,3 +23,9 @@ npy("weight.npy", "<f4", "(10,)", [0.5] * 10, "f")
 # bf16 subnormals, +-k 2^-133 (test/Runtime/bf16-subnormals.mlir).
 npy("bf16-subnormal.npy", "<f4", "(2, 300)",
     [(-1) ** i * (i % 127 + 1) * 2.0 ** -133 for i in range(600)], "f")
+# Rows far from zero against their spread (test/Runtime/layer-norm.mlir):
+# means 10 to 40 with a spread of about 0.3, and a last row whose first
+# element, LayerNorm's shift, is 100 spreads from the rest.
+npy("offset.npy", "<f4", "(4, 1000)",
+    [10 * (r + 1) + 0.3 * ((c * 37) % 101 - 50) / 50 + (30 if (r, c) == (3, 0) else 0)
+     for r in range(4) for c in range(1000)], "f")
