@@ -782,7 +782,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   // Registers, in thirds of a row: a row held across a reduction counts 3,
   // a row read after it 2 in f32 and 1 in 16 bits (it stays packed until
   // used). A cluster from 3 x 65536, a softmax's 65536 columns. Measured
-  // on an H100, 4096 x 32768 (docs/benchmarks.md, the row-wise family):
+  // on an H100, 4096 x 32768 (docs/benchmarks.md, "What the rules rest on"):
   // softmax backward (y and dy held: 6) spills with 16 warps, 28% of a
   // copy, and runs at 101% on a cluster of 4; LayerNorm f32 (x held,
   // weight and bias after: 7) spills, 23%, and runs at 76% on a cluster of
