@@ -62,6 +62,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createBlkScalarizeMasks());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.hoistCombines)
+    pm.addPass(createBlkHoistCombines());
   BlkAttachNVVMTargetOptions nvvmTarget;
   nvvmTarget.optLevel = options.optLevel;
   pm.addPass(createBlkAttachNVVMTarget(nvvmTarget));

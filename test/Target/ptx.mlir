@@ -16,6 +16,8 @@
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 divide-in-exponent=1" --emit=ptx | FileCheck %s --check-prefix=DIVIDE
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 stage-min-registers=0" --emit=ptx | FileCheck %s --check-prefix=HELD
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=PAIR
+// RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4" --emit=ptx | FileCheck %s --check-prefix=LEAVES-FIRST
+// RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4 hoist-combines=1" --emit=ptx | FileCheck %s --check-prefix=HOISTED
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-PAIR
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=262144" --blk-to-ptx="num-warps=4 num-ctas=16 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER16
 
@@ -105,3 +107,16 @@
 // CLUSTER16: ex2.approx.ftz.f32
 // CLUSTER16-COUNT-4: shfl.sync.bfly.b32 {{.*}}, {{1|2|4|8}}, 31, -1;
 // CLUSTER16: barrier.cluster.arrive.aligned
+
+// log_softmax's sum of exps: a thread's 16 exps, then the tree of their
+// sums; with hoist-combines (blk-hoist-combines) each sum right after its
+// two exps.
+// LEAVES-FIRST: ex2.approx.ftz.f32 [[E0:%r[0-9]+]],
+// LEAVES-FIRST-NEXT: mul.rn.f32
+// LEAVES-FIRST-NEXT: ex2.approx.ftz.f32 [[E1:%r[0-9]+]],
+// LEAVES-FIRST-NEXT: mul.rn.f32
+// LEAVES-FIRST-NEXT: ex2.approx.ftz.f32
+// HOISTED: ex2.approx.ftz.f32 [[E0:%r[0-9]+]],
+// HOISTED-NEXT: mul.rn.f32
+// HOISTED-NEXT: ex2.approx.ftz.f32 [[E1:%r[0-9]+]],
+// HOISTED-NEXT: add.rn.f32 %r{{[0-9]+}}, [[E0]], [[E1]];
