@@ -1,17 +1,11 @@
 // LayerNorm forward, fused: one program per row, the row held in registers
-// and read from memory once. The row's statistics come from shifted data:
-// with k = x[0], S1 = sum(x - k) and S2 = sum((x - k)^2) are two
-// independent reductions, mean = k + S1 / N and var = S2 / N - (S1 / N)^2.
-// The shift keeps the variance from cancelling where the mean is large
-// against the spread (x - k is of the spread's size, as x - mean is in the
-// two-pass formula); unlike the two-pass formula, the second sum does not
-// wait for the first, so both exchanges run back to back (H100, 4096 rows
-// of 12288 / 16384: bf16 59 / 67% of a copy two-pass, 66 / 75% shifted;
-// f32 87 / 93%, 94 / 98%; docs/benchmarks.md). y = (x - mean) * rsqrt(var
-// + eps) * weight + bias, x - mean taken as (x - k) - S1 / N: torch's
-// layer_norm with the biased variance. weight and bias are one element per column. Masked lanes are 0
-// after shifting, so they add nothing to either sum. A NaN or an infinity
-// in a row makes the row NaN, as in torch.
+// and read from memory once. mean = sum(x) / N, then var = sum((x - mean)^2)
+// / N from the same registers (the two-pass formula on chip: no
+// cancellation of E[x^2] - E[x]^2), y = (x - mean) * rsqrt(var + eps) *
+// weight + bias: torch's layer_norm with the biased variance. weight and
+// bias are one element per column. Masked lanes are 0 after centering, so
+// they add nothing to the variance. A NaN or an infinity in a row makes the
+// row NaN, as in torch.
 //
 //   softmax-run layer_norm.mlir --rows 4096 --cols 4096 --param eps=1e-5 --reference layer_norm --check
 
@@ -38,37 +32,17 @@ func.func @layer_norm(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">, blk.div
   %x_block = blk.load %x_row[%cols] mask %in_bounds other %zero
       : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
 
-  // k = x[0], a block of one element that every thread reads (an L1 hit
-  // after the row's own load); an empty row reads nothing.
-  %c0_i32 = arith.constant 0 : i32
-  %first_col = blk.splat %c0_i32 [1] : i32 -> tensor<1xi32>
-  %row_not_empty = arith.cmpi sgt, %n_cols, %c0_i32 : i32
-  %first_in_row = blk.splat %row_not_empty [1] : i1 -> tensor<1xi1>
-  %first_block = blk.load %x_row[%first_col] mask %first_in_row other %zero
-      : !blk.ptr<f32>, tensor<1xi32> -> tensor<1xf32>
-  %k = blk.reduce sum %first_block axis 0 : tensor<1xf32> -> f32
-  %k_block = blk.splat %k [BLOCK] : f32 -> tensor<?xf32>
-  %x_minus_k = arith.subf %x_block, %k_block : tensor<?xf32>
-  %shifted = arith.select %in_bounds, %x_minus_k, %zeros
-      : tensor<?xi1>, tensor<?xf32>
-  %shifted_squares = arith.mulf %shifted, %shifted : tensor<?xf32>
-  %shifted_sum = blk.reduce sum %shifted axis 0 : tensor<?xf32> -> f32
-  %square_sum = blk.reduce sum %shifted_squares axis 0 : tensor<?xf32> -> f32
-  %mean_past_k = arith.divf %shifted_sum, %n_float : f32
-  // x - mean = (x - k) - (mean - k): the shifted row is what stays live
-  // across the exchanges, not x besides it.
-  %mean_past_k_block = blk.splat %mean_past_k [BLOCK] : f32 -> tensor<?xf32>
-  %difference = arith.subf %shifted, %mean_past_k_block : tensor<?xf32>
+  %sum = blk.reduce sum %x_block axis 0 : tensor<?xf32> -> f32
+  %mean = arith.divf %sum, %n_float : f32
+  %mean_block = blk.splat %mean [BLOCK] : f32 -> tensor<?xf32>
+  %difference = arith.subf %x_block, %mean_block : tensor<?xf32>
   %centered = arith.select %in_bounds, %difference, %zeros
       : tensor<?xi1>, tensor<?xf32>
-  // var = E[(x - k)^2] - E[x - k]^2, at least 0 (rounding may take it
-  // below where the row is constant).
-  %square_mean = arith.divf %square_sum, %n_float : f32
-  %mean_past_k_squared = arith.mulf %mean_past_k, %mean_past_k : f32
-  %difference_of_means = arith.subf %square_mean, %mean_past_k_squared : f32
-  %variance = arith.maximumf %difference_of_means, %zero : f32
-  %shifted_variance = arith.addf %variance, %eps : f32
-  %rstd = math.rsqrt %shifted_variance : f32
+  %squares = arith.mulf %centered, %centered : tensor<?xf32>
+  %square_sum = blk.reduce sum %squares axis 0 : tensor<?xf32> -> f32
+  %variance = arith.divf %square_sum, %n_float : f32
+  %shifted = arith.addf %variance, %eps : f32
+  %rstd = math.rsqrt %shifted : f32
   %rstd_block = blk.splat %rstd [BLOCK] : f32 -> tensor<?xf32>
   // Read after the reductions: not live in registers across them.
   %w_block = blk.load %weight[%cols] mask %in_bounds other %zero

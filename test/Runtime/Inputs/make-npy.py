@@ -24,8 +24,9 @@ npy("weight.npy", "<f4", "(10,)", [0.5] * 10, "f")
 npy("bf16-subnormal.npy", "<f4", "(2, 300)",
     [(-1) ** i * (i % 127 + 1) * 2.0 ** -133 for i in range(600)], "f")
 # Rows far from zero against their spread (test/Runtime/layer-norm.mlir):
-# means 10 to 40 with a spread of about 0.3, and a last row whose first
-# element, LayerNorm's shift, is 100 spreads from the rest.
-npy("offset.npy", "<f4", "(4, 1000)",
-    [10 * (r + 1) + 0.3 * ((c * 37) % 101 - 50) / 50 + (30 if (r, c) == (3, 0) else 0)
-     for r in range(4) for c in range(1000)], "f")
+# means 10 to 30 with a spread of about 0.3, and a row of spread 1 whose
+# first element is 300 (an outlier channel).
+npy("offset.npy", "<f4", "(4, 4096)",
+    [(300.0 if c == 0 else ((c * 37) % 101 - 50) / 50) if r == 3 else
+     10 * (r + 1) + 0.3 * ((c * 37) % 101 - 50) / 50
+     for r in range(4) for c in range(4096)], "f")
