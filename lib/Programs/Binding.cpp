@@ -582,7 +582,8 @@ static bool onTensorCores(const RowShape &shape, const BindingOptions &options) 
 /// the best of the sweeps on the H100 (docs/benchmarks.md, "What the rules
 /// rest on", chained products). A row block of at most 64 columns takes
 /// 64 keys a step: a step's softmax is then half as long, and the two
-/// products of a step are too short for the tensor cores to wait on it.
+/// products of a step are too short for the tensor cores to wait on it
+/// (measured at head_dim 64; 16 and 32 take it unmeasured).
 /// Past head_dim 128 the rings do not fit (K and V of 128 x 256 bf16,
 /// twice, are 256 KiB) and the tiles stay loads, 1 stage (no registers to
 /// carry them in).
@@ -919,13 +920,14 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
     if (tiled < boundBlock || roomless)
       result.constants[traits->rowBlock] = tiled;
   }
-  // A wide thread holds at most 128 elements; the shift's room (65535 bf16
-  // on 2 CTAs of 8 warps: 69632, 136 a thread; 262143 f32 on 16 CTAs of 4
-  // warps: 270336, 132) or a caller's block may ask for more: twice the
-  // warps then.
+  // A thread on a cluster holds at most 128 elements; the shift's room
+  // (65535 bf16 on 2 CTAs of 8 warps: 69632, 136 a thread; 262143 f32 on
+  // 16 CTAs of 4 warps: 270336, 132; 1048573 bf16 on 16 CTAs of 16 warps:
+  // 1114112, 136) or a caller's block may ask for more: twice the warps
+  // then, where a CTA has them.
   int64_t boundWarps = result.numWarps ? result.numWarps : traits->numWarps;
-  if ((wide || wideOnFullCluster) && ctas > 1 && options.choices.numWarps == 0 &&
-      holdsRow && !traits->rowBlock.empty() &&
+  if (ctas > 1 && options.choices.numWarps == 0 && holdsRow &&
+      !traits->rowBlock.empty() && 2 * boundWarps <= kMaxWarpsPerCta &&
       result.constants.lookup(traits->rowBlock) >
           kWarpSize * boundWarps * ctas * clusterElementsPerThread(true)) {
     result.numWarps = 2 * boundWarps;

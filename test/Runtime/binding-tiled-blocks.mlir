@@ -31,6 +31,10 @@
 // RUN: softmax-run log_softmax --rows 8 --cols 1048576 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=MILLION
 // RUN: softmax-run softmax_scaled_masked --rows 8 --cols 1048576 --dtype bf16 --const CAUSAL=1 --param scale=0.125,offset=0 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=MILLION
 // MILLION: BLOCK=1048576 {{(CAUSAL=1 )?}}warps=16 ctas=16, grid 8
+// With the shift's room, 1048573 bf16 would be 136 a thread on 16 x 16:
+// twice the warps.
+// RUN: softmax-run softmax_backward --rows 8 --cols 1048573 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=MILLION-ROOM
+// MILLION-ROOM: BLOCK=1179648 warps=32 ctas=16, grid 8
 // Nor where the row would not be copied, and so not kept: rows starting
 // off the 16-byte grid (an odd stride), copies off or asking more runs, a
 // stage-min-registers above its 76 a thread, a mask other than the row

@@ -13,7 +13,10 @@
 // at 286c229), and a 16-bit row is bound as a kept row only where rows are
 // kept (without: 4 x 8 at 286c229, as if kept), and a 16-bit row that 8
 // CTAs of 16 warps cannot hold takes 16 (bf16 1048576: 8 x 16 until
-// 2026-11-28, which the compiler refused).
+// 2026-11-28, which the compiler refused), and a held row on a cluster
+// whose block passes 128 elements a thread takes twice the warps, not
+// only a wide one (bf16 1048573 on 16 x 16, 136 a thread, refused until
+// then).
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
@@ -96,6 +99,9 @@ const BindingCase kCases[] = {
      "thread)",
      "log_softmax", 64, 1048576, bf16, sm90,
      "BLOCK=1048576 warps=16 ctas=16 grid 64"},
+    {"a held row past 128 a thread with its room: twice the warps",
+     "softmax_backward", 8, 1048573, bf16, sm90,
+     "BLOCK=1179648 warps=32 ctas=16 grid 8"},
     {"log_softmax's kept row", "log_softmax", 2048, 128256, bf16, sm90,
      "BLOCK=131072 warps=8 ctas=8 grid 2048"},
     {"a loop over tiles: a warp per 512", "softmax_online", 4096, 32768, f32,

@@ -88,10 +88,11 @@ def BlkHoistCombines : Pass<"blk-hoist-combines", "::mlir::ModuleOp"> {
     did not undo it: log_softmax bf16 4096 x 50257 on 2 CTAs of 8 warps
     took 222 registers a thread (softmax_fused's same loop 128).
 
-    This pass moves every pure op without regions that is the only user of
-    at least two of its operands up to just after the last op of its block
-    that defines an operand: the op kills those operands there and defines
-    one value, so no point of the block holds more values than before. In
+    This pass moves every pure op of one result, without regions and not
+    a terminator, that is the only user of at least two of its operands up
+    to just after the last op of its block that defines an operand: the op
+    kills those operands there and defines one value, so no point of the
+    block holds more values than before. In
     block order, so a tree's inner combines follow its leaves' (the tree is
     then emitted depth first, each sum right after its two terms). Results
     are bit for bit the same: only the order of independent ops changes.

@@ -22,10 +22,13 @@ using namespace mlir;
 namespace {
 
 /// The op of `op`'s block after which `op` may go: the last one defining
-/// an operand of `op`, where at least two of those operands are used by
-/// `op` alone; null where `op` should stay.
+/// an operand of `op`, where `op` is a pure op of one result without
+/// regions (not a terminator: func.return and scf.yield are pure too) and
+/// at least two of those operands are used by `op` alone; null where `op`
+/// should stay.
 Operation *getHoistPoint(Operation &op) {
-  if (!isPure(&op) || op.getNumRegions() != 0)
+  if (!isPure(&op) || op.getNumRegions() != 0 || op.getNumResults() != 1 ||
+      op.hasTrait<OpTrait::IsTerminator>())
     return nullptr;
   Block *block = op.getBlock();
   Operation *last = nullptr;
