@@ -1,5 +1,6 @@
 //===- CompileOptions.cpp - the record's printed form and ranges ----------===//
 #include "blk/Target/CompileOptions.h"
+#include "blk/Target/ChipFacts.h"
 
 #include <sstream>
 
@@ -52,5 +53,9 @@ std::string CompileOptions::verify() const {
            std::to_string(maxTile);
   if (optLevel > 3)
     return "opt-level must be 0 to 3, not " + std::to_string(optLevel);
+  if (minCtasPerSm < 0 || minCtasPerSm > chip::kMaxCtasPerSm)
+    return "min-ctas-per-sm must be 0 (ptxas's choice) to " +
+           std::to_string(chip::kMaxCtasPerSm) + ", not " +
+           std::to_string(minCtasPerSm);
   return "";
 }

@@ -58,7 +58,9 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
     pm.addPass(createBlkDivideInExponent());
   // Before the pipelines part: the CPU's products are the GPU's.
   pm.addPass(createBlkDivideBySplat());
-  pm.addPass(createConvertBlkToGPU());
+  ConvertBlkToGPUOptions toGPU;
+  toGPU.minCtasPerSm = options.minCtasPerSm;
+  pm.addPass(createConvertBlkToGPU(toGPU));
   pm.addPass(createBlkScalarizeMasks());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

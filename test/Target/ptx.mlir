@@ -16,6 +16,9 @@
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 divide-in-exponent=1" --emit=ptx | FileCheck %s --check-prefix=DIVIDE
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 stage-min-registers=0" --emit=ptx | FileCheck %s --check-prefix=HELD
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=PAIR
+// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=16 min-ctas-per-sm=2" --emit=ptx | FileCheck %s --check-prefix=MIN-CTAS
+// RUN: not softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="min-ctas-per-sm=33" --emit=ptx 2>&1 | FileCheck %s --check-prefix=MIN-CTAS-RANGE
+// RUN: not softmax-run layer_norm --rows 4 --cols 12 --param eps=1e-5 --chip sm_90 --emit-ptx %t.never.ptx --min-ctas-per-sm -1 2>&1 | FileCheck %s --check-prefix=MIN-CTAS-FLAG
 // RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4" --emit=ptx | FileCheck %s --check-prefix=LEAVES-FIRST
 // RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4 hoist-combines=1" --emit=ptx | FileCheck %s --check-prefix=HOISTED
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-PAIR
@@ -120,3 +123,10 @@
 // HOISTED-NEXT: mul.rn.f32
 // HOISTED-NEXT: ex2.approx.ftz.f32 [[E1:%r[0-9]+]],
 // HOISTED-NEXT: add.rn.f32 %r{{[0-9]+}}, [[E0]], [[E1]];
+
+// min-ctas-per-sm asks ptxas for registers that let that many CTAs share
+// an SM: the kernel's launch bounds say it.
+// MIN-CTAS: .maxntid 512, 1, 1
+// MIN-CTAS-NEXT: .minnctapersm 2
+// MIN-CTAS-RANGE: error: convert-blk-to-gpu: min-ctas-per-sm must be 0 (ptxas's choice) to 32, not 33
+// MIN-CTAS-FLAG: softmax-run: --min-ctas-per-sm must be 0 (ptxas's choice) to 32, not -1

@@ -24,6 +24,9 @@ constexpr int64_t kMaxWarpsPerCta = kMaxThreadsPerCta / kWarpSize;
 /// needs the kernel's opt-in at launch): a program's `num_ctas` is at most
 /// this.
 constexpr int64_t kMaxClusterCtas = 16;
+/// CTAs resident on one SM at most (sm_90's 32; sm_80's is 32, sm_75's
+/// 16): a kernel's `min-ctas-per-sm` asks at most this.
+constexpr int64_t kMaxCtasPerSm = 32;
 /// A loop's iterations whose loads may be in flight at once (`num_stages`):
 /// each holds a block in registers.
 constexpr int64_t kMaxPipelineStages = 4;

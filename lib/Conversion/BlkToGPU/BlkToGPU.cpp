@@ -28,9 +28,10 @@ namespace {
 
 struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
   KernelToGPUFunc(const TypeConverter &converter, MLIRContext *context,
-                  gpu::GPUModuleOp gpuModule, const WorkgroupPlan &plan)
+                  gpu::GPUModuleOp gpuModule, const WorkgroupPlan &plan,
+                  int64_t minCtasPerSm)
       : OpConversionPattern(converter, context), gpuModule(gpuModule),
-        plan(plan) {}
+        plan(plan), minCtasPerSm(minCtasPerSm) {}
 
   LogicalResult
   matchAndRewrite(func::FuncOp func, OpAdaptor adaptor,
@@ -64,6 +65,9 @@ struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
       gpuFunc.setKnownClusterSizeAttr(cluster);
       gpuFunc->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(), cluster);
     }
+    if (minCtasPerSm > 0)
+      gpuFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                       rewriter.getI32IntegerAttr(minCtasPerSm));
     for (unsigned i = 0; i < workgroup.size(); ++i)
       gpuFunc.setWorkgroupAttributionAttr(
           i, LLVM::LLVMDialect::getAlignAttrName(),
@@ -83,6 +87,7 @@ struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
 
   mutable gpu::GPUModuleOp gpuModule;
   const WorkgroupPlan &plan;
+  int64_t minCtasPerSm;
 };
 
 struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
@@ -254,6 +259,13 @@ struct ConvertBlkToGPUPass
     MLIRContext *context = &getContext();
     TargetInfo targetInfo = getTargetInfo(module);
 
+    if (minCtasPerSm < 0 || minCtasPerSm > ::blk::chip::kMaxCtasPerSm) {
+      module.emitError() << "convert-blk-to-gpu: min-ctas-per-sm must be 0 "
+                            "(ptxas's choice) to "
+                         << ::blk::chip::kMaxCtasPerSm << ", not "
+                         << static_cast<int64_t>(minCtasPerSm);
+      return signalPassFailure();
+    }
     if (failed(checkOutsideKernels(module)))
       return signalPassFailure();
     SmallVector<func::FuncOp> kernels;
@@ -277,7 +289,8 @@ struct ConvertBlkToGPUPass
     ConversionTarget target(*context);
     addLegality(target, converter);
     RewritePatternSet patterns(context);
-    patterns.add<KernelToGPUFunc>(converter, context, gpuModule, plan);
+    patterns.add<KernelToGPUFunc>(converter, context, gpuModule, plan,
+                                  minCtasPerSm);
     patterns.add<ReturnToGPUReturn>(converter, context, plan);
     populateBlockOpPatterns(converter, patterns);
     populateMathOpPatterns(converter, patterns);

@@ -1,0 +1,9 @@
+// REQUIRES: cuda-gpu
+// --min-ctas-per-sm (.minnctapersm) on the GPU: the kernels ptxas then
+// squeezes into fewer registers (layer_norm bf16 12288 on 16 warps: 69 ->
+// 64, with spills at 16384 and in f32), checked against the float64
+// reference with special values.
+// RUN: softmax-run %examples/layer_norm.mlir --target gpu --min-ctas-per-sm 2 --check --reference layer_norm --param eps=1e-5 --rows 64 --cols 12288 --dtype bf16 --special
+// RUN: softmax-run %examples/layer_norm.mlir --target gpu --min-ctas-per-sm 2 --check --reference layer_norm --param eps=1e-5 --rows 64 --cols 16384 --dtype bf16 --special
+// RUN: softmax-run %examples/layer_norm.mlir --target gpu --min-ctas-per-sm 2 --check --reference layer_norm --param eps=1e-5 --rows 64 --cols 12288 --special
+// RUN: softmax-run %examples/log_softmax.mlir --target gpu --min-ctas-per-sm 2 --check --reference log_softmax --rows 64 --cols 50257 --dtype bf16 --special
