@@ -19,6 +19,12 @@ Runs softmax-run (always on the CPU) on four families of cases:
 The fixed input and write cases come first (about 40), the rest of --count
 is drawn at random; the cases depend only on --seed.
 
+With --family bindings, the cases are fixed instead: every row program of
+the examples, unmutated, on the rules' own binding for sm_90 at extreme
+shapes (GPT-2's odd vocabulary, rows of 151936, 262144 and a million, odd
+ones among them), f32 and bf16; each must compile to PTX (--count is
+ignored). A refusal there is a binding the compiler cannot take.
+
 With --family gpu-compile, every case is instead a mutation of any example
 program (the row-wise family too) compiled for the GPU with --emit-ptx (no
 GPU needed: the whole blk-to-ptx pipeline, the binding and the driver run),
@@ -104,8 +110,8 @@ CRASH_REPORT = re.compile(r"^(PLEASE submit a bug report|Stack dump)", re.M)
 CRASH_REPORT_LINE = re.compile(
     r"^(PLEASE submit|Stack dump|\d+\.\s+Program arguments|\s*#?\d+\s+\S+\s+0x)")
 KINDS = ["crash", "hang", "llvm-error", "assertion", "memory-error", "oom",
-         "stack-dump", "lost-file", "silent-fail", "accepted", "check-ok",
-         "no-output"]
+         "stack-dump", "lost-file", "silent-fail", "accepted", "refused",
+         "check-ok", "no-output"]
 NAN_FIGURE = re.compile(r"\b(max_abs|max_rel|rel_l2)=[-+]?(nan|inf)",
                         re.IGNORECASE)
 
@@ -116,6 +122,7 @@ class Case:
     args: list            # after the binary; file names relative to the case dir
     files: dict           # name -> bytes, created before the run
     must_fail: str = ""   # why the run must fail ("" if it may succeed)
+    must_succeed: str = ""  # why the run must succeed ("" if it may fail)
     guarded: dict = dataclasses.field(default_factory=dict)  # name -> mode
     limit_writes: bool = False
     note: str = ""        # what the case does, for reproducers
@@ -449,6 +456,40 @@ def gpu_compile_case(rng, examples):
                 note="; ".join(notes))
 
 
+# The rules must bind every row program at these shapes on sm_90 (f32 and
+# bf16): a binding found refused here was 8 CTAs of 16 warps for bf16 rows
+# of a million (256 a thread) and 16 x 16 for 1048573 with the shift's room.
+BINDING_PROGRAMS = {
+    "softmax_fused": [], "softmax_online": [], "softmax_tiled": [],
+    "softmax_persistent": [], "softmax_split": [],
+    "softmax_split_resident": [], "log_softmax": [], "softmax_backward": [],
+    "cross_entropy": ["--param=ignore_index=-100"],
+    "rms_norm": ["--param=eps=1e-6"], "layer_norm": ["--param=eps=1e-5"],
+    "softmax_scaled_masked": ["--const=CAUSAL=1",
+                              "--param=scale=0.125,offset=0"],
+}
+BINDING_SHAPES = [(4096, 1024), (4096, 24577), (4096, 50257), (16, 100003),
+                  (64, 151936), (16, 262144), (8, 1048576), (8, 1048573)]
+
+
+def binding_cases(examples):
+    """Every row program on the rules' binding at the extreme shapes."""
+    cases = []
+    for name, extra in BINDING_PROGRAMS.items():
+        if name not in examples:
+            continue
+        for dtype in ["f32", "bf16"]:
+            for rows, cols in BINDING_SHAPES:
+                args = [f"{name}.mlir"] + option_args(
+                    {"rows": rows, "cols": cols, "dtype": dtype,
+                     "chip": "sm_90", "emit-ptx": "k.ptx"}) + extra
+                cases.append(Case(
+                    "bindings", args, {f"{name}.mlir": examples[name].encode()},
+                    must_succeed="the rules' binding must compile",
+                    note=f"{name} {dtype} {rows} x {cols}"))
+    return cases
+
+
 OPT_PIPELINES = ["--blk-to-ptx", "--blk-to-ptx=num-warps=8",
                  "--blk-to-ptx=num-warps=8 num-ctas=4",
                  "--blk-to-ptx=chip=sm_80", "--blk-to-cpu",
@@ -670,6 +711,11 @@ def write_case(rng, examples, kind):
 # --------------------------------------------------------------------------
 
 def make_cases(rng, examples, count, family):
+    if family == "bindings":
+        cases = binding_cases(examples)
+        for index, case in enumerate(cases):
+            case.name = f"c{index:04d}-{case.family}"
+        return cases
     if family in ("gpu-compile", "opt"):
         maker = gpu_compile_case if family == "gpu-compile" else opt_case
         cases = [maker(rng, examples) for _ in range(count)]
@@ -766,6 +812,9 @@ def process_outcome(case, returncode, stdout, stderr, timeout):
         return Bad("silent-fail", f"exit {returncode}, no message")
     if returncode == 0 and case.must_fail:
         return Bad("accepted", f"exit 0, but must fail: {case.must_fail}")
+    if returncode != 0 and case.must_succeed:
+        return Bad("refused", f"exit {returncode}, but {case.must_succeed}: "
+                   f"{message_line(stderr)}")
     if returncode == 0 and ("FAILED" in stdout or NAN_FIGURE.search(stdout)):
         return Bad("check-ok", "exit 0 with " + first_line(stdout, "check:"))
     return None
@@ -865,11 +914,14 @@ def main():
                         help="softmax-opt, for --family opt")
     parser.add_argument("--examples", required=True,
                         help="directory of the example programs")
-    parser.add_argument("--family", choices=["cpu", "gpu-compile", "opt"],
+    parser.add_argument("--family",
+                        choices=["cpu", "gpu-compile", "opt", "bindings"],
                         default="cpu",
                         help="cpu: the CPU families above (default); "
                         "gpu-compile: mutated programs compiled to PTX; "
-                        "opt: mutated programs through softmax-opt")
+                        "opt: mutated programs through softmax-opt; "
+                        "bindings: every row program bound by the rules "
+                        "at extreme shapes, compiled to PTX")
     parser.add_argument("--count", type=int, default=600,
                         help="cases to run (default 600)")
     parser.add_argument("--seed", type=int, default=1)
