@@ -18,8 +18,8 @@ torch.log_softmax; torch._softmax_backward_data; cross_entropy(reduction=
 layer_norm; and for scaled_softmax (causal, scale 0.125) torch.softmax of
 the already scaled and masked scores: one kernel, a lower bound of what
 torch spends on it; compiled, the whole of it (scale, causal mask from the
-indices, softmax), which Inductor fuses into one kernel. Correctness is the GPU tests' (test/GPU/<kernel>.mlir):
-the timed runs are not checked.
+indices, softmax), which Inductor fuses into one kernel. Correctness is the
+GPU tests' (test/GPU/<kernel>.mlir): the timed runs are not checked.
 """
 import argparse
 import os

@@ -711,17 +711,18 @@ def write_case(rng, examples, kind):
 # --------------------------------------------------------------------------
 
 def make_cases(rng, examples, count, family):
+    cases = draw_cases(rng, examples, count, family)
+    for index, case in enumerate(cases):
+        case.name = f"c{index:04d}-{case.family}"
+    return cases
+
+
+def draw_cases(rng, examples, count, family):
     if family == "bindings":
-        cases = binding_cases(examples)
-        for index, case in enumerate(cases):
-            case.name = f"c{index:04d}-{case.family}"
-        return cases
+        return binding_cases(examples)
     if family in ("gpu-compile", "opt"):
         maker = gpu_compile_case if family == "gpu-compile" else opt_case
-        cases = [maker(rng, examples) for _ in range(count)]
-        for index, case in enumerate(cases):
-            case.name = f"c{index:04d}-{case.family}"
-        return cases
+        return [maker(rng, examples) for _ in range(count)]
     examples = {n: t for n, t in examples.items() if n.startswith("softmax_")}
     fixed = [input_case(rng, examples, *kind) for kind in bad_input_files(rng)]
     fixed += output_cases(examples)
@@ -733,8 +734,6 @@ def make_cases(rng, examples, count, family):
     cases = fixed[:count]
     while len(cases) < count:
         cases.append(rng.choices(makers, weights)[0](rng, examples))
-    for index, case in enumerate(cases):
-        case.name = f"c{index:04d}-{case.family}"
     return cases
 
 

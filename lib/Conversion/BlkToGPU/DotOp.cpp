@@ -477,6 +477,28 @@ SmallVector<Value> packFragmentOfA(OpBuilder &b, Location loc, const WgmmaA &a,
   return registers;
 }
 
+/// Inline PTX that writes `count` f32 registers in place: outputs $0 ..
+/// $count-1, each tied to the input of the same number, then `more` (the
+/// constraints of the operands after them, "" for none). The asm has side
+/// effects, so LLVM neither drops nor moves it.
+Value createInPlaceF32Asm(OpBuilder &b, Location loc, Type type,
+                          ValueRange operands, int64_t count,
+                          const std::string &ptx, const std::string &more) {
+  std::string constraints;
+  for (int64_t r = 0; r < count; ++r)
+    constraints += (r ? ",=f" : "=f");
+  for (int64_t r = 0; r < count; ++r)
+    constraints += "," + std::to_string(r);
+  if (!more.empty())
+    constraints += "," + more;
+  return LLVM::InlineAsmOp::create(
+             b, loc, type, operands, ptx, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+             ArrayAttr())
+      .getResult(0);
+}
+
 /// One m64nNk16 wgmma whose A is in registers, as inline PTX (nvvm's
 /// wgmma takes A from shared memory only): `fragment` (the accumulator's
 /// registers, a struct) plus A times the B at `bDescriptor`, or with
@@ -487,17 +509,12 @@ Value createRegisterAWgmma(OpBuilder &b, Location loc, Value fragment,
   auto structType = cast<LLVM::LLVMStructType>(fragment.getType());
   int64_t registers = structType.getBody().size();
   SmallVector<Value> operands;
-  std::string constraints, accumulator;
+  std::string accumulator;
   for (int64_t r = 0; r < registers; ++r) {
-    constraints += (r ? ",=f" : "=f");
     accumulator += (r ? ", $" : "$") + std::to_string(r);
-  }
-  for (int64_t r = 0; r < registers; ++r) {
     operands.push_back(LLVM::ExtractValueOp::create(b, loc, fragment, r));
-    constraints += "," + std::to_string(r);
   }
   llvm::append_range(operands, aRegisters);
-  constraints += ",r,r,r,r,l";
   operands.push_back(bDescriptor);
   auto operand = [&](int64_t i) {
     return "$" + std::to_string(registers * 2 + i);
@@ -509,12 +526,8 @@ Value createRegisterAWgmma(OpBuilder &b, Location loc, Value fragment,
       "k16.f32." + type + "." + type + " {" + accumulator + "}, {" +
       operand(0) + ", " + operand(1) + ", " + operand(2) + ", " + operand(3) +
       "}, " + operand(4) + ", p, 1, 1, " + (bKMajor ? "0" : "1") + ";\n}";
-  return LLVM::InlineAsmOp::create(
-             b, loc, structType, operands, ptx, constraints,
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-             ArrayAttr())
-      .getResult(0);
+  return createInPlaceF32Asm(b, loc, structType, operands, registers, ptx,
+                             "r,r,r,r,l");
 }
 
 /// Whether `acc` is a block of zeros: a constant, or a blk.splat of one.
@@ -980,24 +993,15 @@ struct WarpgroupWaitToWaitGroup : public OpConversionPattern<WarpgroupWaitOp> {
       llvm::append_range(elements, valueElements);
     }
     SmallVector<Type> types;
-    std::string constraints;
-    for (auto [i, element] : llvm::enumerate(elements)) {
+    for (Value element : elements)
       types.push_back(element.getType());
-      constraints += (i ? "," : "") + std::string("=f");
-    }
-    for (size_t i = 0; i < elements.size(); ++i)
-      constraints += "," + std::to_string(i);
     auto structType =
         LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
-    Value waited =
-        LLVM::InlineAsmOp::create(
-            rewriter, loc, structType, elements,
-            "wgmma.wait_group.sync.aligned " +
-                std::to_string(op.getPending()) + ";",
-            constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-            ArrayAttr())
-            .getResult(0);
+    Value waited = createInPlaceF32Asm(
+        rewriter, loc, structType, elements, elements.size(),
+        "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) +
+            ";",
+        "");
     SmallVector<Value> results;
     int64_t next = 0;
     for (auto [value, count] : llvm::zip(adaptor.getValues(), counts)) {
