@@ -18,7 +18,7 @@
 //   softmax-run attention_fwd.mlir --batch 4 --heads 16 --rows 4096 --inner 4096 --cols 128 --dtype bf16 --const CAUSAL=1 --param scale=0.08838834764831845 --bench
 
 func.func @attention(%o: !blk.ptr<f32> {blk.arg = #blk.arg<output "o">, blk.divisibility = 16 : i64},
-                         %lse: !blk.ptr<f32> {blk.arg = #blk.arg<output "lse", per_row>, blk.divisibility = 16 : i64},
+                         %lse: !blk.ptr<f32> {blk.arg = #blk.arg<output "lse", per_row>, blk.divisibility = 16 : i64, blk.keep_f32},
                          %q: !blk.ptr<f32> {blk.arg = #blk.arg<input "q">, blk.divisibility = 16 : i64},
                          %k: !blk.ptr<f32> {blk.arg = #blk.arg<input "k", inner_by_cols>, blk.divisibility = 16 : i64},
                          %v: !blk.ptr<f32> {blk.arg = #blk.arg<input "v", inner_by_cols>, blk.divisibility = 16 : i64},

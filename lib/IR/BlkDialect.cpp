@@ -678,6 +678,17 @@ static LogicalResult verifyArgAttr(Operation *op, unsigned argIndex,
   return success();
 }
 
+static LogicalResult verifyKeepF32Attr(Operation *op, unsigned argIndex,
+                                       Attribute value, Type argType) {
+  auto pointer = dyn_cast<PtrType>(argType);
+  if (!isa<UnitAttr>(value) || !pointer || !pointer.getPointeeType().isF32())
+    return op->emitError() << "blk.keep_f32 is a unit attribute of a "
+                              "!blk.ptr<f32> argument, but argument #"
+                           << argIndex << " has type " << argType
+                           << " and the attribute " << value;
+  return success();
+}
+
 LogicalResult BlkDialect::verifyRegionArgAttribute(Operation *op,
                                                    unsigned regionIndex,
                                                    unsigned argIndex,
@@ -688,10 +699,12 @@ LogicalResult BlkDialect::verifyRegionArgAttribute(Operation *op,
     return verifyDivisibilityAttr(op, argIndex, attr.getValue(), argType);
   if (attr.getName() == getArgAttrName())
     return verifyArgAttr(op, argIndex, attr.getValue(), argType);
+  if (attr.getName() == getKeepF32AttrName())
+    return verifyKeepF32Attr(op, argIndex, attr.getValue(), argType);
   return op->emitError() << "'" << attr.getName().getValue()
                          << "' is not an argument attribute of the blk "
-                            "dialect (expected 'blk.divisibility' or "
-                            "'blk.arg')";
+                            "dialect (expected 'blk.divisibility', "
+                            "'blk.arg' or 'blk.keep_f32')";
 }
 
 Type mlir::blk::withElementType(Type type, Type element) {

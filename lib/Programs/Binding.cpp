@@ -96,13 +96,19 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
     traits.multiplies |=
         func.walk([](DotOp) { return WalkResult::interrupt(); })
             .wasInterrupted();
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      if (auto arg = func.getArgAttrOfType<ArgAttr>(
+              i, BlkDialect::getArgAttrName()))
+        traits.takesCols |= arg.getRole() == ArgRole::cols;
     traits.numWarps = std::max(traits.numWarps, kernel.getNumWarps());
     traits.numCtas = std::max(traits.numCtas, kernel.getNumCtas());
     func.walk([&](scf::ForOp loop) {
       traits.loopsOverRow |= walksRow(loop);
       traits.loadsInLoops |= !loop.getBody()->getOps<LoadOp>().empty();
       auto dots = loop.getBody()->getOps<DotOp>();
-      traits.chainsProducts |= std::distance(dots.begin(), dots.end()) > 1;
+      traits.productsPerLoop =
+          std::max<int64_t>(traits.productsPerLoop,
+                            std::distance(dots.begin(), dots.end()));
     });
     auto [held, streamed] = countRowLoads(func);
     traits.heldRows = std::max(traits.heldRows, held);
@@ -592,13 +598,34 @@ constexpr int64_t kChainedNarrowRowBlock = 64;
 constexpr int64_t kChainedNarrowInner = 64;
 constexpr int64_t kChainedRingsMaxRowBlock = 128;
 
+/// A loop of more than two products: attention's gradients (@dkdv's S^T,
+/// dP^T, dV and dK a query step), whose program holds two accumulators of
+/// rows x head_dim and reads four operands a step (Q^T, Q, dO^T, dO).
+/// 128 keys and 64 queries a step fit wgmma's rings of 2 in a CTA's shared
+/// memory up to head_dim 128 (K, V and 4 x 2 operand tiles: 192 KiB;
+/// 128 queries need 256 KiB); mma.sync's CTA has less (163 KiB on sm_80),
+/// so 64 rows there. Past head_dim 128, 64 x 32 on one warpgroup with no
+/// rings.
+constexpr ProductTile kGradientProductTile = {128, 0, 64, 8, 2};
+constexpr int64_t kGradientWarpRows = 64;
+constexpr ProductTile kGradientWideTile = {64, 0, 32, 4, 1};
+constexpr int64_t kGradientsPerLoop = 3;
+
 /// The product rules' tile for the shape (Binding.h).
 static ProductTile productTile(const RowShape &shape,
                                const ProgramTraits &traits,
                                const BindingOptions &options) {
   if (!onTensorCores(shape, options))
     return kScalarTile;
-  if (traits.chainsProducts &&
+  if (traits.productsPerLoop >= kGradientsPerLoop) {
+    if (shape.cols > kChainedRingsMaxRowBlock)
+      return kGradientWideTile;
+    ProductTile tile = kGradientProductTile;
+    if (options.products == BindingOptions::Products::warps)
+      tile.rows = kGradientWarpRows;
+    return tile;
+  }
+  if (traits.chainsProducts() &&
       options.products == BindingOptions::Products::warpgroups) {
     ProductTile tile = kChainedProductTile;
     if (shape.cols <= kChainedNarrowRowBlock)
@@ -650,6 +677,13 @@ static LogicalResult verifyProductConstants(ModuleOp program,
     return success();
   int64_t cols = std::max<int64_t>(1, shape.cols);
   int64_t block = binding.constants.lookup(traits.rowBlock);
+  if (!traits.takesCols && block != cols)
+    return anchor->emitError()
+           << "row_block " << traits.rowBlock << " = " << block
+           << " is the row length of the program, which takes no `cols` "
+              "argument to mask a row of "
+           << cols << " by: give it rows of " << block
+           << " columns (a power of two), or a program that takes `cols`";
   if (traits.rowSplits.empty()) {
     if (block < cols)
       return anchor->emitError()
@@ -725,7 +759,7 @@ candidateProductSpecializations(ModuleOp program, const ProgramTraits &traits,
   if (options.choices.numStages == 0) {
     if (options.products == BindingOptions::Products::warpgroups &&
         onTensorCores(shape, options))
-      stages = traits.chainsProducts ? std::vector<int64_t>{2, 3}
+      stages = traits.chainsProducts() ? std::vector<int64_t>{2, 3}
                                      : std::vector<int64_t>{3, 4};
     else if (traits.loadsInLoops)
       stages = {1, 2};

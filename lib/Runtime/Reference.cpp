@@ -31,6 +31,7 @@ constexpr KindInfo kKinds[] = {
     {ReferenceKind::layer_norm, "layer_norm"},
     {ReferenceKind::matmul, "matmul"},
     {ReferenceKind::attention, "attention"},
+    {ReferenceKind::attention_backward, "attention_backward"},
 };
 
 const ScalarValue *findScalar(const ScalarValues &scalars,
@@ -296,6 +297,21 @@ void normRow(const std::vector<double> &x, bool centered, double eps,
     output[c] = (x[c] - mean) * rstd * weight[c] + (bias ? (*bias)[c] : 0.0);
 }
 
+/// The scaled, masked scores of query row `row` of `q` against every key
+/// of its instance: the row of S the forward and the backward share.
+std::vector<double> attentionScores(const HostTensor &q, const HostTensor &k,
+                                    int64_t row, double scale, bool causal) {
+  int64_t queries = q.getInstanceRows(), keys = k.getInstanceRows();
+  int64_t i = row % queries, first = row / queries * keys;
+  std::vector<double> query = getRow(q, row), scores(size_t(keys), 0.0);
+  for (int64_t j = 0; j < keys; ++j) {
+    for (int64_t d = 0; d < q.getCols(); ++d)
+      scores[size_t(j)] += query[size_t(d)] * k.get(first + j, d);
+    scores[size_t(j)] = causal && j > i ? -kInf : scores[size_t(j)] * scale;
+  }
+  return scores;
+}
+
 /// o = softmax(scale q k^T) v per instance of a batch, with columns j > i
 /// of row i masked (-inf) where CAUSAL is 1 (torch's is_causal: the mask's
 /// top-left corner on the diagonal), and lse (if given) each row's
@@ -309,15 +325,10 @@ void attentionReference(const std::vector<HostTensor> &tensors,
   double scale = getScalar(scalars, "scale", 1.0);
   bool causal = getScalar(scalars, "CAUSAL", 0.0) != 0.0;
   int64_t queries = q.getInstanceRows(), keys = k.getInstanceRows();
-  int64_t dim = q.getCols(), valueDim = v.getCols();
+  int64_t valueDim = v.getCols();
   forEachRowInParallel(q.getRows(), [&](int64_t row) {
-    int64_t i = row % queries, first = row / queries * keys;
-    std::vector<double> query = getRow(q, row), scores(size_t(keys), 0.0);
-    for (int64_t j = 0; j < keys; ++j) {
-      for (int64_t d = 0; d < dim; ++d)
-        scores[j] += query[d] * k.get(first + j, d);
-      scores[j] = causal && j > i ? -kInf : scores[j] * scale;
-    }
+    int64_t first = row / queries * keys;
+    std::vector<double> scores = attentionScores(q, k, row, scale, causal);
     if (lse)
       lse->values[size_t(row)] = logSumExpRow(scores.data(), keys);
     std::vector<double> weights(static_cast<size_t>(keys));
@@ -327,6 +338,105 @@ void attentionReference(const std::vector<HostTensor> &tensors,
       for (int64_t d = 0; d < valueDim; ++d)
         o[d] += weights[j] * v.get(first + j, d);
   });
+}
+
+/// The gradients of o = softmax(scale q k^T) v given do (and delta, each
+/// row's sum of do * o), in two passes of
+/// O(queries x keys x dim) each and no queries x keys matrix (a 16384^2
+/// one per instance would not fit): per query row, its logsumexp, delta =
+/// sum_j P dP and dq = scale sum_j dS k_j; then per key row, dv = sum_i P
+/// do_i and dk = scale sum_i dS q_i, its column of P and dS recomputed
+/// from the rows' logsumexps and deltas. dS = P (dP - delta), dP = do v^T.
+void attentionBackwardReference(const std::vector<HostTensor> &tensors,
+                                const ScalarValues &scalars, double *dq,
+                                double *dk, double *dv, double *delta) {
+  const HostTensor &q = *findTensor(tensors, "q");
+  const HostTensor &k = *findTensor(tensors, "k");
+  const HostTensor &v = *findTensor(tensors, "v");
+  const HostTensor &dO = *findTensor(tensors, "do");
+  double scale = getScalar(scalars, "scale", 1.0);
+  bool causal = getScalar(scalars, "CAUSAL", 0.0) != 0.0;
+  int64_t queries = q.getInstanceRows(), keys = k.getInstanceRows();
+  int64_t dim = q.getCols(), valueDim = v.getCols();
+  std::vector<double> lse(size_t(q.getRows())), deltas(size_t(q.getRows()));
+  // dP[i][j] = do_i . v_j.
+  auto gradientOfScore = [&](int64_t row, int64_t keyRow) {
+    double sum = 0;
+    for (int64_t d = 0; d < valueDim; ++d)
+      sum += dO.get(row, d) * v.get(keyRow, d);
+    return sum;
+  };
+  forEachRowInParallel(q.getRows(), [&](int64_t row) {
+    int64_t first = row / queries * keys;
+    std::vector<double> scores = attentionScores(q, k, row, scale, causal);
+    double logSumExp = logSumExpRow(scores.data(), size_t(keys));
+    std::vector<double> p(static_cast<size_t>(keys)),
+        dP(static_cast<size_t>(keys));
+    double sum = 0;
+    for (int64_t j = 0; j < keys; ++j) {
+      p[size_t(j)] = std::exp(scores[size_t(j)] - logSumExp);
+      dP[size_t(j)] = gradientOfScore(row, first + j);
+      sum += p[size_t(j)] * dP[size_t(j)];
+    }
+    lse[size_t(row)] = logSumExp;
+    deltas[size_t(row)] = sum;
+    double *dqRow = dq + row * dim;
+    for (int64_t j = 0; j < keys; ++j) {
+      double dS = p[size_t(j)] * (dP[size_t(j)] - sum);
+      for (int64_t d = 0; d < dim; ++d)
+        dqRow[d] += scale * dS * k.get(first + j, d);
+    }
+  });
+  // The kernel's delta is sum_d do o of the o it is given (the forward's
+  // rounded to the tensors' type): compared as such, in f32's tolerance.
+  if (delta) {
+    const HostTensor &o = *findTensor(tensors, "o");
+    for (int64_t row = 0; row < q.getRows(); ++row)
+      for (int64_t d = 0; d < valueDim; ++d)
+        delta[row] += dO.get(row, d) * o.get(row, d);
+  }
+  forEachRowInParallel(k.getRows(), [&](int64_t keyRow) {
+    int64_t j = keyRow % keys, first = keyRow / keys * queries;
+    std::vector<double> key = getRow(k, keyRow);
+    double *dkRow = dk + keyRow * dim, *dvRow = dv + keyRow * valueDim;
+    for (int64_t i = causal ? std::min(j, queries) : 0; i < queries; ++i) {
+      int64_t row = first + i;
+      double score = 0;
+      for (int64_t d = 0; d < dim; ++d)
+        score += q.get(row, d) * key[size_t(d)];
+      double p = std::exp(score * scale - lse[size_t(row)]);
+      double dS = p * (gradientOfScore(row, keyRow) - deltas[size_t(row)]);
+      for (int64_t d = 0; d < valueDim; ++d)
+        dvRow[d] += p * dO.get(row, d);
+      for (int64_t d = 0; d < dim; ++d)
+        dkRow[d] += scale * dS * q.get(row, d);
+    }
+  });
+}
+
+/// attention_backward's o and lse: the forward's, in float64, of q, k and
+/// v; each unless `given` names it.
+void deriveAttentionForward(std::vector<HostTensor> &tensors,
+                            const ScalarValues &scalars,
+                            const std::vector<std::string> &given) {
+  auto isGiven = [&](const char *name) {
+    return std::find(given.begin(), given.end(), name) != given.end();
+  };
+  // The forward is O(queries x keys x dim) an instance: not for nothing.
+  if (isGiven("o") && isGiven("lse"))
+    return;
+  HostTensor &o = *findTensor(tensors, "o");
+  HostTensor &lse = *findTensor(tensors, "lse");
+  ReferenceOutput lseValues{"lse", std::vector<double>(size_t(lse.getRows()))};
+  std::vector<double> oValues(size_t(o.getRows()) * size_t(o.getCols()));
+  attentionReference(tensors, scalars, oValues.data(), &lseValues);
+  for (int64_t r = 0; r < o.getRows(); ++r) {
+    if (!isGiven("lse"))
+      lse.set(r, 0, lseValues.values[size_t(r)]);
+    if (!isGiven("o"))
+      for (int64_t c = 0; c < o.getCols(); ++c)
+        o.set(r, c, oValues[size_t(r * o.getCols() + c)]);
+  }
 }
 
 } // namespace
@@ -403,6 +513,19 @@ ReferenceContract blk::runtime::getContract(ReferenceKind kind) {
             {{"o", matrix}, {"lse", perRow, false, /*optional=*/true}},
             {"scale"},
             {"CAUSAL"}};
+  case ReferenceKind::attention_backward:
+    return {{{"q", matrix},
+             {"k", ArgExtent::inner_by_cols},
+             {"v", ArgExtent::inner_by_cols},
+             {"o", matrix},
+             {"do", matrix},
+             {"lse", perRow}},
+            {{"dq", matrix},
+             {"dk", ArgExtent::inner_by_cols},
+             {"dv", ArgExtent::inner_by_cols},
+             {"delta", perRow, false, /*optional=*/true}},
+            {"scale"},
+            {"CAUSAL"}};
   }
   return {};
 }
@@ -456,7 +579,8 @@ Status blk::runtime::checkContract(ReferenceKind kind,
                 kind == ReferenceKind::log_softmax ||
                 kind == ReferenceKind::softmax_backward ||
                 kind == ReferenceKind::cross_entropy ||
-                kind == ReferenceKind::attention;
+                kind == ReferenceKind::attention ||
+                kind == ReferenceKind::attention_backward;
   for (const HostTensor &tensor : tensors)
     if (!perRow && tensor.getInstanceRows() != tensor.getRows())
       return Status::failure(what + " has no reference for a batch of "
@@ -505,7 +629,29 @@ void blk::runtime::fillInputs(const ReferenceKind *kind, int64_t cols,
     if (special)
       applyRows(*findTensor(tensors, "q"), attentionSpecialRows());
     return;
+  case ReferenceKind::attention_backward: {
+    // Not the NaN row: every key's dk and dv would be NaN, and the check
+    // of the other rows with them. Nor, in f32, the sharp row: its scores
+    // of 1e3, rounded to f32 as the kernel holds them, already move its
+    // gradients past f32's tolerance.
+    HostTensor &q = *findTensor(tensors, "q");
+    std::vector<RowEdit> rows = attentionSpecialRows();
+    rows.front() = nullptr;
+    if (q.getElementType() == ElementType::F32)
+      rows.pop_back();
+    if (special)
+      applyRows(q, rows);
+    return;
   }
+  }
+}
+
+void blk::runtime::deriveInputs(ReferenceKind kind,
+                                std::vector<HostTensor> &tensors,
+                                const ScalarValues &scalars,
+                                const std::vector<std::string> &given) {
+  if (kind == ReferenceKind::attention_backward)
+    deriveAttentionForward(tensors, scalars, given);
 }
 
 void blk::runtime::computeReference(ReferenceKind kind,
@@ -620,6 +766,16 @@ void blk::runtime::computeReference(ReferenceKind kind,
     bool withLse = addOutput(contract.outputs[1]);
     return attentionReference(tensors, scalars, outputs[0].values.data(),
                               withLse ? &outputs[1] : nullptr);
+  }
+  case ReferenceKind::attention_backward: {
+    // Every output is made before any is kept (push_back may move).
+    for (int i = 0; i < 3; ++i)
+      addOutput(contract.outputs[size_t(i)]);
+    bool withDelta = addOutput(contract.outputs[3]);
+    return attentionBackwardReference(
+        tensors, scalars, outputs[0].values.data(), outputs[1].values.data(),
+        outputs[2].values.data(),
+        withDelta ? outputs[3].values.data() : nullptr);
   }
   }
 }

@@ -2,6 +2,7 @@
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::blk {
 #define GEN_PASS_DEF_BLKSTORAGETYPE
@@ -41,12 +42,43 @@ void narrowAccess(MemoryAccessOpInterface access, FloatType storage) {
   read.replaceAllUsesExcept(extended, extended);
 }
 
-void retypeKernel(func::FuncOp func, FloatType storage) {
+/// The pointers of `func` that stay f32: its blk.keep_f32 arguments and
+/// what blk.addptr derives from them. Fails where one is used otherwise
+/// (carried by a loop or a branch, whose other pointers would narrow).
+FailureOr<DenseSet<Value>> getKeptPointers(func::FuncOp func) {
+  DenseSet<Value> kept;
+  for (BlockArgument argument : func.getArguments())
+    if (func.getArgAttr(argument.getArgNumber(),
+                        BlkDialect::getKeepF32AttrName()))
+      kept.insert(argument);
+  // Pre-order: an addptr's pointer is defined before it.
+  func.walk([&](AddPtrOp addptr) {
+    if (kept.contains(addptr.getPtr()))
+      kept.insert(addptr.getResult());
+  });
+  for (Value pointer : kept)
+    for (OpOperand &use : pointer.getUses()) {
+      auto access = dyn_cast<MemoryAccessOpInterface>(use.getOwner());
+      if (isa<AddPtrOp>(use.getOwner()) ||
+          (access && access.getBase() == pointer))
+        continue;
+      return use.getOwner()->emitError()
+             << "a blk.keep_f32 pointer may only be offset (blk.addptr) "
+                "and accessed, not carried by '"
+             << use.getOwner()->getName() << "'";
+    }
+  return kept;
+}
+
+LogicalResult retypeKernel(func::FuncOp func, FloatType storage) {
   auto pointer = PtrType::get(func.getContext(), storage);
-  // Every f32 pointer of the kernel (arguments, addptr results, pointers
-  // carried by loops and branches) points to the narrow type now.
+  FailureOr<DenseSet<Value>> kept = getKeptPointers(func);
+  if (failed(kept))
+    return failure();
+  // Every other f32 pointer of the kernel (arguments, addptr results,
+  // pointers carried by loops and branches) points to the narrow type now.
   auto retype = [&](Value value) {
-    if (isF32Pointer(value.getType()))
+    if (isF32Pointer(value.getType()) && !kept->contains(value))
       value.setType(pointer);
   };
   func.walk([&](Block *block) { llvm::for_each(block->getArguments(), retype); });
@@ -58,6 +90,7 @@ void retypeKernel(func::FuncOp func, FloatType storage) {
     if (access.getBase().getType() == pointer)
       narrowAccess(access, storage);
   });
+  return success();
 }
 
 /// Rounds each f32 operand of a blk.dot that is not read from memory (a
@@ -107,7 +140,8 @@ struct BlkStorageTypePass
     }
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (isKernel(func)) {
-        retypeKernel(func, storage);
+        if (failed(retypeKernel(func, storage)))
+          return signalPassFailure();
         roundDotOperands(func, storage);
       }
   }

@@ -54,7 +54,7 @@ func.func @tensor_argument(%p: !blk.ptr<f32>, %t: tensor<4xf32>) attributes {blk
 
 // -----
 
-// expected-error @+1 {{'blk.align' is not an argument attribute of the blk dialect (expected 'blk.divisibility' or 'blk.arg')}}
+// expected-error @+1 {{'blk.align' is not an argument attribute of the blk dialect (expected 'blk.divisibility', 'blk.arg' or 'blk.keep_f32')}}
 func.func private @unknown_arg_attr(!blk.ptr<f32> {blk.align = 16})
 
 // -----
@@ -66,6 +66,16 @@ func.func private @bad_divisibility(!blk.ptr<f32> {blk.divisibility = 12 : i64})
 
 // expected-error @+1 {{blk.divisibility applies to pointer and integer arguments, but argument #0 has type 'f32'}}
 func.func private @divisibility_on_float(f32 {blk.divisibility = 16 : i64})
+
+// -----
+
+// expected-error @+1 {{blk.keep_f32 is a unit attribute of a !blk.ptr<f32> argument, but argument #0 has type '!blk.ptr<i32>' and the attribute unit}}
+func.func private @keep_f32_on_integers(!blk.ptr<i32> {blk.keep_f32})
+
+// -----
+
+// expected-error @+1 {{blk.keep_f32 is a unit attribute of a !blk.ptr<f32> argument, but argument #0 has type '!blk.ptr<f32>' and the attribute true}}
+func.func private @keep_f32_not_unit(!blk.ptr<f32> {blk.keep_f32 = true})
 
 // -----
 

@@ -45,8 +45,12 @@
 // promised multiples of 16 (blk.divisibility) are checked at the launch.
 // RUN: not softmax-run %examples/matmul.mlir --target cpu --rows 10 --cols 10 --inner 10 --batch 2 2>&1 | FileCheck %s --check-prefix=NO-BATCH
 // NO-BATCH: softmax-run: --batch and --heads give 2 x 1 problems, but no kernel of the program takes both `batch` and `heads` arguments (#blk.arg<batch>, #blk.arg<heads>)
-// RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --batch 2 --heads 3 --rows 10 --inner 10 --cols 24 --param scale=0.25 --const CAUSAL=0 --layout bshd 2>&1 | FileCheck %s --check-prefix=DIVIDES
-// DIVIDES: softmax-run: kernel @attention argument #{{[0-9]+}} (head_stride of 'q') is declared a multiple of 16, not 24
+// RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --batch 2 --heads 3 --rows 10 --inner 10 --cols 8 --param scale=0.25 --const CAUSAL=0 --layout bshd 2>&1 | FileCheck %s --check-prefix=DIVIDES
+// DIVIDES: softmax-run: kernel @attention argument #{{[0-9]+}} (head_stride of 'q') is declared a multiple of 16, not 8
+// The head dimension is a block of HEAD_DIM columns the program cannot
+// mask (it takes no `cols`): another row length would be read past.
+// RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 48 --param scale=0.25 --const CAUSAL=0 2>&1 | FileCheck %s --check-prefix=HEAD-DIM
+// HEAD-DIM: attention_fwd.mlir:{{[0-9]+}}:{{[0-9]+}}: error: row_block HEAD_DIM = 64 is the row length of the program, which takes no `cols` argument to mask a row of 48 by: give it rows of 64 columns (a power of two), or a program that takes `cols`
 // RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --heads 0 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: softmax-run: --batch and --heads must be at least 1, not 1 and 0
 // RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --batch 65536 --heads 65536 2>&1 | FileCheck %s --check-prefix=IDS

@@ -20,7 +20,7 @@
 // NAMES: softmax-run: --reference cross_entropy: a cross_entropy kernel has input 'logits' (matrix), but the program declares none
 // EXTRA: softmax-run: --reference softmax: tensor 'weight' of the program is not one a softmax kernel reads or writes
 // CPU: softmax-run: --reference cpu compares a GPU run with the CPU lowering; on the CPU, --check compares with the program in float64 (or --reference KIND)
-// UNKNOWN: softmax-run: --reference: unknown kernel kind 'rms' (known: softmax, log_softmax, scaled_softmax, softmax_backward, cross_entropy, rms_norm, layer_norm, matmul, attention), or cpu
+// UNKNOWN: softmax-run: --reference: unknown kernel kind 'rms' (known: softmax, log_softmax, scaled_softmax, softmax_backward, cross_entropy, rms_norm, layer_norm, matmul, attention, attention_backward), or cpu
 // SHAPE: softmax-run: --reference rms_norm: a rms_norm kernel has input 'x' (matrix), but the program declares none
 
 func.func @unweighted_rms_norm(%y: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},

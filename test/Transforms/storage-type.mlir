@@ -47,6 +47,24 @@ func.func @carried_pointer(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = 
   return
 }
 
+// A blk.keep_f32 tensor (attention's logsumexp) stays f32, and so do the
+// pointers blk.addptr derives from it; the others narrow beside it.
+// CHECK-LABEL: func.func @keep_f32
+// CHECK-SAME: (%[[STAT:.*]]: !blk.ptr<f32> {blk.keep_f32}, %[[DATA:.*]]: !blk.ptr<bf16>, %{{.*}}: i32)
+// CHECK: %[[ROW:.*]] = blk.addptr %[[STAT]], %{{.*}} : !blk.ptr<f32>, i32
+// CHECK: %[[X:.*]] = blk.load %[[DATA]][%{{.*}}] : !blk.ptr<bf16>, tensor<32xi32> -> tensor<32xbf16>
+// CHECK: %[[WIDE:.*]] = arith.extf %[[X]]
+// CHECK: blk.store %[[ROW]][%{{.*}}], %[[WIDE]] : !blk.ptr<f32>, tensor<32xi32>, tensor<32xf32>
+// F32-LABEL: func.func @keep_f32
+func.func @keep_f32(%stat: !blk.ptr<f32> {blk.keep_f32}, %data: !blk.ptr<f32>, %n: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %row = blk.addptr %stat, %n : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 32 : tensor<32xi32>
+  %x = blk.load %data[%cols] : !blk.ptr<f32>, tensor<32xi32> -> tensor<32xf32>
+  blk.store %row[%cols], %x : !blk.ptr<f32>, tensor<32xi32>, tensor<32xf32>
+  return
+}
+
 // A product's operand computed in f32 is rounded to the data's type where
 // it is made: one made before the loop (attention's Q with the scale's
 // sign) once there, one made in the loop (P) in it.

@@ -17,7 +17,7 @@ using namespace softmax_run;
 using blk::runtime::Status;
 
 bool softmax_run::chooseReference(
-    const RunOptions &options,
+    const RunOptions &options, mlir::ModuleOp program,
     const std::vector<mlir::blk::KernelSignature> &signatures,
     Problem &problem, std::string &error) {
   if (options.reference) {
@@ -37,12 +37,17 @@ bool softmax_run::chooseReference(
   }
   // `auto` asks for a softmax (the program the driver picks for the
   // shape); a kernel named after a kind is checked as one (log_softmax.mlir's
-  // @log_softmax), its contract then saying if the tensors do not fit.
+  // @log_softmax), and so is a module (attention_bwd.mlir's three kernels),
+  // the contract then saying if the tensors do not fit.
   blk::runtime::ReferenceKind named;
+  std::optional<llvm::StringRef> moduleName = program.getSymName();
   if (options.isAuto())
     problem.reference = blk::runtime::ReferenceKind::softmax;
   else if (signatures.size() == 1 &&
            blk::runtime::parseReferenceKind(signatures.front().name, named))
+    problem.reference = named;
+  else if (moduleName &&
+           blk::runtime::parseReferenceKind(moduleName->str(), named))
     problem.reference = named;
   return true;
 }

@@ -24,10 +24,11 @@ namespace softmax_run {
 
 /// Sets problem.reference or problem.againstCPULowering: --reference (a
 /// kind, or cpu), else softmax for `auto`, else the kind a one-kernel
-/// program is named after (@log_softmax), else neither (the program itself
-/// in float64). Never a guess from the tensors: a GELU kernel of one input
-/// and one output is not a softmax.
-bool chooseReference(const RunOptions &options,
+/// program is named after (@log_softmax) or the kind its module is named
+/// after (`module @attention_backward`, a program of several kernels), else
+/// neither (the program itself in float64). Never a guess from the
+/// tensors: a GELU kernel of one input and one output is not a softmax.
+bool chooseReference(const RunOptions &options, mlir::ModuleOp program,
                      const std::vector<mlir::blk::KernelSignature> &signatures,
                      Problem &problem, std::string &error);
 

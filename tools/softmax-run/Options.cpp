@@ -165,9 +165,8 @@ static cl::opt<std::string> referenceOption(
     "reference",
     cl::desc("What --check compares with: a kernel kind's float64 reference "
              "(softmax, log_softmax, scaled_softmax, softmax_backward, "
-             "cross_entropy, rms_norm, layer_norm, matmul, attention), or cpu: the CPU "
-             "lowering "
-             "of the same program (GPU runs only). Default: softmax for "
+             "cross_entropy, rms_norm, layer_norm, matmul, attention, "
+             "attention_backward), or cpu: the CPU lowering of the same program (GPU runs only). Default: softmax for "
              "auto, the kind a one-kernel program is named after "
              "(@log_softmax, @rms_norm...), else the program itself run in "
              "float64"),

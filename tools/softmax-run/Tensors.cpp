@@ -422,9 +422,14 @@ bool softmax_run::makeTensors(
       for (int64_t c = 0; c < problem.cols(); ++c)
         input.set(r, c, array.values[r * problem.cols() + c]);
   }
-  for (const auto &[name, path] : options.inputs.named)
+  std::vector<std::string> given;
+  for (const auto &[name, path] : options.inputs.named) {
     if (!readNamedInput(name, path, tensors, problem.getShape(), error))
       return false;
+    given.push_back(name);
+  }
+  if (problem.reference)
+    blk::runtime::deriveInputs(*problem.reference, tensors, scalars, given);
   return checkOutputNames(options, tensors, error) &&
          readExpectFiles(options, problem, tensors, error);
 }

@@ -396,7 +396,7 @@ int run(const RunOptions &runOptions) {
     return fail("the program's kernels cannot be run (see above)");
   if (!findInputAndOutput(*signatures, problem, error) ||
       !checkParams(*signatures, problem, error) ||
-      !chooseReference(runOptions, *signatures, problem, error))
+      !chooseReference(runOptions, *program, *signatures, problem, error))
     return fail(error);
   if (runOptions.inStride)
     problem.desc.rowStrides[problem.input] = runOptions.inStride;

@@ -40,6 +40,14 @@ def Blk_Dialect : Dialect {
     /// Name of the argument attribute declaring what a kernel argument is
     /// (#blk.arg: the kernel ABI).
     static constexpr ::llvm::StringLiteral getArgAttrName() { return "blk.arg"; }
+    /// Name of the unit argument attribute on a `!blk.ptr<f32>` tensor
+    /// that stays f32 in memory whatever the program's storage type
+    /// (blk-storage-type leaves it and the pointers blk.addptr derives from
+    /// it): a statistic whose 16-bit rounding would spoil its use, as
+    /// attention's logsumexp, which the backward pass subtracts from scores
+    /// of the same size (in bf16, an lse of 10 is off by up to 0.03, every
+    /// recomputed probability by 3%).
+    static constexpr ::llvm::StringLiteral getKeepF32AttrName() { return "blk.keep_f32"; }
     /// Name of the module attribute saying which chip the module is
     /// compiled for (#blk.target).
     static constexpr ::llvm::StringLiteral getTargetAttrName() { return "blk.target"; }

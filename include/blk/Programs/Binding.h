@@ -49,9 +49,15 @@ struct ProgramTraits {
   /// Whether a kernel multiplies blocks (blk.dot): the product rules bind
   /// it (a tile of C a program), not the row rules.
   bool multiplies = false;
-  /// Whether a loop of a kernel holds two products or more (attention's
-  /// S = Q K^T and O += P V): its K step feeds both.
-  bool chainsProducts = false;
+  /// The most products (blk.dot) one loop of a kernel holds: two chain
+  /// them (attention's S = Q K^T and O += P V, its K step feeding both),
+  /// four are attention's gradients (S^T, dP^T, dV and dK a query step).
+  int64_t productsPerLoop = 0;
+  bool chainsProducts() const { return productsPerLoop > 1; }
+  /// Whether a kernel takes the row length (an argument declared `cols`):
+  /// one that does not (attention's, its head_dim a block) cannot mask a
+  /// row shorter than its row_block.
+  bool takesCols = false;
   /// Whether a kernel walks the row in a loop (an scf.for up to the
   /// argument declared `cols`), so that row_block is a tile.
   bool loopsOverRow = false;
@@ -180,10 +186,15 @@ struct BindingOptions {
 ///           ProgramTraits::chainsProducts): 128 rows x 128 deep on 8
 ///           warps, 2 stages (K and V in rings) up to row_block 128, 1
 ///           past it;
+///   a loop of more than two products (attention's gradients, four a
+///           step): 128 rows x 64 deep on 8 warps, 2 stages on
+///           warpgroups; 64 rows on warps, and past row_block 128 64 x 32
+///           on 4 warps, 1 stage (what fits a CTA's shared memory);
 ///   else (f32 data, the CPU): 32 x 64 x 32 on 4 warps;
 ///   row_splits = ceil(N / row_block), any count.
 /// rows_per_program, row_block and inner_block size blocks: powers of two;
-/// row_block x row_splits must cover N.
+/// row_block x row_splits must cover N, and equal it in a program that
+/// takes no `cols` argument (it cannot mask the rest of its block).
 /// A constant without a role must be bound in `options`; fails, with a
 /// diagnostic naming it, otherwise. Also fails where `options` binds a
 /// constant the program does not name, or where the role constants do not

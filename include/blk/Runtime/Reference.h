@@ -54,6 +54,12 @@ enum class ReferenceKind {
   /// scaled_dot_product_attention with is_causal); lse, if the program
   /// writes it, is each row's logsumexp of the scaled scores.
   attention,
+  /// attention's gradients: dq, dk and dv of o = softmax(scale q k^T) v
+  /// given do, the gradient of o (torch's autograd of
+  /// scaled_dot_product_attention), from the forward's o and lse, which a
+  /// check computes in float64 from q, k and v; delta, if the program
+  /// writes it, is each query row's sum of do * o.
+  attention_backward,
 };
 
 /// The kinds' names ("log_softmax", ...), in enum order.
@@ -117,6 +123,15 @@ Status checkContract(ReferenceKind kind, const std::vector<HostTensor> &tensors,
 void fillInputs(const ReferenceKind *kind, int64_t cols,
                 std::vector<HostTensor> &tensors,
                 const ScalarValues &scalars, unsigned seed, bool special);
+
+/// Sets the inputs `kind` derives from the others, once those are in place
+/// (random, or read from files), unless `given` names them (read from
+/// files too): attention_backward's o and lse, the forward's in float64 of
+/// q, k and v, so that the gradients a check computes are those of the o
+/// and lse the kernel reads.
+void deriveInputs(ReferenceKind kind, std::vector<HostTensor> &tensors,
+                  const ScalarValues &scalars,
+                  const std::vector<std::string> &given);
 
 /// One output of a reference: rows x cols doubles, dense.
 struct ReferenceOutput {

@@ -184,7 +184,8 @@ def BlkStorageType : Pass<"blk-storage-type", "::mlir::ModuleOp"> {
     read and write 16-bit floats instead, as the f16/bf16 softmax needs:
     f32 pointer arguments become `!blk.ptr<f16>` (or bf16), a load reads the
     narrow type and widens it with `arith.extf`, a store narrows with
-    `arith.truncf`; all arithmetic stays in f32. With 2-byte elements,
+    `arith.truncf`; all arithmetic stays in f32. A tensor marked
+    `blk.keep_f32` (attention's logsumexp) stays f32. With 2-byte elements,
     `blk-distribute` then gives each thread 8 elements (16 bytes) per access.
     A `blk.dot` multiplies numbers of the storage type: an operand computed
     in f32 (attention's P, not read from memory) is rounded to it first, as

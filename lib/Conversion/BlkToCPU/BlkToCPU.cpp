@@ -153,6 +153,7 @@ LogicalResult makeHostFunction(func::FuncOp kernel) {
   for (unsigned index = 0; index < programIdIndex; ++index) {
     kernel.removeArgAttr(index, BlkDialect::getDivisibilityAttrName());
     kernel.removeArgAttr(index, BlkDialect::getArgAttrName());
+    kernel.removeArgAttr(index, BlkDialect::getKeepF32AttrName());
   }
   return success();
 }

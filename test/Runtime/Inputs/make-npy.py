@@ -1,5 +1,6 @@
 """Writes the .npy files of npy-inputs.mlir into the directory argv[1]
 (numpy-free: the header and data by hand)."""
+import math
 import os
 import struct
 import sys
@@ -30,3 +31,9 @@ npy("offset.npy", "<f4", "(4, 4096)",
     [(300.0 if c == 0 else ((c * 37) % 101 - 50) / 50) if r == 3 else
      10 * (r + 1) + 0.3 * ((c * 37) % 101 - 50) / 50
      for r in range(4) for c in range(4096)], "f")
+# Attention's q, k, v and do, [B, H, S, D] = [1, 2, 40, 64], shared by the
+# forward and the backward (test/Runtime/attention-backward.mlir).
+for index, name in enumerate(("q", "k", "v", "do")):
+    npy("attention-%s.npy" % name, "<f4", "(1, 2, 40, 64)",
+        [2 * math.sin(0.37 * i + 1.3 * index) * math.cos(0.011 * i * (index + 1))
+         for i in range(2 * 40 * 64)], "f")
