@@ -195,12 +195,11 @@ std::optional<LoopCopies> getLoopCopies(scf::ForOp loop,
                                         AccessAnalysis &analysis) {
   auto func = loop->getParentOfType<func::FuncOp>();
   KernelAttr kernel = func ? getKernelAttr(func) : KernelAttr();
-  // In another loop, the next entry's first copies could overwrite a slot
-  // another warpgroup's last products of this entry still read: nothing
-  // orders them after the loop.
+  // In another loop (attention backward's walk over key tiles), a barrier
+  // after the loop orders the next entry's first copies and stored A's
+  // after the last products of this one (createBody).
   if (!kernel || loop.getUnsignedCmp() ||
-      !loop.getInductionVar().getType().isInteger(32) ||
-      loop->getParentOfType<LoopLikeOpInterface>())
+      !loop.getInductionVar().getType().isInteger(32))
     return std::nullopt;
   TargetInfo target = getTargetInfo(loop);
   SmallVector<DotOp> dots(loop.getBody()->getOps<DotOp>());
@@ -359,6 +358,11 @@ public:
       auto wait = WarpgroupWaitOp::create(b, loc, last.getType(), 0, last);
       last.replaceAllUsesExcept(wait.getResult(0), wait);
     }
+    // In another loop, the next entry's first copies and stored A's would
+    // overwrite slots another warpgroup's last products of this entry may
+    // still read.
+    if (loop->getParentOfType<LoopLikeOpInterface>())
+      BarrierOp::create(b, loc);
   }
 
 private:

@@ -97,6 +97,14 @@ void pipelineLoop(scf::ForOp loop, int64_t numStages) {
   // Signed bounds only: `ub - k * step` may go below zero.
   if (loop.getUnsignedCmp())
     return;
+  // A loop around a loop (attention backward's walk over key tiles): an
+  // iteration is the whole inner loop, which hides a load's latency many
+  // times over, and the next iteration's blocks would sit in registers
+  // through it (the inner loop's own prologue loads among them).
+  bool holdsLoop = false;
+  loop.getBody()->walk([&](scf::ForOp) { holdsLoop = true; });
+  if (holdsLoop)
+    return;
   // Loads the body makes after a write to global memory (a store, or a
   // blk.program_barrier where other programs' writes arrive, also inside
   // a branch) may read what was written in their own iteration: they stay

@@ -437,12 +437,24 @@ func.func @products_in_flight(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %
 
 // -----
 
-// A K loop inside another loop: the next entry's first copies could
-// overwrite a slot another warpgroup's last products still read, so the
-// operands stay loads (carried in registers by blk-pipeline-loads).
+// A K loop inside another loop (attention backward's walk over key tiles):
+// its operands are copied into rings as in any K loop, and after it, once
+// the copies and products are waited for, a barrier keeps the next entry's
+// first copies from overwriting slots another warpgroup's last products
+// may still read. The outer loop's own loads are not carried (its
+// iterations are whole inner loops).
 // CHECK-LABEL: func.func @nested_loop
-// CHECK-NOT: blk.local_alloc
-// CHECK: blk.dot
+// CHECK: scf.for
+// CHECK-NOT: iter_args
+// CHECK-SAME: {
+// CHECK: blk.local_alloc
+// CHECK: scf.for
+// CHECK: blk.warpgroup_dot
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: blk.async_wait_group 0
+// CHECK-NEXT: blk.warpgroup_wait 0
+// CHECK-NEXT: blk.barrier
 func.func @nested_loop(%c: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %a: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %b: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %n: i32 {blk.divisibility = 16 : i64}) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 3>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32

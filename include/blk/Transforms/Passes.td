@@ -284,6 +284,10 @@ def BlkPipelineLoads : Pass<"blk-pipeline-loads", "::mlir::ModuleOp"> {
     }
     ```
 
+    A loop around another loop is left alone: its iterations are whole
+    inner loops, which hide a load's latency many times over, and the next
+    iteration's blocks would sit in registers through them.
+
     A load past the last iteration is masked off (no memory is touched),
     so the loop's bounds need not be known. The memory traffic stays
     what it was; what changes is that a loop's loads are in flight while
@@ -553,10 +557,12 @@ def BlkPipelineDotOperands : Pass<"blk-pipeline-dot-operands", "::mlir::ModuleOp
     slot is the one the products still in flight in another warpgroup may
     read), with 4 into the slot read 2 iterations before. Needs `num_stages` of 3 or more (at
     2 the operands carried in registers by blk-pipeline-loads are faster)
-    and an i32 induction variable with signed bounds, in no other loop (a
-    next entry's first copies would not wait for this one's last
-    products), and rings that fit a CTA's shared memory; other dots stay
-    as they are. The chip is the module's (#blk.target).
+    and an i32 induction variable with signed bounds, and rings that fit
+    a CTA's shared memory; other dots stay as they are. A loop inside
+    another (attention backward's loop over key tiles) ends with a
+    `blk.barrier` after its waits: the next entry's first copies and
+    stored A's must not overwrite what another warpgroup's last products
+    still read. The chip is the module's (#blk.target).
 
     A loop of several products (attention: `S = Q K^T`, then `O += P V`)
     takes part as a whole: each product's B must be such a load (K^T may
