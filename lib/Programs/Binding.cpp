@@ -603,11 +603,13 @@ constexpr int64_t kChainedRingsMaxRowBlock = 128;
 /// rows x head_dim and reads four operands a step (Q^T, Q, dO^T, dO).
 /// 128 keys and 64 queries a step fit wgmma's rings of 2 in a CTA's shared
 /// memory up to head_dim 128 (K, V and 4 x 2 operand tiles: 192 KiB;
-/// 128 queries need 256 KiB); mma.sync's CTA has less (163 KiB on sm_80),
-/// so 64 rows there. Past head_dim 128, 64 x 32 on one warpgroup with no
-/// rings.
+/// 128 queries need 256 KiB). mma.sync's CTA has less (163 KiB on sm_80):
+/// 64 rows, 32 deep, on 8 warps that split the columns, the one tile of
+/// those tried that ptxas fits without spilling at head_dim 64 and 128 (on
+/// 4 warps, 11 KiB of spills at 128). Past head_dim 128, 64 x 32 on one
+/// warpgroup with no rings.
 constexpr ProductTile kGradientProductTile = {128, 0, 64, 8, 2};
-constexpr int64_t kGradientWarpRows = 64;
+constexpr ProductTile kGradientWarpTile = {64, 0, 32, 8, 2};
 constexpr ProductTile kGradientWideTile = {64, 0, 32, 4, 1};
 constexpr int64_t kGradientsPerLoop = 3;
 
@@ -620,10 +622,9 @@ static ProductTile productTile(const RowShape &shape,
   if (traits.productsPerLoop >= kGradientsPerLoop) {
     if (shape.cols > kChainedRingsMaxRowBlock)
       return kGradientWideTile;
-    ProductTile tile = kGradientProductTile;
-    if (options.products == BindingOptions::Products::warps)
-      tile.rows = kGradientWarpRows;
-    return tile;
+    return options.products == BindingOptions::Products::warps
+               ? kGradientWarpTile
+               : kGradientProductTile;
   }
   if (traits.chainsProducts() &&
       options.products == BindingOptions::Products::warpgroups) {
@@ -649,7 +650,10 @@ static ProductTile productTile(const RowShape &shape,
 static int64_t productWarps(int64_t rows, const ProductTile &tile,
                             const RowShape &shape,
                             const BindingOptions &options) {
-  if (!onTensorCores(shape, options))
+  // mma.sync's warps split the columns too: the gradients' tile asks 8.
+  if (!onTensorCores(shape, options) ||
+      (options.products == BindingOptions::Products::warps &&
+       tile.warps > rows / 16))
     return tile.warps;
   return std::clamp<int64_t>(rows / 16, 4, 8);
 }

@@ -188,8 +188,9 @@ struct BindingOptions {
 ///           past it;
 ///   a loop of more than two products (attention's gradients, four a
 ///           step): 128 rows x 64 deep on 8 warps, 2 stages on
-///           warpgroups; 64 rows on warps, and past row_block 128 64 x 32
-///           on 4 warps, 1 stage (what fits a CTA's shared memory);
+///           warpgroups; 64 x 32 on 8 warps on warps, and past row_block
+///           128 64 x 32 on 4 warps, 1 stage (what fits a CTA's shared
+///           memory);
 ///   else (f32 data, the CPU): 32 x 64 x 32 on 4 warps;
 ///   row_splits = ceil(N / row_block), any count.
 /// rows_per_program, row_block and inner_block size blocks: powers of two;
