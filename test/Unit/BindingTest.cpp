@@ -16,7 +16,7 @@
 // 2026-11-28, which the compiler refused), and a held row on a cluster
 // whose block passes 128 elements a thread takes twice the warps, not
 // only a wide one (bf16 1048573 on 16 x 16, 136 a thread, refused until
-// then).
+// then). Product programs from 2026-12-06.
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
@@ -43,6 +43,8 @@ struct BindingCase {
   void (*adjust)(CompileOptions &);
   /// Specialization::describe() and the grid, or "fails".
   const char *expected;
+  /// A product's inner dimension (attention's keys), 0 for a row program.
+  int64_t inner = 0;
 };
 
 void sm90(CompileOptions &) {}
@@ -55,6 +57,14 @@ void warps8(CompileOptions &o) { o.numWarps = 8; }
 void noCopies(CompileOptions &o) { o.asyncFillMinRuns = 0; }
 void noKeeping(CompileOptions &o) { o.stageMinRegisters = 0; }
 void h100(CompileOptions &o) { o.multiprocessors = 132; }
+void causal(CompileOptions &o) {
+  o.chip = "sm_90a";
+  o.constants["CAUSAL"] = 1;
+}
+void causalSm80(CompileOptions &o) {
+  o.chip = "sm_80";
+  o.constants["CAUSAL"] = 1;
+}
 
 const ElementType f32 = ElementType::F32, bf16 = ElementType::BF16;
 
@@ -121,6 +131,22 @@ const BindingCase kCases[] = {
      "BLOCK=1024 warps=8 grid 4096"},
     {"a caller's BLOCK past the row is refused", "softmax_fused", 4096, 1000,
      f32, block2048, "fails"},
+    // Since 2026-12-06 (attention's backward): a loop of four products, and
+    // a program without a `cols` argument bound to its row length only.
+    {"two chained products on wgmma: 128 x 128 deep on 8 warps",
+     "attention_fwd", 4096, 128, bf16, causal,
+     "CAUSAL=1 HEAD_DIM=128 KV=128 ROWS=128 warps=8 stages=2 grid 32", 4096},
+    {"four products a step on wgmma: 128 x 64 on 8 warps", "attention_bwd",
+     4096, 128, bf16, causal,
+     "CAUSAL=1 HEAD_DIM=128 KV=64 ROWS=128 warps=8 stages=2 grid 32", 4096},
+    {"four products a step on mma.sync: 64 x 32 on 8 warps", "attention_bwd",
+     4096, 128, bf16, causalSm80,
+     "CAUSAL=1 HEAD_DIM=128 KV=32 ROWS=64 warps=8 stages=2 grid 64", 4096},
+    {"four products a step past head_dim 128: 64 x 32 on 4 warps, no rings",
+     "attention_bwd", 4096, 256, bf16, causal,
+     "CAUSAL=1 HEAD_DIM=256 KV=32 ROWS=64 warps=4 stages=1 grid 64", 4096},
+    {"no `cols` argument: a head_dim of 96 is refused", "attention_fwd", 4096,
+     96, bf16, causal, "fails", 4096},
 };
 
 class BindingTest : public ::testing::TestWithParam<BindingCase> {
@@ -146,6 +172,7 @@ TEST_P(BindingTest, Rule) {
   problem.rows = c.rows;
   problem.cols = c.cols;
   problem.elementType = c.type;
+  problem.inner = c.inner;
   CompileOptions options;
   options.chip = "sm_90";
   c.adjust(options);
