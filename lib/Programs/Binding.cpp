@@ -561,6 +561,9 @@ static LogicalResult verifyRoleConstants(ModuleOp program,
 /// warps with `stages` K steps in flight (0: the kernel's own).
 struct ProductTile {
   int64_t rows, cols, inner, warps, stages;
+  /// Whether the tile's warps split its columns too (mma.sync only): then
+  /// it takes `warps`, not one warp per 16 rows.
+  bool warpsSplitColumns = false;
 };
 
 /// The tiles wgmma and mma.sync take 16-bit operands in: 128 x 256 x 64
@@ -603,7 +606,7 @@ constexpr int64_t kChainedRingsMaxRowBlock = 128;
 /// rows x head_dim and reads four operands a step (Q^T, Q, dO^T, dO).
 /// 128 keys and 64 queries a step fit wgmma's rings of 2 in a CTA's shared
 /// memory up to head_dim 128 (K, V and 4 x 2 operand tiles: 192 KiB;
-/// 128 queries need 256 KiB): 79-109% of FlashAttention-2's backward on
+/// 128 queries need 320 KiB): 79-109% of FlashAttention-2's backward on
 /// the H100, where 64 keys on 8 warps ran at 27-33% (a warpgroup idle:
 /// wgmma's warps lie along M; docs/benchmarks.md, "Attention's backward
 /// pass"). mma.sync's CTA has less (163 KiB on sm_80):
@@ -612,7 +615,7 @@ constexpr int64_t kChainedRingsMaxRowBlock = 128;
 /// 4 warps, 11 KiB of spills at 128). Past head_dim 128, 64 x 32 on one
 /// warpgroup with no rings.
 constexpr ProductTile kGradientProductTile = {128, 0, 64, 8, 2};
-constexpr ProductTile kGradientWarpTile = {64, 0, 32, 8, 2};
+constexpr ProductTile kGradientWarpTile = {64, 0, 32, 8, 2, true};
 constexpr ProductTile kGradientWideTile = {64, 0, 32, 4, 1};
 constexpr int64_t kGradientsPerLoop = 3;
 
@@ -653,10 +656,10 @@ static ProductTile productTile(const RowShape &shape,
 static int64_t productWarps(int64_t rows, const ProductTile &tile,
                             const RowShape &shape,
                             const BindingOptions &options) {
-  // mma.sync's warps split the columns too: the gradients' tile asks 8.
+  // mma.sync's warps may split the columns too: the gradients' tile asks 8.
   if (!onTensorCores(shape, options) ||
       (options.products == BindingOptions::Products::warps &&
-       tile.warps > rows / 16))
+       tile.warpsSplitColumns))
     return tile.warps;
   return std::clamp<int64_t>(rows / 16, 4, 8);
 }
@@ -689,8 +692,8 @@ static LogicalResult verifyProductConstants(ModuleOp program,
            << "row_block " << traits.rowBlock << " = " << block
            << " is the row length of the program, which takes no `cols` "
               "argument to mask a row of "
-           << cols << " by: give it rows of " << block
-           << " columns (a power of two), or a program that takes `cols`";
+           << cols << " by: the row length must be " << traits.rowBlock
+           << " (a power of two), or the program must take `cols`";
   if (traits.rowSplits.empty()) {
     if (block < cols)
       return anchor->emitError()

@@ -51,7 +51,8 @@ FailureOr<DenseSet<Value>> getKeptPointers(func::FuncOp func) {
     if (func.getArgAttr(argument.getArgNumber(),
                         BlkDialect::getKeepF32AttrName()))
       kept.insert(argument);
-  // Pre-order: an addptr's pointer is defined before it.
+  // An addptr's pointer is defined before it (dominance), and the walk
+  // visits that definition first.
   func.walk([&](AddPtrOp addptr) {
     if (kept.contains(addptr.getPtr()))
       kept.insert(addptr.getResult());

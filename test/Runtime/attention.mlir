@@ -50,7 +50,7 @@
 // The head dimension is a block of HEAD_DIM columns the program cannot
 // mask (it takes no `cols`): another row length would be read past.
 // RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 48 --param scale=0.25 --const CAUSAL=0 2>&1 | FileCheck %s --check-prefix=HEAD-DIM
-// HEAD-DIM: attention_fwd.mlir:{{[0-9]+}}:{{[0-9]+}}: error: row_block HEAD_DIM = 64 is the row length of the program, which takes no `cols` argument to mask a row of 48 by: give it rows of 64 columns (a power of two), or a program that takes `cols`
+// HEAD-DIM: attention_fwd.mlir:{{[0-9]+}}:{{[0-9]+}}: error: row_block HEAD_DIM = 64 is the row length of the program, which takes no `cols` argument to mask a row of 48 by: the row length must be HEAD_DIM (a power of two), or the program must take `cols`
 // RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --heads 0 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: softmax-run: --batch and --heads must be at least 1, not 1 and 0
 // RUN: not softmax-run %examples/attention_fwd.mlir --target cpu --rows 10 --inner 10 --cols 16 --param scale=0.25 --const CAUSAL=0 --batch 65536 --heads 65536 2>&1 | FileCheck %s --check-prefix=IDS

@@ -168,7 +168,8 @@ static cl::opt<std::string> referenceOption(
              "cross_entropy, rms_norm, layer_norm, matmul, attention, "
              "attention_backward), or cpu: the CPU lowering of the same program (GPU runs only). Default: softmax for "
              "auto, the kind a one-kernel program is named after "
-             "(@log_softmax, @rms_norm...), else the program itself run in "
+             "(@log_softmax, @rms_norm...) or a program's module "
+             "(module @attention_backward), else the program itself run in "
              "float64"),
     cl::cat(checkCategory));
 static cl::opt<bool>
