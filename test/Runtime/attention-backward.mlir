@@ -47,3 +47,9 @@
 // RUN: head -c 80 %t.lse.npy | FileCheck %s --check-prefix=LSE-F32
 // LSE-F32: 'descr': '<f4'
 // RUN: softmax-run %examples/attention_bwd.mlir --target cpu --batch 1 --heads 2 --rows 40 --inner 40 --cols 64 --param scale=0.125 --const CAUSAL=1 --dtype bf16 --input q=%t.npy.d/attention-q.npy --input k=%t.npy.d/attention-k.npy --input v=%t.npy.d/attention-v.npy --input do=%t.npy.d/attention-do.npy --input o=%t.o.npy --input lse=%t.lse.npy --check | FileCheck %s --check-prefix=OK
+//
+// An output written with the derived o and lse is expected back by a run
+// that only compares (--expect derives them too).
+// RUN: softmax-run %examples/attention_bwd.mlir --target cpu --batch 1 --heads 2 --rows 30 --inner 30 --cols 64 --param scale=0.125 --const CAUSAL=1 --seed 5 --output dq=%t.dq5.npy
+// RUN: softmax-run %examples/attention_bwd.mlir --target cpu --batch 1 --heads 2 --rows 30 --inner 30 --cols 64 --param scale=0.125 --const CAUSAL=1 --seed 5 --expect dq=%t.dq5.npy | FileCheck %s --check-prefix=EXPECT
+// EXPECT: check: compared=3840 {{.*}} OK (relative L2 tolerance 1e-05, against {{.*}}.dq5.npy)

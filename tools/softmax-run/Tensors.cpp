@@ -429,9 +429,10 @@ bool softmax_run::makeTensors(
     given.push_back(name);
   }
   // Derived inputs (attention_backward's o and lse: a float64 forward on
-  // the host, about as long as the check) only where outputs are checked
-  // or written: a timing run does not wait for them.
-  if (problem.reference && (options.check || options.writesOutputs()))
+  // the host, about as long as the check) only where outputs are checked,
+  // expected or written: a timing run does not wait for them.
+  if (problem.reference && (options.check || options.writesOutputs() ||
+                            !options.expects.empty()))
     blk::runtime::deriveInputs(*problem.reference, tensors, scalars, given);
   return checkOutputNames(options, tensors, error) &&
          readExpectFiles(options, problem, tensors, error);
