@@ -312,6 +312,21 @@ std::vector<double> attentionScores(const HostTensor &q, const HostTensor &k,
   return scores;
 }
 
+/// What both attention references read: q, k and v, the scale and the
+/// causal mask.
+struct AttentionInputs {
+  const HostTensor &q, &k, &v;
+  double scale;
+  bool causal;
+
+  AttentionInputs(const std::vector<HostTensor> &tensors,
+                  const ScalarValues &scalars)
+      : q(*findTensor(tensors, "q")), k(*findTensor(tensors, "k")),
+        v(*findTensor(tensors, "v")),
+        scale(getScalar(scalars, "scale", 1.0)),
+        causal(getScalar(scalars, "CAUSAL", 0.0) != 0.0) {}
+};
+
 /// o = softmax(scale q k^T) v per instance of a batch, with columns j > i
 /// of row i masked (-inf) where CAUSAL is 1 (torch's is_causal: the mask's
 /// top-left corner on the diagonal), and lse (if given) each row's
@@ -319,11 +334,10 @@ std::vector<double> attentionScores(const HostTensor &q, const HostTensor &k,
 void attentionReference(const std::vector<HostTensor> &tensors,
                         const ScalarValues &scalars, double *out,
                         ReferenceOutput *lse) {
-  const HostTensor &q = *findTensor(tensors, "q");
-  const HostTensor &k = *findTensor(tensors, "k");
-  const HostTensor &v = *findTensor(tensors, "v");
-  double scale = getScalar(scalars, "scale", 1.0);
-  bool causal = getScalar(scalars, "CAUSAL", 0.0) != 0.0;
+  AttentionInputs in(tensors, scalars);
+  const HostTensor &q = in.q, &k = in.k, &v = in.v;
+  double scale = in.scale;
+  bool causal = in.causal;
   int64_t queries = q.getInstanceRows(), keys = k.getInstanceRows();
   int64_t valueDim = v.getCols();
   forEachRowInParallel(q.getRows(), [&](int64_t row) {
@@ -350,12 +364,11 @@ void attentionReference(const std::vector<HostTensor> &tensors,
 void attentionBackwardReference(const std::vector<HostTensor> &tensors,
                                 const ScalarValues &scalars, double *dq,
                                 double *dk, double *dv, double *delta) {
-  const HostTensor &q = *findTensor(tensors, "q");
-  const HostTensor &k = *findTensor(tensors, "k");
-  const HostTensor &v = *findTensor(tensors, "v");
+  AttentionInputs in(tensors, scalars);
+  const HostTensor &q = in.q, &k = in.k, &v = in.v;
   const HostTensor &dO = *findTensor(tensors, "do");
-  double scale = getScalar(scalars, "scale", 1.0);
-  bool causal = getScalar(scalars, "CAUSAL", 0.0) != 0.0;
+  double scale = in.scale;
+  bool causal = in.causal;
   int64_t queries = q.getInstanceRows(), keys = k.getInstanceRows();
   int64_t dim = q.getCols(), valueDim = v.getCols();
   std::vector<double> lse(size_t(q.getRows())), deltas(size_t(q.getRows()));

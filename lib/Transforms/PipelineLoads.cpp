@@ -101,9 +101,9 @@ void pipelineLoop(scf::ForOp loop, int64_t numStages) {
   // iteration is the whole inner loop, which hides a load's latency many
   // times over, and the next iteration's blocks would sit in registers
   // through it (the inner loop's own prologue loads among them).
-  bool holdsLoop = false;
-  loop.getBody()->walk([&](scf::ForOp) { holdsLoop = true; });
-  if (holdsLoop)
+  if (loop.getBody()
+          ->walk([](scf::ForOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
     return;
   // Loads the body makes after a write to global memory (a store, or a
   // blk.program_barrier where other programs' writes arrive, also inside

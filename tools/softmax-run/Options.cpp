@@ -166,8 +166,8 @@ static cl::opt<std::string> referenceOption(
     cl::desc("What --check compares with: a kernel kind's float64 reference "
              "(softmax, log_softmax, scaled_softmax, softmax_backward, "
              "cross_entropy, rms_norm, layer_norm, matmul, attention, "
-             "attention_backward), or cpu: the CPU lowering of the same program (GPU runs only). Default: softmax for "
-             "auto, the kind a one-kernel program is named after "
+             "attention_backward), or cpu: the CPU lowering of the same "
+             "program (GPU runs only). Default: softmax for auto, the kind a one-kernel program is named after "
              "(@log_softmax, @rms_norm...) or a program's module "
              "(module @attention_backward), else the program itself run in "
              "float64"),
