@@ -278,11 +278,12 @@ def print_rows(prefix, flops, rows):
     sys.stdout.flush()
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_arguments(description, program):
+    """The command line both attention benchmarks take (this one's and
+    bench/attention_backward.py's, whose default program differs)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--binary", default="build/bin/softmax-run")
-    parser.add_argument("--program",
-                        default="python-free-examples/attention_fwd.mlir")
+    parser.add_argument("--program", default=program)
     parser.add_argument("--shapes", default="",
                         help="B x H x S x D, comma-separated (default: head "
                              "dim 64 and 128, S 1024 to 16384, B H S = "
@@ -299,16 +300,28 @@ def main():
     parser.add_argument("--blk-flags", default="",
                         help="more softmax-run flags for every blk run, "
                              "e.g. '--num-warps 8'")
-    args = parser.parse_args()
+    return parser.parse_args()
 
+
+def problems(args):
+    """(shapes, masks) of a run, with torch set up for a float32 reference
+    and seeded; returns torch's 16-bit types too."""
     import torch
-    torch_types = {"bf16": torch.bfloat16, "f16": torch.float16}
     torch.backends.cuda.matmul.allow_tf32 = False  # a float32 reference
     torch.manual_seed(0)
     shapes = parse_shapes(args.shapes) if args.shapes else default_shapes()
     if args.odd:
         shapes += ODD_SHAPES
     masks = [bool(int(c)) for c in args.causal.split(",") if c]
+    torch_types = {"bf16": torch.bfloat16, "f16": torch.float16}
+    return shapes, masks, torch_types
+
+
+def main():
+    args = parse_arguments(__doc__.splitlines()[0],
+                           "python-free-examples/attention_fwd.mlir")
+    import torch
+    shapes, masks, torch_types = problems(args)
     tri = triton_attention()
     print("dtype,B,H,S,D,causal,provider,ms,tflops,percent_of_flash,note")
     for dtype in args.dtypes.split(","):

@@ -23,17 +23,14 @@ Timings: triton.testing.do_bench of torch.autograd.grad on a retained graph
 (the backward's kernels only), softmax-run's --bench for blk (its three
 kernels, L2 flushed before each launch).
 """
-import argparse
 import math
 import os
-import shlex
-import sys
 import tempfile
 
 import numpy
 
-from attention import (ODD_SHAPES, blk_runs, default_shapes, first_line,
-                       parse_shapes, print_rows)
+from attention import (blk_runs, first_line, parse_arguments, print_rows,
+                       problems)
 from softmax_run import compile_note, run_json
 from tolerance import passes, relative_l2
 
@@ -136,35 +133,10 @@ def blk_run(binary, program, files, shape, causal, scale, dtype, want,
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--binary", default="build/bin/softmax-run")
-    parser.add_argument("--program",
-                        default="python-free-examples/attention_bwd.mlir")
-    parser.add_argument("--shapes", default="",
-                        help="B x H x S x D, comma-separated (default: "
-                             "bench/attention.py's)")
-    parser.add_argument("--causal", default="0,1",
-                        help="which masks to run: 0 (none), 1 (causal)")
-    parser.add_argument("--odd", action="store_true",
-                        help="also sequences no multiple of the tiles "
-                             "(1000, 4097) with few heads, for correctness")
-    parser.add_argument("--dtypes", default="bf16")
-    parser.add_argument("--chips", default="",
-                        help="also the rules' binding compiled for these "
-                             "chips, e.g. sm_80")
-    parser.add_argument("--blk-flags", default="",
-                        help="more softmax-run flags for every blk run, "
-                             "e.g. '--const KV=64'")
-    args = parser.parse_args()
-
+    args = parse_arguments(__doc__.splitlines()[0],
+                           "python-free-examples/attention_bwd.mlir")
     import torch
-    torch_types = {"bf16": torch.bfloat16, "f16": torch.float16}
-    torch.backends.cuda.matmul.allow_tf32 = False  # a float32 reference
-    torch.manual_seed(0)
-    shapes = parse_shapes(args.shapes) if args.shapes else default_shapes()
-    if args.odd:
-        shapes += ODD_SHAPES
-    masks = [bool(int(c)) for c in args.causal.split(",") if c]
+    shapes, masks, torch_types = problems(args)
     print("dtype,B,H,S,D,causal,provider,ms,tflops,percent_of_flash,note")
     for dtype in args.dtypes.split(","):
         for b, h, s, d in shapes:
