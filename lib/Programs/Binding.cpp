@@ -606,9 +606,9 @@ constexpr int64_t kChainedRingsMaxRowBlock = 128;
 /// rows x head_dim and reads four operands a step (Q^T, Q, dO^T, dO).
 /// 128 keys and 64 queries a step fit wgmma's rings of 2 in a CTA's shared
 /// memory up to head_dim 128 (K, V and 4 x 2 operand tiles: 192 KiB;
-/// 128 queries need 320 KiB). 64 keys on 8 warps leave a warpgroup idle
-/// (wgmma's warps lie along M; docs/benchmarks.md, "Attention's backward
-/// pass", has both). mma.sync's CTA has less (163 KiB on sm_80):
+/// 128 queries need 320 KiB); 64 keys on 8 warps would leave a warpgroup
+/// idle (wgmma's warps lie along M). mma.sync's CTA has less (163 KiB on
+/// sm_80):
 /// 64 rows, 32 deep, on 8 warps that split the columns, the one tile of
 /// those tried that ptxas fits without spilling at head_dim 64 and 128 (on
 /// 4 warps, 11 KiB of spills at 128). Past head_dim 128, 64 x 32 on one
