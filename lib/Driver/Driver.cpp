@@ -448,7 +448,7 @@ mlir::blk::chooseBuiltinSoftmax(const ProblemDesc &problem,
 // Compiling
 //===----------------------------------------------------------------------===//
 
-/// Gives every kernel the binding's warps, CTAs and stages. The kernel
+/// Gives every kernel the binding's warps, CTAs, stages and CTAs an SM. The kernel
 /// attribute's verifier is the one check of both, for every target.
 static LogicalResult applyLaunchShape(ModuleOp program,
                                       const Specialization &binding) {
@@ -461,8 +461,10 @@ static LogicalResult applyLaunchShape(ModuleOp program,
     int64_t ctas = binding.numCtas > 0 ? binding.numCtas : kernel.getNumCtas();
     int64_t stages =
         binding.numStages > 0 ? binding.numStages : kernel.getNumStages();
+    int64_t ctasPerSm = binding.minCtasPerSm > 0 ? binding.minCtasPerSm
+                                                 : kernel.getMinCtasPerSm();
     KernelAttr shaped = kernel.withLaunchShape([&] { return func.emitError(); },
-                                               warps, ctas, stages);
+                                               warps, ctas, stages, ctasPerSm);
     if (!shaped)
       return failure();
     func->setAttr(BlkDialect::getKernelAttrName(), shaped);

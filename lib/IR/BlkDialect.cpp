@@ -37,12 +37,14 @@ static void printStaticShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
 #include "blk/IR/BlkOpsTypes.cpp.inc"
 
 /// `(, key = value)*` after num_warps, each key at most once, in any order:
-/// `grid = rows|persistent`, `num_ctas = N`, `num_stages = N`, and the
+/// `grid = rows|persistent`, `num_ctas = N`, `num_stages = N`,
+/// `min_ctas_per_sm = N`, and the
 /// constants' roles
 /// `row_block = NAME`, `rows_per_program = NAME`, `row_splits = NAME`,
 /// `inner_block = NAME`. Defaults are not printed.
 static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
                                       int64_t &numCtas, int64_t &numStages,
+                                      int64_t &minCtasPerSm,
                                       std::string &rowBlock,
                                       std::string &rowsPerProgram,
                                       std::string &rowSplits,
@@ -50,6 +52,7 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
   grid = GridKind::rows;
   numCtas = 1;
   numStages = 1;
+  minCtasPerSm = 0;
   llvm::StringMap<std::string *> constantRoles = {
       {"row_block", &rowBlock},
       {"rows_per_program", &rowsPerProgram},
@@ -79,6 +82,9 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
     } else if (key == "num_stages") {
       if (parser.parseInteger(numStages))
         return failure();
+    } else if (key == "min_ctas_per_sm") {
+      if (parser.parseInteger(minCtasPerSm))
+        return failure();
     } else if (std::string *name = constantRoles.lookup(key)) {
       StringRef value;
       if (parser.parseKeyword(&value))
@@ -86,8 +92,9 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
       *name = value.str();
     } else {
       return parser.emitError(at)
-             << "expected 'grid', 'num_ctas', 'num_stages', 'row_block', "
-                "'rows_per_program', 'row_splits' or 'inner_block', got '"
+             << "expected 'grid', 'num_ctas', 'num_stages', "
+                "'min_ctas_per_sm', 'row_block', 'rows_per_program', "
+                "'row_splits' or 'inner_block', got '"
              << key << "'";
     }
   }
@@ -96,14 +103,17 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
 
 static void printKernelOptions(AsmPrinter &printer, GridKind grid,
                                int64_t numCtas, int64_t numStages,
-                               StringRef rowBlock, StringRef rowsPerProgram,
-                               StringRef rowSplits, StringRef innerBlock) {
+                               int64_t minCtasPerSm, StringRef rowBlock,
+                               StringRef rowsPerProgram, StringRef rowSplits,
+                               StringRef innerBlock) {
   if (grid != GridKind::rows)
     printer << ", grid = " << stringifyGridKind(grid);
   if (numCtas != 1)
     printer << ", num_ctas = " << numCtas;
   if (numStages != 1)
     printer << ", num_stages = " << numStages;
+  if (minCtasPerSm != 0)
+    printer << ", min_ctas_per_sm = " << minCtasPerSm;
   if (!rowBlock.empty())
     printer << ", row_block = " << rowBlock;
   if (!rowsPerProgram.empty())
@@ -292,8 +302,9 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t numWarps, GridKind grid,
                                  int64_t numCtas, int64_t numStages,
-                                 StringRef rowBlock, StringRef rowsPerProgram,
-                                 StringRef rowSplits, StringRef innerBlock) {
+                                 int64_t minCtasPerSm, StringRef rowBlock,
+                                 StringRef rowsPerProgram, StringRef rowSplits,
+                                 StringRef innerBlock) {
   if (numWarps < 1 || numWarps > kMaxWarpsPerCta ||
       !llvm::isPowerOf2_64(numWarps))
     return emitError() << "num_warps must be a power of two from 1 to "
@@ -304,6 +315,10 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (numStages < 1 || numStages > kMaxPipelineStages)
     return emitError() << "num_stages must be from 1 to " << kMaxPipelineStages
                        << ", but got " << numStages;
+  if (minCtasPerSm < 0 || minCtasPerSm > ::blk::chip::kMaxCtasPerSm)
+    return emitError() << "min_ctas_per_sm must be from 0 (ptxas's choice) to "
+                       << ::blk::chip::kMaxCtasPerSm << ", but got "
+                       << minCtasPerSm;
   StringRef roles[] = {rowBlock, rowsPerProgram, rowSplits, innerBlock};
   for (unsigned i = 0; i < std::size(roles); ++i)
     for (unsigned j = i + 1; j < std::size(roles); ++j)
@@ -325,10 +340,10 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 KernelAttr
 KernelAttr::withLaunchShape(function_ref<InFlightDiagnostic()> emitError,
                             int64_t numWarps, int64_t numCtas,
-                            int64_t numStages) const {
+                            int64_t numStages, int64_t minCtasPerSm) const {
   return getChecked(emitError, getContext(), numWarps, getGrid(), numCtas,
-                    numStages, getRowBlock(), getRowsPerProgram(),
-                    getRowSplits(), getInnerBlock());
+                    numStages, minCtasPerSm, getRowBlock(),
+                    getRowsPerProgram(), getRowSplits(), getInnerBlock());
 }
 
 //===----------------------------------------------------------------------===//

@@ -25,7 +25,9 @@ std::string Specialization::describe() const {
   if (numCtas > 1)
     text += "ctas=" + std::to_string(numCtas) + " ";
   if (numStages > 0)
-    text += "stages=" + std::to_string(numStages);
+    text += "stages=" + std::to_string(numStages) + " ";
+  if (minCtasPerSm > 0)
+    text += "ctas/sm=" + std::to_string(minCtasPerSm);
   return llvm::StringRef(text).rtrim().str();
 }
 
@@ -182,6 +184,26 @@ constexpr int64_t kKeptRowCtas = 8;
 /// The most warps the rules give a CTA that holds its row (a tile walked
 /// in a loop may have kMaxWarpsPerCta).
 constexpr int64_t kMaxHeldRowWarps = 16;
+
+/// A 16-bit row held across its reductions and followed by rows read after
+/// them (a norm's weight and bias), one row a program on one CTA of 16
+/// warps, at most 32 elements a thread: its registers just miss what lets
+/// two CTAs share an SM (LayerNorm bf16 12288: 69, 16384: 86), so one CTA
+/// an SM reads, reduces twice and writes its row alone. Asked for two
+/// (`min_ctas_per_sm = 2`), ptxas fits 64 with 4 and 52 bytes of spill.
+/// Measured, H100, LayerNorm, checked A/B (bench/ab.py, --min-ctas-per-sm
+/// 2 against the rules): bf16 4096 x 12288 1.49x (59.5 -> 88.6% of a
+/// copy), 4096 x 16384 1.30x (67.6 -> 87.8%), 4096 x 8192 on 8 warps 0.99x;
+/// f32, twice the registers, spills: 12288 0.85x, 16384 0.51x.
+static bool asksForTwoCtasPerSm(const RowShape &shape, int64_t held,
+                                int64_t streamed, int64_t rowsBound,
+                                int64_t ctas, int64_t warps, int64_t block,
+                                const BindingOptions &options) {
+  return options.tileRowBlocks && options.choices.minCtasPerSm == 0 &&
+         shape.elementBytes < 4 && held == 1 && streamed > 0 &&
+         rowsBound <= 1 && ctas <= 1 && warps == kMaxHeldRowWarps &&
+         block > 0 && block <= kWarpSize * warps * 32;
+}
 
 /// An aligned 16-bit softmax-like row (held across its reductions, none read
 /// after them) that the kernel writes back: on a cluster, blk-stage-held-loads
@@ -743,6 +765,7 @@ chooseProductSpecialization(ModuleOp program, const ProgramTraits &traits,
   result.numCtas = options.choices.numCtas;
   result.numStages =
       options.choices.numStages > 0 ? options.choices.numStages : tile.stages;
+  result.minCtasPerSm = options.choices.minCtasPerSm;
   result.rowsPerProgram = rows;
   result.rowParts = traits.rowSplits.empty()
                         ? 1
@@ -809,6 +832,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   RuleConstants rules = ruleConstants(*traits, shape, options);
   Specialization result;
   result.numStages = options.choices.numStages;
+  result.minCtasPerSm = options.choices.minCtasPerSm;
   if (failed(bindConstants(program, *traits, options, rules, result)))
     return failure();
 
@@ -978,6 +1002,10 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       result.constants[traits->rowBlock] =
           tileRowBlock(cols, parts, shape.elementBytes, result.numWarps, ctas);
   }
+  if (asksForTwoCtasPerSm(shape, held, streamed, rowsBound, ctas,
+                          result.numWarps ? result.numWarps : traits->numWarps,
+                          result.constants.lookup(traits->rowBlock), options))
+    result.minCtasPerSm = 2;
   result.rowsPerProgram = std::max<int64_t>(1, rowsBound);
   result.rowParts = std::max<int64_t>(1, splitsBound);
   return result;

@@ -54,7 +54,7 @@ std::string CompileOptions::verify() const {
   if (optLevel > 3)
     return "opt-level must be 0 to 3, not " + std::to_string(optLevel);
   if (minCtasPerSm < 0 || minCtasPerSm > chip::kMaxCtasPerSm)
-    return "min-ctas-per-sm must be 0 (ptxas's choice) to " +
+    return "min-ctas-per-sm must be 0 (the rules' choice) to " +
            std::to_string(chip::kMaxCtasPerSm) + ", not " +
            std::to_string(minCtasPerSm);
   return "";

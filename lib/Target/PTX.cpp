@@ -58,9 +58,7 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
     pm.addPass(createBlkDivideInExponent());
   // Before the pipelines part: the CPU's products are the GPU's.
   pm.addPass(createBlkDivideBySplat());
-  ConvertBlkToGPUOptions toGPU;
-  toGPU.minCtasPerSm = options.minCtasPerSm;
-  pm.addPass(createConvertBlkToGPU(toGPU));
+  pm.addPass(createConvertBlkToGPU());
   pm.addPass(createBlkScalarizeMasks());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -106,11 +104,13 @@ void mlir::blk::registerBlkToPTXPipeline() {
       [](OpPassManager &pm, const BlkToPTXOptions &pipelineOptions) {
         ::blk::CompileOptions options = pipelineOptions.getCompileOptions();
         // The launch shape asked for lives in each #blk.kernel from here.
-        if (options.numWarps || options.numCtas || options.numStages) {
+        if (options.numWarps || options.numCtas || options.numStages ||
+            options.minCtasPerSm) {
           BlkSetLaunchShapeOptions shape;
           shape.numWarps = options.numWarps;
           shape.numCtas = options.numCtas;
           shape.numStages = options.numStages;
+          shape.minCtasPerSm = options.minCtasPerSm;
           pm.addPass(createBlkSetLaunchShape(shape));
         }
         buildBlkToPTXPipeline(pm, options);

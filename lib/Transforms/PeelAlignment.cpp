@@ -39,6 +39,9 @@ struct RowBlock {
   Value first;
   SmallVector<arith::CmpIOp> compares;
   SmallVector<MemoryAccessOpInterface> accesses;
+  /// The first access that addresses a misaligned row: its row start
+  /// gives the shift.
+  MemoryAccessOpInterface shiftSource;
   /// Elements in 16 bytes.
   int64_t vectorElements = 0;
 };
@@ -60,6 +63,14 @@ bool addressesMisalignedRow(MemoryAccessOpInterface access,
   int64_t elementBytes = addptr.getType().getElementBytes();
   return analysis.getFacts(addptr.getOffset()).divisibility * elementBytes <
          kVectorBytes;
+}
+
+/// Whether `access` reads or writes the same columns of every row from a
+/// 16-byte-aligned address (a norm's weight and bias: no row start, or one
+/// provably on the grid).
+bool addressesAlignedColumns(MemoryAccessOpInterface access,
+                             AccessAnalysis &analysis) {
+  return analysis.getPointerDivisibility(access.getBase()) >= kVectorBytes;
 }
 
 /// Whether `compare` is `columns < splat(n)`, with the row's one bound n.
@@ -169,20 +180,30 @@ std::optional<RowBlock> matchRowBlock(ArangeOp arange,
              [](MemoryAccessOpInterface a, MemoryAccessOpInterface b) {
                return a->isBeforeInBlock(b);
              });
+  bool anyAlignedColumns = false;
   for (MemoryAccessOpInterface access : row.accesses) {
     // Padding must stay padding: every access is masked by the row length.
     Value mask = access.getMask();
-    if (!mask || !llvm::is_contained(row.compares, mask.getDefiningOp()) ||
-        !addressesMisalignedRow(access, analysis))
+    if (!mask || !llvm::is_contained(row.compares, mask.getDefiningOp()))
       return std::nullopt;
+    if (addressesMisalignedRow(access, analysis)) {
+      if (!row.shiftSource)
+        row.shiftSource = access;
+    } else if (addressesAlignedColumns(access, analysis)) {
+      anyAlignedColumns = true;
+    } else {
+      return std::nullopt;
+    }
     int64_t elements =
         kVectorBytes / access.getBase().getType().getElementBytes();
     if (row.vectorElements && row.vectorElements != elements)
       return std::nullopt;
     row.vectorElements = elements;
   }
-  if (row.vectorElements < 2 || type.getDimSize(0) < row.vectorElements ||
-      (row.first && !partsTileRow(row, analysis)))
+  // The parts of a split row share its misalignment, not a weight's.
+  if (!row.shiftSource || row.vectorElements < 2 ||
+      type.getDimSize(0) < row.vectorElements ||
+      (row.first && (anyAlignedColumns || !partsTileRow(row, analysis))))
     return std::nullopt;
   return row;
 }
@@ -242,13 +263,14 @@ Value createIntConstant(OpBuilder &builder, Location loc, Type type,
                                    builder.getIntegerAttr(type, value));
 }
 
-/// The row start of an access (i32 or i64).
+/// The row start of an access that addresses a misaligned row (i32 or
+/// i64).
 Value getRowStart(MemoryAccessOpInterface access) {
   return access.getBase().getDefiningOp<AddPtrOp>().getOffset();
 }
 
-/// How far past the 16-byte grid the row start of `access` is, in
-/// elements, as an i32.
+/// How far past the 16-byte grid the row start of `access` (one that
+/// addresses a misaligned row) is, in elements, as an i32.
 Value createMisalignment(OpBuilder &builder, Location loc,
                          MemoryAccessOpInterface access,
                          int64_t vectorElements) {
@@ -275,14 +297,14 @@ public:
   }
 
 private:
-  /// shift (the first access's misalignment, or 0 where the shifted row
+  /// shift (the first misaligned row's misalignment, or 0 where the shifted row
   /// would not fit its blocks) and cols' = arange - shift, before the
   /// first use of the arange.
   void createShiftedColumns() {
     OpBuilder builder(getFirstUser(row.arange));
     Location loc = row.arange.getLoc();
     Type i32 = builder.getI32Type();
-    Value misalignment = createMisalignment(builder, loc, row.accesses.front(),
+    Value misalignment = createMisalignment(builder, loc, row.shiftSource,
                                             row.vectorElements);
     Value room = arith::SubIOp::create(
         builder, loc, createRowCapacity(builder, loc), misalignment);
@@ -343,20 +365,32 @@ private:
 
   /// if (misalignment == shift) access aligned_base[arange]
   /// else access base[cols'] {blk.fallback}
+  /// where an access of aligned columns (a weight) has misalignment 0 and
+  /// aligned_base = base: the shift costs it its vectors on every row the
+  /// shift moves. Its bytes are the same on every row, read from cache;
+  /// the row's own come from memory once, and they get the vectors.
   void versionAccess(MemoryAccessOpInterface access) {
     OpBuilder builder(access);
     Location loc = access.getLoc();
+    Value aligned, alignedBase;
     auto addptr = access.getBase().getDefiningOp<AddPtrOp>();
-    Value start = addptr.getOffset();
-    Value aligned = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq,
-        createMisalignment(builder, loc, access, row.vectorElements), shift);
-    Value alignedStart =
-        arith::AndIOp::create(builder, loc, start,
-                              createIntConstant(builder, loc, start.getType(),
-                                                ~(row.vectorElements - 1)));
-    Value alignedBase = AddPtrOp::create(builder, loc, addptr.getType(),
-                                         addptr.getPtr(), alignedStart);
+    if (!addptr) {
+      aligned = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, shift,
+          createIntConstant(builder, loc, builder.getI32Type(), 0));
+      alignedBase = access.getBase();
+    } else {
+      Value start = addptr.getOffset();
+      aligned = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq,
+          createMisalignment(builder, loc, access, row.vectorElements), shift);
+      Value alignedStart = arith::AndIOp::create(
+          builder, loc, start,
+          createIntConstant(builder, loc, start.getType(),
+                            ~(row.vectorElements - 1)));
+      alignedBase = AddPtrOp::create(builder, loc, addptr.getType(),
+                                     addptr.getPtr(), alignedStart);
+    }
 
     auto branch = scf::IfOp::create(builder, loc, access->getResultTypes(),
                                     aligned, /*withElseRegion=*/true);
@@ -426,13 +460,13 @@ struct BlkPeelAlignmentPass
   }
 
   /// The shift is computed before the arange's first use, from the first
-  /// access's row start and the bound: both must be available there. A
+  /// misaligned row's start and the bound: both must be available there. A
   /// start computed later (after the mask, as cross_entropy.mlir does) by
   /// pure scalar ops is moved up.
   static bool startsDominateFirstUse(const RowBlock &row,
                                      DominanceInfo &dominance) {
     Operation *firstUser = getFirstUser(row.arange);
-    return makeAvailableBefore(getRowStart(row.accesses.front()), firstUser,
+    return makeAvailableBefore(getRowStart(row.shiftSource), firstUser,
                                dominance) &&
            makeAvailableBefore(row.bound, firstUser, dominance);
   }

@@ -1,4 +1,4 @@
-//===- SetLaunchShape.cpp - warps, CTAs and stages into #blk.kernel -------===//
+//===- SetLaunchShape.cpp - the launch shape into #blk.kernel -------------===//
 //
 // A kernel's launch shape lives in its #blk.kernel only: an override is
 // written there, and every later pass reads the kernel's.
@@ -34,7 +34,8 @@ struct BlkSetLaunchShapePass
           [&] { return func.emitError(); },
           pick(numWarps, kernel.getNumWarps()),
           pick(numCtas, kernel.getNumCtas()),
-          pick(numStages, kernel.getNumStages()));
+          pick(numStages, kernel.getNumStages()),
+          pick(minCtasPerSm, kernel.getMinCtasPerSm()));
       if (!shaped)
         return signalPassFailure();
       func->setAttr(BlkDialect::getKernelAttrName(), shaped);

@@ -202,7 +202,9 @@ struct BlkSpecializePass
         func->setAttr(BlkDialect::getKernelAttrName(),
                       KernelAttr::get(kernel.getContext(), kernel.getNumWarps(),
                                       kernel.getGrid(), kernel.getNumCtas(),
-                                      kernel.getNumStages(), "", "", "", ""));
+                                      kernel.getNumStages(),
+                                      kernel.getMinCtasPerSm(), "", "", "",
+                                      ""));
   }
 
   Constants constants;

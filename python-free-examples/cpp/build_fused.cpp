@@ -87,6 +87,7 @@ static void buildSoftmaxFused(ModuleOp module) {
                                              mlir::blk::GridKind::rows,
                                              /*numCtas=*/1,
                                              /*numStages=*/1,
+                                             /*minCtasPerSm=*/0,
                                              /*rowBlock=*/"BLOCK",
                                              /*rowsPerProgram=*/"",
                                              /*rowSplits=*/"",

@@ -39,3 +39,10 @@
 // RUN: softmax-run %examples/log_softmax.mlir --target gpu --check --reference log_softmax --rows 77 --cols 32001 --dtype bf16 --special
 // RUN: softmax-run %examples/cross_entropy.mlir --target gpu --check --reference cross_entropy --param ignore_index=-100 --rows 99 --cols 50257 --dtype bf16 --special
 // RUN: softmax-run %examples/softmax_backward.mlir --target gpu --check --reference softmax_backward --rows 333 --cols 30001 --dtype bf16 --special
+// The norms: the weight (and bias) read the same columns of every row from
+// aligned addresses, as vectors only on rows the shift leaves in place;
+// one output elsewhere on the grid (another stride) takes its fallback.
+// RUN: softmax-run %examples/rms_norm.mlir --target gpu --check --reference rms_norm --param eps=1e-6 --rows 99 --cols 50257 --dtype bf16 --special
+// RUN: softmax-run %examples/rms_norm.mlir --target gpu --check --reference rms_norm --param eps=1e-6 --rows 99 --cols 50257 --special
+// RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 99 --cols 50257 --dtype bf16 --special
+// RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 77 --cols 32001 --in-stride 32003 --out-stride 32009 --special

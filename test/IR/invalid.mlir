@@ -596,6 +596,13 @@ func.func @no_stage() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_st
 
 // -----
 
+// expected-error @+1 {{min_ctas_per_sm must be from 0 (ptxas's choice) to 32, but got 33}}
+func.func @too_many_ctas_per_sm() attributes {blk.kernel = #blk.kernel<num_warps = 4, min_ctas_per_sm = 33>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{ctas must have one entry per dimension (2) or be left out, but has 1}}
 func.func private @layout_ctas(tensor<4x8xf32, #blk.blocked<elems = [1, 4], lanes = [4, 8], warps = [1, 4], ctas = [2]>>)
 

@@ -34,6 +34,12 @@ func.func @persistent_pipelined_cluster() attributes {blk.kernel = #blk.kernel<n
   return
 }
 
+// CHECK-LABEL: func.func @two_ctas_per_sm
+// CHECK-SAME: #blk.kernel<num_warps = 16, grid = persistent, min_ctas_per_sm = 2>
+func.func @two_ctas_per_sm() attributes {blk.kernel = #blk.kernel<num_warps = 16, min_ctas_per_sm = 2, grid = persistent>} {
+  return
+}
+
 // CHECK-LABEL: func.func @kernel_options_in_any_order
 // CHECK-SAME: #blk.kernel<num_warps = 2, grid = persistent>
 func.func @kernel_options_in_any_order() attributes {blk.kernel = #blk.kernel<num_warps = 2, num_ctas = 1, grid = persistent>} {

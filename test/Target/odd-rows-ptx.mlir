@@ -4,9 +4,12 @@
 // on the shifted block, and no exchange between lanes; the fallback of an
 // output on another part of the grid goes element by element (2-byte
 // accesses). The aligned neighbour 50256 has neither: its row, kept in
-// shared memory, comes by 16-byte cp.async (blk-async-fill). RMSNorm reads a
-// weight vector at the same columns, so it is not peeled: on a cluster its
-// rows are realigned (shfl down for the loads, up for the stores).
+// shared memory, comes by 16-byte cp.async (blk-async-fill). RMSNorm's
+// weight, read at the same columns of every row, does not stop the peel:
+// the row moves in 16-byte vectors, the weight element by element where
+// the shift moved the row. A thread with one run (1001 columns on 2 CTAs
+// of 2 warps) is not peeled: its row is realigned (shfl down for the
+// loads, up for the stores).
 // RUN: softmax-run auto --rows 2048 --cols 50257 --dtype bf16 --chip sm_90 --emit-ptx %t.odd.ptx
 // RUN: FileCheck %s --check-prefix=PEELED < %t.odd.ptx
 // RUN: softmax-run auto --rows 4096 --cols 32001 --dtype bf16 --chip sm_90 --emit-ptx %t.one.ptx
@@ -14,7 +17,9 @@
 // RUN: softmax-run auto --rows 2048 --cols 50256 --dtype bf16 --chip sm_90 --emit-ptx %t.even.ptx
 // RUN: FileCheck %s --check-prefix=EVEN < %t.even.ptx
 // RUN: softmax-run %examples/rms_norm.mlir --param eps=1e-6 --rows 50 --cols 4099 --dtype bf16 --num-ctas 2 --chip sm_90 --emit-ptx %t.rms.ptx
-// RUN: FileCheck %s --check-prefix=REALIGNED < %t.rms.ptx
+// RUN: FileCheck %s --check-prefix=PEELED-NORM < %t.rms.ptx
+// RUN: softmax-run %examples/rms_norm.mlir --param eps=1e-6 --rows 50 --cols 1001 --dtype bf16 --num-ctas 2 --num-warps 2 --chip sm_90 --emit-ptx %t.rms-one-run.ptx
+// RUN: FileCheck %s --check-prefix=REALIGNED < %t.rms-one-run.ptx
 
 // PEELED: ld.global.v4.b32
 // PEELED: ld.global.b16
@@ -26,6 +31,11 @@
 // EVEN-NOT: shfl.sync.up
 // EVEN: st.global.v4
 // EVEN-NOT: st.global.b16
+// PEELED-NORM-NOT: shfl.sync.up
+// PEELED-NORM-NOT: shfl.sync.down
+// PEELED-NORM: ld.global.v4.b32
+// PEELED-NORM: ld.global.b16
+// PEELED-NORM: st.global.v4.b32
 // REALIGNED: ld.global.v4.b32
 // REALIGNED: shfl.sync.down.b32
 // REALIGNED: shfl.sync.up.b32

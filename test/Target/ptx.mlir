@@ -128,5 +128,5 @@
 // an SM: the kernel's launch bounds say it.
 // MIN-CTAS: .maxntid 512, 1, 1
 // MIN-CTAS-NEXT: .minnctapersm 2
-// MIN-CTAS-RANGE: error: convert-blk-to-gpu: min-ctas-per-sm must be 0 (ptxas's choice) to 32, not 33
-// MIN-CTAS-FLAG: softmax-run: --min-ctas-per-sm must be 0 (ptxas's choice) to 32, not -1
+// MIN-CTAS-RANGE: error: min_ctas_per_sm must be from 0 (ptxas's choice) to 32, but got 33
+// MIN-CTAS-FLAG: softmax-run: --min-ctas-per-sm must be 0 (the rules' choice) to 32, not -1

@@ -142,11 +142,27 @@ func.func @aligned_rows(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: 
 
 // -----
 
-// A weight vector read at the same columns from an aligned pointer would
-// lose its alignment: not peeled.
+// A weight vector read at the same columns from an aligned pointer (no
+// row start) is versioned too: aligned where the shift is 0, else on the
+// shifted columns. The shift is the row's, though the weight comes first.
 // CHECK-LABEL: func.func @weight_vector
-// CHECK-NOT:   scf.if
-// CHECK-NOT:   blk.fallback
+// CHECK:       %[[START:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK:       %[[COLS:.*]] = blk.arange 0 to 256
+// CHECK:       %[[MIS:.*]] = arith.andi %[[START]], %c3_i32 : i32
+// CHECK:       %[[SHIFT:.*]] = arith.select %{{.*}}, %[[MIS]], %c0_i32 : i32
+// CHECK:       %[[SHIFTED:.*]] = arith.addi %[[COLS]], %{{.*}} : tensor<256xi32>
+// CHECK:       %[[IN_ROW:.*]] = arith.andi
+// CHECK:       %[[UNSHIFTED:.*]] = arith.cmpi eq, %[[SHIFT]], %{{.*}} : i32
+// CHECK:       scf.if %[[UNSHIFTED]] -> (tensor<256xf32>) {
+// CHECK-NEXT:    blk.load %arg1[%[[COLS]]] mask %[[IN_ROW]] :
+// CHECK:       } else {
+// CHECK-NEXT:    blk.load %arg1[%[[SHIFTED]]] mask %[[IN_ROW]] {blk.fallback}
+// CHECK:       scf.if %{{.*}} -> (tensor<256xf32>) {
+// CHECK-NEXT:    blk.load %{{.*}}[%[[COLS]]] mask %[[IN_ROW]] :
+// CHECK:       } else {
+// CHECK-NEXT:    blk.load %{{.*}}[%[[SHIFTED]]] mask %[[IN_ROW]] {blk.fallback}
+// CHECK:       scf.if %{{.*}} {
+// CHECK-NEXT:    blk.store %{{.*}}[%[[COLS]]]
 func.func @weight_vector(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %w: !blk.ptr<f32> {blk.divisibility = 16 : i64},
                          %out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %stride: i32, %n_cols: i32)
     attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
@@ -157,8 +173,8 @@ func.func @weight_vector(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %w: !
   %cols = blk.arange 0 to 256 : tensor<256xi32>
   %n = blk.splat %n_cols : i32 -> tensor<256xi32>
   %in_bounds = arith.cmpi slt, %cols, %n : tensor<256xi32>
-  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
   %wv = blk.load %w[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
   %y = arith.mulf %x, %wv : tensor<256xf32>
   blk.store %out_row[%cols], %y mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
   return

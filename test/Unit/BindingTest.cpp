@@ -57,6 +57,7 @@ void warps8(CompileOptions &o) { o.numWarps = 8; }
 void noCopies(CompileOptions &o) { o.asyncFillMinRuns = 0; }
 void noKeeping(CompileOptions &o) { o.stageMinRegisters = 0; }
 void h100(CompileOptions &o) { o.multiprocessors = 132; }
+void oneCtaPerSm(CompileOptions &o) { o.minCtasPerSm = 1; }
 void causal(CompileOptions &o) {
   o.chip = "sm_90a";
   o.constants["CAUSAL"] = 1;
@@ -103,6 +104,16 @@ const BindingCase kCases[] = {
      sm90, "BLOCK=24576 warps=16 grid 4096"},
     {"weight and bias after the reductions: a cluster of 8", "layer_norm",
      4096, 32768, f32, sm90, "BLOCK=32768 warps=8 ctas=8 grid 4096"},
+    // Since 2026-12-06: a 16-bit norm on one CTA of 16 warps asks for two
+    // CTAs an SM; f32 (twice the registers) and 8 warps do not.
+    {"a 16-bit norm on 16 warps: two CTAs an SM", "layer_norm", 4096, 12288,
+     bf16, sm90, "BLOCK=12288 warps=16 ctas/sm=2 grid 4096"},
+    {"the f32 norm on 16 warps: ptxas's registers", "layer_norm", 4096,
+     12288, f32, sm90, "BLOCK=12288 warps=16 grid 4096"},
+    {"a 16-bit norm on 8 warps: ptxas's registers", "layer_norm", 4096, 8192,
+     bf16, sm90, "BLOCK=8192 warps=8 grid 4096"},
+    {"a caller's CTAs an SM win", "layer_norm", 4096, 12288, bf16, oneCtaPerSm,
+     "BLOCK=12288 warps=16 ctas/sm=1 grid 4096"},
     {"y and dy held: a cluster", "softmax_backward", 4096, 32768, bf16, sm90,
      "BLOCK=32768 ctas=8 grid 4096"},
     {"a 16-bit row past 8 CTAs' hold: 16 x 16 (8 x 16 refused, 256 a "

@@ -40,17 +40,13 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
     The launch contract of each kernel (symbol, threads, shared memory,
     grid, arguments) is written on the module as `blk.launch`.
 
-    With `min-ctas-per-sm` N, every `gpu.func` gets `nvvm.minctasm` N,
-    which NVPTX writes as `.minnctapersm N`: ptxas then keeps a thread's
-    registers within what lets N CTAs share an SM, spilling if it must
-    (layer_norm bf16 4096 x 12288 on 16 warps: 69 registers, one CTA an
-    SM; with 2, 64 registers and 4 bytes of spill; not yet run on a GPU).
+    A kernel with `min_ctas_per_sm = N` in its `#blk.kernel` gets
+    `nvvm.minctasm` N on its `gpu.func`, which NVPTX writes as
+    `.minnctapersm N`: ptxas then keeps a thread's registers within what
+    lets N CTAs share an SM, spilling if it must (layer_norm bf16 4096 x
+    12288 on 16 warps: 69 registers, one CTA an SM; with 2, 64 registers
+    and 4 bytes of spill).
   }];
-  let options = [
-    Option<"minCtasPerSm", "min-ctas-per-sm", "int64_t", "0",
-           "CTAs an SM must have registers for (.minnctapersm; 0: "
-           "ptxas's own choice)">,
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",

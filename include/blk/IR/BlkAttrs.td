@@ -46,6 +46,11 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
     iteration `num_stages - 1` iterations ahead, so that they are in flight
     while the current one reduces and stores.
 
+    `min_ctas_per_sm` (default 0: ptxas's choice) asks for registers that
+    let that many of the kernel's CTAs share an SM (`.minnctapersm`): ptxas
+    keeps a thread's registers within it, spilling if it must. The binding
+    rules set it where a held row's registers just miss a second CTA.
+
     Three optional entries say what the program's compile-time constants
     are, so that a driver can bind them to a problem without knowing their
     names:
@@ -62,6 +67,7 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
     func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 8, grid = persistent>}
     func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 16, num_ctas = 4>}
     func.func @softmax(...) attributes {blk.kernel = #blk.kernel<num_warps = 8, grid = persistent, num_stages = 2>}
+    func.func @layer_norm(...) attributes {blk.kernel = #blk.kernel<num_warps = 16, min_ctas_per_sm = 2>}
     ```
   }];
   let parameters = (ins "int64_t":$numWarps,
@@ -69,26 +75,29 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
                                                "how many programs a launch needs">:$grid,
                         DefaultValuedParameter<"int64_t", "1", "CTAs (a cluster) per program">:$numCtas,
                         DefaultValuedParameter<"int64_t", "1", "iterations of a loop whose loads are in flight at once">:$numStages,
+                        DefaultValuedParameter<"int64_t", "0", "CTAs an SM must have registers for (0: ptxas's choice)">:$minCtasPerSm,
                         StringRefParameter<"constant: a program's block along a row", "\"\"">:$rowBlock,
                         StringRefParameter<"constant: rows per program", "\"\"">:$rowsPerProgram,
                         StringRefParameter<"constant: programs per row", "\"\"">:$rowSplits,
                         StringRefParameter<"constant: the step along a product's inner dimension", "\"\"">:$innerBlock);
   let builders = [
     AttrBuilder<(ins "int64_t":$numWarps), [{
-      return $_get($_ctxt, numWarps, GridKind::rows, 1, 1, "", "", "", "");
+      return $_get($_ctxt, numWarps, GridKind::rows, 1, 1, 0, "", "", "", "");
     }]>,
   ];
   // Everything after num_warps may be left out (custom<KernelOptions>).
   let assemblyFormat =
       "`<` `num_warps` `=` $numWarps `` custom<KernelOptions>($grid, $numCtas, "
-      "$numStages, $rowBlock, $rowsPerProgram, $rowSplits, $innerBlock) `>`";
+      "$numStages, $minCtasPerSm, $rowBlock, $rowsPerProgram, $rowSplits, $innerBlock) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// The same kernel run with other warps, CTAs and pipeline stages;
-    /// null, with the verifier's diagnostic, if they are out of range.
+    /// The same kernel run with other warps, CTAs, pipeline stages and
+    /// CTAs an SM; null, with the verifier's diagnostic, if they are out of
+    /// range.
     KernelAttr withLaunchShape(
         ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
-        int64_t numWarps, int64_t numCtas, int64_t numStages) const;
+        int64_t numWarps, int64_t numCtas, int64_t numStages,
+        int64_t minCtasPerSm) const;
   }];
 }
 

@@ -95,6 +95,7 @@ struct Specialization {
   int64_t numWarps = 0; // 0: each kernel's own num_warps
   int64_t numCtas = 0;  // 0: each kernel's own num_ctas
   int64_t numStages = 0; // 0: each kernel's own num_stages
+  int64_t minCtasPerSm = 0; // 0: each kernel's own min_ctas_per_sm
   /// Rows a program covers (rows_per_program; 1 without one), and the
   /// programs that share a row (row_splits; 1 without).
   int64_t rowsPerProgram = 1, rowParts = 1;

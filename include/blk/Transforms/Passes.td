@@ -33,15 +33,16 @@ def BlkAttachTarget : Pass<"blk-attach-target", "::mlir::ModuleOp"> {
 }
 
 def BlkSetLaunchShape : Pass<"blk-set-launch-shape", "::mlir::ModuleOp"> {
-  let summary = "Give every kernel the warps, CTAs and stages asked for";
+  let summary = "Give every kernel the warps, CTAs, stages and CTAs an SM asked for";
   let description = [{
     A kernel's launch shape lives in its `#blk.kernel` only: this pass
     writes the options' values there (the attribute's verifier checks them:
-    warps a power of two up to 32, CTAs up to 16, stages 1 to 4), and every
-    later pass (`blk-peel-alignment`, `blk-pipeline-loads`,
-    `blk-distribute`, ...) reads the kernel's. `blk-to-ptx`'s `num-warps`,
-    `num-ctas` and `num-stages` run it first; the compile driver writes
-    its binding's shape the same way.
+    warps a power of two up to 32, CTAs up to 16, stages 1 to 4, CTAs an SM
+    up to 32), and every later pass (`blk-peel-alignment`,
+    `blk-pipeline-loads`, `blk-distribute`, ..., `convert-blk-to-gpu`) reads
+    the kernel's. `blk-to-ptx`'s `num-warps`, `num-ctas`, `num-stages` and
+    `min-ctas-per-sm` run it first; the compile driver writes its binding's
+    shape the same way.
   }];
   let options = [
     Option<"numWarps", "num-warps", "int64_t", "0",
@@ -52,6 +53,9 @@ def BlkSetLaunchShape : Pass<"blk-set-launch-shape", "::mlir::ModuleOp"> {
     Option<"numStages", "num-stages", "int64_t", "0",
            "Loop iterations whose loads are in flight at once (0 keeps "
            "each kernel's num_stages)">,
+    Option<"minCtasPerSm", "min-ctas-per-sm", "int64_t", "0",
+           "CTAs an SM must have registers for (0 keeps each kernel's "
+           "min_ctas_per_sm)">,
   ];
 }
 
@@ -103,6 +107,12 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
       `base' = start & ~(v - 1)`, which `blk-distribute` proves aligned;
       otherwise (an output whose stride puts its rows elsewhere on the
       grid) it runs the original access on `cols'`, marked `blk.fallback`.
+    * An access of the same columns of every row from an aligned address
+      (a norm's weight and bias) is versioned the same way, aligned only
+      where `shift` is 0: it gives up its vectors on the other rows, so
+      that the row's own accesses, whose bytes come from memory once a row
+      (the weight's come from cache), get theirs. At least one access must
+      address a misaligned row; the first one gives `shift`.
     * A row that would not fit the shifted block (`n + shift > BLOCK`, at
       most v - 1 columns from the end) is not shifted (`shift = 0`): every
       misaligned access then takes its fallback.
@@ -118,14 +128,15 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
     as the offsets of loads and stores and as the left side of `cmpi slt`
     against one splatted bound (directly, or through `+ splat(first)`),
     where every such access is masked by one of those comparisons and
-    addresses a row through `blk.addptr` from a 16-byte-aligned pointer
-    with a start that is not provably aligned, and whose block gives each
+    addresses either a row through `blk.addptr` from a 16-byte-aligned
+    pointer with a start that is not provably aligned, or (not in a split
+    row) the same aligned columns of every row, and whose block gives each
     thread (32 x `num_warps` x `num_ctas` of the kernel) at least two
     16-byte runs: with one run a thread (bf16 rows of 513-1023 columns on
     a block of 1024 and 4 warps) the partial end runs and the versioning
     cost more than the vectors save (bf16 4096 x 1001 peeled ran 0.96x
-    the element path on the H100 and the H200). Other programs (a weight
-    vector read at the same columns, a loop over tiles) are left unchanged.
+    the element path on the H100 and the H200). Other programs (a loop over
+    tiles) are left unchanged.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];

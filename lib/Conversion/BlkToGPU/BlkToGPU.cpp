@@ -28,10 +28,9 @@ namespace {
 
 struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
   KernelToGPUFunc(const TypeConverter &converter, MLIRContext *context,
-                  gpu::GPUModuleOp gpuModule, const WorkgroupPlan &plan,
-                  int64_t minCtasPerSm)
+                  gpu::GPUModuleOp gpuModule, const WorkgroupPlan &plan)
       : OpConversionPattern(converter, context), gpuModule(gpuModule),
-        plan(plan), minCtasPerSm(minCtasPerSm) {}
+        plan(plan) {}
 
   LogicalResult
   matchAndRewrite(func::FuncOp func, OpAdaptor adaptor,
@@ -65,9 +64,10 @@ struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
       gpuFunc.setKnownClusterSizeAttr(cluster);
       gpuFunc->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(), cluster);
     }
-    if (minCtasPerSm > 0)
-      gpuFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                       rewriter.getI32IntegerAttr(minCtasPerSm));
+    if (kernel.getMinCtasPerSm() > 0)
+      gpuFunc->setAttr(
+          NVVM::NVVMDialect::getMinctasmAttrName(),
+          rewriter.getI32IntegerAttr(kernel.getMinCtasPerSm()));
     for (unsigned i = 0; i < workgroup.size(); ++i)
       gpuFunc.setWorkgroupAttributionAttr(
           i, LLVM::LLVMDialect::getAlignAttrName(),
@@ -87,7 +87,6 @@ struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
 
   mutable gpu::GPUModuleOp gpuModule;
   const WorkgroupPlan &plan;
-  int64_t minCtasPerSm;
 };
 
 struct ReturnToGPUReturn : public OpConversionPattern<func::ReturnOp> {
@@ -259,13 +258,6 @@ struct ConvertBlkToGPUPass
     MLIRContext *context = &getContext();
     TargetInfo targetInfo = getTargetInfo(module);
 
-    if (minCtasPerSm < 0 || minCtasPerSm > ::blk::chip::kMaxCtasPerSm) {
-      module.emitError() << "convert-blk-to-gpu: min-ctas-per-sm must be 0 "
-                            "(ptxas's choice) to "
-                         << ::blk::chip::kMaxCtasPerSm << ", not "
-                         << static_cast<int64_t>(minCtasPerSm);
-      return signalPassFailure();
-    }
     if (failed(checkOutsideKernels(module)))
       return signalPassFailure();
     SmallVector<func::FuncOp> kernels;
@@ -289,8 +281,7 @@ struct ConvertBlkToGPUPass
     ConversionTarget target(*context);
     addLegality(target, converter);
     RewritePatternSet patterns(context);
-    patterns.add<KernelToGPUFunc>(converter, context, gpuModule, plan,
-                                  minCtasPerSm);
+    patterns.add<KernelToGPUFunc>(converter, context, gpuModule, plan);
     patterns.add<ReturnToGPUReturn>(converter, context, plan);
     populateBlockOpPatterns(converter, patterns);
     populateMathOpPatterns(converter, patterns);
