@@ -1,5 +1,5 @@
 // REQUIRES: cuda-gpu
-// blk-hoist-combines (--hoist-combines) on the GPU: the kernels whose
+// blk-hoist-combines (the default; --hoist-combines) on the GPU: the kernels whose
 // reduction trees it reorders, checked against the float64 reference with
 // special values (the reordered sums must give what the tree gave).
 // log_softmax and cross_entropy on the peeled bf16 row of 50257 on 2 CTAs

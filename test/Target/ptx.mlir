@@ -19,8 +19,8 @@
 // RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=16 min-ctas-per-sm=2" --emit=ptx | FileCheck %s --check-prefix=MIN-CTAS
 // RUN: not softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="min-ctas-per-sm=33" --emit=ptx 2>&1 | FileCheck %s --check-prefix=MIN-CTAS-RANGE
 // RUN: not softmax-run layer_norm --rows 4 --cols 12 --param eps=1e-5 --chip sm_90 --emit-ptx %t.never.ptx --min-ctas-per-sm -1 2>&1 | FileCheck %s --check-prefix=MIN-CTAS-FLAG
-// RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4" --emit=ptx | FileCheck %s --check-prefix=LEAVES-FIRST
-// RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4 hoist-combines=1" --emit=ptx | FileCheck %s --check-prefix=HOISTED
+// RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4 hoist-combines=0" --emit=ptx | FileCheck %s --check-prefix=LEAVES-FIRST
+// RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4" --emit=ptx | FileCheck %s --check-prefix=HOISTED
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-PAIR
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=262144" --blk-to-ptx="num-warps=4 num-ctas=16 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER16
 
@@ -54,13 +54,14 @@
 // A bf16 row of 32768 on 16 warps is kept in the launch's dynamic shared
 // memory: each thread stores its 8 chunks of 16 bytes after the load, and
 // reads them back after each of the two reductions (not combined:
-// blk-combine-reductions).
+// blk-combine-reductions). The row's max two bf16 at a time, widened once
+// (blk-narrow-reductions), each pair's max as its chunks arrive
+// (blk-hoist-combines), before the stores.
 // STAGED: .extern .shared .align 16 .b8 blk_dynamic_shared[];
 // STAGED: .visible .entry softmax_
-// STAGED-COUNT-8: st.shared.v4.b32
-// The row's max two bf16 at a time, widened once (blk-narrow-reductions).
 // STAGED: max.NaN.bf16x2
 // STAGED-NOT: cvt.f32.bf16
+// STAGED-COUNT-8: st.shared.v4.b32
 // STAGED: max.NaN.bf16{{[[:space:]]}}
 // STAGED-NEXT: cvt.f32.bf16
 // STAGED: bar.sync
@@ -111,9 +112,9 @@
 // CLUSTER16-COUNT-4: shfl.sync.bfly.b32 {{.*}}, {{1|2|4|8}}, 31, -1;
 // CLUSTER16: barrier.cluster.arrive.aligned
 
-// log_softmax's sum of exps: a thread's 16 exps, then the tree of their
-// sums; with hoist-combines (blk-hoist-combines) each sum right after its
-// two exps.
+// log_softmax's sum of exps: without hoist-combines a thread's 16 exps,
+// then the tree of their sums; with it (blk-hoist-combines, the default)
+// each sum right after its two exps.
 // LEAVES-FIRST: ex2.approx.ftz.f32 [[E0:%r[0-9]+]],
 // LEAVES-FIRST-NEXT: mul.rn.f32
 // LEAVES-FIRST-NEXT: ex2.approx.ftz.f32 [[E1:%r[0-9]+]],

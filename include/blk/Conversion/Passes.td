@@ -125,8 +125,12 @@ def BlkHoistCombines : Pass<"blk-hoist-combines", "::mlir::ModuleOp"> {
     %s23 = arith.addf %e2, %e3 : f32
     ```
 
-    Not in blk-to-ptx unless `hoist-combines` is set (`softmax-run
-    --hoist-combines`): it has not been measured on a GPU yet.
+    In blk-to-ptx unless `hoist-combines=0` (`softmax-run
+    --hoist-combines=false`). Measured on the H100 against the order of
+    the conversion (docs/benchmarks.md, "Combines after their operands"):
+    log_softmax bf16 4096 x 50257 1.45x (62.0 -> 89.7% of a copy), f32
+    1.02x; nineteen other shapes of the family, attention's forward and the
+    matmul within 0.98-1.02x.
   }];
 }
 
