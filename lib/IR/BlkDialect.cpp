@@ -319,6 +319,10 @@ LogicalResult KernelAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "min_ctas_per_sm must be from 0 (ptxas's choice) to "
                        << ::blk::chip::kMaxCtasPerSm << ", but got "
                        << minCtasPerSm;
+  if (minCtasPerSm * kWarpSize * numWarps > ::blk::chip::kMaxThreadsPerSm)
+    return emitError() << "min_ctas_per_sm = " << minCtasPerSm << " CTAs of "
+                       << numWarps << " warps is more than an SM's "
+                       << ::blk::chip::kMaxThreadsPerSm << " threads";
   StringRef roles[] = {rowBlock, rowsPerProgram, rowSplits, innerBlock};
   for (unsigned i = 0; i < std::size(roles); ++i)
     for (unsigned j = i + 1; j < std::size(roles); ++j)

@@ -104,6 +104,8 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
         traits.takesCols |= arg.getRole() == ArgRole::cols;
     traits.numWarps = std::max(traits.numWarps, kernel.getNumWarps());
     traits.numCtas = std::max(traits.numCtas, kernel.getNumCtas());
+    traits.minCtasPerSm =
+        std::max(traits.minCtasPerSm, kernel.getMinCtasPerSm());
     func.walk([&](scf::ForOp loop) {
       traits.loopsOverRow |= walksRow(loop);
       traits.loadsInLoops |= !loop.getBody()->getOps<LoadOp>().empty();
@@ -187,7 +189,8 @@ constexpr int64_t kMaxHeldRowWarps = 16;
 
 /// A 16-bit row held across its reductions and followed by rows read after
 /// them (a norm's weight and bias), one row a program on one CTA of 16
-/// warps, at most 32 elements a thread: its registers just miss what lets
+/// warps, 17 to 32 elements a thread (the lengths measured), in a program
+/// that does not set its own: its registers just miss what lets
 /// two CTAs share an SM (LayerNorm bf16 12288: 69, 16384: 86), so one CTA
 /// an SM reads, reduces twice and writes its row alone. Asked for two
 /// (`min_ctas_per_sm = 2`), ptxas fits 64 with 4 and 52 bytes of spill.
@@ -195,14 +198,17 @@ constexpr int64_t kMaxHeldRowWarps = 16;
 /// 2 against the rules): bf16 4096 x 12288 1.49x (59.5 -> 88.6% of a
 /// copy), 4096 x 16384 1.30x (67.6 -> 87.8%), 4096 x 8192 on 8 warps 0.99x;
 /// f32, twice the registers, spills: 12288 0.85x, 16384 0.51x.
-static bool asksForTwoCtasPerSm(const RowShape &shape, int64_t held,
+static bool asksForTwoCtasPerSm(const RowShape &shape,
+                                const ProgramTraits &traits, int64_t held,
                                 int64_t streamed, int64_t rowsBound,
                                 int64_t ctas, int64_t warps, int64_t block,
                                 const BindingOptions &options) {
+  int64_t threads = kWarpSize * warps;
   return options.tileRowBlocks && options.choices.minCtasPerSm == 0 &&
-         shape.elementBytes < 4 && held == 1 && streamed > 0 &&
-         rowsBound <= 1 && ctas <= 1 && warps == kMaxHeldRowWarps &&
-         block > 0 && block <= kWarpSize * warps * 32;
+         traits.minCtasPerSm == 0 && shape.elementBytes < 4 && held == 1 &&
+         streamed > 0 && rowsBound <= 1 && ctas <= 1 &&
+         warps == kMaxHeldRowWarps && block > 16 * threads &&
+         block <= 32 * threads;
 }
 
 /// An aligned 16-bit softmax-like row (held across its reductions, none read
@@ -1002,7 +1008,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       result.constants[traits->rowBlock] =
           tileRowBlock(cols, parts, shape.elementBytes, result.numWarps, ctas);
   }
-  if (asksForTwoCtasPerSm(shape, held, streamed, rowsBound, ctas,
+  if (asksForTwoCtasPerSm(shape, *traits, held, streamed, rowsBound, ctas,
                           result.numWarps ? result.numWarps : traits->numWarps,
                           result.constants.lookup(traits->rowBlock), options))
     result.minCtasPerSm = 2;

@@ -65,12 +65,15 @@ bool addressesMisalignedRow(MemoryAccessOpInterface access,
          kVectorBytes;
 }
 
-/// Whether `access` reads or writes the same columns of every row from a
-/// 16-byte-aligned address (a norm's weight and bias: no row start, or one
-/// provably on the grid).
+/// Whether `access` reads or writes the same columns of every row (no row
+/// start: a norm's weight and bias) from a 16-byte-aligned pointer. A row
+/// whose start is provably aligned is not one: shifted by another row's
+/// misalignment it would give up the vectors it has (an input on an aligned
+/// stride, its output on another), so such a program is left unpeeled.
 bool addressesAlignedColumns(MemoryAccessOpInterface access,
                              AccessAnalysis &analysis) {
-  return analysis.getPointerDivisibility(access.getBase()) >= kVectorBytes;
+  return !access.getBase().getDefiningOp<AddPtrOp>() &&
+         analysis.getPointerDivisibility(access.getBase()) >= kVectorBytes;
 }
 
 /// Whether `compare` is `columns < splat(n)`, with the row's one bound n.
@@ -366,8 +369,8 @@ private:
   /// if (misalignment == shift) access aligned_base[arange]
   /// else access base[cols'] {blk.fallback}
   /// where an access of aligned columns (a weight) has misalignment 0 and
-  /// aligned_base = base: the shift costs it its vectors on every row the
-  /// shift moves. Its bytes are the same on every row, read from cache;
+  /// aligned_base = base (it has no row start): the shift costs it its
+  /// vectors on every row the shift moves. Its bytes are the same on every row, read from cache;
   /// the row's own come from memory once, and they get the vectors.
   void versionAccess(MemoryAccessOpInterface access) {
     OpBuilder builder(access);

@@ -596,6 +596,13 @@ func.func @no_stage() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_st
 
 // -----
 
+// expected-error @+1 {{min_ctas_per_sm = 8 CTAs of 16 warps is more than an SM's 2048 threads}}
+func.func @more_threads_than_an_sm() attributes {blk.kernel = #blk.kernel<num_warps = 16, min_ctas_per_sm = 8>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{min_ctas_per_sm must be from 0 (ptxas's choice) to 32, but got 33}}
 func.func @too_many_ctas_per_sm() attributes {blk.kernel = #blk.kernel<num_warps = 4, min_ctas_per_sm = 33>} {
   return

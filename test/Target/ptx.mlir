@@ -17,6 +17,7 @@
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=32768" --blk-storage-type=type=bf16 --blk-to-ptx="num-warps=16 stage-min-registers=0" --emit=ptx | FileCheck %s --check-prefix=HELD
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=PAIR
 // RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=16 min-ctas-per-sm=2" --emit=ptx | FileCheck %s --check-prefix=MIN-CTAS
+// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=16 min-ctas-per-sm=1" --emit=ptx | FileCheck %s --check-prefix=ONE-CTA
 // RUN: not softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="min-ctas-per-sm=33" --emit=ptx 2>&1 | FileCheck %s --check-prefix=MIN-CTAS-RANGE
 // RUN: not softmax-run layer_norm --rows 4 --cols 12 --param eps=1e-5 --chip sm_90 --emit-ptx %t.never.ptx --min-ctas-per-sm -1 2>&1 | FileCheck %s --check-prefix=MIN-CTAS-FLAG
 // RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4 hoist-combines=0" --emit=ptx | FileCheck %s --check-prefix=LEAVES-FIRST
@@ -129,5 +130,9 @@
 // an SM: the kernel's launch bounds say it.
 // MIN-CTAS: .maxntid 512, 1, 1
 // MIN-CTAS-NEXT: .minnctapersm 2
+// One CTA an SM asks for nothing (.minnctapersm 1 would change ptxas's
+// registers).
+// ONE-CTA: .maxntid 512, 1, 1
+// ONE-CTA-NOT: .minnctapersm
 // MIN-CTAS-RANGE: error: min_ctas_per_sm must be from 0 (ptxas's choice) to 32, but got 33
 // MIN-CTAS-FLAG: softmax-run: --min-ctas-per-sm must be 0 (the rules' choice) to 32, not -1

@@ -182,6 +182,30 @@ func.func @weight_vector(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %w: !
 
 // -----
 
+// An input whose row start is provably aligned (its stride a multiple of
+// 16 bytes) is a row, not a weight: shifted by its output's misalignment
+// it would lose its vectors, so the program is not peeled.
+// CHECK-LABEL: func.func @aligned_input_row
+// CHECK-NOT:   scf.if
+// CHECK-NOT:   blk.fallback
+func.func @aligned_input_row(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %out: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                             %in_stride: i32 {blk.divisibility = 16 : i64}, %out_stride: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %row = blk.program_id x
+  %in_start = arith.muli %row, %in_stride : i32
+  %out_start = arith.muli %row, %out_stride : i32
+  %in_row = blk.addptr %in, %in_start : !blk.ptr<f32>, i32
+  %out_row = blk.addptr %out, %out_start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 256 : tensor<256xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<256xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<256xi32>
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
+  blk.store %out_row[%cols], %x mask %in_bounds : !blk.ptr<f32>, tensor<256xi32>, tensor<256xf32>
+  return
+}
+
+// -----
+
 // A part of a split row (softmax_split.mlir): its columns are
 // `arange + first` with `first` a multiple of the block, and its row start
 // is `row start + first`, so every part has the row's misalignment and the

@@ -54,6 +54,7 @@ void cpu(CompileOptions &o) { o.target = TargetKind::CPU; }
 void block2048(CompileOptions &o) { o.constants["BLOCK"] = 2048; }
 void rows8(CompileOptions &o) { o.constants["ROWS"] = 8; }
 void warps8(CompileOptions &o) { o.numWarps = 8; }
+void warps16(CompileOptions &o) { o.numWarps = 16; }
 void noCopies(CompileOptions &o) { o.asyncFillMinRuns = 0; }
 void noKeeping(CompileOptions &o) { o.stageMinRegisters = 0; }
 void h100(CompileOptions &o) { o.multiprocessors = 132; }
@@ -114,6 +115,8 @@ const BindingCase kCases[] = {
      bf16, sm90, "BLOCK=8192 warps=8 grid 4096"},
     {"a caller's CTAs an SM win", "layer_norm", 4096, 12288, bf16, oneCtaPerSm,
      "BLOCK=12288 warps=16 ctas/sm=1 grid 4096"},
+    {"a short 16-bit norm on a caller's 16 warps: ptxas's registers",
+     "layer_norm", 4096, 4099, bf16, warps16, "BLOCK=8192 warps=16 grid 4096"},
     {"y and dy held: a cluster", "softmax_backward", 4096, 32768, bf16, sm90,
      "BLOCK=32768 ctas=8 grid 4096"},
     {"a 16-bit row past 8 CTAs' hold: 16 x 16 (8 x 16 refused, 256 a "

@@ -40,7 +40,7 @@ def ConvertBlkToGPU : Pass<"convert-blk-to-gpu", "::mlir::ModuleOp"> {
     The launch contract of each kernel (symbol, threads, shared memory,
     grid, arguments) is written on the module as `blk.launch`.
 
-    A kernel with `min_ctas_per_sm = N` in its `#blk.kernel` gets
+    A kernel with `min_ctas_per_sm = N` (N > 1) in its `#blk.kernel` gets
     `nvvm.minctasm` N on its `gpu.func`, which NVPTX writes as
     `.minnctapersm N`: ptxas then keeps a thread's registers within what
     lets N CTAs share an SM, spilling if it must (layer_norm bf16 4096 x
@@ -129,8 +129,8 @@ def BlkHoistCombines : Pass<"blk-hoist-combines", "::mlir::ModuleOp"> {
     --hoist-combines=false`). Measured on the H100 against the order of
     the conversion (docs/benchmarks.md, "Combines after their operands"):
     log_softmax bf16 4096 x 50257 1.45x (62.0 -> 89.7% of a copy), f32
-    1.02x; nineteen other shapes of the family, attention's forward and the
-    matmul within 0.98-1.02x.
+    1.02x; the family's other shapes, attention's forward and the
+    matmul within 0.98-1.02x (twenty shapes).
   }];
 }
 

@@ -46,10 +46,12 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
     iteration `num_stages - 1` iterations ahead, so that they are in flight
     while the current one reduces and stores.
 
-    `min_ctas_per_sm` (default 0: ptxas's choice) asks for registers that
-    let that many of the kernel's CTAs share an SM (`.minnctapersm`): ptxas
-    keeps a thread's registers within it, spilling if it must. The binding
-    rules set it where a held row's registers just miss a second CTA.
+    `min_ctas_per_sm` (default 0, or 1: ptxas's choice) asks for registers
+    that let that many of the kernel's CTAs share an SM (`.minnctapersm`):
+    ptxas keeps a thread's registers within it, spilling if it must. At
+    most 2048 threads an SM (min_ctas_per_sm x 32 x num_warps). The binding
+    rules set it to 2 for 16-bit norms on 16 warps (Binding.cpp,
+    asksForTwoCtasPerSm), unless a kernel sets its own.
 
     Three optional entries say what the program's compile-time constants
     are, so that a driver can bind them to a problem without knowing their
@@ -75,7 +77,7 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
                                                "how many programs a launch needs">:$grid,
                         DefaultValuedParameter<"int64_t", "1", "CTAs (a cluster) per program">:$numCtas,
                         DefaultValuedParameter<"int64_t", "1", "iterations of a loop whose loads are in flight at once">:$numStages,
-                        DefaultValuedParameter<"int64_t", "0", "CTAs an SM must have registers for (0: ptxas's choice)">:$minCtasPerSm,
+                        DefaultValuedParameter<"int64_t", "0", "CTAs an SM must have registers for (0 or 1: ptxas's choice)">:$minCtasPerSm,
                         StringRefParameter<"constant: a program's block along a row", "\"\"">:$rowBlock,
                         StringRefParameter<"constant: rows per program", "\"\"">:$rowsPerProgram,
                         StringRefParameter<"constant: programs per row", "\"\"">:$rowSplits,

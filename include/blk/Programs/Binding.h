@@ -81,8 +81,9 @@ struct ProgramTraits {
   /// slt` (the row length), so that where the length is a whole number of
   /// vectors each 16-byte run is all in or all out (a causal mask is not).
   bool masksRowsByLength = true;
-  /// The largest num_warps and num_ctas the kernels ask for.
-  int64_t numWarps = 1, numCtas = 1;
+  /// The largest num_warps, num_ctas and min_ctas_per_sm the kernels ask
+  /// for.
+  int64_t numWarps = 1, numCtas = 1, minCtasPerSm = 0;
 
   /// Reads the traits of `program`; fails, with a diagnostic, if its
   /// kernels declare different constants for the same role.

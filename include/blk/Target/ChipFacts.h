@@ -27,6 +27,9 @@ constexpr int64_t kMaxClusterCtas = 16;
 /// CTAs resident on one SM at most (sm_90's 32; sm_80's is 32, sm_75's
 /// 16): a kernel's `min-ctas-per-sm` asks at most this.
 constexpr int64_t kMaxCtasPerSm = 32;
+/// Threads an SM holds at most, on any chip (sm_80 and sm_90; sm_86 and
+/// sm_89 hold 1536).
+constexpr int64_t kMaxThreadsPerSm = 2048;
 /// A loop's iterations whose loads may be in flight at once (`num_stages`):
 /// each holds a block in registers.
 constexpr int64_t kMaxPipelineStages = 4;
