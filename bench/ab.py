@@ -20,6 +20,8 @@ variant's median GB/s and % of a same-size device copy over the rounds, and
 each variant's median GB/s against the first variant's; --csv keeps every
 run. The compiled-program cache is off (BLK_CACHE_DIR=, as softmax-run
 documents) unless --keep-cache: two binaries must not share compiled code.
+Interrupted (Ctrl-C, or SIGTERM as `timeout` sends), it prints the tables
+and writes the CSV of the runs so far, and exits with status 1.
 
 In FLAGS, --flags and --program, {rows}, {cols}, {dtype} and arithmetic on
 rows and cols with ceil, pow2 (the next power of two), min and max are
@@ -41,6 +43,7 @@ import math
 import os
 import re
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -432,6 +435,12 @@ def main(argv=None):
         return 0
 
     records, failures = [], []
+
+    def terminate(signum, frame):
+        raise KeyboardInterrupt
+
+    # `timeout` sends SIGTERM: the runs so far still make their tables.
+    signal.signal(signal.SIGTERM, terminate)
     try:
         for i, (v, dtype, shape, rnd, checked, cmd) in enumerate(plan, 1):
             facts, problems = run_one(cmd, env, args.timeout)
@@ -471,7 +480,9 @@ def main(argv=None):
     print("program: %s; flags: %s; target %s%s\n" % (
         args.program, args.flags or "(none)", args.target,
         "; checked (first round)" if args.check else ""))
-    print(table(records, variants, dtypes, shapes, args.rounds))
+    # Interrupted, the rounds that ran.
+    rounds = max((r["round"] for r in records), default=args.rounds)
+    print(table(records, variants, dtypes, shapes, rounds))
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=CSV_FIELDS)

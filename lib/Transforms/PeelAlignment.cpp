@@ -370,8 +370,9 @@ private:
   /// else access base[cols'] {blk.fallback}
   /// where an access of aligned columns (a weight) has misalignment 0 and
   /// aligned_base = base (it has no row start): the shift costs it its
-  /// vectors on every row the shift moves. Its bytes are the same on every row, read from cache;
-  /// the row's own come from memory once, and they get the vectors.
+  /// vectors on every row the shift moves. Its bytes are the same on every
+  /// row, read from cache; the row's own come from memory once, and they
+  /// get the vectors.
   void versionAccess(MemoryAccessOpInterface access) {
     OpBuilder builder(access);
     Location loc = access.getLoc();
