@@ -448,8 +448,9 @@ mlir::blk::chooseBuiltinSoftmax(const ProblemDesc &problem,
 // Compiling
 //===----------------------------------------------------------------------===//
 
-/// Gives every kernel the binding's warps, CTAs, stages and CTAs an SM. The kernel
-/// attribute's verifier is the one check of both, for every target.
+/// Gives every kernel the binding's warps, CTAs, stages and CTAs an SM.
+/// The kernel attribute's verifier is the one check of both, for every
+/// target.
 static LogicalResult applyLaunchShape(ModuleOp program,
                                       const Specialization &binding) {
   for (auto func : program.getOps<func::FuncOp>()) {

@@ -107,12 +107,13 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
       `base' = start & ~(v - 1)`, which `blk-distribute` proves aligned;
       otherwise (an output whose stride puts its rows elsewhere on the
       grid) it runs the original access on `cols'`, marked `blk.fallback`.
-    * An access of the same columns of every row from an aligned address
-      (a norm's weight and bias) is versioned the same way, aligned only
-      where `shift` is 0: it gives up its vectors on the other rows, so
-      that the row's own accesses, whose bytes come from memory once a row
-      (the weight's come from cache), get theirs. At least one access must
-      address a misaligned row; the first one gives `shift`.
+    * An access of the same columns of every row (no `blk.addptr`: a norm's
+      weight and bias) through a 16-byte-aligned pointer is versioned the
+      same way, aligned only where `shift` is 0: it gives up its vectors
+      on the other rows, so that the row's own accesses, whose bytes come
+      from memory once a row (the weight's come from cache), get theirs.
+      At least one access must address a misaligned row; the first one
+      gives `shift`.
     * A row that would not fit the shifted block (`n + shift > BLOCK`, at
       most v - 1 columns from the end) is not shifted (`shift = 0`): every
       misaligned access then takes its fallback.
@@ -130,7 +131,9 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
     where every such access is masked by one of those comparisons and
     addresses either a row through `blk.addptr` from a 16-byte-aligned
     pointer with a start that is not provably aligned, or (not in a split
-    row) the same aligned columns of every row, and whose block gives each
+    row) the same aligned columns of every row (a row whose start is
+    provably aligned is neither: its program is left as it is), and whose
+    block gives each
     thread (32 x `num_warps` x `num_ctas` of the kernel) at least two
     16-byte runs: with one run a thread (bf16 rows of 513-1023 columns on
     a block of 1024 and 4 warps) the partial end runs and the versioning
