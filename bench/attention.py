@@ -38,7 +38,7 @@ import tempfile
 
 import numpy
 
-from softmax_run import compile_note, run_json
+from softmax_run import blk_row, run_json
 from tolerance import passes, relative_l2
 
 # The default shapes: B H S = TOKENS at every sequence length, with H = 32
@@ -260,6 +260,13 @@ def blk_runs(args):
     return runs
 
 
+def blk_rows(args, dtype, run):
+    """The rows of blk's runs of one problem (blk_runs): `run(extra)` gives
+    (ms, error, facts) or (None, why, None)."""
+    return [blk_row(label, dtype, *run(extra))
+            for label, extra in blk_runs(args)]
+
+
 def print_rows(prefix, flops, rows):
     """The CSV rows of one shape and mask, in percent of the flash
     backend's time (and the cuDNN backend's, in the note)."""
@@ -348,18 +355,9 @@ def main():
                     rows.append(torch_row(
                         "triton", dtype,
                         lambda: tri(q, k, v, o, lse, scale, causal), want))
-                    for label, extra in blk_runs(args):
-                        ms, error, facts = blk_run(
-                            args.binary, args.program, files, (b, h, s, d),
-                            causal, scale, dtype, want, extra)
-                        if ms is None:
-                            rows.append((label, None, error))
-                        elif not passes(dtype, error):
-                            rows.append((label, None,
-                                         f"WRONG: rel_l2 {error:.1e}"))
-                        else:
-                            rows.append((label, ms, f"rel_l2 {error:.1e}; "
-                                         + compile_note(facts)))
+                    rows += blk_rows(args, dtype, lambda extra: blk_run(
+                        args.binary, args.program, files, (b, h, s, d),
+                        causal, scale, dtype, want, extra))
                     print_rows(f"{dtype},{b},{h},{s},{d},{int(causal)}",
                                flops, rows)
                     del want

@@ -29,9 +29,9 @@ import tempfile
 
 import numpy
 
-from attention import (blk_runs, first_line, parse_arguments, print_rows,
+from attention import (blk_rows, first_line, parse_arguments, print_rows,
                        problems)
-from softmax_run import compile_note, run_json
+from softmax_run import run_json
 from tolerance import passes, relative_l2
 
 # The float32 reference's four score-sized matrices in one step, at most.
@@ -163,18 +163,9 @@ def main():
                             (("sdpa flash", "FLASH_ATTENTION"),
                              ("sdpa cudnn", "CUDNN_ATTENTION"))]
                     torch.cuda.empty_cache()
-                    for label, extra in blk_runs(args):
-                        ms, error, facts = blk_run(
-                            args.binary, args.program, files, (b, h, s, d),
-                            causal, scale, dtype, want, extra)
-                        if ms is None:
-                            rows.append((label, None, error))
-                        elif not passes(dtype, error):
-                            rows.append((label, None,
-                                         f"WRONG: rel_l2 {error:.1e}"))
-                        else:
-                            rows.append((label, ms, f"rel_l2 {error:.1e}; "
-                                         + compile_note(facts)))
+                    rows += blk_rows(args, dtype, lambda extra: blk_run(
+                        args.binary, args.program, files, (b, h, s, d),
+                        causal, scale, dtype, want, extra))
                     print_rows(f"{dtype},{b},{h},{s},{d},{int(causal)}",
                                flops, rows)
                     del want

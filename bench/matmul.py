@@ -26,8 +26,8 @@ import tempfile
 
 import numpy
 
-from softmax_run import compile_note, run_json
-from tolerance import passes, relative_l2
+from softmax_run import blk_row, run_json
+from tolerance import relative_l2
 
 # The blk tiles --sweep tries (ROWS x BLOCK x KT, warps, num_stages: the K
 # loop's loads in flight that many iterations ahead, in registers
@@ -179,16 +179,11 @@ def main():
                     ms, error, facts = blk_run(args.binary, args.program,
                                                files, (m, n, k), dtype, want,
                                                extra)
-                    if ms is None:
-                        rows.append((label, None, error))
-                    elif not passes(dtype, error):
-                        rows.append((label, None, f"WRONG: rel_l2 {error:.1e}"))
-                    else:
-                        rows.append((label, ms, f"rel_l2 {error:.1e}; "
-                                     + compile_note(facts)))
-                        if "--const" in extra and (best is None
-                                                   or ms < best[1]):
-                            best = (extra, ms)
+                    row = blk_row(label, dtype, ms, error, facts)
+                    rows.append(row)
+                    if (row[1] is not None and "--const" in extra
+                            and (best is None or ms < best[1])):
+                        best = (extra, ms)
                     if not runs and best and args.sweep:
                         # The sweep's best tile compiled for sm_90
                         # (portable code: mma.sync where an H100 takes

@@ -1,7 +1,10 @@
-"""Running softmax-run from a bench/ script: one --json run and what its
-facts say about compilation (bench/matmul.py, bench/attention.py)."""
+"""Running softmax-run from a bench/ script: one --json run, what its
+facts say about compilation, and the table row of a checked run
+(bench/matmul.py, bench/attention.py, bench/attention_backward.py)."""
 import json
 import subprocess
+
+from tolerance import passes
 
 
 def run_json(command):
@@ -25,3 +28,14 @@ def compile_note(facts):
     return (f"{facts['binding']}; {how} "
             f"{times['lookup_ms'] + times['compile_ms']:.0f} ms + load "
             f"{times['load_ms']:.0f} ms")
+
+
+def blk_row(label, dtype, ms, error, facts):
+    """The row of a blk run that gave (ms, error, facts), or (None, why,
+    None): timed where its error passes softmax-run's rule for `dtype`,
+    WRONG and untimed where it does not."""
+    if ms is None:
+        return (label, None, error)
+    if not passes(dtype, error):
+        return (label, None, f"WRONG: rel_l2 {error:.1e}")
+    return (label, ms, f"rel_l2 {error:.1e}; " + compile_note(facts))
