@@ -167,10 +167,10 @@ static cl::opt<std::string> referenceOption(
              "(softmax, log_softmax, scaled_softmax, softmax_backward, "
              "cross_entropy, rms_norm, layer_norm, matmul, attention, "
              "attention_backward), or cpu: the CPU lowering of the same "
-             "program (GPU runs only). Default: softmax for auto, the kind a one-kernel program is named after "
-             "(@log_softmax, @rms_norm...) or a program's module "
-             "(module @attention_backward), else the program itself run in "
-             "float64"),
+             "program (GPU runs only). Default: softmax for auto, the kind "
+             "a one-kernel program is named after (@log_softmax, "
+             "@rms_norm...) or a program's module (module "
+             "@attention_backward), else the program itself run in float64"),
     cl::cat(checkCategory));
 static cl::opt<bool>
     specialOption("special",
