@@ -193,11 +193,9 @@ constexpr int64_t kMaxHeldRowWarps = 16;
 /// that does not set its own: its registers just miss what lets
 /// two CTAs share an SM (LayerNorm bf16 12288: 69, 16384: 86), so one CTA
 /// an SM reads, reduces twice and writes its row alone. Asked for two
-/// (`min_ctas_per_sm = 2`), ptxas fits 64 with 4 and 52 bytes of spill.
-/// Measured, H100, LayerNorm, checked A/B (bench/ab.py, --min-ctas-per-sm
-/// 2 against the rules): bf16 4096 x 12288 1.49x (59.5 -> 88.6% of a
-/// copy), 4096 x 16384 1.30x (67.6 -> 87.8%), 4096 x 8192 on 8 warps 0.99x;
-/// f32, twice the registers, spills: 12288 0.85x, 16384 0.51x.
+/// (`min_ctas_per_sm = 2`), ptxas fits 64 with 4 and 52 bytes of spill;
+/// f32, twice the registers, spills more and is left alone. The A/Bs:
+/// docs/benchmarks.md, "Two CTAs an SM for 16-bit norms on 16 warps".
 static bool asksForTwoCtasPerSm(const RowShape &shape,
                                 const ProgramTraits &traits, int64_t held,
                                 int64_t streamed, int64_t rowsBound,
