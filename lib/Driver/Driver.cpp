@@ -83,6 +83,12 @@ static FailureOr<KernelArgument> getArgument(func::FuncOp kernel,
               "(e.g. {blk.arg = #blk.arg<input \"x\">}), from which the "
               "launcher builds it";
   ArgRole role = declared.getRole();
+  if (role == ArgRole::tensor_map)
+    return kernel.emitError()
+           << "kernel @" << kernel.getSymName() << " argument #" << index
+           << " is a tensor map, which the compiler adds where it copies by "
+              "TMA; a program declares only its tensors, strides, sizes and "
+              "parameters";
   bool isStride = role == ArgRole::row_stride ||
                   role == ArgRole::batch_stride || role == ArgRole::head_stride;
   ArgExtent extent = isStride ? getTensorExtent(kernel, declared.getName())
@@ -588,7 +594,11 @@ static LogicalResult compileForGPU(ModuleOp bound,
   if (failed(kernels))
     return failure();
   image.ptx = kernels->front().ptx;
-  for (const CompiledKernel &kernel : *kernels)
+  for (const CompiledKernel &kernel : *kernels) {
+    std::vector<::blk::runtime::TensorMapParam> tensorMaps;
+    for (const CompiledKernel::TensorMap &map : kernel.tensorMaps)
+      tensorMaps.push_back({map.tensor, map.boxRows, map.boxCols,
+                            map.rotationFirst, map.rotationBits});
     image.launches.push_back(
         {kernel.threads, kernel.ctas, kernel.staticSharedBytes,
          kernel.dynamicSharedBytes,
@@ -596,7 +606,8 @@ static LogicalResult compileForGPU(ModuleOp bound,
          kernel.ctas > target.getMaxPortableClusterCtas(),
          kernel.staticSharedBytes + kernel.dynamicSharedBytes >
              target.getMaxStaticSharedBytes(),
-         kernel.residentPrograms});
+         kernel.residentPrograms, std::move(tensorMaps)});
+  }
   return success();
 }
 

@@ -36,6 +36,44 @@ static void printStaticShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
 #define GET_TYPEDEF_CLASSES
 #include "blk/IR/BlkOpsTypes.cpp.inc"
 
+LogicalResult
+TensorMapType::verify(function_ref<InFlightDiagnostic()> emitError,
+                      ArrayRef<int64_t> box, Type elementType,
+                      int64_t rotationFirst, int64_t rotationBits) {
+  // cuTensorMapEncodeTiled: at most 256 elements a box dimension; the
+  // 128-byte swizzle takes rows of at most 128 bytes.
+  if (box.size() != 2 || llvm::any_of(box, [](int64_t dim) {
+        return dim < 1 || dim > 256;
+      }))
+    return emitError() << "expected a box of 2 dimensions of 1 to 256 "
+                          "elements, but got "
+                       << box.size() << " dimension(s)";
+  if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() != 16)
+    return emitError() << "expected 16-bit elements, but got " << elementType;
+  if (box[1] * 2 != kPanelRowBytes)
+    return emitError() << "expected box rows of " << kPanelRowBytes
+                       << " bytes (the swizzle's width), but got " << box[1]
+                       << " elements of 2 bytes";
+  // A rotated box is a whole block of 2^(first + bits) rows, the rotation's
+  // top bit and at least one more within it.
+  if (rotationBits != 0 &&
+      (rotationFirst < 0 || rotationBits < 2 || rotationFirst + rotationBits > 8 ||
+       box[0] != int64_t(1) << (rotationFirst + rotationBits)))
+    return emitError() << "expected a rotation of 2 or more bits whose rows "
+                          "make the box's "
+                       << box[0] << ", but got rotation = [" << rotationFirst
+                       << ", " << rotationBits << "]";
+  return success();
+}
+
+LogicalResult
+BarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t count) {
+  if (count < 1 || count > 8)
+    return emitError() << "expected 1 to 8 barriers, but got " << count;
+  return success();
+}
+
 /// `(, key = value)*` after num_warps, each key at most once, in any order:
 /// `grid = rows|persistent`, `num_ctas = N`, `num_stages = N`,
 /// `min_ctas_per_sm = N`, and the
@@ -382,8 +420,8 @@ Attribute ArgAttr::parse(AsmParser &parser, Type) {
   if (!role) {
     parser.emitError(at) << "expected an argument role (input, output, "
                             "scratch, row_stride, rows, cols, inner, param, "
-                            "batch, heads, batch_stride, head_stride), "
-                            "got '"
+                            "batch, heads, batch_stride, head_stride, "
+                            "tensor_map), got '"
                          << roleName << "'";
     return {};
   }
@@ -477,7 +515,7 @@ Operation *mlir::blk::getProgramDiagnosticAnchor(ModuleOp program) {
 //===----------------------------------------------------------------------===//
 
 static bool isKernelArgumentType(Type type) {
-  return isa<PtrType, IntegerType, FloatType, IndexType>(type);
+  return isa<PtrType, TensorMapType, IntegerType, FloatType, IndexType>(type);
 }
 
 /// The declared arguments (blk.arg) of a kernel fit together: all or none
@@ -531,16 +569,20 @@ static LogicalResult verifyKernelABI(func::FuncOp func) {
   for (auto [index, arg] : llvm::enumerate(args)) {
     ArgRole role = arg.getRole();
     if (role != ArgRole::row_stride && role != ArgRole::batch_stride &&
-        role != ArgRole::head_stride)
+        role != ArgRole::head_stride && role != ArgRole::tensor_map)
       continue;
     ArgAttr tensor = byName.lookup(arg.getName());
-    if (role == ArgRole::row_stride &&
+    bool ofMatrix = role == ArgRole::row_stride || role == ArgRole::tensor_map;
+    if (ofMatrix &&
         (!tensor || !tensor.isTensor() || !hasRowStride(tensor.getExtent())))
       return func.emitError() << "kernel argument #" << index
-                              << " is the row stride of \"" << arg.getName()
-                              << "\", but @" << func.getSymName()
+                              << (role == ArgRole::row_stride
+                                      ? " is the row stride of \""
+                                      : " is a tensor map of \"")
+                              << arg.getName() << "\", but @"
+                              << func.getSymName()
                               << " has no matrix tensor of that name";
-    if (role != ArgRole::row_stride && (!tensor || !tensor.isTensor()))
+    if (!ofMatrix && (!tensor || !tensor.isTensor()))
       return func.emitError() << "kernel argument #" << index << " is the "
                               << stringifyArgRole(role) << " of \""
                               << arg.getName() << "\", but @"
@@ -570,7 +612,8 @@ static LogicalResult verifyKernelAttr(Operation *op, Attribute value) {
     if (!isKernelArgumentType(type))
       return op->emitError() << "kernel argument #" << index << " has type "
                              << type
-                             << "; kernels take !blk.ptr pointers and scalars";
+                             << "; kernels take !blk.ptr pointers, "
+                                "!blk.tensor_map descriptors and scalars";
   auto kernel = cast<KernelAttr>(value);
   std::vector<std::string> used = getConstantNames(func);
   for (auto [role, name] :
@@ -639,6 +682,15 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
                              << "'";
     return success();
   }
+  if (name == getTensorMapParamsAttrName()) {
+    if (!isa<FunctionOpInterface>(op) || !isa<DenseI32ArrayAttr>(attr.getValue()))
+      return op->emitError() << "'blk.tensor_map_params' must be an array "
+                                "of i32 parameter indices on a function, but "
+                                "got "
+                             << attr.getValue() << " on '" << op->getName()
+                             << "'";
+    return success();
+  }
   if (name == getVectorAttrName())
     return verifyVectorAttr(op, attr.getValue());
   if (name == getRealignAttrName())
@@ -658,6 +710,7 @@ LogicalResult BlkDialect::verifyOperationAttribute(Operation *op,
          << "'" << name
          << "' is not an operation attribute of the blk "
             "dialect (expected 'blk.kernel', 'blk.launch', 'blk.target', "
+            "'blk.tensor_map_params' on a function, "
             "'blk.vector', 'blk.realign', 'blk.fallback', or 'blk.access' "
             "on a load or store and 'blk.accesses' on a module)";
 }
@@ -683,16 +736,18 @@ static LogicalResult verifyArgAttr(Operation *op, unsigned argIndex,
   if (!arg)
     return op->emitError() << "blk.arg of argument #" << argIndex
                            << " must be a #blk.arg<...>, but got " << value;
-  bool fits = arg.isTensor()                      ? isa<PtrType>(argType)
-              : arg.getRole() == ArgRole::param   ? isa<IntegerType, FloatType>(argType)
-                                                  : isa<IntegerType>(argType);
+  ArgRole role = arg.getRole();
+  bool fits = arg.isTensor()                  ? isa<PtrType>(argType)
+              : role == ArgRole::param        ? isa<IntegerType, FloatType>(argType)
+              : role == ArgRole::tensor_map   ? isa<TensorMapType>(argType)
+                                              : isa<IntegerType>(argType);
   if (!fits)
     return op->emitError() << "argument #" << argIndex << " is declared "
                            << value << ", which needs "
-                           << (arg.isTensor() ? "a !blk.ptr"
-                               : arg.getRole() == ArgRole::param
-                                   ? "an integer or float"
-                                   : "an integer")
+                           << (arg.isTensor()                ? "a !blk.ptr"
+                               : role == ArgRole::param      ? "an integer or float"
+                               : role == ArgRole::tensor_map ? "a !blk.tensor_map"
+                                                             : "an integer")
                            << ", but has type " << argType;
   return success();
 }

@@ -418,6 +418,52 @@ LogicalResult AsyncCopyIntoOp::verify() {
   return verifyAccess(*this, getBase().getType(), offsets, block, "buffer");
 }
 
+LogicalResult TensorCopyIntoOp::verify() {
+  TensorMapType map = getMap().getType();
+  SharedType dest = getDest().getType();
+  SwizzledSharedAttr encoding = dest.getEncoding();
+  if (dest.getShape().size() != 2 || !encoding || encoding.getTransposed())
+    return emitOpError() << "expected a 2-D #blk.swizzled buffer, not "
+                            "transposed, to copy into, but found "
+                         << dest;
+  if (dest.getElementType() != map.getElementType())
+    return emitOpError() << "expected the buffer's elements to be the tensor "
+                            "map's, "
+                         << map.getElementType() << ", but found "
+                         << dest.getElementType();
+  ArrayRef<int64_t> box = map.getBox(), shape = dest.getShape();
+  if (std::optional<BitRotation> rotation = getRowRotation(map)) {
+    std::optional<BitRotation> arranged = getRowRotation(encoding);
+    if (!arranged || arranged->first != rotation->first ||
+        arranged->count != rotation->count || shape[0] != box[0] ||
+        shape[1] != box[1])
+      return emitOpError()
+             << "expected a buffer of one box of the rotated map, "
+             << box[0] << " x " << box[1] << " with its rows rotated as the "
+             << "map's, but found " << dest;
+    return success();
+  }
+  if (shape[0] % box[0] != 0 || shape[1] % box[1] != 0)
+    return emitOpError() << "expected a buffer of whole boxes of " << box[0]
+                         << " x " << box[1] << ", but found " << shape[0]
+                         << " x " << shape[1];
+  // A rotation moves groups of rows: a box must stay inside one.
+  if (std::optional<BitRotation> rotation = getRowRotation(encoding);
+      rotation && box[0] > (int64_t(1) << rotation->first))
+    return emitOpError() << "expected boxes of at most "
+                         << (int64_t(1) << rotation->first)
+                         << " rows, which the buffer's row rotation keeps "
+                            "together, but found "
+                         << box[0];
+  return success();
+}
+
+int64_t TensorCopyIntoOp::getCopiedBytes() {
+  SharedType dest = getDest().getType();
+  return dest.getShape()[0] * dest.getShape()[1] *
+         dest.getElementType().getIntOrFloatBitWidth() / 8;
+}
+
 std::pair<ArrayRef<int64_t>, Type> WarpgroupDotOp::getAShape() {
   if (auto block = dyn_cast<RankedTensorType>(getA().getType()))
     return {block.getShape(), block.getElementType()};

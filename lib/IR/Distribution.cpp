@@ -237,6 +237,12 @@ mlir::blk::getRowRotation(SwizzledSharedAttr encoding) {
   return BitRotation{encoding.getRotationFirst(), encoding.getRotationBits()};
 }
 
+std::optional<BitRotation> mlir::blk::getRowRotation(TensorMapType map) {
+  if (map.getRotationBits() == 0)
+    return std::nullopt;
+  return BitRotation{map.getRotationFirst(), map.getRotationBits()};
+}
+
 int64_t mlir::blk::getSwizzledBlockBytes(int64_t rows, int64_t cols,
                                          int64_t elementBits) {
   return llvm::alignTo(rows * cols * elementBits / 8, kSwizzleRepeatBytes);

@@ -1,6 +1,7 @@
 //===- CudaDriver.cpp - the CUDA driver API, loaded at run time -----------===//
 #include "blk/Runtime/CudaDriver.h"
 
+#include <algorithm>
 #include <dlfcn.h>
 
 #include <initializer_list>
@@ -90,6 +91,10 @@ Status resolveEntryPoints(void *library, CudaDriverApi &api) {
   if (!resolve(library, {"cuOccupancyMaxActiveClusters"},
                api.cuOccupancyMaxActiveClusters, optional))
     api.cuOccupancyMaxActiveClusters = nullptr;
+  // Optional: only kernels that copy by TMA ask for it.
+  if (!resolve(library, {"cuTensorMapEncodeTiled"},
+               api.cuTensorMapEncodeTiled, optional))
+    api.cuTensorMapEncodeTiled = nullptr;
   return Status::success();
 }
 
@@ -242,6 +247,73 @@ Status CudaDriver::check(CUresult result, const char *call,
   if (!context.empty())
     message += " [" + context + "]";
   return Status::failure(message);
+}
+
+Status CudaDriver::encodeTensorMap(const TensorMapRequest &request,
+                                   TensorMapBytes &map) const {
+  // CUtensorMapDataType, CUtensorMapSwizzle, CUtensorMapL2promotion and
+  // CUtensorMapFloatOOBfill (cuda.h of CUDA 12).
+  constexpr int kFloat16 = 6, kBFloat16 = 9, kSwizzle128B = 3,
+                kPromoteL2By256B = 3, kFillZeros = 0, kNoInterleave = 0;
+  if (!entryPoints.cuTensorMapEncodeTiled)
+    return Status::failure("the NVIDIA driver lacks cuTensorMapEncodeTiled "
+                           "(before CUDA 12.0): no TMA");
+  int dataType = request.elementType == "bf16"  ? kBFloat16
+                 : request.elementType == "f16" ? kFloat16
+                                                : -1;
+  if (dataType < 0)
+    return Status::failure("tensor maps hold 16-bit floats, not " +
+                           request.elementType);
+  // The driver's limits, said here rather than as CUDA_ERROR_INVALID_VALUE.
+  if (request.address % 16 != 0 || request.rowStrideBytes % 16 != 0)
+    return Status::failure(
+        "TMA needs a 16-byte aligned address and row stride, but got "
+        "address " + std::to_string(request.address) + " and a row stride "
+        "of " + std::to_string(request.rowStrideBytes) + " bytes");
+  if (request.rows < 1 || request.cols < 1 || request.rows > UINT32_MAX ||
+      request.cols > UINT32_MAX || request.rowStrideBytes >= (int64_t(1) << 40))
+    return Status::failure("TMA cannot describe a matrix of " +
+                           std::to_string(request.rows) + " x " +
+                           std::to_string(request.cols) +
+                           " elements with rows " +
+                           std::to_string(request.rowStrideBytes) +
+                           " bytes apart");
+  // Dimensions go fastest first: columns, then rows. A rotated box's rows
+  // split in three (#blk.tensor_map): rows of a group (2^first), blocks of
+  // 2^(first + bits - 1) rows (only the matrix's whole ones), and the
+  // groups of a block, so that the box, written dimension by dimension,
+  // lands with its groups rotated.
+  uint64_t stride = static_cast<uint64_t>(request.rowStrideBytes);
+  uint64_t globalDim[4] = {static_cast<uint64_t>(request.cols),
+                           static_cast<uint64_t>(request.rows), 1, 1};
+  uint64_t globalStrides[3] = {stride, 0, 0};
+  uint32_t boxDim[4] = {static_cast<uint32_t>(request.boxCols),
+                        static_cast<uint32_t>(request.boxRows), 1, 1};
+  uint32_t rank = 2;
+  if (request.rotationBits > 0) {
+    int64_t group = int64_t(1) << request.rotationFirst;
+    int64_t block = group << (request.rotationBits - 1);
+    globalDim[1] = group;
+    globalDim[2] = std::max<int64_t>(1, request.rows / block);
+    globalDim[3] = block / group;
+    globalStrides[1] = stride * block;
+    globalStrides[2] = stride * group;
+    boxDim[1] = group;
+    boxDim[2] = request.boxRows / block;
+    boxDim[3] = block / group;
+    rank = 4;
+  }
+  uint32_t elementStrides[4] = {1, 1, 1, 1};
+  return check(entryPoints.cuTensorMapEncodeTiled(
+                   map.bytes, dataType, rank,
+                   reinterpret_cast<void *>(request.address), globalDim,
+                   globalStrides, boxDim, elementStrides, kNoInterleave,
+                   kSwizzle128B, kPromoteL2By256B, kFillZeros),
+               "cuTensorMapEncodeTiled",
+               std::to_string(request.rows) + " x " +
+                   std::to_string(request.cols) + " " + request.elementType +
+                   ", box " + std::to_string(request.boxRows) + " x " +
+                   std::to_string(request.boxCols));
 }
 
 Status CudaDriver::allocate(size_t bytes, DeviceBuffer &buffer) const {

@@ -162,11 +162,14 @@ Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
   }
   PackedArguments packed;
   for (size_t k = 0; k < kernels.size(); ++k) {
-    if (Status status =
-            packArguments(programImage.signatures[k], *bound, packed);
+    const KernelLaunch &record = programImage.launches[k];
+    if (Status status = packArguments(
+            programImage.signatures[k], *bound, packed, record.tensorMaps,
+            [this](const TensorMapRequest &request, TensorMapBytes &map) {
+              return driver.encodeTensorMap(request, map);
+            });
         !status)
       return status;
-    const KernelLaunch &record = programImage.launches[k];
     LaunchConfig config;
     // A program is a cluster of `ctas` CTAs, numbered consecutively;
     // getGrid checked that the grid fits.

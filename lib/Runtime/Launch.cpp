@@ -181,7 +181,8 @@ Status blk::runtime::getTensorBytes(const KernelArgument &tensor,
 static std::string describeArgument(const KernelArgument &argument) {
   static const char *const roleNames[] = {
       "input",  "output", "scratch", "row_stride", "rows",         "cols",
-      "param",  "inner",  "batch",   "heads",      "batch_stride", "head_stride"};
+      "param",  "inner",  "batch",   "heads",      "batch_stride", "head_stride",
+      "tensor_map"};
   std::string role = roleNames[static_cast<int>(argument.role)];
   return argument.name.empty() ? role : role + " of '" + argument.name + "'";
 }
@@ -230,9 +231,46 @@ static bool packScalar(const std::string &text, const std::string &type,
   return true;
 }
 
+/// The tensor map of `map` on these arguments: its matrix's address,
+/// extent, row stride and element type, as the signature declares them.
+static Status describeTensorMap(const KernelSignature &signature,
+                                const LaunchArguments &arguments,
+                                const TensorMapParam &map,
+                                TensorMapRequest &request) {
+  const KernelArgument *tensor = nullptr;
+  for (const KernelArgument &argument : signature.arguments)
+    if (isTensorRole(argument.role) && argument.name == map.tensor)
+      tensor = &argument;
+  if (!tensor || !hasRowStride(tensor->extent))
+    return Status::failure("kernel @" + signature.name +
+                           " takes a tensor map of '" + map.tensor +
+                           "', which is not one of its matrices");
+  if (arguments.getShape().getInstances() != 1)
+    return Status::failure("kernel @" + signature.name +
+                           " takes tensor maps, which describe one problem, "
+                           "but the launch has a batch of them");
+  TensorExtent extent = arguments.getShape().getExtent(tensor->extent);
+  request.address = arguments.getTensor(map.tensor);
+  request.elementType = tensor->type;
+  request.rows = extent.rows;
+  request.cols = extent.cols;
+  int64_t stride = arguments.getRowStride(*tensor);
+  if (stride > INT64_MAX / tensor->bytes)
+    return Status::failure("the row stride of '" + map.tensor +
+                           "' overflows a byte count");
+  request.rowStrideBytes = stride * tensor->bytes;
+  request.boxRows = map.boxRows;
+  request.boxCols = map.boxCols;
+  request.rotationFirst = map.rotationFirst;
+  request.rotationBits = map.rotationBits;
+  return Status::success();
+}
+
 Status blk::runtime::packArguments(const KernelSignature &signature,
                                    const LaunchArguments &arguments,
-                                   PackedArguments &packed) {
+                                   PackedArguments &packed,
+                                   const std::vector<TensorMapParam> &tensorMaps,
+                                   const TensorMapEncoder &encoder) {
   packed.values.assign(signature.arguments.size(), 0);
   for (size_t index = 0; index < signature.arguments.size(); ++index) {
     const KernelArgument &argument = signature.arguments[index];
@@ -279,6 +317,11 @@ Status blk::runtime::packArguments(const KernelSignature &signature,
       return Status::failure("kernel @" + signature.name +
                              " takes parameter '" + argument.name + "' (" +
                              argument.type + "), which was not given");
+    case ArgRole::tensor_map:
+      return Status::failure("kernel @" + signature.name + " argument #" +
+                             std::to_string(index) +
+                             " is a tensor map: the launch record lists "
+                             "those, not the declared arguments");
     }
     if (!packScalar(text, argument.type, slot))
       return Status::failure("kernel @" + signature.name + " argument #" +
@@ -293,8 +336,26 @@ Status blk::runtime::packArguments(const KernelSignature &signature,
           " (" + describeArgument(argument) + ") is declared a multiple of " +
           std::to_string(argument.divisibility) + ", not " + text);
   }
+  packed.tensorMaps.assign(tensorMaps.size(), TensorMapBytes());
+  for (size_t m = 0; m < tensorMaps.size(); ++m) {
+    if (!encoder)
+      return Status::failure("kernel @" + signature.name +
+                             " takes tensor maps, which only the GPU "
+                             "runtime encodes");
+    TensorMapRequest request;
+    if (Status status =
+            describeTensorMap(signature, arguments, tensorMaps[m], request);
+        !status)
+      return status;
+    if (Status status = encoder(request, packed.tensorMaps[m]); !status)
+      return Status::failure("kernel @" + signature.name +
+                             ": the tensor map of '" + tensorMaps[m].tensor +
+                             "': " + status.message());
+  }
   packed.slots.clear();
   for (uint64_t &value : packed.values)
     packed.slots.push_back(&value);
+  for (TensorMapBytes &map : packed.tensorMaps)
+    packed.slots.push_back(&map);
   return Status::success();
 }

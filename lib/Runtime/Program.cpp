@@ -17,7 +17,7 @@
 using namespace blk::runtime;
 namespace chip = blk::chip;
 
-static const char kImageHeader[] = "blk-program-image 5\n";
+static const char kImageHeader[] = "blk-program-image 6\n";
 
 bool blk::runtime::isTensorRole(ArgRole role) {
   return role == ArgRole::input || role == ArgRole::output ||
@@ -199,7 +199,7 @@ bool readImage(Reader &in, ProgramImage &image) {
       return false;
     for (int64_t a = 0; a < arguments; ++a) {
       KernelArgument argument;
-      if (!in.enumeration(ArgRole::head_stride, argument.role) ||
+      if (!in.enumeration(ArgRole::tensor_map, argument.role) ||
           !in.string(argument.name) ||
           !in.enumeration(ArgExtent::inner_by_cols, argument.extent) ||
           !in.string(argument.type) || !in.bounded(1, 16, argument.bytes) ||
@@ -213,15 +213,25 @@ bool readImage(Reader &in, ProgramImage &image) {
     return false;
   for (int64_t k = 0; k < count; ++k) {
     KernelLaunch launch;
-    int64_t nonPortable = 0, optIn = 0;
+    int64_t nonPortable = 0, optIn = 0, maps = 0;
     if (!in.bounded(1, chip::kMaxThreadsPerCta, launch.threads) ||
         !in.bounded(1, chip::kMaxClusterCtas, launch.ctas) ||
         !in.bounded(0, INT32_MAX, launch.staticSharedBytes) ||
         !in.bounded(0, INT32_MAX, launch.dynamicSharedBytes) ||
         !in.enumeration(GridKind::persistent, launch.grid) ||
         !in.bounded(0, 1, nonPortable) || !in.bounded(0, 1, optIn) ||
-        !in.bounded(0, INT32_MAX, launch.residentPrograms))
+        !in.bounded(0, INT32_MAX, launch.residentPrograms) ||
+        !in.count(maps))
       return false;
+    for (int64_t m = 0; m < maps; ++m) {
+      TensorMapParam map;
+      if (!in.string(map.tensor) || !in.bounded(1, 256, map.boxRows) ||
+          !in.bounded(1, 256, map.boxCols) ||
+          !in.bounded(0, 8, map.rotationFirst) ||
+          !in.bounded(0, 8, map.rotationBits))
+        return false;
+      launch.tensorMaps.push_back(std::move(map));
+    }
     launch.nonPortableCluster = nonPortable;
     launch.sharedMemoryOptIn = optIn;
     image.launches.push_back(launch);
@@ -279,6 +289,14 @@ std::string ProgramImage::serialize() const {
     out.integer(launch.nonPortableCluster);
     out.integer(launch.sharedMemoryOptIn);
     out.integer(launch.residentPrograms);
+    out.integer(static_cast<int64_t>(launch.tensorMaps.size()));
+    for (const TensorMapParam &map : launch.tensorMaps) {
+      out.string(map.tensor);
+      out.integer(map.boxRows);
+      out.integer(map.boxCols);
+      out.integer(map.rotationFirst);
+      out.integer(map.rotationBits);
+    }
   }
   out.string(ptx);
   out.string(object);

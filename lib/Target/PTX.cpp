@@ -42,7 +42,9 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createBlkPipelineLoads());
   pm.addPass(createBlkDistribute());
-  pm.addPass(createBlkPipelineDotOperands());
+  BlkPipelineDotOperandsOptions dotOperands;
+  dotOperands.tensorMaps = options.tensorMaps;
+  pm.addPass(createBlkPipelineDotOperands(dotOperands));
   BlkStageHeldLoadsOptions staging;
   staging.onClusters = options.stageOnClusters;
   staging.minRegisters = options.stageMinRegisters;
@@ -73,6 +75,7 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 32;
   gpuModule.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  gpuModule.addPass(createBlkPassTensorMapsByValue());
   // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
   gpuModule.addPass(createConvertNVVMToLLVMPass());
   gpuModule.addPass(createCanonicalizerPass());
@@ -159,6 +162,10 @@ mlir::blk::getCompiledKernels(ModuleOp module) {
       os << type;
       kernel.args.push_back(text);
     }
+    for (TensorMapAttr map : launch.getTensorMaps())
+      kernel.tensorMaps.push_back({map.getTensor().str(), map.getBox()[0],
+                                   map.getBox()[1], map.getRotationFirst(),
+                                   map.getRotationBits()});
     kernels.push_back(std::move(kernel));
   }
   return kernels;

@@ -54,6 +54,7 @@
 //===----------------------------------------------------------------------===//
 #include "PipelinedLoad.h"
 #include "blk/Analysis/AccessAnalysis.h"
+#include "blk/Analysis/TileAccess.h"
 #include "blk/IR/Distribution.h"
 #include "blk/Transforms/Passes.h"
 #include "blk/Transforms/PipelineDotOperands.h"
@@ -105,6 +106,38 @@ std::optional<unsigned> getChainedAccumulator(DotOp dot, scf::ForOp loop) {
   return position;
 }
 
+/// A box TMA copies: its matrix and the kernel argument of its rows, and
+/// its first row and column, each the sum of scalars and of the induction
+/// variable taken `inductionTerms` times (the variable itself is not kept:
+/// carrySlots replaces the loop), with what divides the first row.
+struct TensorCopy {
+  struct Start {
+    SmallVector<Value> terms;
+    int64_t inductionTerms = 0;
+  };
+  BlockArgument matrix, rowBound;
+  Start row, col;
+  int64_t rowDivisibility = 1;
+
+  TensorCopy(const TileAccess &tile, scf::ForOp loop,
+             AccessAnalysis &analysis)
+      : matrix(tile.matrix), rowBound(tile.rowBound) {
+    auto split = [&](ArrayRef<Value> terms, Start &start) {
+      for (Value term : terms)
+        if (term == loop.getInductionVar())
+          ++start.inductionTerms;
+        else
+          start.terms.push_back(term);
+    };
+    split(tile.rowStart, row);
+    split(tile.colStart, col);
+    rowDivisibility = row.inductionTerms ? 1 : AccessAnalysis::kMaxDivisibility;
+    for (Value term : row.terms)
+      rowDivisibility =
+          std::min(rowDivisibility, analysis.getFacts(term).divisibility);
+  }
+};
+
 /// How one product of the loop gets its operands: B, and A where it is a
 /// load of the loop, copied ahead into rings; otherwise A is stored by the
 /// threads.
@@ -112,17 +145,21 @@ struct DotCopies {
   DotOp dot;
   std::optional<PipelinedLoad> a;
   PipelinedLoad b;
+  /// The boxes A and B read, where TMA copies them (findTensorMapCopies).
+  std::optional<TensorCopy> tileA, tileB;
 };
 
 /// The products of a loop whose operands are copied ahead, in the loop's
 /// order.
 struct LoopCopies {
   scf::ForOp loop;
-  SmallVector<DotCopies> dots;
+  SmallVector<DotCopies, 2> dots;
   int64_t numStages;
   /// getChainedAccumulator of the loop's one product, both its operands
   /// copied, asked before the rewrite replaces the dot.
   std::optional<unsigned> chained;
+  /// Whether TMA copies the operands (every DotCopies has its tiles).
+  bool byTensorMaps = false;
 
   /// Products left in flight after the dot: 1 where the loop chains them.
   int64_t getPendingProducts() const { return chained ? 1 : 0; }
@@ -268,6 +305,60 @@ bool hasCopyableLayouts(const LoopCopies &copies) {
   });
 }
 
+/// The box `load` (an operand copied into a ring) reads, if TMA can copy
+/// it: 16-bit elements in whole panel rows, through an address and a row
+/// stride that are multiples of 16 bytes (cuTensorMapEncodeTiled's).
+std::optional<TileAccess> getCopyableTile(LoadOp load,
+                                          AccessAnalysis &analysis) {
+  RankedTensorType type = load.getType();
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  std::optional<TileAccess> tile = getTileAccess(load);
+  if (!tile || bytes != 2 || type.getDimSize(0) > 256 ||
+      type.getDimSize(1) % (kPanelRowBytes / bytes) != 0 ||
+      analysis.getPointerDivisibility(tile->matrix) % 16 != 0 ||
+      analysis.getFacts(tile->rowStride).divisibility * bytes % 16 != 0)
+    return std::nullopt;
+  return tile;
+}
+
+/// Marks `copies` to be made by TMA where its loop, in no other loop, has
+/// one product whose A and B (not transposed) both read a box of a matrix
+/// argument.
+void findTensorMapCopies(LoopCopies &copies, AccessAnalysis &analysis) {
+  // In another loop, the next entry would initialize the barriers again.
+  if (!getTargetInfo(copies.loop).hasTensorMaps() ||
+      copies.dots.size() != 1 ||
+      copies.loop->getParentOfType<LoopLikeOpInterface>())
+    return;
+  DotCopies &dot = copies.dots.front();
+  if (!dot.a || runsDownColumns(dot.b.load))
+    return;
+  std::optional<TileAccess> a = getCopyableTile(dot.a->load, analysis);
+  std::optional<TileAccess> b = getCopyableTile(dot.b.load, analysis);
+  if (!a || !b)
+    return;
+  dot.tileA = TensorCopy(*a, copies.loop, analysis);
+  dot.tileB = TensorCopy(*b, copies.loop, analysis);
+  copies.byTensorMaps = true;
+}
+
+/// `value` (a scalar the loop body computes from its induction variable and
+/// values from outside) for the iteration at `position`, its ops cloned at
+/// `b`.
+Value createScalarAt(OpBuilder &b, scf::ForOp loop, Value value,
+                     Value position, IRMapping &mapping) {
+  if (value == loop.getInductionVar())
+    return position;
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  Operation *op = value.getDefiningOp();
+  if (!op || !loop->isProperAncestor(op))
+    return value;
+  for (Value operand : op->getOperands())
+    mapping.map(operand, createScalarAt(b, loop, operand, position, mapping));
+  return b.clone(*op, mapping)->getResult(cast<OpResult>(value).getResultNumber());
+}
+
 /// Builds the rings and the copies of a loop's products.
 class RingBuilder {
 public:
@@ -284,9 +375,19 @@ public:
       else if (loop.isDefinedOutsideOfLoop(dot.dot.getA()))
         buffers.a = createStoredA(b, dot.dot);
       buffers.ringB = createRing(b, dot.b.load, 1);
+      if (copies.byTensorMaps) {
+        buffers.mapA = createTensorMap(*dot.tileA, buffers.ringA, false);
+        buffers.mapB = createTensorMap(*dot.tileB, buffers.ringB, false);
+        if (takesRotatedBox(*dot.tileA, buffers.ringA))
+          buffers.mapARotated =
+              createTensorMap(*dot.tileA, buffers.ringA, true);
+      }
       buffersOf.push_back(buffers);
     }
     Location loc = loop.getLoc();
+    if (copies.byTensorMaps)
+      barriers = InitBarriersOp::create(
+          b, loc, BarriersType::get(b.getContext(), copies.numStages));
     for (int64_t k = 0; k < copies.getAhead(); ++k) {
       Value position = loop.getLowerBound();
       Value bound = loop.getUpperBound();
@@ -308,14 +409,16 @@ public:
     int64_t pending = copies.getPendingProducts();
     Value aheadSteps = createSteps(before, copies.loop, ahead);
     Value lastBound = createBound(before, copies.loop, aheadSteps);
-    auto [slot, next] = carrySlots(ahead);
+    auto [slot, next, phase] = carrySlots(ahead);
     scf::ForOp loop = copies.loop;
 
     for (auto [index, dot] : llvm::enumerate(copies.dots)) {
       Buffers &buffers = buffersOf[index];
       Location loc = dot.dot.getLoc();
       OpBuilder b(dot.dot);
-      if (index == 0)
+      if (index == 0 && copies.byTensorMaps)
+        WaitBarrierOp::create(b, loc, barriers, slot, phase);
+      else if (index == 0)
         AsyncWaitGroupOp::create(b, loc, ahead - 1);
       Value a = buffers.ringA ? createSlot(b, buffers.ringA, slot) : buffers.a;
       // An A the threads compute in wgmma's fragments stays in registers;
@@ -323,7 +426,10 @@ public:
       // published with the iteration's other copies.
       bool aInRegisters =
           !a && holdsWgmmaFragmentsOfA(dot.dot.getA().getType(), getNumWarps());
-      bool synchronize = index == 0 || !aInRegisters;
+      // Every thread waited at the slot's barrier for TMA's copies, which
+      // the barrier's phase makes visible to it: no barrier of the CTA.
+      bool synchronize =
+          !copies.byTensorMaps && (index == 0 || !aInRegisters);
       if (aInRegisters) {
         a = dot.dot.getA();
       } else if (!a) {
@@ -352,7 +458,9 @@ public:
     OpBuilder b(loop->getContext());
     b.setInsertionPointAfter(loop);
     Location loc = loop.getLoc();
-    AsyncWaitGroupOp::create(b, loc, 0);
+    // TMA's copies past the last iteration were never made.
+    if (!copies.byTensorMaps)
+      AsyncWaitGroupOp::create(b, loc, 0);
     if (pending) {
       Value last = loop.getResult(*copies.chained);
       auto wait = WarpgroupWaitOp::create(b, loc, last.getType(), 0, last);
@@ -370,6 +478,10 @@ private:
   /// buffer of an A defined outside the loop.
   struct Buffers {
     Value ringA, a, ringB;
+    /// The tensor maps of A and B, where TMA copies them, and of A in one
+    /// box that lands rotated (its tiles wholly inside the matrix), where A
+    /// takes one (takesRotatedBox).
+    Value mapA, mapB, mapARotated;
   };
 
   int64_t getNumWarps() const {
@@ -381,28 +493,43 @@ private:
   /// The slots iteration i reads (i mod S) and writes ((i + ahead) mod S),
   /// carried by the loop from 0 and `ahead` and stepped round the ring
   /// (the remainders by S cost a multiply-high and four more instructions a
-  /// slot each iteration); replaces copies.loop by the loop that carries
-  /// them.
-  std::pair<Value, Value> carrySlots(int64_t ahead) {
+  /// slot each iteration), and where TMA copies, the parity of the phase of
+  /// the barrier of the slot read ((i / S) mod 2, from 0, flipped where the
+  /// slot wraps); replaces copies.loop by the loop that carries them.
+  std::tuple<Value, Value, Value> carrySlots(int64_t ahead) {
     scf::ForOp loop = copies.loop;
     IRRewriter rewriter(loop);
     int64_t stages = copies.numStages;
-    auto step = [&](OpBuilder &b, Location loc, Value slot) -> Value {
+    bool carriesPhase = copies.byTensorMaps;
+    // The slot after `slot`, and whether that wraps round the ring.
+    auto step = [&](OpBuilder &b, Location loc,
+                    Value slot) -> std::pair<Value, Value> {
       Value next = arith::AddIOp::create(b, loc, slot, createI32(b, 1));
       Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           next, createI32(b, stages));
-      return arith::SelectOp::create(b, loc, wraps, createI32(b, 0), next);
+      return {arith::SelectOp::create(b, loc, wraps, createI32(b, 0), next),
+              wraps};
     };
+    SmallVector<Value> initial{createI32(rewriter, 0),
+                               createI32(rewriter, ahead)};
+    if (carriesPhase)
+      initial.push_back(createI32(rewriter, 0));
     FailureOr<LoopLikeOpInterface> carried = loop.replaceWithAdditionalYields(
-        rewriter, ValueRange{createI32(rewriter, 0), createI32(rewriter, ahead)},
-        /*replaceInitOperandUsesInLoop=*/false,
+        rewriter, initial, /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &b, Location loc, ArrayRef<BlockArgument> slots) {
-          return SmallVector<Value>{step(b, loc, slots[0]),
-                                    step(b, loc, slots[1])};
+          auto [read, readWraps] = step(b, loc, slots[0]);
+          SmallVector<Value> stepped{read, step(b, loc, slots[1]).first};
+          if (carriesPhase) {
+            Value flip =
+                arith::ExtUIOp::create(b, loc, b.getI32Type(), readWraps);
+            stepped.push_back(arith::XOrIOp::create(b, loc, slots[2], flip));
+          }
+          return stepped;
         });
     copies.loop = cast<scf::ForOp>(carried->getOperation());
-    ValueRange slots = copies.loop.getRegionIterArgs().take_back(2);
-    return {slots[0], slots[1]};
+    ValueRange slots =
+        copies.loop.getRegionIterArgs().take_back(initial.size());
+    return {slots[0], slots[1], carriesPhase ? slots[2] : Value()};
   }
 
   static Value createI32(OpBuilder &b, int64_t value) {
@@ -437,9 +564,116 @@ private:
                                 ring, index);
   }
 
+  /// Whether the slots of `ring` (rows rotated) can take `tile` as one box
+  /// of a rotated map: a slot is one block of the rotation (2^(first +
+  /// bits) rows, one panel) and the tile starts at a multiple of it.
+  static bool takesRotatedBox(const TensorCopy &tile, Value ring) {
+    auto type = cast<SharedType>(ring.getType());
+    std::optional<BitRotation> rotation = getRowRotation(type.getEncoding());
+    if (!rotation)
+      return false;
+    int64_t rows = int64_t(1) << (rotation->first + rotation->count);
+    int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+    return type.getShape()[1] == rows &&
+           type.getShape()[2] * elementBytes == kPanelRowBytes &&
+           tile.rowDivisibility % rows == 0;
+  }
+
+  /// The tensor map through which TMA copies `tile` into the slots of
+  /// `ring`: a new argument of the kernel. Its boxes are the panels'
+  /// 128-byte rows by the rows a rotation keeps together (else all of a
+  /// slot's), or `rotated` (takesRotatedBox), a whole slot that lands with
+  /// the rotation.
+  Value createTensorMap(const TensorCopy &tile, Value ring, bool rotated) {
+    auto type = cast<SharedType>(ring.getType());
+    std::optional<BitRotation> rotation = getRowRotation(type.getEncoding());
+    int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t boxRows = rotation && !rotated ? int64_t(1) << rotation->first
+                                           : type.getShape()[1];
+    auto mapType = TensorMapType::get(
+        ring.getContext(), {boxRows, kPanelRowBytes / elementBytes},
+        type.getElementType(), rotated ? rotation->first : 0,
+        rotated ? rotation->count : 0);
+    auto kernel = cast<func::FuncOp>(tile.matrix.getOwner()->getParentOp());
+    auto matrix = kernel.getArgAttrOfType<ArgAttr>(
+        tile.matrix.getArgNumber(), BlkDialect::getArgAttrName());
+    MLIRContext *context = kernel.getContext();
+    auto declared = NamedAttribute(
+        BlkDialect::getArgAttrName(),
+        ArgAttr::get(context, ArgRole::tensor_map, matrix.getName(),
+                     ArgExtent::matrix));
+    unsigned index = kernel.getNumArguments();
+    (void)kernel.insertArgument(index, mapType,
+                                DictionaryAttr::get(context, {declared}),
+                                tile.matrix.getLoc());
+    return kernel.getArgument(index);
+  }
+
+  /// A box's first row or column at `position`.
+  Value createTileStart(OpBuilder &b, const TensorCopy::Start &start,
+                        Value position) {
+    IRMapping mapping;
+    Location loc = copies.loop.getLoc();
+    Value sum = createI32(b, 0);
+    for (int64_t i = 0; i < start.inductionTerms; ++i)
+      sum = arith::AddIOp::create(b, loc, sum, position);
+    for (Value term : start.terms)
+      sum = arith::AddIOp::create(
+          b, loc, sum, createScalarAt(b, copies.loop, term, position, mapping));
+    return sum;
+  }
+
+  /// TMA's copies of the iteration at `position` into slot `slot`, under
+  /// the slot's barrier: one thread announces their bytes, then starts
+  /// them (nothing where `runs` is false). A with a rotated map goes as
+  /// one box where its tile lies wholly inside the matrix (its first row
+  /// at most its rows less the tile's), else in boxes of its groups.
+  void createTensorCopies(OpBuilder &b, Value position, Value runs,
+                          Value slot) {
+    Location loc = copies.loop.getLoc();
+    SmallVector<std::tuple<const TensorCopy *, Value, Value, Value>> operands;
+    for (auto [dot, buffers] : llvm::zip(copies.dots, buffersOf)) {
+      operands.push_back({&*dot.tileA, buffers.mapA, buffers.mapARotated,
+                          createSlot(b, buffers.ringA, slot)});
+      operands.push_back({&*dot.tileB, buffers.mapB, Value(),
+                          createSlot(b, buffers.ringB, slot)});
+    }
+    Operation *first = nullptr;
+    int64_t bytes = 0;
+    for (auto [tile, map, rotatedMap, dest] : operands) {
+      Value row = createTileStart(b, tile->row, position);
+      Value col = createTileStart(b, tile->col, position);
+      Value plainRuns = runs;
+      if (rotatedMap) {
+        int64_t tileRows = cast<SharedType>(dest.getType()).getShape()[0];
+        Value lastStart = arith::SubIOp::create(b, loc, tile->rowBound,
+                                                createI32(b, tileRows));
+        Value inside = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::sle, row, lastStart);
+        Value outside = arith::XOrIOp::create(
+            b, loc, inside,
+            arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+        Operation *whole = TensorCopyIntoOp::create(
+            b, loc, rotatedMap, row, col, dest, barriers, slot,
+            arith::AndIOp::create(b, loc, runs, inside));
+        first = first ? first : whole;
+        plainRuns = arith::AndIOp::create(b, loc, runs, outside);
+      }
+      auto copy = TensorCopyIntoOp::create(b, loc, map, row, col, dest,
+                                           barriers, slot, plainRuns);
+      first = first ? first : copy.getOperation();
+      bytes += copy.getCopiedBytes();
+    }
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(first);
+    BarrierExpectOp::create(b, loc, barriers, slot, bytes, runs);
+  }
+
   /// Every ring's copies of the iteration at `position` (none where `runs`
   /// is false) into slot `slot`, one group.
   void createCopies(OpBuilder &b, Value position, Value runs, Value slot) {
+    if (copies.byTensorMaps)
+      return createTensorCopies(b, position, runs, slot);
     for (auto [dot, buffers] : llvm::zip(copies.dots, buffersOf)) {
       if (dot.a)
         createCopy(b, *dot.a, position, runs,
@@ -463,6 +697,8 @@ private:
 
   LoopCopies &copies;
   SmallVector<Buffers> buffersOf;
+  /// The barriers of the rings' slots, where TMA copies.
+  Value barriers;
 };
 
 /// Rewrites the loop's products to read the rings their operands are
@@ -499,11 +735,14 @@ struct BlkPipelineDotOperandsPass
 
   void runOnOperation() override {
     AccessAnalysis analysis;
-    SmallVector<LoopCopies> found;
+    SmallVector<LoopCopies, 1> found;
     getOperation().walk([&](scf::ForOp loop) {
       std::optional<LoopCopies> copies = getLoopCopies(loop, analysis);
-      if (copies && hasCopyableLayouts(*copies))
-        found.push_back(std::move(*copies));
+      if (!copies || !hasCopyableLayouts(*copies))
+        return;
+      if (tensorMaps)
+        findTensorMapCopies(*copies, analysis);
+      found.push_back(std::move(*copies));
     });
     for (LoopCopies &copies : found)
       pipelineDotOperands(copies);

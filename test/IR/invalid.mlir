@@ -27,7 +27,7 @@ func.func @kernel_not_attr() attributes {blk.kernel = 4} {
 
 // -----
 
-// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch', 'blk.target', 'blk.vector', 'blk.realign', 'blk.fallback', or 'blk.access' on a load or store and 'blk.accesses' on a module)}}
+// expected-error @+1 {{'blk.warps' is not an operation attribute of the blk dialect (expected 'blk.kernel', 'blk.launch', 'blk.target', 'blk.tensor_map_params' on a function, 'blk.vector', 'blk.realign', 'blk.fallback', or 'blk.access' on a load or store and 'blk.accesses' on a module)}}
 func.func @unknown_op_attr() attributes {blk.warps = 4} {
   return
 }
@@ -47,7 +47,7 @@ func.func @returns_value(%x: i32) -> i32 attributes {blk.kernel = #blk.kernel<nu
 
 // -----
 
-// expected-error @+1 {{kernel argument #1 has type 'tensor<4xf32>'; kernels take !blk.ptr pointers and scalars}}
+// expected-error @+1 {{kernel argument #1 has type 'tensor<4xf32>'; kernels take !blk.ptr pointers, !blk.tensor_map descriptors and scalars}}
 func.func @tensor_argument(%p: !blk.ptr<f32>, %t: tensor<4xf32>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
   return
 }
@@ -463,7 +463,7 @@ func.func private @bad_extent(!blk.ptr<f32> {blk.arg = #blk.arg<scratch "s", col
 
 // -----
 
-// expected-error @+1 {{expected an argument role (input, output, scratch, row_stride, rows, cols, inner, param, batch, heads, batch_stride, head_stride), got 'weight'}}
+// expected-error @+1 {{expected an argument role (input, output, scratch, row_stride, rows, cols, inner, param, batch, heads, batch_stride, head_stride, tensor_map), got 'weight'}}
 func.func private @bad_role(!blk.ptr<f32> {blk.arg = #blk.arg<weight "w">})
 
 // -----
@@ -1036,3 +1036,59 @@ func.func @dot_rank(%a: tensor<8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>)
   %d = blk.dot %a, %b, %c : tensor<8xf32>, tensor<8x4xf32>, tensor<4x4xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{expected box rows of 128 bytes (the swizzle's width), but got 32 elements of 2 bytes}}
+func.func private @narrow_box(!blk.tensor_map<8x32xbf16>)
+
+// -----
+
+// expected-error @+1 {{expected 16-bit elements, but got 'f32'}}
+func.func private @f32_map(!blk.tensor_map<8x32xf32>)
+
+// -----
+
+// expected-error @+1 {{expected a rotation of 2 or more bits whose rows make the box's 64, but got rotation = [3, 4]}}
+func.func private @rotation_not_the_box(!blk.tensor_map<64x64xbf16, rotation = [3, 4]>)
+
+// -----
+
+// expected-error @+1 {{expected 1 to 8 barriers, but got 0}}
+func.func private @no_barriers(!blk.barriers<0>)
+
+// -----
+
+func.func @box_across_rotated_groups(%map: !blk.tensor_map<16x64xbf16>, %b: !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, %bars: !blk.barriers<3>, %i: i32) {
+  // expected-error @+1 {{'blk.tensor_copy_into' op expected boxes of at most 8 rows, which the buffer's row rotation keeps together, but found 16}}
+  blk.tensor_copy_into %map[%i, %i] into %b, %bars[%i] : !blk.tensor_map<16x64xbf16>, !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.barriers<3>
+  return
+}
+
+// -----
+
+func.func @rotated_map_other_rotation(%map: !blk.tensor_map<64x64xbf16, rotation = [3, 3]>, %b: !blk.shared<64x64xbf16, #blk.swizzled<>>, %bars: !blk.barriers<3>, %i: i32) {
+  // expected-error @+1 {{'blk.tensor_copy_into' op expected a buffer of one box of the rotated map, 64 x 64 with its rows rotated as the map's, but found '!blk.shared<64x64xbf16, #blk.swizzled<>>'}}
+  blk.tensor_copy_into %map[%i, %i] into %b, %bars[%i] : !blk.tensor_map<64x64xbf16, rotation = [3, 3]>, !blk.shared<64x64xbf16, #blk.swizzled<>>, !blk.barriers<3>
+  return
+}
+
+// -----
+
+func.func @copy_into_other_elements(%map: !blk.tensor_map<8x64xf16>, %b: !blk.shared<64x64xbf16, #blk.swizzled<>>, %bars: !blk.barriers<3>, %i: i32) {
+  // expected-error @+1 {{'blk.tensor_copy_into' op expected the buffer's elements to be the tensor map's, 'f16', but found 'bf16'}}
+  blk.tensor_copy_into %map[%i, %i] into %b, %bars[%i] : !blk.tensor_map<8x64xf16>, !blk.shared<64x64xbf16, #blk.swizzled<>>, !blk.barriers<3>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{kernel argument #1 is a tensor map of "w", but @map_of_nothing has no matrix tensor of that name}}
+func.func @map_of_nothing(%x: !blk.ptr<bf16> {blk.arg = #blk.arg<input "x">}, %m: !blk.tensor_map<8x64xbf16> {blk.arg = #blk.arg<tensor_map "w">}) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0 is declared #blk.arg<tensor_map "x">, which needs a !blk.tensor_map, but has type 'i32'}}
+func.func private @map_not_a_map(i32 {blk.arg = #blk.arg<tensor_map "x">})

@@ -231,6 +231,33 @@ func.func @async_copy(%p: !blk.ptr<bf16>, %cols: tensor<1024xi32, #row>, %m: ten
 #tile = #blk.blocked<elems = [1, 8], lanes = [4, 8], warps = [4, 1]>
 #mma = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [4, 1]>
 
+// A K step's copies by TMA (blk-pipeline-dot-operands with tensor maps):
+// barriers a slot, one announcement of the step's bytes, a copy per
+// operand through its tensor map (A's whole tile as one rotated box where it
+// lies inside the matrix, else in boxes of 8 rows), a wait for the phase.
+// CHECK-LABEL: func.func @tensor_copy_ops
+// CHECK-SAME: !blk.tensor_map<8x64xbf16> {blk.arg = #blk.arg<tensor_map "a">}, %{{.*}}: !blk.tensor_map<64x64xbf16, rotation = [3, 3]> {blk.arg = #blk.arg<tensor_map "a">}
+func.func @tensor_copy_ops(%a: !blk.ptr<bf16> {blk.arg = #blk.arg<input "a", rows_by_inner>},
+                           %a_map: !blk.tensor_map<8x64xbf16> {blk.arg = #blk.arg<tensor_map "a">},
+                           %a_whole: !blk.tensor_map<64x64xbf16, rotation = [3, 3]> {blk.arg = #blk.arg<tensor_map "a">},
+                           %row: i32 {blk.arg = #blk.arg<param "row">}, %col: i32 {blk.arg = #blk.arg<param "col">},
+                           %i: i32 {blk.arg = #blk.arg<param "i">}, %inside: i1 {blk.arg = #blk.arg<param "inside">})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %ring = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  %slot = blk.local_index %ring[%i] : !blk.shared<3x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>> -> !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+  // CHECK: %[[BARS:.*]] = blk.init_barriers : !blk.barriers<3>
+  %bars = blk.init_barriers : !blk.barriers<3>
+  // CHECK: blk.barrier_expect %[[BARS]][%{{.*}}], 8192 if %{{.*}} : !blk.barriers<3>
+  blk.barrier_expect %bars[%i], 8192 if %inside : !blk.barriers<3>
+  // CHECK: blk.tensor_copy_into %{{.*}}[%{{.*}}, %{{.*}}] into %{{.*}}, %[[BARS]][%{{.*}}] if %{{.*}} : !blk.tensor_map<64x64xbf16, rotation = [3, 3]>, !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.barriers<3>
+  blk.tensor_copy_into %a_whole[%row, %col] into %slot, %bars[%i] if %inside : !blk.tensor_map<64x64xbf16, rotation = [3, 3]>, !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.barriers<3>
+  // CHECK: blk.tensor_copy_into %{{.*}}[%{{.*}}, %{{.*}}] into %{{.*}}, %[[BARS]][%{{.*}}] : !blk.tensor_map<8x64xbf16>
+  blk.tensor_copy_into %a_map[%row, %col] into %slot, %bars[%i] : !blk.tensor_map<8x64xbf16>, !blk.shared<64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>, !blk.barriers<3>
+  // CHECK: blk.wait_barrier %[[BARS]][%{{.*}}], %{{.*}} : !blk.barriers<3>
+  blk.wait_barrier %bars[%i], %col : !blk.barriers<3>
+  return
+}
+
 // A K step of a product from rings of swizzled buffers
 // (blk-pipeline-dot-operands' ops).
 // CHECK-LABEL: func.func @ring_ops

@@ -29,7 +29,7 @@
 // whole warpgroups along M takes wgmma (Conversion/blk-to-gpu-wgmma.mlir
 // shows the IR): its operands in 1024-byte-aligned dynamic shared memory,
 // fenced for the asynchronous proxy; B transposed (the last 1).
-// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --chip sm_90a --emit-ptx %t.wgmma.ptx
+// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --chip sm_90a --tensor-maps=false --emit-ptx %t.wgmma.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.wgmma.ptx
 // WGMMA: .target sm_90a
 // WGMMA: .extern .shared .align 1024 .b8 blk_dynamic_shared[];
@@ -39,15 +39,16 @@
 // WGMMA: wgmma.commit_group.sync.aligned;
 // WGMMA: wgmma.wait_group.sync.aligned 0;
 // WGMMA-NOT: mma.sync
-// With num_stages = 3 and rows of whole 16-byte runs,
-// blk-pipeline-dot-operands copies A and B straight into rings of swizzled
-// buffers (Transforms/pipeline-dot-operands.mlir shows the IR): two groups
+// With num_stages = 3 and rows of whole 16-byte runs (and tensor maps
+// off), blk-pipeline-dot-operands copies A and B by cp.async straight into
+// rings of swizzled buffers (Transforms/pipeline-dot-operands.mlir shows
+// the IR): two groups
 // of copies before the loop; in it, the wait for this step's group, the
 // fence and barrier, the products left in flight (wait 1), a second
 // barrier (another warpgroup's products of the step before may still read
 // the slot), then the copies two steps ahead (the source size 0 where
 // masked off); no operand passes through registers.
-// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.ring.ptx
+// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 3 --chip sm_90a --tensor-maps=false --emit-ptx %t.ring.ptx
 // RUN: FileCheck %s --check-prefix=RING < %t.ring.ptx
 // RING-NOT: ld.global
 // RING: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};
@@ -69,7 +70,7 @@
 // (the copies go to the slot read two steps before), and the epilogue waits
 // for the last before it reads the accumulator (the wait takes the
 // registers: nothing reads them before).
-// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 4 --chip sm_90a --emit-ptx %t.flight.ptx
+// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 4 --chip sm_90a --tensor-maps=false --emit-ptx %t.flight.ptx
 // RUN: FileCheck %s --check-prefix=FLIGHT < %t.flight.ptx
 // FLIGHT: wgmma.commit_group.sync.aligned;
 // FLIGHT-NEXT: wgmma.wait_group.sync.aligned 1;
@@ -79,6 +80,38 @@
 // FLIGHT-NOT: cvt.rn.bf16x2.f32
 // FLIGHT: wgmma.wait_group.sync.aligned 0;
 // FLIGHT: cvt.rn.bf16x2.f32
+// By default TMA copies them (A and B read boxes of their matrices): the
+// kernel takes 128-byte tensor maps after its arguments, read where they
+// lie (grid constants: cvta.param); thread 0 initializes a barrier a slot
+// and, for each K step, announces its 32 KiB; A's tile goes as one 4-D box
+// that lands rotated (thread 0) where it lies inside the matrix, else as
+// 16 boxes of 8 rows (one instruction, 16 threads), B as 2 panels of 64
+// columns (one instruction, 2 threads). In the loop every thread waits at
+// its slot's barrier, and the products follow with no fence or barrier
+// before them; one barrier after them orders the next copies.
+// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.tma.ptx
+// RUN: FileCheck %s --check-prefix=TMA < %t.tma.ptx
+// TMA: .param .align 64 .b8 matmul_param_9[128],
+// TMA-NEXT: .param .align 64 .b8 matmul_param_10[128],
+// TMA-NEXT: .param .align 64 .b8 matmul_param_11[128]
+// TMA: cvta.param.u64
+// TMA: mbarrier.init.shared.b64 [{{.*}}], 1;
+// TMA: fence.mbarrier_init.release.cluster;
+// TMA-NEXT: bar.sync 0;
+// TMA: mbarrier.arrive.expect_tx.shared.b64 _, [{{.*}}], 32768;
+// TMA: cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [{{.*}}], [{{.*}}, {{[{]}}{{.*}},0,{{.*}},0} ]
+// TMA-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// TMA: mbarrier.try_wait.parity.shared.b64
+// TMA-NOT: bar.sync
+// TMA: wgmma.fence.sync.aligned;
+// TMA: wgmma.commit_group.sync.aligned;
+// TMA-NEXT: wgmma.wait_group.sync.aligned 1;
+// TMA-NEXT: bar.sync 0;
+// TMA: mbarrier.arrive.expect_tx.shared.b64 _, [{{.*}}], 32768;
+// TMA: cp.async.bulk.tensor.4d
+// TMA-COUNT-2: cp.async.bulk.tensor.2d
+// TMA-NOT: cp.async.cg
+// TMA-NOT: ld.global
 // Rings that would not fit a CTA (128 x 256 x 128, 3 stages: 288 KiB): the
 // operands stay loads through registers, as before the rings.
 // RUN: softmax-run %examples/matmul.mlir --rows 4096 --cols 4096 --inner 4096 --dtype bf16 --const ROWS=128,BLOCK=256,KT=128 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.nofit.ptx

@@ -35,10 +35,10 @@
 // on 4 warps where M <= 64; 2 stages with mma.sync (sm_80).
 // RUN: softmax-run %examples/matmul.mlir --rows 4096 --cols 11008 --inner 4096 --dtype bf16 --chip sm_90a --emit-ptx %t.wide.ptx | FileCheck %s --check-prefix=WIDE
 // WIDE: PTX for sm_90a, BLOCK=256 KT=64 ROWS=128 SPLITS=43 warps=8 stages=3, grid 1376:
-// RUN: FileCheck %s --check-prefix=RING < %t.wide.ptx
-// RING-NOT: ld.global
-// RING: cp.async.cg.shared.global
-// RING: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// RUN: FileCheck %s --check-prefix=TMA < %t.wide.ptx
+// TMA-NOT: ld.global
+// TMA: cp.async.bulk.tensor.2d.shared::cluster.global
+// TMA: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // RUN: softmax-run %examples/matmul.mlir --rows 1 --cols 4096 --inner 4096 --dtype bf16 --chip sm_90a --emit-ptx %t.row.ptx | FileCheck %s --check-prefix=ROW
 // ROW: PTX for sm_90a, BLOCK=64 KT=64 ROWS=64 SPLITS=64 warps=4 stages=3, grid 64:
 // RUN: softmax-run %examples/matmul.mlir --rows 4096 --cols 4096 --inner 4096 --dtype f16 --chip sm_80 --emit-ptx %t.sm80.ptx | FileCheck %s --check-prefix=SM80

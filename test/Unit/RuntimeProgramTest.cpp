@@ -230,6 +230,79 @@ TEST(RuntimeProgramTest, ProductLaunchPacksInnerAndStrides) {
   EXPECT_EQ(read.signatures[0].arguments[2].extent, ArgExtent::inner_by_cols);
 }
 
+// A kernel that copies by TMA takes a tensor map of each operand after its
+// declared arguments: the launch record says which matrix and box, and the
+// launch describes each from the arguments (the operand's extent, its row
+// stride in bytes, its element type) to the GPU runtime's encoder.
+TEST(RuntimeProgramTest, TensorMapsFollowTheDeclaredArguments) {
+  int memory = 0;
+  ProgramImage image = sampleProductImage();
+  image.launches[0].tensorMaps = {{"a", 8, 64}, {"b", 64, 64}};
+  LaunchArguments arguments(300, 200, 50);
+  arguments.tensor("a", &memory).tensor("b", &memory).tensor("c", &memory);
+  arguments.rowStride("a", 64);
+  std::vector<TensorMapRequest> requests;
+  auto encoder = [&](const TensorMapRequest &request, TensorMapBytes &map) {
+    requests.push_back(request);
+    std::memset(map.bytes, static_cast<int>(requests.size()),
+                sizeof(map.bytes));
+    return Status::success();
+  };
+  PackedArguments packed;
+  Status status = packArguments(image.signatures[0], arguments, packed,
+                                image.launches[0].tensorMaps, encoder);
+  ASSERT_TRUE(status.ok()) << status.message();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0].rows, 300) << "a: M x K";
+  EXPECT_EQ(requests[0].cols, 50);
+  EXPECT_EQ(requests[0].rowStrideBytes, 64 * 2);
+  EXPECT_EQ(requests[0].elementType, "bf16");
+  EXPECT_EQ(requests[0].boxRows, 8);
+  EXPECT_EQ(requests[1].rows, 50) << "b: K x N";
+  EXPECT_EQ(requests[1].cols, 200);
+  EXPECT_EQ(requests[1].rowStrideBytes, 200 * 2);
+  ASSERT_EQ(packed.slots.size(), 6u + 2u);
+  EXPECT_EQ(static_cast<unsigned char *>(packed.slots[6])[127], 1);
+  EXPECT_EQ(static_cast<unsigned char *>(packed.slots[7])[0], 2);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(packed.slots[7]) % 64, 0u);
+
+  // Without an encoder (the CPU) or with one that fails, the launch fails,
+  // naming the matrix.
+  PackedArguments unpacked;
+  EXPECT_FALSE(packArguments(image.signatures[0], arguments, unpacked,
+                             image.launches[0].tensorMaps)
+                   .ok());
+  Status failed = packArguments(
+      image.signatures[0], arguments, unpacked, image.launches[0].tensorMaps,
+      [](const TensorMapRequest &, TensorMapBytes &) {
+        return Status::failure("misaligned");
+      });
+  EXPECT_NE(failed.message().find("the tensor map of 'a': misaligned"),
+            std::string::npos)
+      << failed.message();
+
+  // A map of a tensor the kernel does not have is refused.
+  image.launches[0].tensorMaps = {{"w", 8, 64}};
+  EXPECT_FALSE(packArguments(image.signatures[0], arguments, unpacked,
+                             image.launches[0].tensorMaps, encoder)
+                   .ok());
+}
+
+TEST(RuntimeProgramTest, TensorMapsSurviveTheKernelCache) {
+  ProgramImage image = sampleProductImage();
+  image.launches[0].tensorMaps = {{"a", 8, 64}, {"b", 64, 64}};
+  std::string bytes = image.serialize();
+  ProgramImage read;
+  ASSERT_TRUE(ProgramImage::deserialize(bytes, read).ok());
+  ASSERT_EQ(read.launches[0].tensorMaps.size(), 2u);
+  EXPECT_EQ(read.launches[0].tensorMaps[1].tensor, "b");
+  EXPECT_EQ(read.launches[0].tensorMaps[1].boxRows, 64);
+  EXPECT_EQ(read.serialize(), bytes);
+  for (size_t length = 0; length < bytes.size(); ++length)
+    EXPECT_FALSE(ProgramImage::deserialize(bytes.substr(0, length), read).ok())
+        << "a truncation to " << length << " bytes";
+}
+
 // A batch of 2 x 3 problems of 5 x 8: dense, instance (b, h) starts at
 // (3 b + h) 40; laid out [B, S, H, D] (rows 24 apart, heads 8), at
 // 120 b + 8 h. A tensor spans from its first element to the end of its last

@@ -148,4 +148,28 @@ def BlkAttachNVVMTarget : Pass<"blk-attach-nvvm-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def BlkPassTensorMapsByValue
+    : Pass<"blk-pass-tensor-maps-by-value", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the tensor-map parameters of kernels 128-byte grid "
+                "constants passed by value";
+  let description = [{
+    A TMA descriptor (`!blk.tensor_map`) reaches the kernel as a 128-byte
+    parameter (`cuLaunchKernel` copies the launcher's CUtensorMap), and TMA
+    reads it where it lies, in parameter space: the parameter must be
+    `llvm.byval` of `!llvm.array<128 x i8>` and `nvvm.grid_constant`, or
+    NVPTX would copy it to local memory, which TMA cannot read. NVVM accepts
+    those only on an `llvm.func` kernel, and `convert-gpu-to-nvvm` keeps
+    neither from the `gpu.func`, so this pass, after it, sets them on the
+    parameters `blk.tensor_map_params` lists (written by
+    convert-blk-to-gpu) and removes that list.
+
+    ```mlir
+    llvm.func @matmul(..., %a_map: !llvm.ptr {llvm.align = 64 : i64,
+        llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
+    ```
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // BLK_CONVERSION_PASSES_TD

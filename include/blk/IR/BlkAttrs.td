@@ -113,7 +113,8 @@ def Blk_ArgRoleAttr : I32EnumAttr<"ArgRole", "what a kernel argument is", [
     I32EnumAttrCase<"rows", 4>, I32EnumAttrCase<"cols", 5>,
     I32EnumAttrCase<"param", 6>, I32EnumAttrCase<"inner", 7>,
     I32EnumAttrCase<"batch", 8>, I32EnumAttrCase<"heads", 9>,
-    I32EnumAttrCase<"batch_stride", 10>, I32EnumAttrCase<"head_stride", 11>]> {
+    I32EnumAttrCase<"batch_stride", 10>, I32EnumAttrCase<"head_stride", 11>,
+    I32EnumAttrCase<"tensor_map", 12>]> {
   let cppNamespace = "::mlir::blk";
 }
 
@@ -144,6 +145,7 @@ def Blk_ArgAttr : AttrDef<Blk_Dialect, "Arg"> {
     | `param "eps"` | integer or float | a scalar the user gives |
     | `batch`, `heads` | integer | how many problems of that shape: B x H |
     | `batch_stride "x"`, `head_stride "x"` | integer | elements between the problems of `x` |
+    | `tensor_map "x"` | `!blk.tensor_map` | a TMA descriptor of matrix `x` (added by the compiler) |
 
     A tensor is a `matrix` (rows x cols, the default), `per_row` (one
     element per row), `per_col` (one per column, e.g. a weight), or a
@@ -313,6 +315,34 @@ def Blk_TargetAttr : AttrDef<Blk_Dialect, "Target"> {
 // What a launcher needs to know about a compiled kernel
 //===----------------------------------------------------------------------===//
 
+def Blk_TensorMapAttr : AttrDef<Blk_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "a TMA descriptor a launch builds";
+  let description = [{
+    In a `#blk.launch`: the kernel takes a tensor map of matrix `tensor`
+    (`!blk.tensor_map`) read in boxes of `box` (rows x columns), in the
+    order of its `tensor_map` arguments. The launcher encodes it from the
+    tensor's address, rows, columns, row stride and element type, with the
+    128-byte swizzle and zeros outside the matrix.
+
+    ```mlir
+    #blk.tensor_map<"a", box = [8, 64]>
+    #blk.tensor_map<"a", box = [128, 64], rotation = [3, 4]>
+    ```
+
+    With a `rotation`, the map is the 4-dimensional one of a rotated
+    `!blk.tensor_map`.
+  }];
+  let parameters = (ins StringRefParameter<>:$tensor,
+                        ArrayRefParameter<"int64_t">:$box,
+                        DefaultValuedParameter<"int64_t", "0">:$rotationFirst,
+                        DefaultValuedParameter<"int64_t", "0">:$rotationBits);
+  let assemblyFormat = [{
+    `<` $tensor `,` `box` `=` `[` $box `]`
+    (`,` `rotation` `=` `[` $rotationFirst^ `,` $rotationBits `]`)? `>`
+  }];
+}
+
 def Blk_LaunchAttr : AttrDef<Blk_Dialect, "Launch"> {
   let mnemonic = "launch";
   let summary = "launch contract of a compiled kernel";
@@ -325,7 +355,9 @@ def Blk_LaunchAttr : AttrDef<Blk_Dialect, "Launch"> {
     shape, so the launch has `ctas` times as many CTAs as programs), and the
     argument types in order (`!blk.ptr<T>` is one device pointer). A
     kernel whose programs meet at a `blk.program_barrier` needs
-    `residentPrograms` of them resident at once (printed only then).
+    `residentPrograms` of them resident at once (printed only then). A
+    kernel that reads through TMA descriptors lists them in `tensorMaps`
+    (`#blk.tensor_map`, in the order of its `tensor_map` arguments).
   }];
   let parameters = (ins StringRefParameter<>:$kernel, "int64_t":$threads,
                         "int64_t":$ctas,
@@ -333,9 +365,10 @@ def Blk_LaunchAttr : AttrDef<Blk_Dialect, "Launch"> {
                         "int64_t":$dynamicSharedBytes,
                         "GridKind":$grid,
                         DefaultValuedParameter<"int64_t", "0">:$residentPrograms,
-                        ArrayRefParameter<"::mlir::Type">:$args);
+                        ArrayRefParameter<"::mlir::Type">:$args,
+                        OptionalArrayRefParameter<"::mlir::blk::TensorMapAttr">:$tensorMaps);
   let assemblyFormat = [{
     `<` struct($kernel, $threads, $ctas, $staticSharedBytes, $dynamicSharedBytes,
-               $grid, $residentPrograms, $args) `>`
+               $grid, $residentPrograms, $args, $tensorMaps) `>`
   }];
 }

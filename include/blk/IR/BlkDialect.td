@@ -53,6 +53,10 @@ def Blk_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTargetAttrName() { return "blk.target"; }
     /// Name of the module attribute listing the #blk.launch of every kernel.
     static constexpr ::llvm::StringLiteral getLaunchAttrName() { return "blk.launch"; }
+    /// On a GPU kernel function: the parameters that are tensor maps (an
+    /// array of their indices), until blk-pass-tensor-maps-by-value makes
+    /// them grid constants.
+    static constexpr ::llvm::StringLiteral getTensorMapParamsAttrName() { return "blk.tensor_map_params"; }
     /// Name of the attribute on loads and stores giving the number of
     /// consecutive elements a thread accesses as one vector.
     static constexpr ::llvm::StringLiteral getVectorAttrName() { return "blk.vector"; }

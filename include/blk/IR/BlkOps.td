@@ -512,6 +512,107 @@ def Blk_AsyncWaitGroupOp : Blk_Op<"async_wait_group", [
   let assemblyFormat = "$pending attr-dict";
 }
 
+def Blk_InitBarriersOp : Blk_Op<"init_barriers", [
+    MemoryEffects<[MemAlloc<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>]> {
+  let summary = "make the mbarriers of a ring filled by TMA";
+  let description = [{
+    Places `count` transaction barriers in the CTA's static shared memory
+    and initializes each for one arrival a phase (Triton's
+    `ttng.init_barrier`): one thread writes them, a fence makes them
+    visible to the asynchronous proxy that completes their transactions,
+    and a barrier of the CTA to every thread. blk-pipeline-dot-operands
+    makes one before a K loop whose operands TMA copies, a barrier per
+    slot of the rings.
+
+    ```mlir
+    %bars = blk.init_barriers : !blk.barriers<3>
+    ```
+  }];
+  let results = (outs Blk_BarriersType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+}
+
+def Blk_BarrierExpectOp : Blk_Op<"barrier_expect", [
+    MemoryEffects<[MemWrite<Blk_SharedMemory>]>]> {
+  let summary = "arrive at a barrier, announcing the bytes of its copies";
+  let description = [{
+    One thread of the CTA arrives at barrier `index` of `barriers` and
+    announces `bytes` more bytes of copies (`mbarrier.arrive.expect_tx`,
+    Triton's `ttng.barrier_expect`): the barrier's phase completes when
+    those bytes have landed, whichever comes first. Nothing happens where
+    `pred` is false.
+
+    ```mlir
+    blk.barrier_expect %bars[%slot], 49152 if %runs : !blk.barriers<3>
+    ```
+  }];
+  let arguments = (ins Blk_BarriersType:$barriers, I32:$index,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>,
+                                              IntMaxValue<1048575>]>:$bytes,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $bytes (`if` $pred^)? attr-dict `:`
+    qualified(type($barriers))
+  }];
+}
+
+def Blk_TensorCopyIntoOp : Blk_Op<"tensor_copy_into", [
+    MemoryEffects<[MemRead, MemWrite<Blk_SharedMemory>]>]> {
+  let summary = "copy a tile of a matrix into a swizzled buffer by TMA";
+  let description = [{
+    Starts copying the tile of the matrix `map` describes whose first
+    element is at (`row`, `col`) into `dest`, a `#blk.swizzled` buffer of
+    the tile's shape (Triton's `ttng.async_tma_copy_global_to_local`): one
+    thread issues a `cp.async.bulk.tensor` for each box of the tile, each
+    landing in the panel and rows of `dest` it fills (a buffer with rotated
+    rows takes boxes of 8 rows, which the rotation moves whole). Elements
+    outside the matrix land as zeros. Each copy's bytes complete a
+    transaction of barrier `index` of `barriers`, whose
+    `blk.barrier_expect` announced them. Nothing is copied where `pred` is
+    false.
+
+    ```mlir
+    blk.tensor_copy_into %a_map[%row, %k] into %slot, %bars[%i] if %runs
+        : !blk.tensor_map<8x64xbf16>,
+          !blk.shared<128x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 4>>,
+          !blk.barriers<3>
+    ```
+  }];
+  let arguments = (ins Blk_TensorMapType:$map, I32:$row, I32:$col,
+                       Blk_SharedType:$dest, Blk_BarriersType:$barriers,
+                       I32:$index, Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $map `[` $row `,` $col `]` `into` $dest `,` $barriers `[` $index `]`
+    (`if` $pred^)? attr-dict `:` qualified(type($map)) `,`
+    qualified(type($dest)) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Bytes the op copies into `dest` (zeros outside the matrix count).
+    int64_t getCopiedBytes();
+  }];
+}
+
+def Blk_WaitBarrierOp : Blk_Op<"wait_barrier", [
+    MemoryEffects<[MemRead<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>]> {
+  let summary = "wait for a phase of a barrier";
+  let description = [{
+    Every thread waits until barrier `index` of `barriers` has completed
+    its phase of parity `phase` (`mbarrier.try_wait.parity`, Triton's
+    `ttng.wait_barrier`): the copies announced for that phase have landed
+    and are visible to the thread.
+
+    ```mlir
+    blk.wait_barrier %bars[%slot], %phase : !blk.barriers<3>
+    ```
+  }];
+  let arguments = (ins Blk_BarriersType:$barriers, I32:$index, I32:$phase);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $phase attr-dict `:`
+    qualified(type($barriers))
+  }];
+}
+
 def Blk_BarrierOp : Blk_Op<"barrier", [
     MemoryEffects<[MemRead<Blk_SharedMemory>, MemWrite<Blk_SharedMemory>]>]> {
   let summary = "a barrier of the CTA's threads";

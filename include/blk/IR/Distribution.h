@@ -234,6 +234,8 @@ SwizzledSharedAttr getWgmmaOperandEncoding(MLIRContext *context,
 
 /// The row permutation of a #blk.swizzled encoding, if it has one.
 std::optional<BitRotation> getRowRotation(SwizzledSharedAttr encoding);
+/// The row permutation a tensor map's boxes land with, if it has one.
+std::optional<BitRotation> getRowRotation(TensorMapType map);
 
 /// Bytes of one 2-D `rows` x `cols` block of `elementBits`-bit elements
 /// arranged #blk.swizzled: whole repeats of the swizzle.

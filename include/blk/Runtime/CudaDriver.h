@@ -26,6 +26,7 @@
 #ifndef BLK_RUNTIME_CUDADRIVER_H
 #define BLK_RUNTIME_CUDADRIVER_H
 
+#include "blk/Runtime/Launch.h"
 #include "blk/Runtime/Status.h"
 
 #include <cstddef>
@@ -144,6 +145,14 @@ struct CudaDriverApi {
   /// Null on a driver without clusters (before CUDA 11.8).
   CUresult (*cuOccupancyMaxActiveClusters)(int *clusters, CUfunction function,
                                            const CUlaunchConfig *config);
+  /// Null on a driver without the tensor memory accelerator (before CUDA
+  /// 12.0). The enums are ints here: data type, interleave, swizzle, L2
+  /// promotion, out-of-bounds fill.
+  CUresult (*cuTensorMapEncodeTiled)(
+      void *tensorMap, int dataType, uint32_t rank, void *globalAddress,
+      const uint64_t *globalDim, const uint64_t *globalStrides,
+      const uint32_t *boxDim, const uint32_t *elementStrides, int interleave,
+      int swizzle, int l2Promotion, int oobFill);
   CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
   CUresult (*cuEventRecord)(CUevent event, CUstream stream);
   CUresult (*cuEventSynchronize)(CUevent event);
@@ -369,6 +378,11 @@ public:
   Status createStream(Stream &stream) const;
   /// Waits for all submitted work; reports faults of earlier launches.
   Status synchronize() const;
+  /// Encodes the TMA descriptor `request` describes into `map`; fails,
+  /// saying what, on a driver without TMA or a matrix TMA cannot describe
+  /// (an address or row stride not a multiple of 16 bytes).
+  Status encodeTensorMap(const TensorMapRequest &request,
+                         TensorMapBytes &map) const;
 
 private:
   CudaDriver() = default;

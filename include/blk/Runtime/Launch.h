@@ -14,6 +14,7 @@
 #include "blk/Runtime/Program.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,18 +95,47 @@ Status getTensorElements(const KernelArgument &tensor,
 Status getTensorBytes(const KernelArgument &tensor, const ProgramShape &shape,
                       size_t &bytes);
 
-/// One kernel launch's argument array: a 64-bit slot per argument (a
-/// scalar in its low bytes) and a pointer to each slot.
+/// What a TMA descriptor describes (cuTensorMapEncodeTiled's arguments): a
+/// row-major matrix of 16-bit `elementType` elements ("bf16" or "f16") at
+/// `address`, `rows` x `cols` of them with rows `rowStrideBytes` apart,
+/// read in boxes of `boxRows` x `boxCols`, with the 128-byte swizzle and
+/// zeros outside the matrix.
+struct TensorMapRequest {
+  uint64_t address = 0;
+  std::string elementType;
+  int64_t rows = 0, cols = 0, rowStrideBytes = 0;
+  int64_t boxRows = 0, boxCols = 0;
+  /// Boxes whose rows land rotated (TensorMapParam): 4 dimensions.
+  int64_t rotationFirst = 0, rotationBits = 0;
+};
+
+/// The 128 bytes of an encoded tensor map (CUtensorMap), aligned as a
+/// kernel parameter of it must be.
+struct alignas(64) TensorMapBytes {
+  unsigned char bytes[128];
+};
+
+/// Encodes a tensor map (the GPU runtime's: CudaDriver::encodeTensorMap).
+using TensorMapEncoder =
+    std::function<Status(const TensorMapRequest &, TensorMapBytes &)>;
+
+/// One kernel launch's argument array: a 64-bit slot per declared argument
+/// (a scalar in its low bytes), the tensor maps after them, and a pointer
+/// to each.
 struct PackedArguments {
   std::vector<uint64_t> values;
+  std::vector<TensorMapBytes> tensorMaps;
   std::vector<void *> slots;
 };
 
-/// Packs the arguments `signature` declares. Fails, naming the kernel and
-/// the argument, on a tensor or parameter not given or a value its type
-/// cannot hold.
+/// Packs the arguments `signature` declares, then a tensor map for each of
+/// `tensorMaps` (by `encoder`; the launch record's). Fails, naming the
+/// kernel and the argument, on a tensor or parameter not given, a value its
+/// type cannot hold, or a tensor map that cannot be encoded.
 Status packArguments(const KernelSignature &signature,
-                     const LaunchArguments &arguments, PackedArguments &packed);
+                     const LaunchArguments &arguments, PackedArguments &packed,
+                     const std::vector<TensorMapParam> &tensorMaps = {},
+                     const TensorMapEncoder &encoder = nullptr);
 
 } // namespace blk::runtime
 

@@ -23,7 +23,7 @@ namespace blk::runtime {
 /// What a kernel argument is (the IR's #blk.arg roles, same order).
 enum class ArgRole {
   input, output, scratch, row_stride, rows, cols, param, inner,
-  batch, heads, batch_stride, head_stride
+  batch, heads, batch_stride, head_stride, tensor_map
 };
 /// The shape of a tensor argument: rows x cols, a vector per row or per
 /// column, or a product's operand (rows x inner, inner x cols).
@@ -64,6 +64,17 @@ struct KernelSignature {
 std::vector<KernelArgument>
 getTensorArguments(const std::vector<KernelSignature> &signatures);
 
+/// A TMA descriptor a kernel takes after its declared arguments: of matrix
+/// `tensor` (a tensor argument of the kernel), read in boxes of `boxRows` x
+/// `boxCols` elements, with the 128-byte swizzle and zeros outside.
+struct TensorMapParam {
+  std::string tensor;
+  int64_t boxRows = 0, boxCols = 0;
+  /// A box whose rows land rotated (#blk.tensor_map's rotation [first,
+  /// bits]; 0 bits: none): the map is 4-dimensional.
+  int64_t rotationFirst = 0, rotationBits = 0;
+};
+
 /// How a GPU kernel is launched.
 struct KernelLaunch {
   int64_t threads = 0;
@@ -82,6 +93,9 @@ struct KernelLaunch {
   /// (blk.program_barrier): a persistent grid of fewer would never finish.
   /// 0: no such need.
   int64_t residentPrograms = 0;
+  /// The tensor maps the kernel takes after its declared arguments, in
+  /// order (the compiler's, not the program's: blk-pipeline-dot-operands).
+  std::vector<TensorMapParam> tensorMaps;
 };
 
 /// The rows and columns of a tensor (a vector per row: rows x 1).

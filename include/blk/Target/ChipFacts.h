@@ -37,6 +37,11 @@ constexpr int64_t kMaxPipelineStages = 4;
 /// (`ld.global.v4.b32`, `st.shared.v4.b32`): a thread's runs of consecutive
 /// elements are at most this long, and shared buffers are aligned to it.
 constexpr int64_t kVectorBytes = 16;
+/// Bytes of one `mbarrier` object in shared memory (and its alignment).
+constexpr int64_t kMbarrierBytes = 8;
+/// Bytes of a tensor map (`CUtensorMap`), passed by value to a kernel, and
+/// the alignment a kernel parameter of it takes.
+constexpr int64_t kTensorMapBytes = 128, kTensorMapAlignment = 64;
 /// Bytes of one row of shared memory's banks (32 banks of 4 bytes): the
 /// addresses a warp reaches at once conflict when they are apart by a
 /// multiple of it.

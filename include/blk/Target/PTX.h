@@ -58,6 +58,14 @@ struct CompiledKernel {
   int64_t residentPrograms = 0;
   /// Argument types as printed in the program (`!blk.ptr<f32>`, `i32`, ...).
   std::vector<std::string> args;
+  /// The tensor maps the kernel takes after its declared arguments
+  /// (#blk.tensor_map): the matrix's name and the box, rows x columns.
+  struct TensorMap {
+    std::string tensor;
+    int64_t boxRows = 0, boxCols = 0;
+    int64_t rotationFirst = 0, rotationBits = 0;
+  };
+  std::vector<TensorMap> tensorMaps;
 };
 
 /// The kernels of a module the pipeline has run on; emits a diagnostic and

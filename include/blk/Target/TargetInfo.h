@@ -28,7 +28,10 @@ using ::blk::chip::kMaxClusterCtas;
 using ::blk::chip::kMaxPipelineStages;
 using ::blk::chip::kMaxThreadsPerCta;
 using ::blk::chip::kMaxWarpsPerCta;
+using ::blk::chip::kMbarrierBytes;
 using ::blk::chip::kSharedBankRowBytes;
+using ::blk::chip::kTensorMapAlignment;
+using ::blk::chip::kTensorMapBytes;
 using ::blk::chip::kVectorBytes;
 using ::blk::chip::kWarpSize;
 
@@ -98,6 +101,10 @@ public:
   /// ISA 8.0): sm_90a only, the architecture-specific Hopper target (plain
   /// sm_90 code must also run on later chips, which lack them).
   bool hasWgmma() const { return chip == "sm_90a"; }
+  /// Oldest chip with the tensor memory accelerator (`cp.async.bulk.tensor`
+  /// through a tensor map, completing on an `mbarrier`; PTX ISA 8.0).
+  static constexpr unsigned kMinTensorMapChip = 90;
+  bool hasTensorMaps() const { return chipNumber >= kMinTensorMapChip; }
   /// The chip to compile for on a device of compute capability
   /// `major`.`minor`: sm_90a on Hopper (its wgmma; the code is compiled
   /// for the device at hand), else sm_<major><minor>.

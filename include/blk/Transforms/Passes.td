@@ -591,7 +591,25 @@ def BlkPipelineDotOperands : Pass<"blk-pipeline-dot-operands", "::mlir::ModuleOp
     comes first). One group of copies an iteration, after the first
     product; `num_stages` of 2 or more; every product waited for where it
     is made.
+
+    With `tensor-maps` (the default) on a chip with the tensor memory
+    accelerator (sm_90+), a loop of one product whose A and B each read a
+    box of a matrix argument (TileAccess.h: offsets `(r0 + i) * stride +
+    (c0 + j)`, masked exactly by the matrix's rows and columns, 16-byte
+    aligned rows) is copied by TMA instead: the kernel gets a
+    `!blk.tensor_map` argument per operand (`#blk.arg<tensor_map "a">`,
+    which the launcher builds), the rings a `blk.init_barriers` of one
+    barrier per slot, and each iteration's copies one thread's
+    `blk.barrier_expect` of their bytes and a `blk.tensor_copy_into` per
+    operand (no address math, no registers, no groups); the product waits
+    at its slot's barrier (`blk.wait_barrier`, the loop carrying the
+    phase) where it waited for a group.
   }];
+  let options = [
+    Option<"tensorMaps", "tensor-maps", "bool", /*default=*/"true",
+           "Copy the operands of a loop of one product by TMA where both "
+           "read a box of a matrix argument (sm_90+)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -70,6 +70,21 @@ struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
       gpuFunc->setAttr(
           NVVM::NVVMDialect::getMinctasmAttrName(),
           rewriter.getI32IntegerAttr(kernel.getMinCtasPerSm()));
+    // Tensor maps are passed by value, 64-byte aligned: the alignment
+    // survives the conversion to llvm.func, the rest waits for
+    // blk-pass-tensor-maps-by-value, which the function attribute tells
+    // which parameters are maps (NVVM accepts grid constants only on
+    // llvm.func kernels).
+    SmallVector<int32_t> tensorMaps;
+    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isa<TensorMapType>(type)) {
+        tensorMaps.push_back(static_cast<int32_t>(index));
+        gpuFunc.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
+                           rewriter.getI64IntegerAttr(kTensorMapAlignment));
+      }
+    if (!tensorMaps.empty())
+      gpuFunc->setAttr(BlkDialect::getTensorMapParamsAttrName(),
+                       rewriter.getDenseI32ArrayAttr(tensorMaps));
     for (unsigned i = 0; i < workgroup.size(); ++i)
       gpuFunc.setWorkgroupAttributionAttr(
           i, LLVM::LLVMDialect::getAlignAttrName(),
@@ -292,6 +307,7 @@ struct ConvertBlkToGPUPass
     populateDotOpPatterns(converter, patterns, plan, targetInfo);
     populateProgramBarrierOpPatterns(converter, patterns);
     populateSharedMemoryOpPatterns(converter, patterns, plan);
+    populateTensorCopyOpPatterns(converter, patterns, plan);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -176,6 +176,16 @@ void storeSwizzled(OpBuilder &b, Location loc,
 void populateSharedMemoryOpPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns,
                                     const WorkgroupPlan &plan);
+/// `row` (i32) with the bits of `rotation` rotated left by one
+/// (BitRotation::apply, at run time).
+Value createRotatedRow(OpBuilder &b, Location loc, Value row,
+                       BitRotation rotation);
+
+/// blk.init_barriers (the plan's mbarriers), blk.barrier_expect,
+/// blk.tensor_copy_into (TMA) and blk.wait_barrier.
+void populateTensorCopyOpPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  const WorkgroupPlan &plan);
 /// Every blk.program_barrier of `kernel` counts a number of programs known
 /// now: the launcher needs it to keep them all resident.
 LogicalResult checkProgramBarriers(func::FuncOp kernel);

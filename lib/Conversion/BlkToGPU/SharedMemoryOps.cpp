@@ -90,10 +90,8 @@ static Value createSwizzledOffset(OpBuilder &b, Location loc, Value row,
                                 createMulAdd(b, loc, inChunk, 2, Value()))));
 }
 
-/// `row` with the bits of `rotation` rotated left by one
-/// (BitRotation::apply, on a row in a register).
-static Value createRotatedRow(OpBuilder &b, Location loc, Value row,
-                              BitRotation rotation) {
+Value mlir::blk::createRotatedRow(OpBuilder &b, Location loc, Value row,
+                                 BitRotation rotation) {
   auto constant = [&](int64_t value) {
     return createI32Constant(b, loc, value);
   };

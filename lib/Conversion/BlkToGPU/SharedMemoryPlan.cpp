@@ -235,7 +235,15 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
   // The walk visits reductions in program order.
   if (lastClusterReduce && lastClusterReduce->getParentOp() == kernel)
     plan.exitArriveOf[kernel.getSymName()] = lastClusterReduce;
-  int64_t sharedBytes = totalBytes(buffers) + clusterBytes;
+  int64_t barrierBytes = 0;
+  kernel.walk([&](InitBarriersOp init) {
+    int64_t count = init.getType().getCount();
+    barrierBytes += count * kMbarrierBytes;
+    plan.barrierArrays.push_back(
+        {init, LLVM::LLVMArrayType::get(
+                   IntegerType::get(kernel.getContext(), 64), count)});
+  });
+  int64_t sharedBytes = totalBytes(buffers) + clusterBytes + barrierBytes;
   if (sharedBytes > target.getMaxStaticSharedBytes())
     return kernel.emitError()
            << "kernel @" << kernel.getSymName() << " needs " << sharedBytes
@@ -309,6 +317,13 @@ void mlir::blk::createSharedGlobals(gpu::GPUModuleOp gpuModule,
         "blk_cluster_partials_" + std::to_string(index), Attribute(),
         /*alignment=*/kVectorBytes, shared);
   }
+  for (auto [index, barriers] : llvm::enumerate(plan.barrierArrays)) {
+    auto [init, type] = barriers;
+    plan.barriersOf[init] = LLVM::GlobalOp::create(
+        builder, init->getLoc(), type, /*isConstant=*/false,
+        LLVM::Linkage::Internal, "blk_barriers_" + std::to_string(index),
+        Attribute(), /*alignment=*/kMbarrierBytes, shared);
+  }
   if (plan.stagedOffsetOf.empty())
     return;
   // An external array of no elements in shared memory is the launch's
@@ -330,11 +345,20 @@ ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,
   SmallVector<Attribute> launches;
   for (func::FuncOp kernel : kernels) {
     KernelAttr attr = getKernelAttr(kernel);
+    SmallVector<TensorMapAttr> tensorMaps;
+    for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes()))
+      if (auto map = dyn_cast<TensorMapType>(type))
+        tensorMaps.push_back(TensorMapAttr::get(
+            context,
+            kernel.getArgAttrOfType<ArgAttr>(index,
+                                             BlkDialect::getArgAttrName())
+                .getName(),
+            map.getBox(), map.getRotationFirst(), map.getRotationBits()));
     launches.push_back(LaunchAttr::get(
         context, kernel.getSymName(), kWarpSize * attr.getNumWarps(),
         attr.getNumCtas(), plan.sharedBytes.lookup(kernel),
         plan.dynamicSharedBytes.lookup(kernel), attr.getGrid(),
-        getResidentPrograms(kernel), kernel.getArgumentTypes()));
+        getResidentPrograms(kernel), kernel.getArgumentTypes(), tensorMaps));
   }
   return ArrayAttr::get(context, launches);
 }

@@ -34,6 +34,11 @@ struct WorkgroupPlan {
   /// The global (in the gpu.module) of each reduction across CTAs, once
   /// createClusterBuffers has made them.
   llvm::DenseMap<Operation *, LLVM::GlobalOp> clusterBufferOf;
+  /// Each blk.init_barriers with the type of its global (an array of
+  /// 64-bit mbarriers), in the order the globals are created; and the
+  /// globals, once createSharedGlobals has made them.
+  SmallVector<std::pair<Operation *, Type>> barrierArrays;
+  llvm::DenseMap<Operation *, LLVM::GlobalOp> barriersOf;
   /// Kernels whose CTAs read each other's shared memory.
   llvm::StringSet<> readsAcrossCtas;
   /// The last reduction across CTAs of each kernel, when it is not in a loop:

@@ -13,6 +13,16 @@ BlkToGPUTypeConverter::BlkToGPUTypeConverter(MLIRContext *context) {
   addConversion([context](PtrType) -> Type {
     return LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
   });
+  // A tensor map is a kernel parameter passed by value, read through its
+  // generic address (blk-pass-tensor-maps-by-value makes it a grid
+  // constant).
+  addConversion([context](TensorMapType) -> Type {
+    return LLVM::LLVMPointerType::get(context);
+  });
+  addConversion([context](BarriersType) -> Type {
+    return LLVM::LLVMPointerType::get(
+        context, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  });
   addConversion([context](SharedType) -> Type {
     return LLVM::LLVMPointerType::get(
         context, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
