@@ -13,11 +13,11 @@ choose (compiled cold, then again from the kernel cache) and with
 --autotune (which times the rules' candidates); --chips adds the rules'
 binding for other chips (sm_80: mma.sync); --sweep adds every tile of
 BLK_TILES and the best one compiled for sm_90 and sm_80 (mma.sync).
-blk's time is softmax-run's (L2 flushed before each launch); torch's and
-Triton's are triton.testing.do_bench's (which also clears L2). Every blk
-run is checked: its C (--output) against torch's float32 product of the
-same 16-bit inputs (--input), by softmax-run's rule (bench/tolerance.py);
-Triton's the same.
+blk's time is softmax-run's median (L2 flushed before each launch); torch's
+and Triton's are triton.testing.do_bench's median (which also clears L2).
+Every blk run is checked: its C (--output) against torch's float32
+product of the same 16-bit inputs (--input), by softmax-run's rule
+(bench/tolerance.py); Triton's the same.
 """
 import argparse
 import os
@@ -159,10 +159,11 @@ def main():
             y = torch.randn(k, n, device="cuda", dtype=torch_types[dtype])
             out = torch.empty(m, n, device="cuda", dtype=torch_types[dtype])
             want = (x.float() @ y.float()).cpu().numpy()
-            cublas = do_bench(lambda: torch.matmul(x, y, out=out))
+            cublas = do_bench(lambda: torch.matmul(x, y, out=out),
+                              return_mode="median")
             tri(x, y, out)
             triton_error = relative_l2(out.float().cpu().numpy(), want)
-            triton_ms = do_bench(lambda: tri(x, y, out))
+            triton_ms = do_bench(lambda: tri(x, y, out), return_mode="median")
             rows = [("torch.matmul", cublas, ""),
                     ("triton", triton_ms, f"rel_l2 {triton_error:.1e}")]
             with tempfile.TemporaryDirectory() as files:

@@ -95,7 +95,7 @@ struct BarrierExpectToArrive : public OpConversionPattern<BarrierExpectOp> {
 /// rotated map's one box is one `cp.async.bulk.tensor.4d` of thread 0: TMA
 /// takes a few large boxes much faster than many small ones (a 128 x 64
 /// tile of A in 16 boxes of 8 rows against one box: docs/benchmarks.md,
-/// "Matmul").
+/// "What the rules rest on").
 struct TensorCopyIntoToBulkCopies
     : public OpConversionPattern<TensorCopyIntoOp> {
   using OpConversionPattern::OpConversionPattern;
