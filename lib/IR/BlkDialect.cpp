@@ -608,12 +608,21 @@ static LogicalResult verifyKernelAttr(Operation *op, Attribute value) {
   if (func.isDeclaration())
     return op->emitError() << "kernel @" << func.getSymName()
                            << " has no body: a kernel must be defined";
-  for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
+  for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
     if (!isKernelArgumentType(type))
       return op->emitError() << "kernel argument #" << index << " has type "
                              << type
                              << "; kernels take !blk.ptr pointers, "
                                 "!blk.tensor_map descriptors and scalars";
+    auto declared =
+        func.getArgAttrOfType<ArgAttr>(index, BlkDialect::getArgAttrName());
+    if (isa<TensorMapType>(type) &&
+        (!declared || declared.getRole() != ArgRole::tensor_map))
+      return op->emitError()
+             << "kernel argument #" << index << " is a " << type
+             << ", which needs #blk.arg<tensor_map \"x\"> naming the matrix "
+                "the launcher describes";
+  }
   auto kernel = cast<KernelAttr>(value);
   std::vector<std::string> used = getConstantNames(func);
   for (auto [role, name] :

@@ -171,8 +171,13 @@ struct LoopCopies {
   }
   /// Whether the copies overwrite the slot of products that may still be
   /// in flight in another warpgroup: a barrier after the wait goes first.
+  /// TMA's copies always take one: its products make no barrier of their
+  /// own, so nothing else keeps a warpgroup that still reads a slot (or
+  /// waits for an older phase of its barrier) from falling behind the
+  /// thread that refills it.
   bool needsBarrierBeforeCopies() const {
-    return getPendingProducts() && getAhead() == numStages - 1;
+    return byTensorMaps ||
+           (getPendingProducts() && getAhead() == numStages - 1);
   }
 };
 
@@ -313,7 +318,10 @@ std::optional<TileAccess> getCopyableTile(LoadOp load,
   RankedTensorType type = load.getType();
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   std::optional<TileAccess> tile = getTileAccess(load);
+  // The copies' coordinates are i32 (tensor maps take 32-bit ones).
   if (!tile || bytes != 2 || type.getDimSize(0) > 256 ||
+      !load.getOffsets().getType().getElementType().isInteger(32) ||
+      !tile->rowBound.getType().isInteger(32) ||
       type.getDimSize(1) % (kPanelRowBytes / bytes) != 0 ||
       analysis.getPointerDivisibility(tile->matrix) % 16 != 0 ||
       analysis.getFacts(tile->rowStride).divisibility * bytes % 16 != 0)

@@ -1090,5 +1090,12 @@ func.func @map_of_nothing(%x: !blk.ptr<bf16> {blk.arg = #blk.arg<input "x">}, %m
 
 // -----
 
+// expected-error @+1 {{kernel argument #0 is a '!blk.tensor_map<8x64xbf16>', which needs #blk.arg<tensor_map "x"> naming the matrix the launcher describes}}
+func.func @undeclared_map(%m: !blk.tensor_map<8x64xbf16>) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{argument #0 is declared #blk.arg<tensor_map "x">, which needs a !blk.tensor_map, but has type 'i32'}}
 func.func private @map_not_a_map(i32 {blk.arg = #blk.arg<tensor_map "x">})

@@ -112,6 +112,16 @@
 // TMA-COUNT-2: cp.async.bulk.tensor.2d
 // TMA-NOT: cp.async.cg
 // TMA-NOT: ld.global
+// With 4 stages the copies go to the slot read two steps before, but still
+// after a barrier: the products make none, and without it one warpgroup
+// could still read the slot thread 0 refills.
+// RUN: softmax-run %examples/matmul.mlir --rows 512 --cols 512 --inner 512 --dtype bf16 --const ROWS=128,BLOCK=128,KT=64 --num-warps 8 --num-stages 4 --chip sm_90a --emit-ptx %t.tma4.ptx
+// RUN: FileCheck %s --check-prefix=TMA4 < %t.tma4.ptx
+// TMA4: mbarrier.try_wait.parity.shared.b64
+// TMA4: wgmma.commit_group.sync.aligned;
+// TMA4-NEXT: wgmma.wait_group.sync.aligned 1;
+// TMA4-NEXT: bar.sync 0;
+// TMA4: mbarrier.arrive.expect_tx.shared.b64 _, [{{.*}}], 32768;
 // Rings that would not fit a CTA (128 x 256 x 128, 3 stages: 288 KiB): the
 // operands stay loads through registers, as before the rings.
 // RUN: softmax-run %examples/matmul.mlir --rows 4096 --cols 4096 --inner 4096 --dtype bf16 --const ROWS=128,BLOCK=256,KT=128 --num-warps 8 --num-stages 3 --chip sm_90a --emit-ptx %t.nofit.ptx

@@ -9,7 +9,9 @@
 // (the problem's rows, cols or inner, as its #blk.arg shape says), 0 where
 // it is off. Anything else (another mask, a base moved by blk.addptr, a
 // stride that is not the argument) is not recognized: such a load keeps
-// the copies that follow its offsets.
+// the copies that follow its offsets. A box that starts before the matrix
+// (a negative row or column) reads zeros there, where the load would read
+// outside its tensor: undefined for the load.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BLK_ANALYSIS_TILEACCESS_H

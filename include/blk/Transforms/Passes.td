@@ -603,7 +603,9 @@ def BlkPipelineDotOperands : Pass<"blk-pipeline-dot-operands", "::mlir::ModuleOp
     `blk.barrier_expect` of their bytes and a `blk.tensor_copy_into` per
     operand (no address math, no registers, no groups); the product waits
     at its slot's barrier (`blk.wait_barrier`, the loop carrying the
-    phase) where it waited for a group.
+    phase) where it waited for a group, and makes no barrier of its own
+    (every thread waited for the copies): a `blk.barrier` after the
+    products goes before every iteration's copies, whatever the stages.
   }];
   let options = [
     Option<"tensorMaps", "tensor-maps", "bool", /*default=*/"true",
