@@ -639,10 +639,18 @@ static LogicalResult verifyKernelAttr(Operation *op, Attribute value) {
 
 static LogicalResult verifyLaunchAttr(Operation *op, Attribute value) {
   auto list = dyn_cast<ArrayAttr>(value);
-  if (!isa<ModuleOp>(op) || !list ||
-      !llvm::all_of(list, [](Attribute a) { return isa<LaunchAttr>(a); }))
+  auto isLaunch = [](Attribute a) {
+    auto launch = dyn_cast<LaunchAttr>(a);
+    return launch && (!launch.getTensorMaps() ||
+                      llvm::all_of(launch.getTensorMaps(), [](Attribute map) {
+                        auto tensorMap = dyn_cast<TensorMapAttr>(map);
+                        return tensorMap && tensorMap.getBox().size() == 2;
+                      }));
+  };
+  if (!isa<ModuleOp>(op) || !list || !llvm::all_of(list, isLaunch))
     return op->emitError() << "'blk.launch' must be a list of #blk.launch "
-                              "attributes on a builtin.module";
+                              "attributes on a builtin.module, each tensor "
+                              "map a #blk.tensor_map of a 2-D box";
   return success();
 }
 

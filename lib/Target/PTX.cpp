@@ -162,10 +162,11 @@ mlir::blk::getCompiledKernels(ModuleOp module) {
       os << type;
       kernel.args.push_back(text);
     }
-    for (TensorMapAttr map : launch.getTensorMaps())
-      kernel.tensorMaps.push_back({map.getTensor().str(), map.getBox()[0],
-                                   map.getBox()[1], map.getRotationFirst(),
-                                   map.getRotationBits()});
+    if (ArrayAttr maps = launch.getTensorMaps())
+      for (auto map : maps.getAsRange<TensorMapAttr>())
+        kernel.tensorMaps.push_back({map.getTensor().str(), map.getBox()[0],
+                                     map.getBox()[1], map.getRotationFirst(),
+                                     map.getRotationBits()});
     kernels.push_back(std::move(kernel));
   }
   return kernels;

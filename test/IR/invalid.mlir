@@ -411,7 +411,7 @@ func.func private @slice_dim(tensor<8xf32, #blk.slice<dim = 2, parent = #blk.blo
 
 // -----
 
-// expected-error @+1 {{'blk.launch' must be a list of #blk.launch attributes on a builtin.module}}
+// expected-error @+1 {{'blk.launch' must be a list of #blk.launch attributes on a builtin.module, each tensor map a #blk.tensor_map of a 2-D box}}
 module attributes {blk.launch = [1]} {
 }
 

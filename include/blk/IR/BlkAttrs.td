@@ -366,9 +366,11 @@ def Blk_LaunchAttr : AttrDef<Blk_Dialect, "Launch"> {
                         "GridKind":$grid,
                         DefaultValuedParameter<"int64_t", "0">:$residentPrograms,
                         ArrayRefParameter<"::mlir::Type">:$args,
-                        OptionalArrayRefParameter<"::mlir::blk::TensorMapAttr">:$tensorMaps);
+                        OptionalParameter<"::mlir::ArrayAttr">:$tensorMaps);
+  // The tensor maps (a bracketed list) before the arguments, whose list
+  // runs to the end.
   let assemblyFormat = [{
     `<` struct($kernel, $threads, $ctas, $staticSharedBytes, $dynamicSharedBytes,
-               $grid, $residentPrograms, $args, $tensorMaps) `>`
+               $grid, $residentPrograms, $tensorMaps, $args) `>`
   }];
 }

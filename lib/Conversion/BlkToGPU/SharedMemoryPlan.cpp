@@ -345,7 +345,7 @@ ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,
   SmallVector<Attribute> launches;
   for (func::FuncOp kernel : kernels) {
     KernelAttr attr = getKernelAttr(kernel);
-    SmallVector<TensorMapAttr> tensorMaps;
+    SmallVector<Attribute> tensorMaps;
     for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes()))
       if (auto map = dyn_cast<TensorMapType>(type))
         tensorMaps.push_back(TensorMapAttr::get(
@@ -358,7 +358,8 @@ ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,
         context, kernel.getSymName(), kWarpSize * attr.getNumWarps(),
         attr.getNumCtas(), plan.sharedBytes.lookup(kernel),
         plan.dynamicSharedBytes.lookup(kernel), attr.getGrid(),
-        getResidentPrograms(kernel), kernel.getArgumentTypes(), tensorMaps));
+        getResidentPrograms(kernel), kernel.getArgumentTypes(),
+        tensorMaps.empty() ? ArrayAttr() : ArrayAttr::get(context, tensorMaps)));
   }
   return ArrayAttr::get(context, launches);
 }
