@@ -47,7 +47,7 @@ bool matchAxisIndex(Value value, int64_t axis, int64_t length, bool oneDim,
   if (auto expand = dyn_cast_or_null<ExpandDimsOp>(op))
     // The 1-D source's dimension lands at `axis` where the new one is the
     // other.
-    return !oneDim && expand.getAxis() == 1 - axis &&
+    return !oneDim && static_cast<int64_t>(expand.getAxis()) == 1 - axis &&
            matchAxisIndex(expand.getSrc(), 0, length, /*oneDim=*/true, start);
   if (auto arange = dyn_cast_or_null<ArangeOp>(op))
     return oneDim && arange.getStart() == 0 &&

@@ -470,6 +470,10 @@ private:
                                      : int64_t(std::trunc(value.value)));
       }
       return error() << "parameter '" << name << "' was not given";
+    case ArgRole::tensor_map:
+      return error() << "argument #" << index
+                     << " is a tensor map, which only compiled GPU code "
+                        "reads (the compiler adds them)";
     }
     return error() << "argument #" << index << " has an unknown role";
   }

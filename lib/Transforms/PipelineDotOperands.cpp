@@ -83,6 +83,12 @@ namespace {
 /// other work between them, 2 do (attention, "What the rules rest on").
 constexpr int64_t kMinStages = 3, kMinStagesBesideWork = 2;
 
+/// Rows of A's tile from which TMA's copies pay: on the 64-row tiles of the
+/// small-M product rules (one warpgroup), TMA ran at 0.87x cp.async at 1 x
+/// 4096 x 4096 and 0.99x at 64 x 4096 x 4096, where a 128-row tile ran at
+/// 1.14-1.32x (docs/benchmarks.md, "Matmul").
+constexpr int64_t kMinTensorMapTileRows = 128;
+
 /// Iterations the copies run ahead of products left in flight: two K steps
 /// hide a copy's latency behind the products (one does not), and a third
 /// costs a stage of shared memory and, at 4 stages, the second barrier
@@ -330,8 +336,8 @@ std::optional<TileAccess> getCopyableTile(LoadOp load,
 }
 
 /// Marks `copies` to be made by TMA where its loop, in no other loop, has
-/// one product whose A and B (not transposed) both read a box of a matrix
-/// argument.
+/// one product whose A (of kMinTensorMapTileRows rows or more) and B (not
+/// transposed) both read a box of a matrix argument.
 void findTensorMapCopies(LoopCopies &copies, AccessAnalysis &analysis) {
   // In another loop, the next entry would initialize the barriers again.
   if (!getTargetInfo(copies.loop).hasTensorMaps() ||
@@ -339,7 +345,8 @@ void findTensorMapCopies(LoopCopies &copies, AccessAnalysis &analysis) {
       copies.loop->getParentOfType<LoopLikeOpInterface>())
     return;
   DotCopies &dot = copies.dots.front();
-  if (!dot.a || runsDownColumns(dot.b.load))
+  if (!dot.a || runsDownColumns(dot.b.load) ||
+      dot.a->load.getType().getDimSize(0) < kMinTensorMapTileRows)
     return;
   std::optional<TileAccess> a = getCopyableTile(dot.a->load, analysis);
   std::optional<TileAccess> b = getCopyableTile(dot.b.load, analysis);

@@ -616,29 +616,30 @@ func.func @one_product_computed_a(%o: !blk.ptr<f32> {blk.divisibility = 16 : i64
 // A K loop of one product whose A and B each read a box of a matrix
 // argument (offsets (r0 + i) * stride + (c0 + j), masked by exactly the
 // matrix's rows and columns, rows 16-byte aligned), as the tiled matmul of
-// python-free-examples/ reads them: TMA copies them. The kernel gets a
-// tensor map of each (after its arguments), A's in boxes of 8 rows (its
-// rows rotated in groups of 8) and B's of 64 x 64; the rings one barrier a
-// slot. Each copy is one thread's announcement of the slot's bytes (64 x
-// 64 x 2 twice) and a blk.tensor_copy_into per operand at the box's first
-// row and column; each iteration waits at its slot's barrier for the
+// python-free-examples/ reads them, with A's tile of 128 rows (8 warps; a
+// 64-row tile keeps cp.async: kMinTensorMapTileRows): TMA copies them. The
+// kernel gets a tensor map of each (after its arguments), A's in boxes of
+// 8 rows (its rows rotated in groups of 8) and B's of 64 x 64; the rings
+// one barrier a slot. Each copy is one thread's announcement of the slot's
+// bytes (128 x 64 x 2 and 64 x 64 x 2) and a blk.tensor_copy_into per
+// operand at the box's first row and column; each iteration waits at its slot's barrier for the
 // phase the loop carries (flipped as the slot wraps), and its product
 // makes no barrier of its own (every thread waited for the copies). No
 // group of cp.async is left.
-// A's tile, its first row a multiple of 64 (the program's), goes as one
-// box of a rotated map (4 dimensions: its 8 groups of 8 rows land rotated)
-// where it lies inside the matrix, else in its 8 boxes of 8 rows.
+// A's tile, its first row a multiple of 128 (the program's), goes as one
+// box of a rotated map (4 dimensions: its 16 groups of 8 rows land
+// rotated) where it lies inside the matrix, else in its 16 boxes of 8 rows.
 // CHECK-LABEL: func.func @tensor_map_copies
-// CHECK-SAME: %[[AMAP:[^:]*]]: !blk.tensor_map<8x64xbf16> {blk.arg = #blk.arg<tensor_map "a">}, %[[BMAP:[^:]*]]: !blk.tensor_map<64x64xbf16> {blk.arg = #blk.arg<tensor_map "b">}, %[[AWHOLE:[^:]*]]: !blk.tensor_map<64x64xbf16, rotation = [3, 3]> {blk.arg = #blk.arg<tensor_map "a">})
-// CHECK: %[[RING_A:.*]] = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 3>>
+// CHECK-SAME: %[[AMAP:[^:]*]]: !blk.tensor_map<8x64xbf16> {blk.arg = #blk.arg<tensor_map "a">}, %[[BMAP:[^:]*]]: !blk.tensor_map<64x64xbf16> {blk.arg = #blk.arg<tensor_map "b">}, %[[AWHOLE:[^:]*]]: !blk.tensor_map<128x64xbf16, rotation = [3, 4]> {blk.arg = #blk.arg<tensor_map "a">})
+// CHECK: %[[RING_A:.*]] = blk.local_alloc -> !blk.shared<3x128x64xbf16, #blk.swizzled<rotation_first = 3, rotation_bits = 4>>
 // CHECK: %[[RING_B:.*]] = blk.local_alloc -> !blk.shared<3x64x64xbf16, #blk.swizzled<>>
 // CHECK: %[[BARS:.*]] = blk.init_barriers : !blk.barriers<3>
-// CHECK: blk.barrier_expect %[[BARS]][%{{.*}}], 16384 if %{{.*}} : !blk.barriers<3>
+// CHECK: blk.barrier_expect %[[BARS]][%{{.*}}], 24576 if %{{.*}} : !blk.barriers<3>
 // CHECK: blk.tensor_copy_into %[[AWHOLE]][%{{.*}}, %{{.*}}] into %{{.*}}, %[[BARS]][%{{.*}}] if %{{.*}}
 // CHECK: blk.tensor_copy_into %[[AMAP]][%{{.*}}, %{{.*}}] into %{{.*}}, %[[BARS]][%{{.*}}] if %{{.*}}
 // CHECK: blk.tensor_copy_into %[[BMAP]][%{{.*}}, %{{.*}}] into %{{.*}}, %[[BARS]][%{{.*}}] if %{{.*}}
 // CHECK: blk.barrier_expect %[[BARS]]
-// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[SLOT:.*]] = %c0_i32{{.*}}, %[[NEXT:.*]] = %c2_i32{{.*}}, %[[PHASE:.*]] = %c0_i32{{.*}}) -> (tensor<64x64xf32, #{{.*}}>, i32, i32, i32)  : i32 {
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[SLOT:.*]] = %c0_i32{{.*}}, %[[NEXT:.*]] = %c2_i32{{.*}}, %[[PHASE:.*]] = %c0_i32{{.*}}) -> (tensor<128x64xf32, #{{.*}}>, i32, i32, i32)  : i32 {
 // CHECK-NOT: blk.load
 // CHECK: blk.wait_barrier %[[BARS]][%[[SLOT]]], %[[PHASE]] : !blk.barriers<3>
 // CHECK: %[[C:.*]] = blk.warpgroup_dot %{{.*}}, %{{.*}}, %[[ACC]] {pending = 1 : i64, synchronize = false}
@@ -647,7 +648,7 @@ func.func @one_product_computed_a(%o: !blk.ptr<f32> {blk.divisibility = 16 : i64
 // CHECK: %[[INSIDE:.*]] = arith.cmpi sle, %{{.*}}, %{{.*}} : i32
 // CHECK: %[[OUTSIDE:.*]] = arith.xori %[[INSIDE]], %true
 // CHECK: %[[WHOLE:.*]] = arith.andi %[[RUNS]], %[[INSIDE]] : i1
-// CHECK: blk.barrier_expect %[[BARS]][%[[NEXT]]], 16384 if %[[RUNS]]
+// CHECK: blk.barrier_expect %[[BARS]][%[[NEXT]]], 24576 if %[[RUNS]]
 // CHECK: blk.tensor_copy_into %[[AWHOLE]][%{{.*}}, %{{.*}}] into %{{.*}}, %[[BARS]][%[[NEXT]]] if %[[WHOLE]]
 // CHECK: %[[GROUPS:.*]] = arith.andi %[[RUNS]], %[[OUTSIDE]] : i1
 // CHECK: blk.tensor_copy_into %[[AMAP]][%{{.*}}, %{{.*}}] into %{{.*}}, %[[BARS]][%[[NEXT]]] if %[[GROUPS]]
@@ -673,42 +674,43 @@ func.func @tensor_map_copies(%c: !blk.ptr<f32> {blk.arg = #blk.arg<output "c">, 
                              %m: i32 {blk.arg = #blk.arg<rows>},
                              %n: i32 {blk.arg = #blk.arg<cols>, blk.divisibility = 16 : i64},
                              %k: i32 {blk.arg = #blk.arg<inner>, blk.divisibility = 16 : i64})
-    attributes {blk.kernel = #blk.kernel<num_warps = 4, num_stages = 3>} {
+    attributes {blk.kernel = #blk.kernel<num_warps = 8, num_stages = 3>} {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
   %zero = arith.constant 0.0 : bf16
   %fzero = arith.constant 0.0 : f32
   %pid = blk.program_id x
-  %first_row = arith.muli %pid, %c64 : i32
-  %local_rows = blk.arange 0 to 64 : tensor<64xi32>
-  %first = blk.splat %first_row : i32 -> tensor<64xi32>
-  %rows = arith.addi %local_rows, %first : tensor<64xi32>
-  %rows_col = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
-  %m_col = blk.splat %m : i32 -> tensor<64x1xi32>
-  %row_ok = arith.cmpi slt, %rows_col, %m_col : tensor<64x1xi32>
+  %first_row = arith.muli %pid, %c128 : i32
+  %local_rows = blk.arange 0 to 128 : tensor<128xi32>
+  %first = blk.splat %first_row : i32 -> tensor<128xi32>
+  %rows = arith.addi %local_rows, %first : tensor<128xi32>
+  %rows_col = blk.expand_dims %rows axis 1 : tensor<128xi32> -> tensor<128x1xi32>
+  %m_col = blk.splat %m : i32 -> tensor<128x1xi32>
+  %row_ok = arith.cmpi slt, %rows_col, %m_col : tensor<128x1xi32>
   %cols = blk.arange 0 to 64 : tensor<64xi32>
   %cols_row = blk.expand_dims %cols axis 0 : tensor<64xi32> -> tensor<1x64xi32>
   %n_row = blk.splat %n : i32 -> tensor<1x64xi32>
   %col_ok = arith.cmpi slt, %cols_row, %n_row : tensor<1x64xi32>
-  %a_stride_col = blk.splat %a_stride : i32 -> tensor<64x1xi32>
-  %a_row_starts = arith.muli %rows_col, %a_stride_col : tensor<64x1xi32>
+  %a_stride_col = blk.splat %a_stride : i32 -> tensor<128x1xi32>
+  %a_row_starts = arith.muli %rows_col, %a_stride_col : tensor<128x1xi32>
   %ks_a = blk.arange 0 to 64 : tensor<64xi32>
   %ks_row = blk.expand_dims %ks_a axis 0 : tensor<64xi32> -> tensor<1x64xi32>
   %ks_b = blk.arange 0 to 64 : tensor<64xi32>
   %ks_col = blk.expand_dims %ks_b axis 1 : tensor<64xi32> -> tensor<64x1xi32>
-  %acc0 = blk.splat %fzero : f32 -> tensor<64x64xf32>
-  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_in = %acc0) -> (tensor<64x64xf32>) : i32 {
+  %acc0 = blk.splat %fzero : f32 -> tensor<128x64xf32>
+  %acc = scf.for %k0 = %c0 to %k step %c64 iter_args(%acc_in = %acc0) -> (tensor<128x64xf32>) : i32 {
     %k0_row = blk.splat %k0 : i32 -> tensor<1x64xi32>
     %a_cols = arith.addi %ks_row, %k0_row : tensor<1x64xi32>
     %k_row = blk.splat %k : i32 -> tensor<1x64xi32>
     %a_col_ok = arith.cmpi slt, %a_cols, %k_row : tensor<1x64xi32>
-    %a_col_ok_2d = blk.broadcast %a_col_ok [64, 64] : tensor<1x64xi1> -> tensor<64x64xi1>
-    %a_row_ok_2d = blk.broadcast %row_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
-    %a_mask = arith.andi %a_row_ok_2d, %a_col_ok_2d : tensor<64x64xi1>
-    %a_starts = blk.broadcast %a_row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
-    %a_cols_2d = blk.broadcast %a_cols [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
-    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<64x64xi32>
-    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
+    %a_col_ok_2d = blk.broadcast %a_col_ok [128, 64] : tensor<1x64xi1> -> tensor<128x64xi1>
+    %a_row_ok_2d = blk.broadcast %row_ok [128, 64] : tensor<128x1xi1> -> tensor<128x64xi1>
+    %a_mask = arith.andi %a_row_ok_2d, %a_col_ok_2d : tensor<128x64xi1>
+    %a_starts = blk.broadcast %a_row_starts [128, 64] : tensor<128x1xi32> -> tensor<128x64xi32>
+    %a_cols_2d = blk.broadcast %a_cols [128, 64] : tensor<1x64xi32> -> tensor<128x64xi32>
+    %a_offsets = arith.addi %a_starts, %a_cols_2d : tensor<128x64xi32>
+    %a_tile = blk.load %a[%a_offsets] mask %a_mask other %zero : !blk.ptr<bf16>, tensor<128x64xi32> -> tensor<128x64xbf16>
     %k0_col = blk.splat %k0 : i32 -> tensor<64x1xi32>
     %b_rows = arith.addi %ks_col, %k0_col : tensor<64x1xi32>
     %k_col = blk.splat %k : i32 -> tensor<64x1xi32>
@@ -722,17 +724,17 @@ func.func @tensor_map_copies(%c: !blk.ptr<f32> {blk.arg = #blk.arg<output "c">, 
     %b_cols_2d = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
     %b_offsets = arith.addi %b_starts_2d, %b_cols_2d : tensor<64x64xi32>
     %b_tile = blk.load %b[%b_offsets] mask %b_mask other %zero : !blk.ptr<bf16>, tensor<64x64xi32> -> tensor<64x64xbf16>
-    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
-    scf.yield %next : tensor<64x64xf32>
+    %next = blk.dot %a_tile, %b_tile, %acc_in : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    scf.yield %next : tensor<128x64xf32>
   }
-  %c_stride_col = blk.splat %c_stride : i32 -> tensor<64x1xi32>
-  %c_row_starts = arith.muli %rows_col, %c_stride_col : tensor<64x1xi32>
-  %c_starts = blk.broadcast %c_row_starts [64, 64] : tensor<64x1xi32> -> tensor<64x64xi32>
-  %c_cols = blk.broadcast %cols_row [64, 64] : tensor<1x64xi32> -> tensor<64x64xi32>
-  %c_offsets = arith.addi %c_starts, %c_cols : tensor<64x64xi32>
-  %c_row_ok = blk.broadcast %row_ok [64, 64] : tensor<64x1xi1> -> tensor<64x64xi1>
-  %c_col_ok = blk.broadcast %col_ok [64, 64] : tensor<1x64xi1> -> tensor<64x64xi1>
-  %c_mask = arith.andi %c_row_ok, %c_col_ok : tensor<64x64xi1>
-  blk.store %c[%c_offsets], %acc mask %c_mask : !blk.ptr<f32>, tensor<64x64xi32>, tensor<64x64xf32>
+  %c_stride_col = blk.splat %c_stride : i32 -> tensor<128x1xi32>
+  %c_row_starts = arith.muli %rows_col, %c_stride_col : tensor<128x1xi32>
+  %c_starts = blk.broadcast %c_row_starts [128, 64] : tensor<128x1xi32> -> tensor<128x64xi32>
+  %c_cols = blk.broadcast %cols_row [128, 64] : tensor<1x64xi32> -> tensor<128x64xi32>
+  %c_offsets = arith.addi %c_starts, %c_cols : tensor<128x64xi32>
+  %c_row_ok = blk.broadcast %row_ok [128, 64] : tensor<128x1xi1> -> tensor<128x64xi1>
+  %c_col_ok = blk.broadcast %col_ok [128, 64] : tensor<1x64xi1> -> tensor<128x64xi1>
+  %c_mask = arith.andi %c_row_ok, %c_col_ok : tensor<128x64xi1>
+  blk.store %c[%c_offsets], %acc mask %c_mask : !blk.ptr<f32>, tensor<128x64xi32>, tensor<128x64xf32>
   return
 }
