@@ -1,7 +1,6 @@
 //===- CudaDriver.cpp - the CUDA driver API, loaded at run time -----------===//
 #include "blk/Runtime/CudaDriver.h"
 
-#include <algorithm>
 #include <dlfcn.h>
 
 #include <initializer_list>
@@ -278,36 +277,12 @@ Status CudaDriver::encodeTensorMap(const TensorMapRequest &request,
                            " elements with rows " +
                            std::to_string(request.rowStrideBytes) +
                            " bytes apart");
-  // Dimensions go fastest first: columns, then rows. A rotated box's rows
-  // split in three (#blk.tensor_map): rows of a group (2^first), blocks of
-  // 2^(first + bits - 1) rows (only the matrix's whole ones), and the
-  // groups of a block, so that the box, written dimension by dimension,
-  // lands with its groups rotated.
-  uint64_t stride = static_cast<uint64_t>(request.rowStrideBytes);
-  uint64_t globalDim[4] = {static_cast<uint64_t>(request.cols),
-                           static_cast<uint64_t>(request.rows), 1, 1};
-  uint64_t globalStrides[3] = {stride, 0, 0};
-  uint32_t boxDim[4] = {static_cast<uint32_t>(request.boxCols),
-                        static_cast<uint32_t>(request.boxRows), 1, 1};
-  uint32_t rank = 2;
-  if (request.rotationBits > 0) {
-    int64_t group = int64_t(1) << request.rotationFirst;
-    int64_t block = group << (request.rotationBits - 1);
-    globalDim[1] = group;
-    globalDim[2] = std::max<int64_t>(1, request.rows / block);
-    globalDim[3] = block / group;
-    globalStrides[1] = stride * block;
-    globalStrides[2] = stride * group;
-    boxDim[1] = group;
-    boxDim[2] = request.boxRows / block;
-    boxDim[3] = block / group;
-    rank = 4;
-  }
+  TensorMapLayout layout = getTensorMapLayout(request);
   uint32_t elementStrides[4] = {1, 1, 1, 1};
   return check(entryPoints.cuTensorMapEncodeTiled(
-                   map.bytes, dataType, rank,
-                   reinterpret_cast<void *>(request.address), globalDim,
-                   globalStrides, boxDim, elementStrides, kNoInterleave,
+                   map.bytes, dataType, layout.rank,
+                   reinterpret_cast<void *>(request.address), layout.dims,
+                   layout.strides, layout.box, elementStrides, kNoInterleave,
                    kSwizzle128B, kPromoteL2By256B, kFillZeros),
                "cuTensorMapEncodeTiled",
                std::to_string(request.rows) + " x " +

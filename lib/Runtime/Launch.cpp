@@ -231,6 +231,30 @@ static bool packScalar(const std::string &text, const std::string &type,
   return true;
 }
 
+TensorMapLayout blk::runtime::getTensorMapLayout(const TensorMapRequest &request) {
+  TensorMapLayout layout;
+  uint64_t stride = static_cast<uint64_t>(request.rowStrideBytes);
+  layout.dims[0] = static_cast<uint64_t>(request.cols);
+  layout.dims[1] = static_cast<uint64_t>(request.rows);
+  layout.strides[0] = stride;
+  layout.box[0] = static_cast<uint32_t>(request.boxCols);
+  layout.box[1] = static_cast<uint32_t>(request.boxRows);
+  if (request.rotationBits == 0)
+    return layout;
+  int64_t group = int64_t(1) << request.rotationFirst;
+  int64_t block = group << (request.rotationBits - 1);
+  layout.rank = 4;
+  layout.dims[1] = static_cast<uint64_t>(group);
+  layout.dims[2] = static_cast<uint64_t>(std::max<int64_t>(1, request.rows / block));
+  layout.dims[3] = static_cast<uint64_t>(block / group);
+  layout.strides[1] = stride * static_cast<uint64_t>(block);
+  layout.strides[2] = stride * static_cast<uint64_t>(group);
+  layout.box[1] = static_cast<uint32_t>(group);
+  layout.box[2] = static_cast<uint32_t>(request.boxRows / block);
+  layout.box[3] = static_cast<uint32_t>(block / group);
+  return layout;
+}
+
 /// The tensor map of `map` on these arguments: its matrix's address,
 /// extent, row stride and element type, as the signature declares them.
 static Status describeTensorMap(const KernelSignature &signature,

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "blk/IR/Distribution.h"
 #include "blk/IR/BlkDialect.h"
+#include "blk/Runtime/Launch.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -188,6 +189,55 @@ TEST_F(DistributionTest, WgmmaRowsAreFragmentRows) {
       }
     for (int64_t row = 0; row < rows; ++row)
       EXPECT_EQ(seen[row], 1) << type << " wgmma row " << row;
+  }
+}
+
+// A rotated tensor map's box (blk::runtime::getTensorMapLayout), written
+// into shared memory dimension by dimension, fastest first, as TMA writes a
+// box: the element of the tile's row r lands at row rotation.apply(r) of
+// the buffer, where wgmma reads A (#blk.swizzled with the rotation of
+// getWgmmaRowRotation), for a tile of one warpgroup's 64 rows and of two
+// warpgroups' 128, at a tile starting anywhere on the grid of tiles; and
+// every dimension's bounds keep the box inside the matrix's whole blocks.
+TEST_F(DistributionTest, RotatedTensorMapBoxLandsRotated) {
+  for (int64_t warps : {4, 8}) {
+    BitRotation rotation = getWgmmaRowRotation(warps);
+    int64_t tileRows = int64_t(1) << (rotation.first + rotation.count);
+    ::blk::runtime::TensorMapRequest request;
+    request.elementType = "bf16";
+    request.rows = 4096 + 40;
+    request.cols = 512;
+    request.rowStrideBytes = 520 * 2;
+    request.boxRows = tileRows;
+    request.boxCols = 64;
+    request.rotationFirst = rotation.first;
+    request.rotationBits = rotation.count;
+    ::blk::runtime::TensorMapLayout layout =
+        ::blk::runtime::getTensorMapLayout(request);
+    ASSERT_EQ(layout.rank, 4u);
+    uint64_t stride = request.rowStrideBytes;
+    int64_t block = tileRows / 2;
+    EXPECT_EQ(layout.dims[2], uint64_t(request.rows / block)) << "whole blocks";
+    for (int64_t tile = 0; tile + tileRows <= request.rows; tile += tileRows) {
+      // The lowering's coordinates: (column, 0, first row / block, 0).
+      uint64_t firstBlock = tile / block;
+      ASSERT_LE(firstBlock + layout.box[2], layout.dims[2]) << "tile " << tile;
+      int64_t written = 0;
+      for (uint32_t g = 0; g < layout.box[3]; ++g)
+        for (uint32_t t = 0; t < layout.box[2]; ++t)
+          for (uint32_t r = 0; r < layout.box[1]; ++r, ++written) {
+            uint64_t bytes = r * layout.strides[0] +
+                             (firstBlock + t) * layout.strides[1] +
+                             g * layout.strides[2];
+            ASSERT_EQ(bytes % stride, 0u);
+            int64_t row = int64_t(bytes / stride) - tile;
+            ASSERT_GE(row, 0);
+            ASSERT_LT(row, tileRows);
+            EXPECT_EQ(written, rotation.apply(row))
+                << warps << " warps, tile row " << row;
+          }
+      EXPECT_EQ(written, tileRows);
+    }
   }
 }
 

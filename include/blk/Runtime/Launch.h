@@ -109,6 +109,21 @@ struct TensorMapRequest {
   int64_t rotationFirst = 0, rotationBits = 0;
 };
 
+/// How a tensor map describes its matrix to the driver
+/// (cuTensorMapEncodeTiled's rank, dimensions, byte strides of dimensions 1
+/// and up, and box; fastest dimension first): columns and rows, or for a
+/// rotated box columns, the 2^first rows of a group, the blocks of
+/// 2^(first + bits - 1) rows (the matrix's whole ones; at least 1), and the
+/// groups of a block, so that the box, written dimension by dimension,
+/// lands with its groups rotated (BitRotation, blk/IR/Distribution.h).
+struct TensorMapLayout {
+  uint32_t rank = 2;
+  uint64_t dims[4] = {1, 1, 1, 1};
+  uint64_t strides[3] = {0, 0, 0};
+  uint32_t box[4] = {1, 1, 1, 1};
+};
+TensorMapLayout getTensorMapLayout(const TensorMapRequest &request);
+
 /// The 128 bytes of an encoded tensor map (CUtensorMap), aligned as a
 /// kernel parameter of it must be.
 struct alignas(64) TensorMapBytes {
