@@ -596,7 +596,8 @@ def BlkPipelineDotOperands : Pass<"blk-pipeline-dot-operands", "::mlir::ModuleOp
     accelerator (sm_90+), a loop of one product whose A and B each read a
     box of a matrix argument (TileAccess.h: offsets `(r0 + i) * stride +
     (c0 + j)`, masked exactly by the matrix's rows and columns, 16-byte
-    aligned rows) is copied by TMA instead: the kernel gets a
+    aligned rows), A's tile of 128 rows or more, in no other loop, is
+    copied by TMA instead: the kernel gets a
     `!blk.tensor_map` argument per operand (`#blk.arg<tensor_map "a">`,
     which the launcher builds), the rings a `blk.init_barriers` of one
     barrier per slot, and each iteration's copies one thread's
