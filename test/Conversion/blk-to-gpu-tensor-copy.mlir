@@ -3,8 +3,9 @@
 // TMA's copies of blk-pipeline-dot-operands (Transforms/
 // pipeline-dot-operands.mlir, @tensor_map_copies) in convert-blk-to-gpu.
 // The launch record lists the kernel's tensor maps, after its declared
-// arguments, for the launcher to encode; the gpu.func gives them 64-byte
-// alignment and names them for blk-pass-tensor-maps-by-value. The rings'
+// arguments, for the launcher to encode; the gpu.func names them for
+// blk-pass-tensor-maps-by-value (Conversion/
+// pass-tensor-maps-by-value.mlir). The rings'
 // three barriers are a static shared global; thread 0 initializes each
 // for one arrival, then a fence for the asynchronous proxy and a barrier.
 // A K step's copies: thread 0 announces 24 KiB, A's tile goes as one 4-D
@@ -16,7 +17,7 @@
 // CHECK: blk.launch = [#blk.launch<kernel = "tensor_map_copies", threads = 256, {{.*}}, tensorMaps = [#blk.tensor_map<"a", box = [8, 64]>, #blk.tensor_map<"b", box = [64, 64]>, #blk.tensor_map<"a", box = [128, 64], rotation = [3, 4]>], args = {{.*}}, !blk.tensor_map<8x64xbf16>, !blk.tensor_map<64x64xbf16>, !blk.tensor_map<128x64xbf16, rotation = [3, 4]>>]
 // CHECK: llvm.mlir.global internal @blk_barriers_0() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<3 x i64>
 // CHECK-LABEL: gpu.func @tensor_map_copies
-// CHECK-SAME: %[[AMAP:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64}, %[[BMAP:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64}, %[[AWHOLE:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64})
+// CHECK-SAME: %[[AMAP:[^:]*]]: !llvm.ptr, %[[BMAP:[^:]*]]: !llvm.ptr, %[[AWHOLE:[^:]*]]: !llvm.ptr)
 // CHECK-SAME: blk.tensor_map_params = array<i32: 9, 10, 11>
 // CHECK: %[[BARS:.*]] = llvm.mlir.addressof @blk_barriers_0 : !llvm.ptr<3>
 // CHECK-COUNT-3: nvvm.mbarrier.init %{{.*}}, %{{.*}}, predicate = %{{.*}} : !llvm.ptr<3>, i32, i1

@@ -2,7 +2,7 @@
 
 // The parameters blk.tensor_map_params lists (convert-blk-to-gpu's, which
 // convert-gpu-to-nvvm keeps on the llvm.func, unlike the parameters'
-// attributes) become 128-byte grid constants passed by value, so that TMA
+// byval) become 128-byte grid constants passed by value, 64-byte aligned, so that TMA
 // reads the launcher's CUtensorMap where it lies; the list goes. Another
 // function is left as it is.
 // CHECK-LABEL: llvm.func @matmul
@@ -12,7 +12,7 @@
 // CHECK-SAME: (%{{.*}}: !llvm.ptr)
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    llvm.func @matmul(%c: !llvm.ptr<1>, %n: i32, %a_map: !llvm.ptr {llvm.align = 64 : i64}, %b_map: !llvm.ptr {llvm.align = 64 : i64}) attributes {blk.tensor_map_params = array<i32: 2, 3>, gpu.kernel, nvvm.kernel} {
+    llvm.func @matmul(%c: !llvm.ptr<1>, %n: i32, %a_map: !llvm.ptr, %b_map: !llvm.ptr) attributes {blk.tensor_map_params = array<i32: 2, 3>, gpu.kernel, nvvm.kernel} {
       llvm.return
     }
     llvm.func @other(%p: !llvm.ptr) attributes {gpu.kernel, nvvm.kernel} {

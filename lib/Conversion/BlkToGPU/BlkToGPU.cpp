@@ -70,18 +70,14 @@ struct KernelToGPUFunc : public OpConversionPattern<func::FuncOp> {
       gpuFunc->setAttr(
           NVVM::NVVMDialect::getMinctasmAttrName(),
           rewriter.getI32IntegerAttr(kernel.getMinCtasPerSm()));
-    // Tensor maps are passed by value, 64-byte aligned: the alignment
-    // survives the conversion to llvm.func, the rest waits for
-    // blk-pass-tensor-maps-by-value, which the function attribute tells
-    // which parameters are maps (NVVM accepts grid constants only on
-    // llvm.func kernels).
+    // Tensor maps are passed by value: blk-pass-tensor-maps-by-value makes
+    // them so, on the parameters this function attribute lists (NVVM
+    // accepts grid constants only on llvm.func kernels, and the conversion
+    // to llvm.func keeps no byval).
     SmallVector<int32_t> tensorMaps;
     for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
-      if (isa<TensorMapType>(type)) {
+      if (isa<TensorMapType>(type))
         tensorMaps.push_back(static_cast<int32_t>(index));
-        gpuFunc.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
-                           rewriter.getI64IntegerAttr(kTensorMapAlignment));
-      }
     if (!tensorMaps.empty())
       gpuFunc->setAttr(BlkDialect::getTensorMapParamsAttrName(),
                        rewriter.getDenseI32ArrayAttr(tensorMaps));

@@ -135,13 +135,9 @@ struct TensorCopyIntoToBulkCopies
           constant(box[0]));
       Value placeRow =
           rotation ? createRotatedRow(rewriter, loc, boxRow, *rotation) : boxRow;
-      Value offset = arith::MulIOp::create(
-          rewriter, loc,
-          arith::AddIOp::create(
-              rewriter, loc,
-              arith::MulIOp::create(rewriter, loc, panel, constant(shape[0])),
-              placeRow),
-          constant(kPanelRowBytes));
+      Value offset = createMulAdd(
+          rewriter, loc, panel, shape[0] * kPanelRowBytes,
+          createMulAdd(rewriter, loc, placeRow, kPanelRowBytes, Value()));
       Value place = LLVM::GEPOp::create(
           rewriter, loc, adaptor.getDest().getType(), rewriter.getI8Type(),
           adaptor.getDest(), ValueRange{offset});
