@@ -84,9 +84,9 @@ namespace {
 constexpr int64_t kMinStages = 3, kMinStagesBesideWork = 2;
 
 /// Rows of A's tile from which TMA's copies pay: on the 64-row tiles of the
-/// small-M product rules (one warpgroup), TMA ran at 0.87x cp.async at 1 x
-/// 4096 x 4096 and 0.99x at 64 x 4096 x 4096, where a 128-row tile ran at
-/// 1.14-1.32x (docs/benchmarks.md, "Matmul").
+/// small-M product rules (one warpgroup) TMA was no faster than cp.async,
+/// and slower for a single row, where 128-row tiles gain
+/// (docs/benchmarks.md, "Matmul").
 constexpr int64_t kMinTensorMapTileRows = 128;
 
 /// Iterations the copies run ahead of products left in flight: two K steps
