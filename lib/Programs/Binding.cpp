@@ -602,6 +602,34 @@ constexpr int64_t kWarpProductStages = 2;
 /// A tile that holds few rows (M <= 64): one warpgroup, and more programs
 /// along N.
 constexpr ProductTile kFewRowsTile = {64, 64, 64, 4, 3};
+/// Few rows make a product that streams B from memory (1 x 4096 x 4096 is
+/// a matrix-vector product): what bounds a program is the bytes its copies
+/// have in flight, and where its programs leave SMs without a second one,
+/// a deeper K step puts more in flight. On wgmma's rings: 256 deep where
+/// the programs are at most the SMs (3 stages of A and B, 192 KiB: one CTA
+/// an SM), 128 deep where at most twice (96 KiB: two an SM). The sweep on
+/// the H100 (docs/benchmarks.md, "What the rules rest on", few rows).
+constexpr int64_t kFewRowsDeepInner = 256, kFewRowsDeeperInner = 128;
+
+/// The few-rows tile's K step for the shape: deeper where its programs
+/// (one a 64-column tile of C) leave SMs idle, and the K loop has a step
+/// for each stage.
+static int64_t fewRowsInner(const RowShape &shape,
+                            const BindingOptions &options) {
+  int64_t multiprocessors = options.choices.multiprocessors;
+  if (options.products != BindingOptions::Products::warpgroups ||
+      multiprocessors <= 0)
+    return kFewRowsTile.inner;
+  int64_t programs = llvm::divideCeil(std::max<int64_t>(1, shape.cols),
+                                      kFewRowsTile.cols);
+  for (auto [programsPerSm, inner] :
+       {std::pair{int64_t(1), kFewRowsDeepInner},
+        {int64_t(2), kFewRowsDeeperInner}})
+    if (programs <= programsPerSm * multiprocessors &&
+        shape.inner >= inner * kFewRowsTile.stages)
+      return inner;
+  return kFewRowsTile.inner;
+}
 /// f32 data and the CPU: f32 multiply-adds, 16 accumulators a thread.
 constexpr ProductTile kScalarTile = {32, 64, 32, 4, 0};
 
@@ -666,8 +694,11 @@ static ProductTile productTile(const RowShape &shape,
       tile.stages = 1;
     return tile;
   }
-  ProductTile tile = shape.rows <= kFewRowsTile.rows ? kFewRowsTile
-                                                     : kTensorCoreTile;
+  ProductTile tile = kTensorCoreTile;
+  if (shape.rows <= kFewRowsTile.rows) {
+    tile = kFewRowsTile;
+    tile.inner = fewRowsInner(shape, options);
+  }
   if (tile.cols > kFewRowsTile.cols)
     tile.cols = std::clamp<int64_t>(llvm::PowerOf2Ceil(shape.cols),
                                     kFewRowsTile.cols, tile.cols);
@@ -783,8 +814,13 @@ static std::vector<ProductTile> productCandidates(const RowShape &shape,
                                                   const BindingOptions &options) {
   if (!onTensorCores(shape, options))
     return {{32, 32, 32, 4, 0}, kScalarTile, {64, 64, 32, 4, 0}};
-  return {kFewRowsTile, {128, 128, 64, 8, 0}, {128, 128, 128, 8, 0},
-          kTensorCoreTile, {256, 128, 64, 8, 0}};
+  std::vector<ProductTile> tiles = {kFewRowsTile, {128, 128, 64, 8, 0},
+                                    {128, 128, 128, 8, 0}, kTensorCoreTile,
+                                    {256, 128, 64, 8, 0}};
+  if (shape.rows <= kFewRowsTile.rows)
+    for (int64_t inner : {kFewRowsDeeperInner, kFewRowsDeepInner})
+      tiles.push_back({kFewRowsTile.rows, kFewRowsTile.cols, inner, 4, 0});
+  return tiles;
 }
 
 static std::vector<Specialization>

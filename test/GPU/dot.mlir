@@ -35,6 +35,14 @@
 // multiples: copied ahead; 501: loads through registers):
 // RUN: softmax-run %examples/matmul.mlir --target gpu --rows 300 --cols 1000 --inner 520 --dtype bf16 --check --special
 // RUN: softmax-run %examples/matmul.mlir --target gpu --rows 1 --cols 1000 --inner 1000 --dtype bf16 --check
+// Few rows whose programs leave SMs idle take deeper K steps (256 where
+// they are at most the SMs, 128 where at most twice): K a whole number of
+// steps, K ending inside a step, and 64 rows of f16 with special values.
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 1 --cols 4096 --inner 4096 --dtype bf16 --check --verbose > %t.deep.log
+// RUN: grep -q "KT=256" %t.deep.log
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 3 --cols 4000 --inner 1000 --dtype bf16 --check
+// RUN: softmax-run %examples/matmul.mlir --target gpu --rows 64 --cols 11000 --inner 777 --dtype f16 --check --special --verbose > %t.deeper.log
+// RUN: grep -q "KT=128" %t.deeper.log
 // RUN: softmax-run %examples/matmul.mlir --target gpu --rows 200 --cols 300 --inner 512 --in-stride 520 --out-stride 320 --dtype f16 --check
 // RUN: softmax-run %examples/matmul.mlir --target gpu --rows 200 --cols 300 --inner 500 --in-stride 501 --dtype bf16 --check
 // K steps of 64 with the loads of the next step issued during this one. On

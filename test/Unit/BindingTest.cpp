@@ -58,6 +58,15 @@ void warps16(CompileOptions &o) { o.numWarps = 16; }
 void noCopies(CompileOptions &o) { o.asyncFillMinRuns = 0; }
 void noKeeping(CompileOptions &o) { o.stageMinRegisters = 0; }
 void h100(CompileOptions &o) { o.multiprocessors = 132; }
+void sm90a(CompileOptions &o) { o.chip = "sm_90a"; }
+void sm90aH100(CompileOptions &o) {
+  o.chip = "sm_90a";
+  o.multiprocessors = 132;
+}
+void sm80h100(CompileOptions &o) {
+  o.chip = "sm_80";
+  o.multiprocessors = 132;
+}
 void oneCtaPerSm(CompileOptions &o) { o.minCtasPerSm = 1; }
 void causal(CompileOptions &o) {
   o.chip = "sm_90a";
@@ -161,6 +170,25 @@ const BindingCase kCases[] = {
      "CAUSAL=1 HEAD_DIM=256 KV=32 ROWS=64 warps=4 stages=1 grid 64", 4096},
     {"no `cols` argument: a head_dim of 96 is refused", "attention_fwd", 4096,
      96, bf16, causal, "fails", 4096},
+    // Since 2026-12-06 (few rows): the K step deepens where the programs
+    // leave SMs idle.
+    {"few rows on 132 SMs, 64 programs: 256 deep", "matmul", 1, 4096, bf16,
+     sm90aH100, "BLOCK=64 KT=256 ROWS=64 SPLITS=64 warps=4 stages=3 grid 64",
+     4096},
+    {"few rows on 132 SMs, 172 programs: 128 deep", "matmul", 1, 11008, bf16,
+     sm90aH100, "BLOCK=64 KT=128 ROWS=64 SPLITS=172 warps=4 stages=3 grid 172",
+     4096},
+    {"few rows on 132 SMs, 448 programs: 64 deep", "matmul", 64, 28672, bf16,
+     sm90aH100, "BLOCK=64 KT=64 ROWS=64 SPLITS=448 warps=4 stages=3 grid 448",
+     4096},
+    {"few rows, a K of 512: too short for 3 steps of 256", "matmul", 1, 4096,
+     bf16, sm90aH100,
+     "BLOCK=64 KT=128 ROWS=64 SPLITS=64 warps=4 stages=3 grid 64", 512},
+    {"few rows, SMs not known: 64 deep", "matmul", 1, 4096, bf16, sm90a,
+     "BLOCK=64 KT=64 ROWS=64 SPLITS=64 warps=4 stages=3 grid 64", 4096},
+    {"few rows on mma.sync: 64 deep, 2 stages", "matmul", 1, 4096, bf16,
+     sm80h100, "BLOCK=64 KT=64 ROWS=64 SPLITS=64 warps=4 stages=2 grid 64",
+     4096},
 };
 
 class BindingTest : public ::testing::TestWithParam<BindingCase> {

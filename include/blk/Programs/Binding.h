@@ -183,7 +183,10 @@ struct BindingOptions {
 ///           stages on warpgroups, 2 on warps; rows of M <= 64 take 64 x 64
 ///           tiles on 4 warps (more programs for a product that reads B
 ///           once: the rule looks at the row count, which the code still
-///           does not depend on);
+///           does not depend on), 256 deep on warpgroups where the
+///           programs (ceil(N / 64)) are at most the GPU's
+///           `multiprocessors`, 128 deep where at most twice (K at least
+///           3 such steps);
 ///   a loop that chains two products on warpgroups (attention,
 ///           ProgramTraits::chainsProducts): 128 rows x 128 deep on 8
 ///           warps, 2 stages (K and V in rings) up to row_block 128, 1
