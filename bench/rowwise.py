@@ -20,6 +20,8 @@ the already scaled and masked scores: one kernel, a lower bound of what
 torch spends on it; compiled, the whole of it (scale, causal mask from the
 indices, softmax), which Inductor fuses into one kernel. Correctness is the
 GPU tests' (test/GPU/<kernel>.mlir): the timed runs are not checked.
+`--kernels row_sum` adds a yardstick (bench/row_sum.mlir: read a row, write
+its sum, beside x.sum(-1)): what a read-only row kernel reaches.
 """
 import argparse
 import os
@@ -45,6 +47,13 @@ KERNELS = {
     "scaled_softmax": ("softmax_scaled_masked.mlir",
                        ["--const", "CAUSAL=1", "--param", "scale=0.125,offset=0"]),
 }
+# Yardsticks, not kernels of the family (not run unless named): a program
+# beside this script, against torch's version of it.
+YARDSTICKS = {
+    # A read-only row kernel: read a row, write its sum (x.sum(-1)).
+    "row_sum": (os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "row_sum.mlir"), []),
+}
 BINDING = re.compile(r"target: GPU .*?\), (.*?), grid")
 BENCH = re.compile(r"bench: ([0-9.]+) ms .*?, ([0-9.]+) GB/s = ([0-9.]+)% of "
                    r"a device copy \(([0-9.]+) GB/s\)")
@@ -52,7 +61,7 @@ BENCH = re.compile(r"bench: ([0-9.]+) ms .*?, ([0-9.]+) GB/s = ([0-9.]+)% of "
 
 def ours(args, kernel, dtype, m, n):
     """(ms, GB/s, copy GB/s, binding) of our kernel."""
-    program, extra = KERNELS[kernel]
+    program, extra = {**KERNELS, **YARDSTICKS}[kernel]
     command = [args.softmax_run, os.path.join(args.examples, program),
                "--target", "gpu", "--rows", str(m), "--cols", str(n),
                "--dtype", dtype, "--bench", "--runs", "50"] + extra
@@ -113,6 +122,8 @@ def torch_function(kernel, dtype, m, n, compiled=False):
             (x * 0.125).masked_fill(cols > rows, float("-inf")), dim=-1)
     if kernel == "scaled_softmax":
         return lambda: torch.softmax(x, dim=-1)
+    if kernel == "row_sum":
+        return lambda: x.sum(dim=-1, dtype=torch.float32)
     raise ValueError(kernel)
 
 
@@ -127,7 +138,7 @@ def main():
     parser.add_argument("--softmax-run", default="build/bin/softmax-run")
     parser.add_argument("--examples", default="python-free-examples")
     parser.add_argument("--kernels", nargs="+", default=list(KERNELS),
-                        choices=KERNELS)
+                        choices=list(KERNELS) + list(YARDSTICKS))
     parser.add_argument("--dtypes", nargs="+", default=["f32", "bf16"])
     parser.add_argument("--shapes", nargs="+", default=SHAPES.split())
     parser.add_argument("--vocabularies", nargs="*",

@@ -22,7 +22,7 @@ cp -r python-free-examples "$stage/examples"
 cp test/GPU/*.mlir "$stage/gpu-tests/"
 cp -r test/GPU/Inputs "$stage/gpu-tests/Inputs"
 cp scripts/bundle-lit.cfg.py "$stage/gpu-tests/lit.cfg.py"
-cp bench/*.sh bench/*.py "$stage/bench/"
+cp bench/*.sh bench/*.py bench/*.mlir "$stage/bench/"
 cat > "$stage/run-gpu-tests.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs the GPU tests with the bundle's tools; extra arguments go to lit.
