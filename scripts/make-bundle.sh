@@ -21,6 +21,9 @@ find "$stage/lit" -name __pycache__ -prune -exec rm -rf {} +
 cp -r python-free-examples "$stage/examples"
 cp test/GPU/*.mlir "$stage/gpu-tests/"
 cp -r test/GPU/Inputs "$stage/gpu-tests/Inputs"
+# The .npy writer of the CPU tests, where the GPU tests find it beside them.
+mkdir -p "$stage/Runtime/Inputs"
+cp test/Runtime/Inputs/make-npy.py "$stage/Runtime/Inputs/"
 cp scripts/bundle-lit.cfg.py "$stage/gpu-tests/lit.cfg.py"
 cp bench/*.sh bench/*.py bench/*.mlir "$stage/bench/"
 cat > "$stage/run-gpu-tests.sh" <<'RUN'

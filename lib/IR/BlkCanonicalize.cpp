@@ -180,7 +180,9 @@ namespace {
 /// take (and half the shared memory a GPU dot stages them in). The GPU's
 /// mma.sync then adds 16 products before rounding: at overflow its
 /// infinities and NaNs can differ (docs/pipeline.md, "What blk.dot
-/// becomes").
+/// becomes"). A tf32 dot of them becomes an ieee one: f16 and bf16 values
+/// are tf32 values already (no more mantissa bits, an exponent tf32 holds),
+/// so rounding them to tf32 changes nothing.
 struct DotOfWidenedInputs : public OpRewritePattern<DotOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(DotOp op,
@@ -196,6 +198,7 @@ struct DotOfWidenedInputs : public OpRewritePattern<DotOp> {
     rewriter.modifyOpInPlace(op, [&] {
       op.getAMutable().assign(a.getIn());
       op.getBMutable().assign(b.getIn());
+      op.setPrecision(InputPrecision::ieee);
     });
     return success();
   }

@@ -9,6 +9,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::blk;
 
@@ -659,7 +661,40 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "expected f16, bf16 or f32 inputs and an f32 "
                             "accumulator, but found "
                          << in << " inputs and a " << out << " accumulator";
+  if (getPrecision() == InputPrecision::tf32 && !in.isF32())
+    return emitOpError() << "expected f32 inputs for precision tf32 (it "
+                            "rounds f32 to tf32), but found "
+                         << in << " inputs";
   return success();
+}
+
+Value mlir::blk::createTf32Rounding(OpBuilder &builder, Location loc,
+                                    Value value) {
+  // Half of the 13 dropped bits' unit added to the magnitude, then the
+  // dropped bits cleared: to nearest, ties away from zero; an infinity
+  // stays one, a NaN could carry into the sign and is kept as it is.
+  Type i32 = builder.getI32Type();
+  auto constant = [&](int64_t bits) {
+    return arith::ConstantOp::create(builder, loc, i32,
+                                     builder.getI32IntegerAttr(bits));
+  };
+  Value bits = arith::BitcastOp::create(builder, loc, i32, value);
+  Value rounded = arith::AndIOp::create(
+      builder, loc, arith::AddIOp::create(builder, loc, bits, constant(0x1000)),
+      constant(int32_t(0xFFFFE000u)));
+  Value isNan = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNO,
+                                      value, value);
+  return arith::SelectOp::create(
+      builder, loc, isNan, value,
+      arith::BitcastOp::create(builder, loc, value.getType(), rounded));
+}
+
+double mlir::blk::roundToTf32(double value) {
+  if (!std::isfinite(value) || value == 0)
+    return value;
+  int exponent = 0;
+  double significand = std::frexp(value, &exponent); // in [0.5, 1)
+  return std::ldexp(std::round(std::ldexp(significand, 11)), exponent - 11);
 }
 
 bool ReduceOp::isReducedResult(unsigned) { return true; }

@@ -135,15 +135,20 @@ int64_t mlir::blk::getAccessVectorWidth(Operation *op,
   return std::min(width.getInt(), run);
 }
 
+int64_t mlir::blk::getMmaK(DotOp dot) {
+  return dot.getPrecision() == InputPrecision::tf32 ? kMmaTf32K : kMmaK;
+}
+
 bool mlir::blk::fitsMmaSync(DotOp dot, const TargetInfo &target) {
   Type input = dot.getA().getType().getElementType();
   ArrayRef<int64_t> a = dot.getA().getType().getShape();
   int64_t n = dot.getB().getType().getShape()[1];
   bool staticShape = !ShapedType::isDynamic(a[0]) &&
                      !ShapedType::isDynamic(a[1]) && !ShapedType::isDynamic(n);
-  return target.hasMmaSync() && (input.isF16() || input.isBF16()) &&
-         staticShape && a[0] % kMmaM == 0 && n % kMmaN == 0 &&
-         a[1] % kMmaK == 0;
+  bool tensorCoreInputs = input.isF16() || input.isBF16() ||
+                          dot.getPrecision() == InputPrecision::tf32;
+  return target.hasMmaSync() && tensorCoreInputs && staticShape &&
+         a[0] % kMmaM == 0 && n % kMmaN == 0 && a[1] % getMmaK(dot) == 0;
 }
 
 std::optional<BlockedLayoutAttr> mlir::blk::getMmaAccumulatorLayout(
@@ -183,6 +188,7 @@ bool mlir::blk::holdsMmaFragments(const Distribution &distribution) {
 bool mlir::blk::fitsWgmma(DotOp dot, const TargetInfo &target,
                           int64_t numWarps) {
   if (!target.hasWgmma() || !fitsMmaSync(dot, target) ||
+      dot.getPrecision() == InputPrecision::tf32 ||
       numWarps % kWarpsPerWarpgroup != 0)
     return false;
   ArrayRef<int64_t> a = dot.getA().getType().getShape();

@@ -956,10 +956,15 @@ private:
 
   /// acc + a x b: each product and each partial sum in double within the
   /// accumulator's range, in the order of k (so a sum that overflows on the
-  /// way is infinite, as in f32, and inf - inf is NaN).
+  /// way is infinite, as in f32, and inf - inf is NaN); precision tf32
+  /// rounds a and b to tf32 first.
   LogicalResult runDot(DotOp dot) {
-    const Cell &a = get(dot.getA()), &b = get(dot.getB()),
-               &acc = get(dot.getAcc());
+    Cell a = get(dot.getA()), b = get(dot.getB());
+    const Cell &acc = get(dot.getAcc());
+    if (dot.getPrecision() == InputPrecision::tf32)
+      for (Cell *input : {&a, &b})
+        for (double &value : input->floats)
+          value = roundToTf32(value);
     int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
     double largest = getLargestFinite(dot.getType());
     Cell cell;

@@ -208,3 +208,44 @@ func.func @invariant_a(%p: !blk.ptr<f32>, %x: bf16, %n: i32) attributes {blk.ker
   blk.store %p[%rb], %c : !blk.ptr<f32>, tensor<32x16xi32, #mma>, tensor<32x16xf32, #mma>
   return
 }
+
+// -----
+
+#l = #blk.blocked<elems = [1, 4], lanes = [2, 16], warps = [4, 1]>
+
+// f32 inputs multiplied as tf32: m16n8k8 (two K steps of 8 for K = 16), A
+// and B stored as f32 in rows padded by 16 bytes (16 x 20 f32 each, and C
+// 16 x 16: 3584 bytes). A's fragment is one ldmatrix.x4 (a row of 16 bytes
+// is 4 f32: lane 4g + t gets (g, t), (g + 8, t), (g, t + 4), (g + 8, t +
+// 4)), B's two 32-bit loads ((t, g) and (t + 4, g)); each register rounded
+// to tf32 (cvt.rna). On sm_75 (no mma.sync): f32 products of inputs
+// rounded in arith (+ 0x1000, the 13 low bits cleared, NaN kept).
+// CHECK: kernel = "dot_tf32", {{.*}}dynamicSharedBytes = 3584,
+// CHECK-LABEL: gpu.func @dot_tf32
+// CHECK: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// CHECK-COUNT-4: nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (i32, i32, f32)
+// CHECK: nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>}
+// CHECK-NOT: nvvm.mma.sync
+// SM75-LABEL: gpu.func @dot_tf32
+// SM75-NOT: nvvm.mma.sync
+// SM75: arith.bitcast %{{.*}} : f32 to i32
+// SM75: arith.addi %{{.*}}, %c4096_i32
+// SM75: arith.andi %{{.*}}, %c-8192_i32
+// SM75: arith.cmpf uno
+// SM75: arith.mulf
+func.func @dot_tf32(%p: !blk.ptr<f32>, %x: f32, %y: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = blk.splat %x : f32 -> tensor<16x16xf32, #l>
+  %b = blk.splat %x : f32 -> tensor<16x16xf32, #l>
+  %c = blk.splat %y : f32 -> tensor<16x16xf32, #l>
+  %d = blk.dot %a, %b, %c precision tf32 : tensor<16x16xf32, #l>, tensor<16x16xf32, #l>, tensor<16x16xf32, #l>
+  %rows = blk.arange 0 to 16 : tensor<16xi32, #blk.slice<dim = 1, parent = #l>>
+  %r = blk.expand_dims %rows axis 1 : tensor<16xi32, #blk.slice<dim = 1, parent = #l>> -> tensor<16x1xi32, #l>
+  %rb = blk.broadcast %r [16, 16] : tensor<16x1xi32, #l> -> tensor<16x16xi32, #l>
+  blk.store %p[%rb], %d : !blk.ptr<f32>, tensor<16x16xi32, #l>, tensor<16x16xf32, #l>
+  return
+}

@@ -16,6 +16,20 @@
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 512 --cols 512 --dtype bf16 --const ROWS=16 --check
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 129 --cols 129 --dtype f16 --const ROWS=16 --check --special
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 64 --cols 64 --dtype bf16 --check
+// f32 inputs multiplied as tf32 (the tiled matmul's dot made `precision
+// tf32`): mma.sync m16n8k8 on sm_80+ (each input rounded by cvt.rna), f32
+// products of inputs rounded in arith on sm_75; checked against the
+// program in float64, which rounds them the same way. Against the float64
+// matmul reference (no rounding) the same outputs must fail.
+// RUN: sed -e 's/%acc_in :/%acc_in precision tf32 :/' %examples/matmul.mlir > %t.tf32.mlir
+// RUN: softmax-run %t.tf32.mlir --target gpu --rows 300 --cols 200 --inner 100 --check
+// RUN: softmax-run %t.tf32.mlir --target gpu --rows 333 --cols 129 --inner 77 --check --special
+// RUN: softmax-run %t.tf32.mlir --target gpu --chip sm_80 --rows 256 --cols 256 --inner 256 --check
+// RUN: softmax-run %t.tf32.mlir --target gpu --chip sm_75 --rows 100 --cols 100 --inner 100 --check
+// RUN: not softmax-run %t.tf32.mlir --target gpu --rows 300 --cols 200 --inner 100 --check --reference matmul
+// Ties away from zero, as cvt.rna rounds (test/Runtime/dot-tf32.mlir):
+// RUN: rm -rf %t.npy.d && mkdir -p %t.npy.d && python3 %S/../Runtime/Inputs/make-npy.py %t.npy.d
+// RUN: softmax-run %t.tf32.mlir --target gpu --rows 16 --cols 16 --inner 16 --input a=%t.npy.d/tf32-tie-a.npy --input b=%t.npy.d/tf32-identity.npy --expect c=%t.npy.d/tf32-tie-c.npy
 // sm_80 code (mma.sync without anything of sm_90) on this GPU:
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --chip sm_80 --rows 100 --cols 100 --dtype bf16 --const ROWS=16 --check
 // The tiled matmul's sm_80 code with the rules' tile (128 x 256 x 64, 8

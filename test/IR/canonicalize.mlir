@@ -113,6 +113,21 @@ func.func @dot_of_widened(%a: tensor<16x16xbf16>, %b: tensor<16x8xbf16>, %c: ten
 
 // -----
 
+// A tf32 dot of inputs widened from f16 takes the f16 blocks and multiplies
+// them as they are: an f16 value is a tf32 value already.
+// CHECK-LABEL: func.func @tf32_dot_of_widened
+// CHECK-SAME: (%[[A:.*]]: tensor<16x16xf16>, %[[B:.*]]: tensor<16x8xf16>, %[[C:.*]]: tensor<16x8xf32>)
+func.func @tf32_dot_of_widened(%a: tensor<16x16xf16>, %b: tensor<16x8xf16>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  // CHECK: %[[D:.*]] = blk.dot %[[A]], %[[B]], %[[C]] : tensor<16x16xf16>, tensor<16x8xf16>, tensor<16x8xf32>
+  %wa = arith.extf %a : tensor<16x16xf16> to tensor<16x16xf32>
+  %wb = arith.extf %b : tensor<16x8xf16> to tensor<16x8xf32>
+  %d = blk.dot %wa, %wb, %c precision tf32 : tensor<16x16xf32>, tensor<16x8xf32>, tensor<16x8xf32>
+  // CHECK: return %[[D]]
+  return %d : tensor<16x8xf32>
+}
+
+// -----
+
 // Inputs widened from two types, or only one widened, stay f32.
 // CHECK-LABEL: func.func @dot_of_mixed
 func.func @dot_of_mixed(%a: tensor<16x16xbf16>, %b: tensor<16x8xf16>, %f: tensor<16x8xf32>, %c: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {

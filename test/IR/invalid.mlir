@@ -1023,6 +1023,14 @@ func.func @dot_accumulator(%a: tensor<4x8xbf16>, %b: tensor<8x4xbf16>, %c: tenso
 
 // -----
 
+func.func @dot_tf32_of_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x4xbf16>, %c: tensor<4x4xf32>) {
+  // expected-error @+1 {{'blk.dot' op expected f32 inputs for precision tf32 (it rounds f32 to tf32), but found 'bf16' inputs}}
+  %d = blk.dot %a, %b, %c precision tf32 : tensor<4x8xbf16>, tensor<8x4xbf16>, tensor<4x4xf32>
+  return
+}
+
+// -----
+
 func.func @dot_mixed(%a: tensor<4x8xf16>, %b: tensor<8x4xbf16>, %c: tensor<4x4xf32>) {
   // expected-error @+1 {{'blk.dot' op expected a and b of one element type, but found 'f16' and 'bf16'}}
   %d = blk.dot %a, %b, %c : tensor<4x8xf16>, tensor<8x4xbf16>, tensor<4x4xf32>

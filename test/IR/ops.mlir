@@ -294,9 +294,14 @@ func.func @ring_ops(%p: !blk.ptr<bf16>, %offsets: tensor<64x64xi32, #tile>, %m: 
 // CHECK-LABEL: func.func @dot
 // CHECK: blk.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xbf16>, tensor<32x16xbf16>, tensor<64x16xf32>
 // CHECK: blk.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x16xf32>, tensor<16x?xf32>, tensor<?x?xf32>
+// The default precision (ieee) is not printed; tf32 is.
+// CHECK: blk.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x16xf32>, tensor<16x?xf32>, tensor<?x?xf32>
+// CHECK: blk.dot %{{.*}}, %{{.*}}, %{{.*}} precision tf32 : tensor<?x16xf32>, tensor<16x?xf32>, tensor<?x?xf32>
 func.func @dot(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %c: tensor<64x16xf32>,
                %x: tensor<?x16xf32>, %y: tensor<16x?xf32>, %z: tensor<?x?xf32>) {
   %d = blk.dot %a, %b, %c : tensor<64x32xbf16>, tensor<32x16xbf16>, tensor<64x16xf32>
   %e = blk.dot %x, %y, %z : tensor<?x16xf32>, tensor<16x?xf32>, tensor<?x?xf32>
+  %f = blk.dot %x, %y, %z precision ieee : tensor<?x16xf32>, tensor<16x?xf32>, tensor<?x?xf32>
+  %g = blk.dot %x, %y, %z precision tf32 : tensor<?x16xf32>, tensor<16x?xf32>, tensor<?x?xf32>
   return
 }

@@ -51,6 +51,32 @@ func.func @f32_dot(%p: !blk.ptr<f32>, %y: f32) attributes {blk.kernel = #blk.ker
 
 // -----
 
+// f32 inputs multiplied as tf32 fit mma.sync (m16n8k8) on sm_80+: the
+// accumulator held as mma fragments, on sm_90a too (tf32 stays off wgmma);
+// on sm_75 the usual layout.
+// CHECK-DAG: #[[MMA:.*]] = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [1, 4]>
+// CHECK-LABEL: func.func @tf32_dot
+// CHECK: blk.dot {{.*}} precision tf32 : {{.*}}, tensor<64x128xf32, #[[MMA]]>
+// SM90A-DAG: #[[MMA:.*]] = #blk.blocked<elems = [1, 2], lanes = [8, 4], warps = [1, 4]>
+// SM90A-LABEL: func.func @tf32_dot
+// SM90A: blk.dot {{.*}} precision tf32 : {{.*}}, tensor<64x128xf32, #[[MMA]]>
+// SM75-LABEL: func.func @tf32_dot
+// SM75-NOT: lanes = [8, 4]
+// SM75: blk.dot
+func.func @tf32_dot(%p: !blk.ptr<f32>, %y: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %a = blk.splat %y : f32 -> tensor<64x32xf32>
+  %b = blk.splat %y : f32 -> tensor<32x128xf32>
+  %c = blk.splat %y : f32 -> tensor<64x128xf32>
+  %d = blk.dot %a, %b, %c precision tf32 : tensor<64x32xf32>, tensor<32x128xf32>, tensor<64x128xf32>
+  %rows = blk.arange 0 to 64 : tensor<64xi32>
+  %r = blk.expand_dims %rows axis 1 : tensor<64xi32> -> tensor<64x1xi32>
+  %rb = blk.broadcast %r [64, 128] : tensor<64x1xi32> -> tensor<64x128xi32>
+  blk.store %p[%rb], %d : !blk.ptr<f32>, tensor<64x128xi32>, tensor<64x128xf32>
+  return
+}
+
+// -----
+
 // 16 x 32 over 8 warps: no split of whole fragments (1 x 8 needs N = 64,
 // 2 x 4 needs M = 32), so the usual layout; the dot then passes its
 // accumulator through shared memory.

@@ -38,9 +38,21 @@ bool softmax_run::chooseReference(
   // `auto` asks for a softmax (the program the driver picks for the
   // shape); a kernel named after a kind is checked as one (log_softmax.mlir's
   // @log_softmax), and so is a module (attention_bwd.mlir's three kernels),
-  // the contract then saying if the tensors do not fit.
+  // the contract then saying if the tensors do not fit. A program that
+  // multiplies as tf32 is checked against itself in float64, which rounds
+  // its inputs to tf32 as it does (a kind's reference would not).
   blk::runtime::ReferenceKind named;
   std::optional<llvm::StringRef> moduleName = program.getSymName();
+  bool multipliesTf32 =
+      program
+          .walk([](mlir::blk::DotOp dot) {
+            return dot.getPrecision() == mlir::blk::InputPrecision::tf32
+                       ? mlir::WalkResult::interrupt()
+                       : mlir::WalkResult::advance();
+          })
+          .wasInterrupted();
+  if (multipliesTf32)
+    return true;
   if (options.isAuto())
     problem.reference = blk::runtime::ReferenceKind::softmax;
   else if (signatures.size() == 1 &&

@@ -16,6 +16,12 @@ def Blk_ReduceKindAttr : I32EnumAttr<"ReduceKind", "combining function of a redu
   let cppNamespace = "::mlir::blk";
 }
 
+def Blk_InputPrecisionAttr : I32EnumAttr<"InputPrecision",
+    "what a blk.dot multiplies its f32 inputs as", [
+    I32EnumAttrCase<"ieee", 0>, I32EnumAttrCase<"tf32", 1>]> {
+  let cppNamespace = "::mlir::blk";
+}
+
 def Blk_GridKindAttr : I32EnumAttr<"GridKind", "how many programs a launch needs", [
     I32EnumAttrCase<"rows", 0>, I32EnumAttrCase<"persistent", 1>]> {
   let cppNamespace = "::mlir::blk";

@@ -82,6 +82,14 @@ std::optional<Unspecialized> findUnspecialized(Operation *root);
 /// `type` (a scalar, or a block with its layout) with `element` elements.
 Type withElementType(Type type, Type element);
 
+/// `value` (f32) rounded to tf32, what a blk.dot of precision tf32
+/// multiplies: to 10 bits of mantissa, to nearest with ties away from zero
+/// (PTX's cvt.rna.tf32.f32), in arith ops; NaN stays NaN.
+Value createTf32Rounding(OpBuilder &builder, Location loc, Value value);
+/// The same for a value the float64 reference holds: its significand
+/// rounded to 11 bits (10 stored); infinities and NaN as they are.
+double roundToTf32(double value);
+
 } // namespace mlir::blk
 
 #include "blk/IR/BlkInterfaces.h.inc"

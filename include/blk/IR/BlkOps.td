@@ -762,19 +762,35 @@ def Blk_DotOp : Blk_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
     taken before the widening (canonicalization): the products are the
     same in f32, and the 16-bit inputs are what tensor cores multiply.
 
+    f32 inputs may be multiplied as tf32 (`precision tf32`, Triton's
+    `input_precision="tf32"`, opt-in): each input rounded to 10 bits of
+    mantissa (to nearest, ties away from zero, as `cvt.rna.tf32.f32`), the
+    products and sums in f32; the CPU and the float64 reference round them
+    the same way.
+
+    ```mlir
+    %c = blk.dot %a, %b, %acc precision tf32 : tensor<64x32xf32>,
+                                                tensor<32x64xf32>,
+                                                tensor<64x64xf32>
+    ```
+
     The CPU lowers it to a `linalg.generic` over (m, n, k); the GPU, with
     the operands passed through shared memory (convert-blk-to-gpu), to
     `wgmma` on sm_90a (warps in whole warpgroups along M, M a multiple of
-    64 a warpgroup, N of 64 up to 256, K of 64), else `mma.sync` (f16 or
-    bf16 inputs on sm_80+, M, N and K multiples of 16, 8 and 16), else f32
-    multiplies and adds. On the wgmma path in a K loop,
-    blk-pipeline-dot-operands may copy A and B into shared memory ahead of
-    their step instead (`blk.warpgroup_dot`).
+    64 a warpgroup, N of 64 up to 256, K of 64; 16-bit inputs), else
+    `mma.sync` on sm_80+ (f16 or bf16 inputs with M, N and K multiples of
+    16, 8 and 16; tf32 with multiples of 16, 8 and 8), else f32 multiplies
+    and adds. On the wgmma path in a K loop, blk-pipeline-dot-operands may
+    copy A and B into shared memory ahead of their step instead
+    (`blk.warpgroup_dot`).
   }];
-  let arguments = (ins Blk_Block:$a, Blk_Block:$b, Blk_Block:$acc);
+  let arguments = (ins Blk_Block:$a, Blk_Block:$b, Blk_Block:$acc,
+      DefaultValuedAttr<Blk_InputPrecisionAttr,
+                        "::mlir::blk::InputPrecision::ieee">:$precision);
   let results = (outs Blk_Block:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+    $a `,` $b `,` $acc (`precision` $precision^)? attr-dict `:` type($a) `,`
+    type($b) `,` type($acc)
   }];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;

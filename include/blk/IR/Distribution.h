@@ -144,9 +144,17 @@ struct ConversionScratch {
 
 /// The fragment of mma.sync with 16-bit inputs and f32 accumulators.
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+/// The K of mma.sync's tf32 fragment (m16n8k8): its 32-bit inputs make
+/// fragments of the 16-bit ones' bytes with half the K.
+constexpr int64_t kMmaTf32K = 8;
 
-/// Whether `dot` can run on mma.sync on `target`: f16 or bf16 inputs, M,
-/// N and K (static) multiples of the fragment's.
+/// The K of the mma.sync fragment `dot` multiplies in: kMmaTf32K for tf32
+/// inputs, else kMmaK.
+int64_t getMmaK(DotOp dot);
+
+/// Whether `dot` can run on mma.sync on `target`: f16 or bf16 inputs, or
+/// f32 ones multiplied as tf32, M, N and K (static) multiples of the
+/// fragment's.
 bool fitsMmaSync(DotOp dot, const TargetInfo &target);
 
 /// The layout in which `numWarps` warps hold every accumulator of
@@ -188,9 +196,10 @@ constexpr int64_t kWgmmaMaxN = 256;
 constexpr int64_t kWgmmaPanelElements = 64;
 
 /// Whether `dot` can run on wgmma on `target` in a kernel of `numWarps`
-/// warps, all along M: it fits mma.sync, the chip has wgmma, the warps
-/// make whole warpgroups that split M in 64-row tiles, N is whole panels
-/// up to 256 columns and K whole panels.
+/// warps, all along M: it fits mma.sync with 16-bit inputs (tf32 stays on
+/// mma.sync), the chip has wgmma, the warps make whole warpgroups that
+/// split M in 64-row tiles, N is whole panels up to 256 columns and K
+/// whole panels.
 bool fitsWgmma(DotOp dot, const TargetInfo &target, int64_t numWarps);
 
 /// The layout of an accumulator held for wgmma by `numWarps` warps (the

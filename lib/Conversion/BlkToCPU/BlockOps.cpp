@@ -262,8 +262,9 @@ struct KeptBlockToBlock : public OpConversionPattern<OpTy> {
 };
 
 /// blk.dot -> a linalg.generic over (m, n, k) that widens each element of
-/// a and b to the accumulator's type and adds their product to it (a
-/// matmul whose casts are spelled out, for blk-expand-bf16 to see).
+/// a and b to the accumulator's type (or rounds it to tf32, precision
+/// tf32) and adds their product to it (a matmul whose casts are spelled
+/// out, for blk-expand-bf16 to see).
 struct DotToGeneric : public OpConversionPattern<DotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -283,8 +284,11 @@ struct DotToGeneric : public OpConversionPattern<DotOp> {
         ArrayRef<AffineMap>{map({m, k}), map({k, n}), map({m, n})},
         {utils::IteratorType::parallel, utils::IteratorType::parallel,
          utils::IteratorType::reduction},
-        [accumulator](OpBuilder &b, Location loc, ValueRange args) {
+        [accumulator, tf32 = op.getPrecision() == InputPrecision::tf32](
+            OpBuilder &b, Location loc, ValueRange args) {
           auto widen = [&](Value v) -> Value {
+            if (tf32)
+              return createTf32Rounding(b, loc, v);
             return v.getType() == accumulator
                        ? v
                        : arith::ExtFOp::create(b, loc, accumulator, v);

@@ -66,11 +66,16 @@ struct DotShape {
   /// Elements from one row of A (M x K) and B (K x N) to the next in
   /// shared memory, where they are row-major.
   int64_t aStride, bStride;
+  /// Whether f32 inputs are multiplied as tf32.
+  bool tf32 = false;
 
   static DotShape get(DotOp op, DotPath path) {
-    return get(op.getA().getType().getShape(),
-               op.getB().getType().getShape()[1],
-               op.getA().getType().getElementType(), path == DotPath::wgmma);
+    DotShape shape = get(op.getA().getType().getShape(),
+                         op.getB().getType().getShape()[1],
+                         op.getA().getType().getElementType(),
+                         path == DotPath::wgmma);
+    shape.tf32 = op.getPrecision() == InputPrecision::tf32;
+    return shape;
   }
   /// A (`a`: M x K) times B (K x N) of `input` elements.
   static DotShape get(ArrayRef<int64_t> a, int64_t n, Type input,
@@ -80,6 +85,8 @@ struct DotShape {
     return {a[0],  n,        a[1],           input,
             bytes, swizzled, a[1] + padding, n + padding};
   }
+  /// The K of one mma.sync (m16n8k16, or m16n8k8 for tf32).
+  int64_t getMmaK() const { return tf32 ? kMmaTf32K : kMmaK; }
   int64_t getABytes() const {
     return swizzled ? getSwizzledBlockBytes(m, k, inputBytes * 8)
                     : llvm::alignTo(m * aStride * inputBytes, kVectorBytes);
@@ -212,13 +219,17 @@ Value loadBlock(OpBuilder &b, Location loc, const Distribution &distribution,
 /// first in the low half: A's four matrices (rows g and g + 8, k and
 /// k + 8) are its four registers as mma takes them; B's two, loaded
 /// transposed (.trans), give (k = 2t and 2t + 1, n = g), B's registers.
+/// tf32 (m16n8k8): a row of 16 bytes is 4 f32, so the same ldmatrix hands
+/// lane 4 g + t A's (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4), its
+/// four registers; B's (k = t and t + 4, n = g) are two loads of 32 bits
+/// (.trans moves 16-bit halves). Each is rounded to tf32 (cvt.rna).
 class MmaFragments {
 public:
   MmaFragments(OpBuilder &b, Location loc, const DotShape &shape,
                Value aRegion, Value bRegion, Value lane)
       : b(b), loc(loc), shape(shape), aRegion(aRegion), bRegion(bRegion) {
     group = arith::ShRUIOp::create(b, loc, lane, createI32Constant(b, loc, 2));
-    Value inGroup =
+    inGroup =
         arith::AndIOp::create(b, loc, lane, createI32Constant(b, loc, 3));
     pairK = arith::ShLIOp::create(b, loc, inGroup,
                                   createI32Constant(b, loc, 1));
@@ -229,8 +240,10 @@ public:
     bRow = arith::AndIOp::create(b, loc, lane, createI32Constant(b, loc, 15));
     // bf16 pairs go in as i32 (the NVVM op's bf16 operand type), f16 pairs
     // as vector<2xf16>.
-    bf16 = shape.input.isBF16();
-    ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    inI32 = shape.input.isBF16() || shape.tf32;
+    ptxType = shape.tf32              ? NVVM::MMATypes::tf32
+              : shape.input.isBF16() ? NVVM::MMATypes::bf16
+                                     : NVVM::MMATypes::f16;
     Type f32 = b.getF32Type();
     result = LLVM::LLVMStructType::getLiteral(b.getContext(),
                                               {f32, f32, f32, f32});
@@ -252,7 +265,8 @@ public:
         b, loc, createMulAdd(b, loc, half, row8Offset, rowInMatrix), rowBase);
     Value kHalf = arith::ShRUIOp::create(b, loc, matrix,
                                          createI32Constant(b, loc, 1));
-    Value k = createMulAdd(b, loc, kHalf, 8, createI32Constant(b, loc, k0));
+    Value k = createMulAdd(b, loc, kHalf, shape.getMmaK() / 2,
+                           createI32Constant(b, loc, k0));
     return loadMatrices(aRegion, createMulAdd(b, loc, row, shape.aStride, k), 4,
                         NVVM::MMALayout::row);
   }
@@ -260,6 +274,8 @@ public:
   /// + 7, K step `k0`: ldmatrix.x2.trans, lanes 0 to 15 addressing rows
   /// k0 .. k0 + 15 (lanes 16 to 31 the same: their addresses are unused).
   SmallVector<Value> loadB(Value columnBase, int64_t k0) {
+    if (shape.tf32)
+      return loadTf32B(columnBase, k0);
     Value k = arith::AddIOp::create(b, loc, bRow, createI32Constant(b, loc, k0));
     return loadMatrices(bRegion,
                         createMulAdd(b, loc, k, shape.bStride, columnBase),
@@ -269,7 +285,7 @@ public:
   SmallVector<Value> multiply(ArrayRef<Value> a, ArrayRef<Value> bRegisters,
                               ArrayRef<Value> c) {
     Value d = NVVM::MmaOp::create(
-        b, loc, result, a, bRegisters, c, {kMmaM, kMmaN, kMmaK},
+        b, loc, result, a, bRegisters, c, {kMmaM, kMmaN, shape.getMmaK()},
         /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
         std::array{ptxType, ptxType},
         std::array{NVVM::MMALayout::row, NVVM::MMALayout::col});
@@ -299,20 +315,50 @@ private:
     SmallVector<Value> values;
     for (int64_t i = 0; i < count; ++i) {
       Value value = LLVM::ExtractValueOp::create(b, loc, loaded, i);
-      if (!bf16)
+      if (shape.tf32)
+        value = roundToTf32(
+            LLVM::BitcastOp::create(b, loc, b.getF32Type(), value));
+      else if (!inI32)
         value = LLVM::BitcastOp::create(
             b, loc, VectorType::get({2}, shape.input), value);
       values.push_back(value);
     }
     return values;
   }
+  /// B's 2 tf32 registers for the fragment whose columns are `columnBase`
+  /// .. + 7, K step `k0`: (k0 + t, g) and (k0 + t + 4, g).
+  SmallVector<Value> loadTf32B(Value columnBase, int64_t k0) {
+    Value column = arith::AddIOp::create(b, loc, columnBase, group);
+    SmallVector<Value> values;
+    for (int64_t half : {0, 1}) {
+      Value k = arith::AddIOp::create(
+          b, loc, inGroup,
+          createI32Constant(b, loc, k0 + half * kMmaTf32K / 2));
+      Value bytes = arith::MulIOp::create(
+          b, loc, createMulAdd(b, loc, k, shape.bStride, column),
+          createI32Constant(b, loc, shape.inputBytes));
+      values.push_back(roundToTf32(LLVM::LoadOp::create(
+          b, loc, b.getF32Type(), createByteAddress(b, loc, bRegion, bytes),
+          /*alignment=*/4)));
+    }
+    return values;
+  }
+  /// `value` rounded to tf32 (to nearest, ties away from zero), as the i32
+  /// mma takes.
+  Value roundToTf32(Value value) {
+    return NVVM::ConvertFloatToTF32Op::create(
+        b, loc, b.getI32Type(), value, NVVM::FPRoundingMode::RNA,
+        NVVM::SaturationMode::NONE, /*relu=*/false);
+  }
 
   OpBuilder &b;
   Location loc;
   const DotShape &shape;
-  Value aRegion, bRegion, group, pairK, rowInMatrix, matrix, bRow;
+  Value aRegion, bRegion, group, inGroup, pairK, rowInMatrix, matrix, bRow;
   Type result;
-  bool bf16;
+  /// Whether mma takes the inputs as i32 (bf16 pairs, tf32), else as
+  /// vector<2xf16>.
+  bool inI32;
   NVVM::MMATypes ptxType;
 };
 
@@ -360,7 +406,7 @@ void createMmaTiles(OpBuilder &b, Location loc, const DotShape &shape,
   for (Value address : cAddresses)
     c.push_back(LLVM::LoadOp::create(b, loc, b.getF32Type(), address,
                                      /*alignment=*/4));
-  for (int64_t k0 = 0; k0 < shape.k; k0 += kMmaK) {
+  for (int64_t k0 = 0; k0 < shape.k; k0 += shape.getMmaK()) {
     SmallVector<Value> a = fragments.loadA(firstRow, 8, k0);
     SmallVector<Value> bRegisters = fragments.loadB(firstColumn, k0);
     c = fragments.multiply(a, bRegisters, c);
@@ -394,7 +440,7 @@ Value createMmaInRegisters(OpBuilder &b, Location loc, const DotShape &shape,
   };
   int64_t rowPairs = c.getCount(0) / 2, columnTiles = c.getCount(1) / 2;
   SmallVector<Value> elements = extractElements(b, loc, acc);
-  for (int64_t k0 = 0; k0 < shape.k; k0 += kMmaK) {
+  for (int64_t k0 = 0; k0 < shape.k; k0 += shape.getMmaK()) {
     SmallVector<SmallVector<Value>> aFragments, bFragments;
     for (int64_t p = 0; p < rowPairs; ++p)
       aFragments.push_back(
@@ -705,6 +751,8 @@ Value createScalarProduct(OpBuilder &b, Location loc, const DotShape &shape,
     Value value = LLVM::LoadOp::create(
         b, loc, shape.input, createByteAddress(b, loc, region, bytes),
         shape.inputBytes);
+    if (shape.tf32)
+      return createTf32Rounding(b, loc, value);
     return shape.input == f32 ? value
                               : arith::ExtFOp::create(b, loc, f32, value);
   };

@@ -37,3 +37,11 @@ for index, name in enumerate(("q", "k", "v", "do")):
     npy("attention-%s.npy" % name, "<f4", "(1, 2, 40, 64)",
         [2 * math.sin(0.37 * i + 1.3 * index) * math.cos(0.011 * i * (index + 1))
          for i in range(2 * 40 * 64)], "f")
+# tf32 ties (test/Runtime/dot-tf32.mlir): A = +-(1 + 2^-11), halfway between
+# two tf32 values, times the identity: C = +-(1 + 2^-10), ties away from zero.
+npy("tf32-tie-a.npy", "<f4", "(16, 16)",
+    [(-1) ** i * (1 + 2.0 ** -11) for i in range(256)], "f")
+npy("tf32-identity.npy", "<f4", "(16, 16)",
+    [1.0 if i // 16 == i % 16 else 0.0 for i in range(256)], "f")
+npy("tf32-tie-c.npy", "<f4", "(16, 16)",
+    [(-1) ** i * (1 + 2.0 ** -10) for i in range(256)], "f")

@@ -1,0 +1,19 @@
+// blk.dot with precision tf32 on the CPU: the tiled matmul of
+// python-free-examples/ with its dot made tf32. The CPU lowering rounds A
+// and B to tf32 (to nearest, ties away) as the float64 reference of the
+// program does, so the two agree to f32's tolerance; against the float64
+// matmul reference (no rounding) the same outputs fail it, which they
+// would not if neither rounded.
+// RUN: sed -e 's/%acc_in :/%acc_in precision tf32 :/' %examples/matmul.mlir > %t.mlir
+// RUN: softmax-run %t.mlir --target cpu --rows 300 --cols 200 --inner 100 --check | FileCheck %s
+// RUN: softmax-run %t.mlir --target cpu --rows 33 --cols 65 --inner 129 --check --special | FileCheck %s
+// RUN: not softmax-run %t.mlir --target cpu --rows 300 --cols 200 --inner 100 --check --reference matmul | FileCheck %s --check-prefix=IEEE
+// Ties: A = +-(1 + 2^-11), halfway between two tf32 values, times the
+// identity gives +-(1 + 2^-10), away from zero (to even would give +-1; the
+// example's ieee dot +-(1 + 2^-11) fails the same expectation).
+// RUN: rm -rf %t.npy.d && mkdir -p %t.npy.d && python3 %S/Inputs/make-npy.py %t.npy.d
+// RUN: softmax-run %t.mlir --target cpu --rows 16 --cols 16 --inner 16 --input a=%t.npy.d/tf32-tie-a.npy --input b=%t.npy.d/tf32-identity.npy --expect c=%t.npy.d/tf32-tie-c.npy | FileCheck %s --check-prefix=TIES
+// RUN: not softmax-run %examples/matmul.mlir --target cpu --rows 16 --cols 16 --inner 16 --input a=%t.npy.d/tf32-tie-a.npy --input b=%t.npy.d/tf32-identity.npy --expect c=%t.npy.d/tf32-tie-c.npy
+// CHECK: OK (relative L2 tolerance 1e-05, against the program in float64)
+// IEEE: FAILED (relative L2 tolerance 1e-05, against the float64 matmul reference)
+// TIES: max_abs=0 {{.*}} OK
