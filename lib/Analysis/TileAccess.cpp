@@ -77,17 +77,6 @@ bool sameTerms(ArrayRef<Value> a, ArrayRef<Value> b) {
   return left == right;
 }
 
-/// The argument of `kernel` declared `role`, with `name` where it names a
-/// tensor.
-BlockArgument findArgument(func::FuncOp kernel, ArgRole role, StringRef name) {
-  for (BlockArgument argument : kernel.getArguments())
-    if (auto declared = kernel.getArgAttrOfType<ArgAttr>(
-            argument.getArgNumber(), BlkDialect::getArgAttrName());
-        declared && declared.getRole() == role && declared.getName() == name)
-      return argument;
-  return {};
-}
-
 /// The kernel arguments bounding the rows and the columns of a tensor of
 /// `extent`.
 std::pair<ArgRole, ArgRole> getBoundRoles(ArgExtent extent) {
@@ -110,16 +99,15 @@ std::optional<TileAccess> mlir::blk::getTileAccess(LoadOp load) {
   RankedTensorType type = load.getType();
   if (!kernel || type.getRank() != 2 || !load.getMask())
     return std::nullopt;
-  auto declared = kernel.getArgAttrOfType<ArgAttr>(
-      matrix.getArgNumber(), BlkDialect::getArgAttrName());
+  ArgAttr declared = getArgAttr(kernel, matrix.getArgNumber());
   if (!declared || !declared.isTensor() ||
       !hasRowStride(declared.getExtent()))
     return std::nullopt;
   BlockArgument stride =
       findArgument(kernel, ArgRole::row_stride, declared.getName());
   auto [rowRole, colRole] = getBoundRoles(declared.getExtent());
-  BlockArgument rowBound = findArgument(kernel, rowRole, "");
-  BlockArgument colBound = findArgument(kernel, colRole, "");
+  BlockArgument rowBound = findArgument(kernel, rowRole);
+  BlockArgument colBound = findArgument(kernel, colRole);
   if (!stride || !rowBound || !colBound)
     return std::nullopt;
 

@@ -63,8 +63,7 @@ static ::blk::runtime::ArgExtent toRuntime(ArgExtent extent) {
 /// ABI's verifier made sure a row stride names one).
 static ArgExtent getTensorExtent(func::FuncOp kernel, StringRef name) {
   for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
-    if (auto declared = kernel.getArgAttrOfType<ArgAttr>(
-            i, BlkDialect::getArgAttrName());
+    if (ArgAttr declared = getArgAttr(kernel, i);
         declared && declared.isTensor() && declared.getName() == name)
       return declared.getExtent();
   return ArgExtent::matrix;
@@ -74,8 +73,7 @@ static ArgExtent getTensorExtent(func::FuncOp kernel, StringRef name) {
 /// row stride carries the extent of its tensor.
 static FailureOr<KernelArgument> getArgument(func::FuncOp kernel,
                                              unsigned index) {
-  auto declared =
-      kernel.getArgAttrOfType<ArgAttr>(index, BlkDialect::getArgAttrName());
+  ArgAttr declared = getArgAttr(kernel, index);
   if (!declared)
     return kernel.emitError()
            << "kernel @" << kernel.getSymName() << " argument #" << index
@@ -253,8 +251,7 @@ static LogicalResult forEachProblemValue(
     if (!isKernel(func))
       continue;
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-      auto declared =
-          func.getArgAttrOfType<ArgAttr>(i, BlkDialect::getArgAttrName());
+      ArgAttr declared = getArgAttr(func, i);
       std::optional<int64_t> value =
           declared ? getProblemValue(declared, func, i, problem)
                    : std::nullopt;
@@ -400,6 +397,7 @@ static FailureOr<BindingOptions> getBindingOptions(ModuleOp program,
   if (failed(target))
     return failure();
   binding.maxCtas = target->getMaxClusterCtas();
+  binding.maxSharedBytesPerCta = target->getMaxSharedBytesPerCta();
   binding.tileRowBlocks = true;
   // The policy blk-stage-held-loads, blk-async-fill and blk-peel-alignment
   // will apply, asked before they run.

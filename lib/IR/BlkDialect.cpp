@@ -491,6 +491,19 @@ bool mlir::blk::isKernel(func::FuncOp func) {
   return static_cast<bool>(getKernelAttr(func));
 }
 
+ArgAttr mlir::blk::getArgAttr(func::FuncOp func, unsigned index) {
+  return func.getArgAttrOfType<ArgAttr>(index, BlkDialect::getArgAttrName());
+}
+
+BlockArgument mlir::blk::findArgument(func::FuncOp func, ArgRole role,
+                                      StringRef name) {
+  for (BlockArgument argument : func.getArguments())
+    if (ArgAttr declared = getArgAttr(func, argument.getArgNumber());
+        declared && declared.getRole() == role && declared.getName() == name)
+      return argument;
+  return {};
+}
+
 TargetInfo mlir::blk::getTargetInfo(Operation *op) {
   Operation *top = op;
   while (Operation *parent = top->getParentOp())
@@ -524,7 +537,7 @@ static bool isKernelArgumentType(Type type) {
 static LogicalResult verifyKernelABI(func::FuncOp func) {
   SmallVector<ArgAttr> args;
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    args.push_back(func.getArgAttrOfType<ArgAttr>(i, BlkDialect::getArgAttrName()));
+    args.push_back(getArgAttr(func, i));
   unsigned declared = llvm::count_if(args, [](ArgAttr arg) { return bool(arg); });
   if (declared == 0)
     return success();
@@ -614,8 +627,7 @@ static LogicalResult verifyKernelAttr(Operation *op, Attribute value) {
                              << type
                              << "; kernels take !blk.ptr pointers, "
                                 "!blk.tensor_map descriptors and scalars";
-    auto declared =
-        func.getArgAttrOfType<ArgAttr>(index, BlkDialect::getArgAttrName());
+    ArgAttr declared = getArgAttr(func, index);
     if (isa<TensorMapType>(type) &&
         (!declared || declared.getRole() != ArgRole::tensor_map))
       return op->emitError()

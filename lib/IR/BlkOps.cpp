@@ -10,6 +10,8 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -690,11 +692,18 @@ Value mlir::blk::createTf32Rounding(OpBuilder &builder, Location loc,
 }
 
 double mlir::blk::roundToTf32(double value) {
-  if (!std::isfinite(value) || value == 0)
+  // As the GPU does it: the value is an f32 first (an operand the reference
+  // holds in double is one on the GPU), then the bits of createTf32Rounding
+  // (tf32's range and grid are f32's: past its largest value is infinite,
+  // and subnormals keep f32's spacing).
+  float single = static_cast<float>(value);
+  if (std::isnan(single))
     return value;
-  int exponent = 0;
-  double significand = std::frexp(value, &exponent); // in [0.5, 1)
-  return std::ldexp(std::round(std::ldexp(significand, 11)), exponent - 11);
+  uint32_t bits = 0;
+  std::memcpy(&bits, &single, sizeof(bits));
+  bits = (bits + 0x1000u) & 0xFFFFE000u;
+  std::memcpy(&single, &bits, sizeof(bits));
+  return single;
 }
 
 bool ReduceOp::isReducedResult(unsigned) { return true; }

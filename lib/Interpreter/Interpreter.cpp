@@ -414,8 +414,7 @@ public:
 
 private:
   FailureOr<Cell> getArgument(func::FuncOp kernel, unsigned index) {
-    auto arg = kernel.getArgAttrOfType<ArgAttr>(index,
-                                                BlkDialect::getArgAttrName());
+    ArgAttr arg = getArgAttr(kernel, index);
     Type type = kernel.getArgument(index).getType();
     auto error = [&]() { return kernel.emitError(); };
     if (!arg)
@@ -959,12 +958,17 @@ private:
   /// way is infinite, as in f32, and inf - inf is NaN); precision tf32
   /// rounds a and b to tf32 first.
   LogicalResult runDot(DotOp dot) {
-    Cell a = get(dot.getA()), b = get(dot.getB());
+    const Cell *inputs[] = {&get(dot.getA()), &get(dot.getB())};
     const Cell &acc = get(dot.getAcc());
+    Cell rounded[2];
     if (dot.getPrecision() == InputPrecision::tf32)
-      for (Cell *input : {&a, &b})
-        for (double &value : input->floats)
+      for (auto [input, copy] : llvm::zip(inputs, rounded)) {
+        copy = *input;
+        for (double &value : copy.floats)
           value = roundToTf32(value);
+        input = &copy;
+      }
+    const Cell &a = *inputs[0], &b = *inputs[1];
     int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
     double largest = getLargestFinite(dot.getType());
     Cell cell;

@@ -44,8 +44,7 @@ static bool walksRow(scf::ForOp loop) {
   auto func = dyn_cast<func::FuncOp>(bound.getOwner()->getParentOp());
   if (!func)
     return false;
-  auto arg = func.getArgAttrOfType<ArgAttr>(bound.getArgNumber(),
-                                            BlkDialect::getArgAttrName());
+  ArgAttr arg = getArgAttr(func, bound.getArgNumber());
   return arg && arg.getRole() == ArgRole::cols;
 }
 
@@ -98,10 +97,7 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
     traits.multiplies |=
         func.walk([](DotOp) { return WalkResult::interrupt(); })
             .wasInterrupted();
-    for (unsigned i = 0; i < func.getNumArguments(); ++i)
-      if (auto arg = func.getArgAttrOfType<ArgAttr>(
-              i, BlkDialect::getArgAttrName()))
-        traits.takesCols |= arg.getRole() == ArgRole::cols;
+    traits.takesCols |= static_cast<bool>(findArgument(func, ArgRole::cols));
     traits.numWarps = std::max(traits.numWarps, kernel.getNumWarps());
     traits.numCtas = std::max(traits.numCtas, kernel.getNumCtas());
     traits.minCtasPerSm =
@@ -611,14 +607,39 @@ constexpr ProductTile kFewRowsTile = {64, 64, 64, 4, 3};
 /// the H100 (docs/benchmarks.md, "What the rules rest on", few rows).
 constexpr int64_t kFewRowsDeepInner = 256, kFewRowsDeeperInner = 128;
 
+/// Bytes of the rings blk-pipeline-dot-operands copies a rows x cols x
+/// inner tile's A and B into, at `stages` stages (wgmma's, sm_90a).
+static int64_t getRingBytes(int64_t rows, int64_t cols, int64_t inner,
+                            int64_t stages, const RowShape &shape) {
+  return stages * (rows + cols) * inner * shape.elementBytes;
+}
+
+/// Whether those rings fit a CTA's shared memory (or it is not known).
+static bool ringsFit(int64_t rows, int64_t cols, int64_t inner,
+                     int64_t stages, const RowShape &shape,
+                     const BindingOptions &options) {
+  return options.maxSharedBytesPerCta <= 0 ||
+         getRingBytes(rows, cols, inner, stages, shape) <=
+             options.maxSharedBytesPerCta;
+}
+
 /// The few-rows tile's K step for the shape: deeper where its programs
 /// (one a 64-column tile of C) leave SMs idle, and the K loop has a step
-/// for each stage.
+/// for each stage. Only the rules' own tile deepens: a caller's block,
+/// rows or stages (BLOCK=128 256 deep needs 256 registers of mask a thread,
+/// 4 stages 256 KiB of rings), or a program that covers N in one block (no
+/// row_splits), keep 64 deep.
 static int64_t fewRowsInner(const RowShape &shape,
+                            const ProgramTraits &traits,
                             const BindingOptions &options) {
   int64_t multiprocessors = options.choices.multiprocessors;
+  const std::map<std::string, int64_t> &given = options.choices.constants;
+  bool rulesTile = !traits.rowSplits.empty() &&
+                   !given.count(traits.rowBlock) &&
+                   !given.count(traits.rowsPerProgram) &&
+                   options.choices.numStages == 0;
   if (options.products != BindingOptions::Products::warpgroups ||
-      multiprocessors <= 0)
+      multiprocessors <= 0 || !rulesTile)
     return kFewRowsTile.inner;
   int64_t programs = llvm::divideCeil(std::max<int64_t>(1, shape.cols),
                                       kFewRowsTile.cols);
@@ -626,7 +647,9 @@ static int64_t fewRowsInner(const RowShape &shape,
        {std::pair{int64_t(1), kFewRowsDeepInner},
         {int64_t(2), kFewRowsDeeperInner}})
     if (programs <= programsPerSm * multiprocessors &&
-        shape.inner >= inner * kFewRowsTile.stages)
+        shape.inner >= inner * kFewRowsTile.stages &&
+        ringsFit(kFewRowsTile.rows, kFewRowsTile.cols, inner,
+                 kFewRowsTile.stages, shape, options))
       return inner;
   return kFewRowsTile.inner;
 }
@@ -697,7 +720,7 @@ static ProductTile productTile(const RowShape &shape,
   ProductTile tile = kTensorCoreTile;
   if (shape.rows <= kFewRowsTile.rows) {
     tile = kFewRowsTile;
-    tile.inner = fewRowsInner(shape, options);
+    tile.inner = fewRowsInner(shape, traits, options);
   }
   if (tile.cols > kFewRowsTile.cols)
     tile.cols = std::clamp<int64_t>(llvm::PowerOf2Ceil(shape.cols),
@@ -852,8 +875,19 @@ candidateProductSpecializations(ModuleOp program, const ProgramTraits &traits,
       fixed.choices.numStages = s;
       FailureOr<Specialization> candidate =
           chooseProductSpecialization(program, traits, shape, fixed);
-      if (succeeded(candidate) && seen.insert(candidate->describe()).second)
-        candidates.push_back(*candidate);
+      if (failed(candidate) || !seen.insert(candidate->describe()).second)
+        continue;
+      // Rings past a CTA's shared memory are not made (the loads stay
+      // loads): such a candidate only spills (64 x 64 x 256 at 4 stages,
+      // 256 KiB).
+      auto constant = [&](const std::string &name) {
+        return name.empty() ? 1 : candidate->constants.lookup(name);
+      };
+      if (options.products == BindingOptions::Products::warpgroups &&
+          !ringsFit(constant(traits.rowsPerProgram), constant(traits.rowBlock),
+                    constant(traits.innerBlock), s, shape, options))
+        continue;
+      candidates.push_back(*candidate);
     }
   }
   return candidates;

@@ -610,8 +610,7 @@ private:
         type.getElementType(), rotated ? rotation->first : 0,
         rotated ? rotation->count : 0);
     auto kernel = cast<func::FuncOp>(tile.matrix.getOwner()->getParentOp());
-    auto matrix = kernel.getArgAttrOfType<ArgAttr>(
-        tile.matrix.getArgNumber(), BlkDialect::getArgAttrName());
+    ArgAttr matrix = getArgAttr(kernel, tile.matrix.getArgNumber());
     MLIRContext *context = kernel.getContext();
     auto declared = NamedAttribute(
         BlkDialect::getArgAttrName(),

@@ -30,6 +30,7 @@
 // Ties away from zero, as cvt.rna rounds (test/Runtime/dot-tf32.mlir):
 // RUN: rm -rf %t.npy.d && mkdir -p %t.npy.d && python3 %S/../Runtime/Inputs/make-npy.py %t.npy.d
 // RUN: softmax-run %t.tf32.mlir --target gpu --rows 16 --cols 16 --inner 16 --input a=%t.npy.d/tf32-tie-a.npy --input b=%t.npy.d/tf32-identity.npy --expect c=%t.npy.d/tf32-tie-c.npy
+// RUN: softmax-run %t.tf32.mlir --target gpu --rows 16 --cols 16 --inner 16 --input a=%t.npy.d/tf32-edges-a.npy --input b=%t.npy.d/tf32-identity.npy --check
 // sm_80 code (mma.sync without anything of sm_90) on this GPU:
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --chip sm_80 --rows 100 --cols 100 --dtype bf16 --const ROWS=16 --check
 // The tiled matmul's sm_80 code with the rules' tile (128 x 256 x 64, 8

@@ -63,6 +63,14 @@ void sm90aH100(CompileOptions &o) {
   o.chip = "sm_90a";
   o.multiprocessors = 132;
 }
+void sm90aH100Block128(CompileOptions &o) {
+  sm90aH100(o);
+  o.constants["BLOCK"] = 128;
+}
+void sm90aH100Stages4(CompileOptions &o) {
+  sm90aH100(o);
+  o.numStages = 4;
+}
 void sm80h100(CompileOptions &o) {
   o.chip = "sm_80";
   o.multiprocessors = 132;
@@ -184,6 +192,12 @@ const BindingCase kCases[] = {
     {"few rows, a K of 512: too short for 3 steps of 256", "matmul", 1, 4096,
      bf16, sm90aH100,
      "BLOCK=64 KT=128 ROWS=64 SPLITS=64 warps=4 stages=3 grid 64", 512},
+    {"few rows, a caller's BLOCK: 64 deep", "matmul", 1, 4096, bf16,
+     sm90aH100Block128,
+     "BLOCK=128 KT=64 ROWS=64 SPLITS=32 warps=4 stages=3 grid 32", 4096},
+    {"few rows, a caller's stages: 64 deep", "matmul", 1, 4096, bf16,
+     sm90aH100Stages4,
+     "BLOCK=64 KT=64 ROWS=64 SPLITS=64 warps=4 stages=4 grid 64", 4096},
     {"few rows, SMs not known: 64 deep", "matmul", 1, 4096, bf16, sm90a,
      "BLOCK=64 KT=64 ROWS=64 SPLITS=64 warps=4 stages=3 grid 64", 4096},
     {"few rows on mma.sync: 64 deep, 2 stages", "matmul", 1, 4096, bf16,

@@ -44,6 +44,14 @@ bool isKernel(func::FuncOp func);
 /// The `blk.kernel` attribute of a kernel function, or null.
 KernelAttr getKernelAttr(func::FuncOp func);
 
+/// What argument `index` of `func` declares (its `blk.arg`), or null.
+ArgAttr getArgAttr(func::FuncOp func, unsigned index);
+
+/// The argument of `func` declared `role`, with `name` where the role names
+/// a tensor (empty for rows, cols, inner, ...); null if none is.
+BlockArgument findArgument(func::FuncOp func, ArgRole role,
+                           StringRef name = "");
+
 /// The chip the module holding `op` is compiled for: its #blk.target
 /// (blk-attach-target), else TargetInfo::kDefaultChip. Every pass that asks
 /// a chip question asks it here.
@@ -86,8 +94,8 @@ Type withElementType(Type type, Type element);
 /// multiplies: to 10 bits of mantissa, to nearest with ties away from zero
 /// (PTX's cvt.rna.tf32.f32), in arith ops; NaN stays NaN.
 Value createTf32Rounding(OpBuilder &builder, Location loc, Value value);
-/// The same for a value the float64 reference holds: its significand
-/// rounded to 11 bits (10 stored); infinities and NaN as they are.
+/// The same for a value the float64 reference holds, rounded to f32 first
+/// as the GPU holds it; NaN as it is.
 double roundToTf32(double value);
 
 } // namespace mlir::blk

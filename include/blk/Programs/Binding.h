@@ -117,6 +117,9 @@ struct BindingOptions {
   ::blk::CompileOptions choices;
   /// The largest cluster the rules may use (TargetInfo::getMaxClusterCtas).
   int64_t maxCtas = kMaxClusterCtas;
+  /// Shared memory a CTA may have (TargetInfo::getMaxSharedBytesPerCta; 0:
+  /// not known), which the rings of a product's operands must fit.
+  int64_t maxSharedBytesPerCta = 0;
   /// Whether a block holding a row (or a split row's part) may be a whole
   /// number of its layout's tiles rather than a power of two (GPU targets,
   /// whose layouts blk-distribute chooses from warps and CTAs).
@@ -186,7 +189,9 @@ struct BindingOptions {
 ///           does not depend on), 256 deep on warpgroups where the
 ///           programs (ceil(N / 64)) are at most the GPU's
 ///           `multiprocessors`, 128 deep where at most twice (K at least
-///           3 such steps);
+///           3 such steps, the rings fitting a CTA's shared memory; the
+///           rules' tile only: not where the caller binds the block, the
+///           rows or the stages);
 ///   a loop that chains two products on warpgroups (attention,
 ///           ProgramTraits::chainsProducts): 128 rows x 128 deep on 8
 ///           warps, 2 stages (K and V in rings) up to row_block 128, 1

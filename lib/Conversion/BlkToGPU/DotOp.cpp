@@ -14,10 +14,12 @@
 //   64-row tiles of the accumulator, which stays in registers, from matrix
 //   descriptors, and waits for them at the end of the dot.
 // - mma.sync (f16 or bf16 inputs on sm_80+, M, N, K multiples of 16, 8,
-//   16). A (M x K) and B (K x N) are stored row-major with padded rows, and
-//   the fragments read by ldmatrix (B's transposed: MmaFragments says how
-//   lanes address them; PTX ISA, "Matrix Fragments for mma.m16n8k16 with
-//   floating point type"). Where the accumulator's layout holds mma
+//   16; f32 inputs of precision tf32, m16n8k8, multiples of 16, 8, 8). A
+//   (M x K) and B (K x N) are stored row-major with padded rows, and the
+//   fragments read by ldmatrix (B's transposed, or for tf32 by 32-bit
+//   loads: MmaFragments says how lanes address them; PTX ISA, "Matrix
+//   Fragments for mma.m16n8k16 with floating point type", and for
+//   mma.m16n8k8 .tf32). Where the accumulator's layout holds mma
 //   fragments (holdsMmaFragments, what blk-distribute chooses for such a
 //   dot), each thread's elements are its fragments: they stay in
 //   registers, each warp multiplying its own tiles of C, the K steps in
@@ -298,7 +300,8 @@ public:
 private:
   /// ldmatrix of `count` 8 x 8 matrices of 16-bit values, the lane's row at
   /// element `index` of `region` (`layout` col: transposed): a 32-bit
-  /// register each, as mma takes it (i32 for bf16, vector<2xf16> for f16).
+  /// register each, as mma takes it (i32 for bf16, vector<2xf16> for f16,
+  /// an f32 rounded to tf32 in an i32 for tf32).
   SmallVector<Value> loadMatrices(Value region, Value index, int64_t count,
                                   NVVM::MMALayout layout) {
     Value bytes = arith::MulIOp::create(
@@ -362,8 +365,9 @@ private:
   NVVM::MMATypes ptxType;
 };
 
-/// The m16n8k16 products of one warp's tiles of C, from A, B and C (M x N
-/// f32) in shared memory; C's tiles are updated in place.
+/// The mma.sync products (m16n8k16, or m16n8k8 for tf32) of one warp's
+/// tiles of C, from A, B and C (M x N f32) in shared memory; C's tiles are
+/// updated in place.
 void createMmaTiles(OpBuilder &b, Location loc, const DotShape &shape,
                     Value aRegion, Value bRegion, Value cRegion, ThreadIds ids,
                     int64_t numWarps) {

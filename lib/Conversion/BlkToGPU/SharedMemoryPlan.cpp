@@ -349,11 +349,8 @@ ArrayAttr mlir::blk::buildLaunchRecords(MLIRContext *context,
     for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes()))
       if (auto map = dyn_cast<TensorMapType>(type))
         tensorMaps.push_back(TensorMapAttr::get(
-            context,
-            kernel.getArgAttrOfType<ArgAttr>(index,
-                                             BlkDialect::getArgAttrName())
-                .getName(),
-            map.getBox(), map.getRotationFirst(), map.getRotationBits()));
+            context, getArgAttr(kernel, index).getName(), map.getBox(),
+            map.getRotationFirst(), map.getRotationBits()));
     launches.push_back(LaunchAttr::get(
         context, kernel.getSymName(), kWarpSize * attr.getNumWarps(),
         attr.getNumCtas(), plan.sharedBytes.lookup(kernel),

@@ -45,3 +45,9 @@ npy("tf32-identity.npy", "<f4", "(16, 16)",
     [1.0 if i // 16 == i % 16 else 0.0 for i in range(256)], "f")
 npy("tf32-tie-c.npy", "<f4", "(16, 16)",
     [(-1) ** i * (1 + 2.0 ** -10) for i in range(256)], "f")
+# tf32 at its edges: past the largest tf32 value (0x7f7ff800 rounds to inf),
+# subnormals (2^-140 keeps f32's spacing), a negative subnormal, a tie.
+edges = [struct.unpack("<f", struct.pack("<I", 0x7F7FF800))[0], 2.0 ** -140,
+         -1.3 * 2.0 ** -130, 1 + 2.0 ** -11]
+npy("tf32-edges-a.npy", "<f4", "(16, 16)",
+    [edges[i // 16] if i // 16 < len(edges) else 0.5 for i in range(256)], "f")
