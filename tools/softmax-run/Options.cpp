@@ -170,7 +170,9 @@ static cl::opt<std::string> referenceOption(
              "program (GPU runs only). Default: softmax for auto, the kind "
              "a one-kernel program is named after (@log_softmax, "
              "@rms_norm...) or a program's module (module "
-             "@attention_backward), else the program itself run in float64"),
+             "@attention_backward), else (and for a program with a "
+             "`precision tf32` blk.dot, which the kinds do not round) the "
+             "program itself run in float64"),
     cl::cat(checkCategory));
 static cl::opt<bool>
     specialOption("special",
