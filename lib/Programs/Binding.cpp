@@ -606,6 +606,8 @@ constexpr ProductTile kFewRowsTile = {64, 64, 64, 4, 3};
 /// an SM), 128 deep where at most twice (96 KiB: two an SM). The sweep on
 /// the H100 (docs/benchmarks.md, "What the rules rest on", few rows).
 constexpr int64_t kFewRowsDeepInner = 256, kFewRowsDeeperInner = 128;
+/// f32 data and the CPU: f32 multiply-adds, 16 accumulators a thread.
+constexpr ProductTile kScalarTile = {32, 64, 32, 4, 0};
 
 /// Bytes of the rings blk-pipeline-dot-operands copies a rows x cols x
 /// inner tile's A and B into, at `stages` stages (wgmma's, sm_90a).
@@ -653,8 +655,6 @@ static int64_t fewRowsInner(const RowShape &shape,
       return inner;
   return kFewRowsTile.inner;
 }
-/// f32 data and the CPU: f32 multiply-adds, 16 accumulators a thread.
-constexpr ProductTile kScalarTile = {32, 64, 32, 4, 0};
 
 static bool onTensorCores(const RowShape &shape, const BindingOptions &options) {
   return options.products != BindingOptions::Products::scalar &&
