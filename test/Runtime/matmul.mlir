@@ -9,6 +9,14 @@
 // CPU: matmul.mlir: 100 x 70 x 50 (M x N x K) f32
 // CPU: target: CPU (JIT), BLOCK=64 KT=32 ROWS=32 SPLITS=2 warps=4, grid 8,
 // CPU: check: {{.*}} unwritten=0  OK (relative L2 tolerance {{.*}}, against the float64 matmul reference)
+// The shape from the operands' files alone: A 3 x 20 and B 20 x 5 give
+// M = 3, N = 5, K = 20; a B of 19 rows does not multiply.
+// RUN: rm -rf %t.npy.d && mkdir -p %t.npy.d && python3 %S/Inputs/make-npy.py %t.npy.d
+// RUN: softmax-run %examples/matmul.mlir --target cpu --input a=%t.npy.d/mm-a.npy --input b=%t.npy.d/mm-b.npy --check | FileCheck %s --check-prefix=FILES
+// FILES: matmul.mlir: 3 x 5 x 20 (M x N x K) f32
+// FILES: OK (relative L2 tolerance
+// RUN: not softmax-run %examples/matmul.mlir --target cpu --input a=%t.npy.d/mm-a.npy --input b=%t.npy.d/mm-b19.npy 2>&1 | FileCheck %s --check-prefix=MISMATCH
+// MISMATCH: softmax-run: the operands do not multiply: {{.*}}mm-a.npy is 3 x 20 (M x K) and {{.*}}mm-b19.npy is 19 x 5 (K x N)
 // One row, K not a multiple of anything; bf16; strided rows of A and C;
 // special values in A (rows of NaN, +-inf and both, zeros, 1e15: what torch
 // defines for a product whatever the order of its sums) in f32, bf16, f16:

@@ -65,7 +65,8 @@ static cl::list<std::string> inputOptions(
              "shape (float32/float16; not with --batch or --heads); NAME=FILE "
              "fills the input tensor NAME (its shape; a batch's holds every "
              "instance; int32/int64 for integer tensors; without --rows, "
-             "--cols or FILE, the first 2-D float file sets the shape). "
+             "--cols or FILE, the first 2-D float file sets the shape, and "
+             "a product's M x K and K x N operand files set M, N and K). "
              "Repeatable"),
     cl::cat(filesCategory));
 static cl::list<std::string> expectOptions(

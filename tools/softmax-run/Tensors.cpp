@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 using namespace softmax_run;
+using blk::runtime::ArgExtent;
 using blk::runtime::ElementType;
 using blk::runtime::Status;
 
@@ -116,6 +117,51 @@ bool softmax_run::readShape(const RunOptions &options, Problem &problem,
             "(a file of the first matrix input, or NAME=FILE of a matrix)";
     return false;
   }
+  return true;
+}
+
+bool softmax_run::inferProductShape(
+    const RunOptions &options,
+    const std::vector<mlir::blk::KernelSignature> &signatures,
+    Problem &problem, std::string &error) {
+  if (!options.inputs.unnamed.empty() || options.rows || options.cols ||
+      options.inner)
+    return true;
+  // The named file of the tensor of `extent`, if one is given.
+  auto fileOf = [&](ArgExtent extent) -> const std::string * {
+    for (const auto &argument : blk::runtime::getTensorArguments(signatures))
+      if (argument.extent == extent)
+        for (const auto &[name, path] : options.inputs.named)
+          if (name == argument.name)
+            return &path;
+    return nullptr;
+  };
+  const std::string *aPath = fileOf(ArgExtent::rows_by_inner);
+  const std::string *bPath = fileOf(ArgExtent::inner_by_cols);
+  if (!aPath || !bPath)
+    return true;
+  blk::runtime::NpyArray a, b;
+  for (auto [path, array] : {std::pair{aPath, &a}, {bPath, &b}}) {
+    if (Status status = blk::runtime::readNpy(*path, *array); !status) {
+      error = status.message();
+      return false;
+    }
+    if (array->fileDimensions != 2) {
+      error = *path + " holds " + std::to_string(array->fileDimensions) +
+              "-D data; a product's operand is a matrix";
+      return false;
+    }
+  }
+  if (a.cols != b.rows) {
+    error = "the operands do not multiply: " + *aPath + " is " +
+            std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+            " (M x K) and " + *bPath + " is " + std::to_string(b.rows) +
+            " x " + std::to_string(b.cols) + " (K x N)";
+    return false;
+  }
+  problem.desc.rows = a.rows;
+  problem.desc.cols = b.cols;
+  problem.desc.inner = a.cols;
   return true;
 }
 

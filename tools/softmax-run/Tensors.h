@@ -25,6 +25,15 @@ namespace softmax_run {
 bool readShape(const RunOptions &options, Problem &problem,
                blk::runtime::NpyArray &array, std::string &error);
 
+/// A product's shape (M, N, K) from its operands' files where the problem
+/// was given by --input NAME=FILE alone (readShape took the first 2-D
+/// file's): M x K from the rows_by_inner tensor's file, K x N from the
+/// inner_by_cols tensor's; fails if their K differ. Nothing changes for a
+/// program without both, or where --rows, --cols or --inner was given.
+bool inferProductShape(const RunOptions &options,
+                       const std::vector<mlir::blk::KernelSignature> &signatures,
+                       Problem &problem, std::string &error);
+
 /// Refuses a problem that needs more host memory than the machine has,
 /// before anything is allocated.
 bool checkHostMemory(const RunOptions &options, const Problem &problem,

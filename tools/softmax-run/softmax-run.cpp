@@ -394,7 +394,8 @@ int run(const RunOptions &runOptions) {
   auto signatures = mlir::blk::getKernelSignatures(*program);
   if (mlir::failed(signatures))
     return fail("the program's kernels cannot be run (see above)");
-  if (!findInputAndOutput(*signatures, problem, error) ||
+  if (!inferProductShape(runOptions, *signatures, problem, error) ||
+      !findInputAndOutput(*signatures, problem, error) ||
       !checkParams(*signatures, problem, error) ||
       !chooseReference(runOptions, *program, *signatures, problem, error))
     return fail(error);

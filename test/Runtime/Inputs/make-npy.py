@@ -51,3 +51,8 @@ edges = [struct.unpack("<f", struct.pack("<I", 0x7F7FF800))[0], 2.0 ** -140,
          -1.3 * 2.0 ** -130, 1 + 2.0 ** -11]
 npy("tf32-edges-a.npy", "<f4", "(16, 16)",
     [edges[i // 16] if i // 16 < len(edges) else 0.5 for i in range(256)], "f")
+# A product's operands alone give its shape (test/Runtime/matmul.mlir):
+# A 3 x 20 (M x K), B 20 x 5 (K x N); B2 19 x 5 does not multiply.
+npy("mm-a.npy", "<f4", "(3, 20)", [math.sin(i) for i in range(60)], "f")
+npy("mm-b.npy", "<f4", "(20, 5)", [math.cos(i) for i in range(100)], "f")
+npy("mm-b19.npy", "<f4", "(19, 5)", [math.cos(i) for i in range(95)], "f")
