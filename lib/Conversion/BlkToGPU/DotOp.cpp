@@ -319,7 +319,7 @@ private:
     for (int64_t i = 0; i < count; ++i) {
       Value value = LLVM::ExtractValueOp::create(b, loc, loaded, i);
       if (shape.tf32)
-        value = roundToTf32(
+        value = convertToTf32(
             LLVM::BitcastOp::create(b, loc, b.getF32Type(), value));
       else if (!inI32)
         value = LLVM::BitcastOp::create(
@@ -340,7 +340,7 @@ private:
       Value bytes = arith::MulIOp::create(
           b, loc, createMulAdd(b, loc, k, shape.bStride, column),
           createI32Constant(b, loc, shape.inputBytes));
-      values.push_back(roundToTf32(LLVM::LoadOp::create(
+      values.push_back(convertToTf32(LLVM::LoadOp::create(
           b, loc, b.getF32Type(), createByteAddress(b, loc, bRegion, bytes),
           /*alignment=*/4)));
     }
@@ -348,7 +348,7 @@ private:
   }
   /// `value` rounded to tf32 (to nearest, ties away from zero), as the i32
   /// mma takes.
-  Value roundToTf32(Value value) {
+  Value convertToTf32(Value value) {
     return NVVM::ConvertFloatToTF32Op::create(
         b, loc, b.getI32Type(), value, NVVM::FPRoundingMode::RNA,
         NVVM::SaturationMode::NONE, /*relu=*/false);
