@@ -617,7 +617,17 @@ void blk::runtime::fillInputs(const ReferenceKind *kind, int64_t cols,
   for (size_t i = 0; i < tensors.size(); ++i)
     if (tensors[i].getDeclaration().role == ArgRole::input)
       fillRandom(tensors[i], i, cols, seed);
-  ReferenceKind shape = kind ? *kind : ReferenceKind::softmax;
+  // A program of no kind takes the special rows of what it computes: a
+  // product's (its A, rows x inner) where it multiplies, else a softmax's.
+  // A softmax's rows near f32's limit overflow a product's sums, whose
+  // order the float64 check does not follow.
+  HostTensor *primary = primaryInput(tensors);
+  bool multiplies =
+      primary &&
+      primary->getDeclaration().extent == ArgExtent::rows_by_inner;
+  ReferenceKind shape = kind        ? *kind
+                        : multiplies ? ReferenceKind::matmul
+                                     : ReferenceKind::softmax;
   switch (shape) {
   case ReferenceKind::softmax_backward:
     return shapeSoftmaxBackward(tensors, special);
@@ -636,7 +646,8 @@ void blk::runtime::fillInputs(const ReferenceKind *kind, int64_t cols,
     return;
   case ReferenceKind::matmul:
     if (special)
-      applyRows(*findTensor(tensors, "a"), matmulSpecialRows());
+      applyRows(kind ? *findTensor(tensors, "a") : *primary,
+                matmulSpecialRows());
     return;
   case ReferenceKind::attention:
     if (special)

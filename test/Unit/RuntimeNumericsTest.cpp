@@ -442,6 +442,29 @@ TEST(RuntimeNumericsTest, ScalarValueKeepsIntegersExactly) {
   EXPECT_EQ(ScalarValue::fromText("0.125").value, 0.125);
 }
 
+// A program of no kind that multiplies (its first input is rows x inner)
+// takes a product's special rows, whose sums stay inside f32 in any order:
+// a NaN a third of the way along row 0, not a softmax's -inf at its front
+// nor its +-3e38 (row 4), which overflow a product's sums.
+TEST(RuntimeNumericsTest, SpecialRowsOfAProgramOfNoKindFollowItsProduct) {
+  ProgramShape shape{8, 6, ElementType::F32, {}};
+  shape.inner = 6;
+  std::vector<HostTensor> tensors(2);
+  ASSERT_TRUE(HostTensor::create(
+      {ArgRole::input, "a", ArgExtent::rows_by_inner, "f32", 4}, shape,
+      tensors[0]));
+  ASSERT_TRUE(HostTensor::create(
+      {ArgRole::input, "b", ArgExtent::inner_by_cols, "f32", 4}, shape,
+      tensors[1]));
+  fillInputs(nullptr, shape.cols, tensors, {}, /*seed=*/1, /*special=*/true);
+  const HostTensor &a = tensors[0];
+  EXPECT_TRUE(std::isnan(a.get(0, 2)));
+  EXPECT_TRUE(std::isfinite(a.get(0, 0)));
+  EXPECT_EQ(a.get(1, 0), std::numeric_limits<double>::infinity());
+  for (int64_t col = 0; col < a.getCols(); ++col)
+    EXPECT_LT(std::fabs(a.get(4, col)), 1e3) << "col " << col;
+}
+
 // Integer tensors hold every i64 exactly, and an i32 saturates.
 TEST(RuntimeNumericsTest, HostTensorIntegersAreExact) {
   ProgramShape shape{2, 4, ElementType::F32, {}};

@@ -119,7 +119,9 @@ Status checkContract(ReferenceKind kind, const std::vector<HostTensor> &tensors,
 /// of random rows; cross_entropy's labels are ignore_index in every
 /// eighth row. With `special`, the first rows hold special values
 /// (+-inf, NaN, values near the float limits, all-masked rows), those
-/// whose torch result the kind defines.
+/// whose torch result the kind defines (no kind: a product's where the
+/// program multiplies - its first input is rows x inner -, else a
+/// softmax's).
 void fillInputs(const ReferenceKind *kind, int64_t cols,
                 std::vector<HostTensor> &tensors,
                 const ScalarValues &scalars, unsigned seed, bool special);
