@@ -94,9 +94,10 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
         failed(mergeRole(func, "inner_block", kernel.getInnerBlock(),
                          traits.innerBlock)))
       return failure();
-    traits.multiplies |=
-        func.walk([](DotOp) { return WalkResult::interrupt(); })
-            .wasInterrupted();
+    func.walk([&](DotOp dot) {
+      traits.multiplies = true;
+      traits.multipliesTf32 |= dot.getPrecision() == InputPrecision::tf32;
+    });
     traits.takesCols |= static_cast<bool>(findArgument(func, ArgRole::cols));
     traits.numWarps = std::max(traits.numWarps, kernel.getNumWarps());
     traits.numCtas = std::max(traits.numCtas, kernel.getNumCtas());
@@ -608,6 +609,13 @@ constexpr ProductTile kFewRowsTile = {64, 64, 64, 4, 3};
 constexpr int64_t kFewRowsDeepInner = 256, kFewRowsDeeperInner = 128;
 /// f32 data and the CPU: f32 multiply-adds, 16 accumulators a thread.
 constexpr ProductTile kScalarTile = {32, 64, 32, 4, 0};
+/// f32 inputs a product takes as tf32, on mma.sync (m16n8k8; never wgmma):
+/// 128 x 128 x 32 on 8 warps, the next K step's tiles loaded into
+/// registers while this one multiplies (2 stages; 32-bit operands get no
+/// cp.async rings). The best of the tiles measured on the H100 at 4096 and
+/// 8192, 1.9x the scalar tile; 3 stages, 64 x 128 and 128 x 64 on 4 warps
+/// were 2-8% behind (docs/benchmarks.md, "What the rules rest on", tf32).
+constexpr ProductTile kTf32Tile = {128, 128, 32, 8, 2};
 
 /// Bytes of the rings blk-pipeline-dot-operands copies a rows x cols x
 /// inner tile's A and B into, at `stages` stages (wgmma's, sm_90a).
@@ -661,6 +669,16 @@ static bool onTensorCores(const RowShape &shape, const BindingOptions &options) 
          shape.elementBytes == 2;
 }
 
+/// Whether the product is one tf32 dot a loop on f32 data on mma.sync (a
+/// chained or gradient loop keeps the scalar tile: not measured as tf32).
+static bool multipliesAsTf32(const RowShape &shape,
+                             const ProgramTraits &traits,
+                             const BindingOptions &options) {
+  return options.products != BindingOptions::Products::scalar &&
+         traits.multipliesTf32 && shape.elementBytes == 4 &&
+         !traits.chainsProducts();
+}
+
 /// A loop that chains two products on wgmma (attention: S = Q K^T, then
 /// O += P V, a row block of head_dim columns): 128 query rows on 8 warps,
 /// 128 keys a step, the K and V tiles copied one step ahead into rings of
@@ -699,6 +717,12 @@ constexpr int64_t kGradientsPerLoop = 3;
 static ProductTile productTile(const RowShape &shape,
                                const ProgramTraits &traits,
                                const BindingOptions &options) {
+  if (multipliesAsTf32(shape, traits, options)) {
+    ProductTile tile = kTf32Tile;
+    tile.cols = std::clamp<int64_t>(llvm::PowerOf2Ceil(shape.cols),
+                                    kFewRowsTile.cols, tile.cols);
+    return tile;
+  }
   if (!onTensorCores(shape, options))
     return kScalarTile;
   if (traits.productsPerLoop >= kGradientsPerLoop) {
@@ -834,7 +858,11 @@ chooseProductSpecialization(ModuleOp program, const ProgramTraits &traits,
 /// The tiles autotuning tries for a product (rows x cols x inner; warps
 /// and stages from the rules).
 static std::vector<ProductTile> productCandidates(const RowShape &shape,
+                                                  const ProgramTraits &traits,
                                                   const BindingOptions &options) {
+  if (multipliesAsTf32(shape, traits, options))
+    return {kTf32Tile, {64, 128, 32, 4, 0}, {128, 64, 32, 4, 0},
+            {64, 64, 32, 4, 0}};
   if (!onTensorCores(shape, options))
     return {{32, 32, 32, 4, 0}, kScalarTile, {64, 64, 32, 4, 0}};
   std::vector<ProductTile> tiles = {kFewRowsTile, {128, 128, 64, 8, 0},
@@ -863,7 +891,7 @@ candidateProductSpecializations(ModuleOp program, const ProgramTraits &traits,
                                 [](Diagnostic &) { return success(); });
   std::vector<Specialization> candidates;
   std::set<std::string> seen;
-  for (const ProductTile &tile : productCandidates(shape, options)) {
+  for (const ProductTile &tile : productCandidates(shape, traits, options)) {
     BindingOptions fixed = options;
     fixed.choices.numWarps = 0;
     for (auto [name, value] : {std::pair{&traits.rowsPerProgram, tile.rows},

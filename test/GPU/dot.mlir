@@ -17,7 +17,8 @@
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 129 --cols 129 --dtype f16 --const ROWS=16 --check --special
 // RUN: softmax-run %S/Inputs/matmul_square.mlir --target gpu --rows 64 --cols 64 --dtype bf16 --check
 // f32 inputs multiplied as tf32 (the tiled matmul's dot made `precision
-// tf32`): mma.sync m16n8k8 on sm_80+ (each input rounded by cvt.rna), f32
+// tf32`): mma.sync m16n8k8 on sm_80+ (each input rounded by cvt.rna; the
+// rules' 128 x 128 x 32 tile on 8 warps, and a 32 x 64 x 32 one), f32
 // products of inputs rounded in arith on sm_75; checked against the
 // program in float64, which rounds them the same way. Against the float64
 // matmul reference (no rounding) the same outputs must fail.
@@ -25,6 +26,7 @@
 // RUN: softmax-run %t.tf32.mlir --target gpu --rows 300 --cols 200 --inner 100 --check
 // RUN: softmax-run %t.tf32.mlir --target gpu --rows 333 --cols 129 --inner 77 --check --special
 // RUN: softmax-run %t.tf32.mlir --target gpu --chip sm_80 --rows 256 --cols 256 --inner 256 --check
+// RUN: softmax-run %t.tf32.mlir --target gpu --rows 300 --cols 200 --inner 100 --const ROWS=32,BLOCK=64,KT=32 --num-warps 4 --check
 // RUN: softmax-run %t.tf32.mlir --target gpu --chip sm_75 --rows 100 --cols 100 --inner 100 --check
 // RUN: not softmax-run %t.tf32.mlir --target gpu --rows 300 --cols 200 --inner 100 --check --reference matmul
 // Ties away from zero, as cvt.rna rounds (test/Runtime/dot-tf32.mlir):

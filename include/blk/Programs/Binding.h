@@ -49,6 +49,8 @@ struct ProgramTraits {
   /// Whether a kernel multiplies blocks (blk.dot): the product rules bind
   /// it (a tile of C a program), not the row rules.
   bool multiplies = false;
+  /// Whether a product takes f32 inputs as tf32 (`precision tf32`).
+  bool multipliesTf32 = false;
   /// The most products (blk.dot) one loop of a kernel holds: two chain
   /// them (attention's S = Q K^T and O += P V, its K step feeding both),
   /// four are attention's gradients (S^T, dP^T, dV and dK a query step).
