@@ -18,6 +18,13 @@ and Triton's are triton.testing.do_bench's median (which also clears L2).
 Every blk run is checked: its C (--output) against torch's float32
 product of the same 16-bit inputs (--input), by softmax-run's rule
 (bench/tolerance.py); Triton's the same.
+
+--dtypes tf32 runs the program with its blk.dot made `precision tf32` on
+f32 data, beside torch.matmul with allow_tf32 and the Triton kernel on
+f32 (tl.dot's default input precision is tf32); its C is checked as
+softmax-run checks such a program: against the product in float64 of the
+inputs rounded to tf32 (to nearest, ties away), at the tolerance of tf32
+products (bench/tolerance.py).
 """
 import argparse
 import os
@@ -111,6 +118,28 @@ def triton_matmul():
     return run
 
 
+def tf32_program(program, directory):
+    """`program` with its product's inputs taken as tf32, written into
+    `directory`: the path."""
+    with open(program) as source:
+        text = source.read()
+    made = text.replace("%acc_in :", "%acc_in precision tf32 :")
+    if made == text:
+        sys.exit(f"{program}: no `%acc_in :` dot to make tf32")
+    path = os.path.join(directory, "matmul_tf32.mlir")
+    with open(path, "w") as out:
+        out.write(made)
+    return path
+
+
+def round_to_tf32(values):
+    """f32 `values` rounded to tf32 as cvt.rna does (10 bits of mantissa,
+    to nearest, ties away from zero; finite inputs)."""
+    bits = numpy.ascontiguousarray(values, dtype=numpy.float32).view(numpy.uint32)
+    rounded = (bits + numpy.uint32(0x1000)) & numpy.uint32(0xFFFFE000)
+    return rounded.view(numpy.float32)
+
+
 def parse_shapes(text):
     """'4096x4096x4096,1x4096x4096' (M x N x K) or '4096' (N x N x N)."""
     shapes = []
@@ -149,16 +178,26 @@ def main():
 
     import torch
     from triton.testing import do_bench
-    torch_types = {"bf16": torch.bfloat16, "f16": torch.float16}
+    torch_types = {"bf16": torch.bfloat16, "f16": torch.float16,
+                   "tf32": torch.float32}
     tri = triton_matmul()
+    programs = tempfile.TemporaryDirectory()
     print("dtype,M,N,K,provider,ms,tflops,percent_of_cublas,note")
     for dtype in args.dtypes.split(","):
+        tf32 = dtype == "tf32"
+        program = tf32_program(args.program, programs.name) if tf32 else args.program
+        data_type = "f32" if tf32 else dtype
+        torch.backends.cuda.matmul.allow_tf32 = tf32
         for m, n, k in parse_shapes(args.shapes):
             flops = 2.0 * m * n * k
             x = torch.randn(m, k, device="cuda", dtype=torch_types[dtype])
             y = torch.randn(k, n, device="cuda", dtype=torch_types[dtype])
             out = torch.empty(m, n, device="cuda", dtype=torch_types[dtype])
-            want = (x.float() @ y.float()).cpu().numpy()
+            if tf32:
+                want = (round_to_tf32(x.cpu().numpy()).astype(numpy.float64) @
+                        round_to_tf32(y.cpu().numpy()).astype(numpy.float64))
+            else:
+                want = (x.float() @ y.float()).cpu().numpy()
             cublas = do_bench(lambda: torch.matmul(x, y, out=out),
                               return_mode="median")
             tri(x, y, out)
@@ -177,8 +216,8 @@ def main():
                 while runs:
                     label, extra = runs.pop(0)
                     extra = [tune if e == "TUNE" else e for e in extra]
-                    ms, error, facts = blk_run(args.binary, args.program,
-                                               files, (m, n, k), dtype, want,
+                    ms, error, facts = blk_run(args.binary, program, files,
+                                               (m, n, k), data_type, want,
                                                extra)
                     row = blk_row(label, dtype, ms, error, facts)
                     rows.append(row)

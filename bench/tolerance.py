@@ -1,13 +1,15 @@
 """The check rule of blk's runtime, for bench/ scripts that check outputs
 themselves: an output passes when its relative L2 error against a reference
 is at most the tolerance of its element type (blk::runtime::
-getCheckTolerance and ErrorStats::passes, lib/Runtime/Numerics.cpp).
+getCheckTolerance and ErrorStats::passes, lib/Runtime/Numerics.cpp), or,
+for "tf32", of an f32 output of a product that takes its inputs as tf32
+(getTf32CheckTolerance).
 test/Bench/tolerance.mlir fails if the two disagree.
 
     python3 bench/tolerance.py    # prints "DTYPE TOLERANCE" lines
 """
 
-TOLERANCE = {"f32": 1e-5, "bf16": 1e-2, "f16": 1e-2}
+TOLERANCE = {"f32": 1e-5, "bf16": 1e-2, "f16": 1e-2, "tf32": 1e-4}
 
 
 def relative_l2(got, want):

@@ -323,8 +323,14 @@ double getCheckTolerance(ElementType type) {
   return type == ElementType::F32 ? 1e-5 : 1e-2;
 }
 
+double getTf32CheckTolerance() { return 1e-4; }
+
 bool ErrorStats::passes(ElementType type) const {
-  return nanPatternAndCoverageMatch() && relL2Error <= getCheckTolerance(type);
+  return passes(getCheckTolerance(type));
+}
+
+bool ErrorStats::passes(double tolerance) const {
+  return nanPatternAndCoverageMatch() && relL2Error <= tolerance;
 }
 
 std::string ErrorStats::summary() const {

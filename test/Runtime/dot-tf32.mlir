@@ -17,6 +17,13 @@
 // Edges (past tf32's largest value, subnormals) round alike in the CPU
 // lowering and the reference (the reference rounds to f32 first):
 // RUN: softmax-run %t.mlir --target cpu --rows 16 --cols 16 --inner 16 --input a=%t.npy.d/tf32-edges-a.npy --input b=%t.npy.d/tf32-identity.npy --check | FileCheck %s
-// CHECK: OK (relative L2 tolerance 1e-05, against the program in float64)
-// IEEE: FAILED (relative L2 tolerance 1e-05, against the float64 matmul reference)
+// The product rules' tile for tf32 on mma.sync (sm_80 and sm_90a alike:
+// tf32 never takes wgmma), N of 100 in one 128-column block; the CPU keeps
+// the scalar tile:
+// RUN: softmax-run %t.mlir --rows 4096 --cols 4096 --inner 4096 --chip sm_90a --emit-ptx %t.ptx | FileCheck %s --check-prefix=RULES
+// RUN: softmax-run %t.mlir --rows 4096 --cols 100 --inner 4096 --chip sm_80 --emit-ptx %t.ptx | FileCheck %s --check-prefix=RULES-NARROW
+// RULES: PTX for sm_90a, BLOCK=128 KT=32 ROWS=128 SPLITS=32 warps=8 stages=2, grid 1024:
+// RULES-NARROW: PTX for sm_80, BLOCK=128 KT=32 ROWS=128 SPLITS=1 warps=8 stages=2, grid 32:
+// CHECK: OK (relative L2 tolerance 1e-04, against the program in float64)
+// IEEE: FAILED (relative L2 tolerance 1e-04, against the float64 matmul reference)
 // TIES: max_abs=0 {{.*}} OK

@@ -423,7 +423,15 @@ TEST(RuntimeNumericsTest, ChecksPassWithinTheirTypesTolerance) {
   stats.relL2Error = 2e-5;
   EXPECT_FALSE(stats.passes(ElementType::F32));
   EXPECT_TRUE(stats.passes(ElementType::BF16));
+  // tf32 products' f32 outputs: 1.9e-5 at K = 8192 on tensor cores passes,
+  // inputs not rounded to tf32 (2.9e-4) do not.
+  EXPECT_EQ(getTf32CheckTolerance(), 1e-4);
+  EXPECT_TRUE(stats.passes(getTf32CheckTolerance()));
+  stats.relL2Error = 2.9e-4;
+  EXPECT_FALSE(stats.passes(getTf32CheckTolerance()));
   stats.nanMismatchCount = 1;
+  stats.relL2Error = 0;
+  EXPECT_FALSE(stats.passes(getTf32CheckTolerance()));
   EXPECT_FALSE(stats.passes(ElementType::BF16));
 }
 

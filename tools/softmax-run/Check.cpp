@@ -20,6 +20,14 @@ bool softmax_run::chooseReference(
     const RunOptions &options, mlir::ModuleOp program,
     const std::vector<mlir::blk::KernelSignature> &signatures,
     Problem &problem, std::string &error) {
+  problem.multipliesTf32 =
+      program
+          .walk([](mlir::blk::DotOp dot) {
+            return dot.getPrecision() == mlir::blk::InputPrecision::tf32
+                       ? mlir::WalkResult::interrupt()
+                       : mlir::WalkResult::advance();
+          })
+          .wasInterrupted();
   if (options.reference) {
     if (*options.reference == "cpu") {
       problem.againstCPULowering = true;
@@ -43,15 +51,7 @@ bool softmax_run::chooseReference(
   // its inputs to tf32 as it does (a kind's reference would not).
   blk::runtime::ReferenceKind named;
   std::optional<llvm::StringRef> moduleName = program.getSymName();
-  bool multipliesTf32 =
-      program
-          .walk([](mlir::blk::DotOp dot) {
-            return dot.getPrecision() == mlir::blk::InputPrecision::tf32
-                       ? mlir::WalkResult::interrupt()
-                       : mlir::WalkResult::advance();
-          })
-          .wasInterrupted();
-  if (multipliesTf32)
+  if (problem.multipliesTf32)
     return true;
   if (options.isAuto())
     problem.reference = blk::runtime::ReferenceKind::softmax;
@@ -180,12 +180,22 @@ bool checkIntegerOutput(const blk::runtime::HostTensor &output,
   return mismatches == 0;
 }
 
+/// The relative L2 error an output may have: its type's, or tf32
+/// products' where the program takes f32 inputs as tf32.
+double getTolerance(const blk::runtime::HostTensor &output,
+                    const Problem &problem) {
+  if (problem.multipliesTf32 &&
+      output.getElementType() == blk::runtime::ElementType::F32)
+    return blk::runtime::getTf32CheckTolerance();
+  return blk::runtime::getCheckTolerance(output.getElementType());
+}
+
 /// Compares each output with what was expected of it; prints a line per
-/// output, saying what it was compared `against`: floats within the
-/// tolerance of their type, integers exactly.
+/// output, saying what it was compared `against`: floats within their
+/// tolerance (getTolerance), integers exactly.
 bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
                   const std::vector<blk::runtime::ReferenceOutput> &expected,
-                  llvm::StringRef against) {
+                  const Problem &problem, llvm::StringRef against) {
   bool ok = true;
   for (const blk::runtime::ReferenceOutput &reference : expected) {
     const blk::runtime::HostTensor &output =
@@ -218,8 +228,8 @@ bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
         output.getElementType(), output.getRows(), output.getCols(),
         batched ? output.getCols() : output.getRowStride(),
         reference.values.data());
-    double tolerance = blk::runtime::getCheckTolerance(output.getElementType());
-    bool matches = stats.passes(output.getElementType());
+    double tolerance = getTolerance(output, problem);
+    bool matches = stats.passes(tolerance);
     ok &= matches;
     report() << "  check";
     if (expected.size() > 1)
@@ -250,9 +260,10 @@ bool softmax_run::checkAndWrite(
     const std::vector<blk::runtime::HostTensor> &tensors,
     const std::vector<blk::runtime::ReferenceOutput> &expected) {
   bool matches = !options.check ||
-                 checkOutputs(tensors, expected, describeReference(problem));
+                 checkOutputs(tensors, expected, problem, describeReference(problem));
   for (const Problem::Expectation &expectation : problem.expectations)
-    matches &= checkOutputs(tensors, {expectation.values}, expectation.path);
+    matches &= checkOutputs(tensors, {expectation.values}, problem,
+                            expectation.path);
   if (!matches) {
     if (options.writesOutputs())
       llvm::errs() << "softmax-run: the check failed; "

@@ -47,6 +47,9 @@ struct Problem {
   /// The binding's CAUSAL constant is nonzero (attention's work is half).
   bool causal = false;
   bool againstCPULowering = false;
+  /// A blk.dot takes f32 inputs as tf32: f32 outputs are checked at
+  /// blk::runtime::getTf32CheckTolerance.
+  bool multipliesTf32 = false;
   /// 1 where the input was a 1-D .npy array: the output is written as one.
   unsigned inputDimensions = 2;
   /// --expect NAME=FILE: what an output must hold, read before the run,

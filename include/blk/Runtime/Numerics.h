@@ -128,6 +128,8 @@ struct ErrorStats {
   /// infinity and coverage match, and the relative L2 error is at most
   /// getCheckTolerance(type).
   bool passes(ElementType type) const;
+  /// The same at `tolerance` (getTf32CheckTolerance's outputs).
+  bool passes(double tolerance) const;
   /// One line: "compared=... max_abs=... max_rel=... rel_l2=... ..."
   /// (inf_mismatches and stray_writes only when there are any).
   std::string summary() const;
@@ -136,6 +138,14 @@ struct ErrorStats {
 /// The relative L2 error a checked output of `type` may have: 1e-5 in f32,
 /// 1e-2 in 16-bit types (whose rounding alone is 2^-9 or 2^-12 an element).
 double getCheckTolerance(ElementType type);
+
+/// The relative L2 error an f32 output of a program that multiplies f32
+/// inputs as tf32 may have against that program in float64 (which rounds
+/// the inputs alike): 1e-4. Tensor cores do not round their f32 sums to
+/// nearest, an error that grows with K (H100, mma.sync m16n8k8: rel_l2
+/// 9.6e-6 at K = 4096, 1.9e-5 at 8192); inputs not rounded as tf32 rounds
+/// them are 2.9e-4 off (test/Runtime/dot-tf32.mlir) and still fail it.
+double getTf32CheckTolerance();
 
 /// Compares a kernel's output (`rows` x `cols` elements of `type`, row r at
 /// element offset r * outputRowStride, the gaps between rows poisoned
