@@ -174,6 +174,38 @@ static bool holdsWideRows(const RowShape &shape, int64_t held, int64_t streamed,
          streamed == 0 && !fillsVectors(shape.cols, shape.elementBytes);
 }
 
+/// A 16-bit row held alone and not written back (a loss's logits:
+/// cross_entropy reads its row and writes one value a row), on a cluster
+/// (a block of kClusterRow or more), takes the wide rows' cluster shares
+/// too, aligned or not: 32768 elements a CTA, up to 128 a thread on 8
+/// warps, where a row that is written back takes 8192 a CTA on 4 warps. Measured, bf16, H100, % of a copy (bench/ab.py, one
+/// round; docs/bench-data/rowwise/wide-bf16-sweep-h100/): cross_entropy
+/// 2048 x 65536 on 2 x 8 84.1 against 71.4 on 8 x 4, 512 x 131072 on 4 x 8
+/// 79.4 against 70.3 on 16 x 4; its unaligned rows took these shares
+/// already (2 x 8 at 50257, 4 x 8 at 100003).
+static bool holdsUnwrittenRows(const RowShape &shape, int64_t block,
+                               int64_t held, int64_t streamed,
+                               const ProgramTraits &traits,
+                               const BindingOptions &options) {
+  return options.tileRowBlocks && shape.elementBytes < 4 &&
+         block >= kClusterRow && held == 1 && streamed == 0 &&
+         !traits.writesRows;
+}
+
+/// Two 16-bit rows held across the reduction and nothing read after it
+/// (softmax backward's y and dy), not a whole number of vectors and longer
+/// than one CTA holds well (kWideOneCtaRow): 4 CTAs of 4 warps, while a
+/// thread holds at most 104 elements of each (254 registers and no spill
+/// at 50257; 128 of each spill). Measured, bf16, H100, % of a copy
+/// (bench/ab.py, 2 rounds; docs/bench-data/rowwise/wide-bf16-sweep-h100/):
+/// 2048 x 32001 84.0 against 70.6 on the cluster rule's 8 x 4, 2048 x
+/// 50257 77.2 against 60.3 on 16 x 4 (2 x 8: 67.5 and 80.1; 2 x 16: 67.0
+/// and 81.9). Aligned rows stay on the cluster rule (65536: 93.3 on 16 x 4,
+/// 87.7 on 4 x 4, which spills).
+constexpr int64_t kHeldPairCtas = 4;
+constexpr int64_t kHeldPairWarps = 4;
+constexpr int64_t kHeldPairElements = 104;
+
 static int64_t clusterElementsPerThread(bool wide) {
   return wide ? 2 * kClusterElementsPerThread : kClusterElementsPerThread;
 }
@@ -976,7 +1008,9 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       holdsRow && rowsBound <= 1 && held == 1 && streamed == 0;
   bool rulesChooseThreads =
       options.tileRowBlocks && options.choices.numCtas == 0 && options.choices.numWarps == 0;
-  bool wide = holdsWideRows(shape, held, streamed, options);
+  bool wide = holdsWideRows(shape, held, streamed, options) ||
+              holdsUnwrittenRows(shape, boundBlock, held, streamed, *traits,
+                                 options);
   bool keepsRows =
       keepsRowsOnClusters(shape, held, streamed, wide, *traits, options);
   int64_t cols = std::max<int64_t>(1, shape.cols);
@@ -1019,6 +1053,17 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
                              kHeldF32RowCtas) <= kHeldF32RowElements;
   if (heldF32RowOnFourWarps)
     ctas = kHeldF32RowCtas;
+  bool heldPairOnFourWarps =
+      shape.elementBytes < 4 && holdsRow && rowsBound <= 1 && held == 2 &&
+      streamed == 0 && rulesChooseThreads &&
+      !options.choices.constants.count(traits->rowBlock) &&
+      !fillsVectors(cols, shape.elementBytes) &&
+      roomyCols > kWideOneCtaRow && options.maxCtas >= kHeldPairCtas &&
+      traits->numCtas <= kHeldPairCtas && traits->numWarps <= kHeldPairWarps &&
+      tiledElementsPerThread(cols, shape.elementBytes, kHeldPairWarps,
+                             kHeldPairCtas) <= kHeldPairElements;
+  if (heldPairOnFourWarps)
+    ctas = kHeldPairCtas;
   result.numCtas =
       ctas != traits->numCtas || options.choices.numCtas > 0 ? ctas : 0;
   // Warps by the rows held across the reduction; on a cluster, by the
@@ -1044,8 +1089,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
           : 1024;
   int64_t maxWarps = traits->loopsOverRow ? kMaxWarpsPerCta : kMaxHeldRowWarps;
   int64_t warps =
-      heldF32RowOnFourWarps
-          ? kHeldF32RowWarps
+      heldF32RowOnFourWarps ? kHeldF32RowWarps
+      : heldPairOnFourWarps ? kHeldPairWarps
           : llvm::PowerOf2Ceil(
                 std::max(traits->numWarps,
                          std::min<int64_t>(maxWarps, blockElements / perWarp)));
