@@ -135,8 +135,8 @@ int64_t mlir::blk::getAccessVectorWidth(Operation *op,
   return std::min(width.getInt(), run);
 }
 
-int64_t mlir::blk::getMmaK(DotOp dot) {
-  return dot.getPrecision() == InputPrecision::tf32 ? kMmaTf32K : kMmaK;
+int64_t mlir::blk::getMmaK(InputPrecision precision) {
+  return precision == InputPrecision::tf32 ? kMmaTf32K : kMmaK;
 }
 
 bool mlir::blk::fitsMmaSync(DotOp dot, const TargetInfo &target) {

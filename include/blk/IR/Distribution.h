@@ -148,9 +148,10 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 /// fragments of the 16-bit ones' bytes with half the K.
 constexpr int64_t kMmaTf32K = 8;
 
-/// The K of the mma.sync fragment `dot` multiplies in: kMmaTf32K for tf32
-/// inputs, else kMmaK.
-int64_t getMmaK(DotOp dot);
+/// The K of the mma.sync fragment a product of `precision` multiplies in:
+/// kMmaTf32K for tf32 inputs, else kMmaK.
+int64_t getMmaK(InputPrecision precision);
+inline int64_t getMmaK(DotOp dot) { return getMmaK(dot.getPrecision()); }
 
 /// Whether `dot` can run on mma.sync on `target`: f16 or bf16 inputs, or
 /// f32 ones multiplied as tf32, M, N and K (static) multiples of the

@@ -68,15 +68,15 @@ struct DotShape {
   /// Elements from one row of A (M x K) and B (K x N) to the next in
   /// shared memory, where they are row-major.
   int64_t aStride, bStride;
-  /// Whether f32 inputs are multiplied as tf32.
-  bool tf32 = false;
+  /// How the inputs are multiplied: tf32 rounds f32 inputs.
+  InputPrecision precision = InputPrecision::ieee;
 
   static DotShape get(DotOp op, DotPath path) {
     DotShape shape = get(op.getA().getType().getShape(),
                          op.getB().getType().getShape()[1],
                          op.getA().getType().getElementType(),
                          path == DotPath::wgmma);
-    shape.tf32 = op.getPrecision() == InputPrecision::tf32;
+    shape.precision = op.getPrecision();
     return shape;
   }
   /// A (`a`: M x K) times B (K x N) of `input` elements.
@@ -87,8 +87,9 @@ struct DotShape {
     return {a[0],  n,        a[1],           input,
             bytes, swizzled, a[1] + padding, n + padding};
   }
+  bool isTf32() const { return precision == InputPrecision::tf32; }
   /// The K of one mma.sync (m16n8k16, or m16n8k8 for tf32).
-  int64_t getMmaK() const { return tf32 ? kMmaTf32K : kMmaK; }
+  int64_t getMmaK() const { return mlir::blk::getMmaK(precision); }
   int64_t getABytes() const {
     return swizzled ? getSwizzledBlockBytes(m, k, inputBytes * 8)
                     : llvm::alignTo(m * aStride * inputBytes, kVectorBytes);
@@ -242,8 +243,8 @@ public:
     bRow = arith::AndIOp::create(b, loc, lane, createI32Constant(b, loc, 15));
     // bf16 pairs go in as i32 (the NVVM op's bf16 operand type), f16 pairs
     // as vector<2xf16>.
-    inI32 = shape.input.isBF16() || shape.tf32;
-    ptxType = shape.tf32              ? NVVM::MMATypes::tf32
+    inI32 = shape.input.isBF16() || shape.isTf32();
+    ptxType = shape.isTf32()              ? NVVM::MMATypes::tf32
               : shape.input.isBF16() ? NVVM::MMATypes::bf16
                                      : NVVM::MMATypes::f16;
     Type f32 = b.getF32Type();
@@ -276,7 +277,7 @@ public:
   /// + 7, K step `k0`: ldmatrix.x2.trans, lanes 0 to 15 addressing rows
   /// k0 .. k0 + 15 (lanes 16 to 31 the same: their addresses are unused).
   SmallVector<Value> loadB(Value columnBase, int64_t k0) {
-    if (shape.tf32)
+    if (shape.isTf32())
       return loadTf32B(columnBase, k0);
     Value k = arith::AddIOp::create(b, loc, bRow, createI32Constant(b, loc, k0));
     return loadMatrices(bRegion,
@@ -318,7 +319,7 @@ private:
     SmallVector<Value> values;
     for (int64_t i = 0; i < count; ++i) {
       Value value = LLVM::ExtractValueOp::create(b, loc, loaded, i);
-      if (shape.tf32)
+      if (shape.isTf32())
         value = convertToTf32(
             LLVM::BitcastOp::create(b, loc, b.getF32Type(), value));
       else if (!inI32)
@@ -755,7 +756,7 @@ Value createScalarProduct(OpBuilder &b, Location loc, const DotShape &shape,
     Value value = LLVM::LoadOp::create(
         b, loc, shape.input, createByteAddress(b, loc, region, bytes),
         shape.inputBytes);
-    if (shape.tf32)
+    if (shape.isTf32())
       return createTf32Rounding(b, loc, value);
     return shape.input == f32 ? value
                               : arith::ExtFOp::create(b, loc, f32, value);
