@@ -403,6 +403,36 @@ bool holdsWholeArray(const unsigned char *bytes, size_t size) {
   return size - dataOffset >= expectedBytes;
 }
 
+/// Whether the first `size` bytes of a file hold its header, or enough to
+/// know the file is bad.
+bool holdsHeader(const unsigned char *bytes, size_t size) {
+  if (size >= kMagicSize && std::memcmp(bytes, kMagic, kMagicSize) != 0)
+    return true;
+  std::string headerText;
+  size_t dataOffset;
+  return static_cast<bool>(splitFile(bytes, size, headerText, dataOffset));
+}
+
+/// The first bytes of `path`, read in chunks of `chunkBytes` until
+/// `enough` says they suffice or the file ends.
+Status readPrefix(const std::string &path, size_t chunkBytes,
+                  bool (*enough)(const unsigned char *, size_t),
+                  std::vector<unsigned char> &bytes) {
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return Status::failure(describeIOError("open", path));
+  std::vector<unsigned char> chunk(chunkBytes);
+  size_t count;
+  while (!enough(bytes.data(), bytes.size()) &&
+         (count = std::fread(chunk.data(), 1, chunk.size(), file)) > 0)
+    bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + count);
+  bool readFailed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (readFailed)
+    return Status::failure(describeIOError("read", path));
+  return Status::success();
+}
+
 } // namespace
 
 Status parseNpy(const unsigned char *bytes, size_t size, NpyArray &array) {
@@ -423,23 +453,27 @@ Status parseNpy(const unsigned char *bytes, size_t size, NpyArray &array) {
 }
 
 Status readNpy(const std::string &path, NpyArray &array) {
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file)
-    return Status::failure(describeIOError("open", path));
   std::vector<unsigned char> bytes;
-  unsigned char chunk[1 << 16];
-  size_t count;
-  while (!holdsWholeArray(bytes.data(), bytes.size()) &&
-         (count = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
-    bytes.insert(bytes.end(), chunk, chunk + count);
-  bool readFailed = std::ferror(file) != 0;
-  std::fclose(file);
-  if (readFailed)
-    return Status::failure(describeIOError("read", path));
+  if (Status status = readPrefix(path, 1 << 16, holdsWholeArray, bytes);
+      !status)
+    return status;
   Status status = parseNpy(bytes.data(), bytes.size(), array);
   if (!status)
     return Status::failure(path + ": " + status.message());
   return status;
+}
+
+Status readNpyHeader(const std::string &path, NpyArray &array) {
+  std::vector<unsigned char> bytes;
+  if (Status status = readPrefix(path, 4096, holdsHeader, bytes); !status)
+    return status;
+  NpyHeader header;
+  size_t dataOffset, expectedBytes;
+  if (Status status = parseHeader(bytes.data(), bytes.size(), array, header,
+                                  dataOffset, expectedBytes);
+      !status)
+    return Status::failure(path + ": " + status.message());
+  return Status::success();
 }
 
 /// A 1-D file holds one row; leading dimensions multiply to the rows.

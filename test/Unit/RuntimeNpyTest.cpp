@@ -119,9 +119,9 @@ protected:
     return directory + "/" + name;
   }
 
-  /// Writes `bytes` to a file and reads it as a .npy file.
-  Status readAsNpy(const std::string &bytes, NpyArray &array) const {
-    std::string file = path("hand-written.npy");
+  /// Writes `bytes` to the file `name` of the test's directory.
+  Status writeFile(const std::string &name, const std::string &bytes) const {
+    std::string file = path(name);
     std::FILE *stream = std::fopen(file.c_str(), "wb");
     if (!stream)
       return Status::failure("cannot write " + file);
@@ -129,7 +129,14 @@ protected:
         std::fwrite(bytes.data(), 1, bytes.size(), stream) == bytes.size();
     if (std::fclose(stream) != 0 || !written)
       return Status::failure("cannot write " + file);
-    return readNpy(file, array);
+    return Status::success();
+  }
+
+  /// Writes `bytes` to a file and reads it as a .npy file.
+  Status readAsNpy(const std::string &bytes, NpyArray &array) const {
+    if (Status status = writeFile("hand-written.npy", bytes); !status)
+      return status;
+    return readNpy(path("hand-written.npy"), array);
   }
 
   /// `file` reads as its shape and dtype say, holding the first rows * cols
@@ -397,6 +404,36 @@ TEST_F(RuntimeNpyTest, RefusesDataShorterThanTheShape) {
   };
   for (const Refused &file : files)
     expectRefused(file);
+}
+
+// A header alone gives the shape and dtype: the data is neither read nor
+// checked (a file whose data is short still tells its shape), and a bad
+// header is refused as readNpy refuses it.
+TEST_F(RuntimeNpyTest, ReadsAHeaderWithoutItsData) {
+  std::vector<float> values(3 * 5000, 1.0f);
+  ASSERT_TRUE(writeNpy(path("header.npy"), 3, 5000, values.data(),
+                       NpyDtype::Float16)
+                  .ok());
+  NpyArray array;
+  Status read = readNpyHeader(path("header.npy"), array);
+  ASSERT_TRUE(read.ok()) << read.message();
+  EXPECT_EQ(std::make_pair(array.rows, array.cols), std::make_pair(3ul, 5000ul));
+  EXPECT_EQ(array.storedDtype, NpyDtype::Float16);
+  EXPECT_TRUE(array.values.empty());
+
+  ASSERT_TRUE(writeFile("short.npy", handWrittenNpy(1, kGoodDict,
+                                                    fourFloatBytes().substr(0, 10)))
+                  .ok());
+  NpyArray shortArray;
+  EXPECT_TRUE(readNpyHeader(path("short.npy"), shortArray).ok());
+  EXPECT_FALSE(readNpy(path("short.npy"), shortArray).ok());
+
+  ASSERT_TRUE(writeFile("bad.npy", "not a numpy file at all").ok());
+  Status refused = readNpyHeader(path("bad.npy"), array);
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("bad magic"), std::string::npos)
+      << refused.message();
+  EXPECT_FALSE(readNpyHeader(path("does-not-exist.npy"), array).ok());
 }
 
 TEST_F(RuntimeNpyTest, RefusesAMissingFile) {

@@ -96,7 +96,7 @@ bool softmax_run::readShape(const RunOptions &options, Problem &problem,
     // and its shape is the problem's (a per-row or per-column file is 1-D).
     for (const auto &[name, path] : options.inputs.named) {
       blk::runtime::NpyArray named;
-      if (Status status = blk::runtime::readNpy(path, named); !status) {
+      if (Status status = blk::runtime::readNpyHeader(path, named); !status) {
         error = status.message();
         return false;
       }
@@ -142,7 +142,8 @@ bool softmax_run::inferProductShape(
     return true;
   blk::runtime::NpyArray a, b;
   for (auto [path, array] : {std::pair{aPath, &a}, {bPath, &b}}) {
-    if (Status status = blk::runtime::readNpy(*path, *array); !status) {
+    if (Status status = blk::runtime::readNpyHeader(*path, *array);
+        !status) {
       error = status.message();
       return false;
     }

@@ -43,6 +43,10 @@ struct NpyArray {
 Status parseNpy(const unsigned char *bytes, size_t size, NpyArray &array);
 /// Reads and parses `path`; errors are prefixed with the path.
 Status readNpy(const std::string &path, NpyArray &array);
+/// Reads only the header of `path`: everything of `array` but its values
+/// (which stay empty), for a shape, without reading the data. The data is
+/// not checked (readNpy checks it).
+Status readNpyHeader(const std::string &path, NpyArray &array);
 
 /// Writes a 2-D rows x cols array, C order, stored as `storedDtype`
 /// (float32 values are rounded to nearest even for float16). Uses format
