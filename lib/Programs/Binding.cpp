@@ -900,7 +900,10 @@ static std::vector<ProductTile> productCandidates(const RowShape &shape,
   std::vector<ProductTile> tiles = {kFewRowsTile, {128, 128, 64, 8, 0},
                                     {128, 128, 128, 8, 0}, kTensorCoreTile,
                                     {256, 128, 64, 8, 0}};
-  if (shape.rows <= kFewRowsTile.rows)
+  // The deeper few-row K steps fill wgmma's rings; mma.sync's operands
+  // pass through registers, where fewRowsInner keeps 64 too.
+  if (shape.rows <= kFewRowsTile.rows &&
+      options.products == BindingOptions::Products::warpgroups)
     for (int64_t inner : {kFewRowsDeeperInner, kFewRowsDeepInner})
       tiles.push_back({kFewRowsTile.rows, kFewRowsTile.cols, inner, 4, 0});
   return tiles;

@@ -16,7 +16,8 @@
 // 2026-11-28, which the compiler refused), and a held row on a cluster
 // whose block passes 128 elements a thread takes twice the warps, not
 // only a wide one (bf16 1048573 on 16 x 16, 136 a thread, refused until
-// then). Product programs from 2026-12-06.
+// then). Product programs, and the family's wide bf16 rows, from
+// 2026-12-06.
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
@@ -136,6 +137,17 @@ const BindingCase kCases[] = {
      "layer_norm", 4096, 4099, bf16, warps16, "BLOCK=8192 warps=16 grid 4096"},
     {"y and dy held: a cluster", "softmax_backward", 4096, 32768, bf16, sm90,
      "BLOCK=32768 ctas=8 grid 4096"},
+    // Since 2026-12-06 (wide bf16 rows of the family):
+    {"y and dy held, unaligned: 4 x 4 up to 104 a thread",
+     "softmax_backward", 4096, 50257, bf16, sm90, "BLOCK=53248 ctas=4 grid 4096"},
+    {"y and dy held, unaligned, 208 a thread on 4 x 4: the cluster rule",
+     "softmax_backward", 1024, 100003, bf16, sm90,
+     "BLOCK=131072 warps=8 ctas=16 grid 1024"},
+    {"a row read and not written: the wide rows' shares on a cluster",
+     "cross_entropy", 4096, 128256, bf16, sm90,
+     "BLOCK=131072 warps=8 ctas=4 grid 4096"},
+    {"a row read and not written, off the cluster: as before",
+     "cross_entropy", 4096, 32000, bf16, sm90, "BLOCK=32768 warps=16 grid 4096"},
     {"a 16-bit row past 8 CTAs' hold: 16 x 16 (8 x 16 refused, 256 a "
      "thread)",
      "log_softmax", 64, 1048576, bf16, sm90,
