@@ -706,6 +706,16 @@ double mlir::blk::roundToTf32(double value) {
   return single;
 }
 
+bool mlir::blk::hasTf32Product(Operation *root) {
+  return root
+      ->walk([](DotOp dot) {
+        return dot.getPrecision() == InputPrecision::tf32
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 bool ReduceOp::isReducedResult(unsigned) { return true; }
 
 bool MaxExpSumOp::isReducedResult(unsigned index) {

@@ -94,10 +94,10 @@ FailureOr<ProgramTraits> ProgramTraits::get(ModuleOp program) {
         failed(mergeRole(func, "inner_block", kernel.getInnerBlock(),
                          traits.innerBlock)))
       return failure();
-    func.walk([&](DotOp dot) {
-      traits.multiplies = true;
-      traits.multipliesTf32 |= dot.getPrecision() == InputPrecision::tf32;
-    });
+    traits.multiplies |=
+        func.walk([](DotOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    traits.multipliesTf32 |= hasTf32Product(func);
     traits.takesCols |= static_cast<bool>(findArgument(func, ArgRole::cols));
     traits.numWarps = std::max(traits.numWarps, kernel.getNumWarps());
     traits.numCtas = std::max(traits.numCtas, kernel.getNumCtas());
@@ -176,32 +176,36 @@ static bool holdsWideRows(const RowShape &shape, int64_t held, int64_t streamed,
 
 /// A 16-bit row held alone and not written back (a loss's logits:
 /// cross_entropy reads its row and writes one value a row), on a cluster
-/// (a block of kClusterRow or more), takes the wide rows' cluster shares
-/// too, aligned or not: 32768 elements a CTA, up to 128 a thread on 8
-/// warps, where a row that is written back takes 8192 a CTA on 4 warps. Measured, bf16, H100, % of a copy (bench/ab.py, one
-/// round; docs/bench-data/rowwise/wide-bf16-sweep-h100/): cross_entropy
-/// 2048 x 65536 on 2 x 8 84.1 against 71.4 on 8 x 4, 512 x 131072 on 4 x 8
-/// 79.4 against 70.3 on 16 x 4; its unaligned rows took these shares
-/// already (2 x 8 at 50257, 4 x 8 at 100003).
+/// (a block of kClusterRow or more) with warps the rules choose, takes the
+/// wide rows' cluster shares too, aligned or not: 32768 elements a CTA, up
+/// to 128 a thread on 8 warps, where a row written back and not kept takes
+/// 8192 a CTA on 4 warps. Measured, bf16, H100, % of a copy (bench/ab.py,
+/// one round; docs/bench-data/rowwise/wide-bf16-sweep-h100/):
+/// cross_entropy 2048 x 65536 on 2 x 8 84.1 against 71.4 on 8 x 4, 512 x
+/// 131072 on 4 x 8 79.4 against 70.3 on 16 x 4; its unaligned rows took
+/// these shares already (2 x 8 at 50257, 4 x 8 at 100003). A caller's
+/// warps keep 8192 a CTA (on 4 warps, 32768 would be 256 a thread).
 static bool holdsUnwrittenRows(const RowShape &shape, int64_t block,
                                int64_t held, int64_t streamed,
                                const ProgramTraits &traits,
                                const BindingOptions &options) {
-  return options.tileRowBlocks && shape.elementBytes < 4 &&
-         block >= kClusterRow && held == 1 && streamed == 0 &&
-         !traits.writesRows;
+  return options.tileRowBlocks && options.choices.numWarps == 0 &&
+         shape.elementBytes < 4 && block >= kClusterRow && held == 1 &&
+         streamed == 0 && !traits.writesRows;
 }
 
 /// Two 16-bit rows held across the reduction and nothing read after it
-/// (softmax backward's y and dy), not a whole number of vectors and longer
-/// than one CTA holds well (kWideOneCtaRow): 4 CTAs of 4 warps, while a
-/// thread holds at most 104 elements of each (254 registers and no spill
-/// at 50257; 128 of each spill). Measured, bf16, H100, % of a copy
-/// (bench/ab.py, 2 rounds; docs/bench-data/rowwise/wide-bf16-sweep-h100/):
-/// 2048 x 32001 84.0 against 70.6 on the cluster rule's 8 x 4, 2048 x
-/// 50257 77.2 against 60.3 on 16 x 4 (2 x 8: 67.5 and 80.1; 2 x 16: 67.0
-/// and 81.9). Aligned rows stay on the cluster rule (65536: 93.3 on 16 x 4,
-/// 87.7 on 4 x 4, which spills).
+/// (softmax backward's y and dy), not a whole number of vectors, whose
+/// length with the shift's room is past what one CTA holds well
+/// (kWideOneCtaRow): 4 CTAs of 4 warps, while a thread holds at most 104
+/// elements of each (254 registers and no spill at 50257; 128 of each
+/// spill). Measured, bf16, H100, % of a copy (bench/ab.py, 2 rounds;
+/// docs/bench-data/rowwise/wide-bf16-sweep-h100/): 2048 x 32001 84.0
+/// against 70.6 on the cluster rule's 8 x 4, 2048 x 50257 77.2 against
+/// 60.3 on 16 x 4. 2 CTAs (of 8 or 16 warps) were 4-6% ahead of 4 x 4 at
+/// 50257 but behind the cluster rule at 32001 (67.5 and 67.0): 4 x 4 is
+/// the one binding ahead at both. Aligned rows stay on the cluster rule
+/// (65536: 93.3 on 16 x 4, 87.7 on 4 x 4, which spills).
 constexpr int64_t kHeldPairCtas = 4;
 constexpr int64_t kHeldPairWarps = 4;
 constexpr int64_t kHeldPairElements = 104;
@@ -646,7 +650,10 @@ constexpr ProductTile kScalarTile = {32, 64, 32, 4, 0};
 /// registers while this one multiplies (2 stages; 32-bit operands get no
 /// cp.async rings). The best of the tiles measured on the H100 at 4096 and
 /// 8192, 1.9x the scalar tile; 3 stages, 64 x 128 and 128 x 64 on 4 warps
-/// were 2-8% behind (docs/benchmarks.md, "What the rules rest on", tf32).
+/// were 2-10% behind (docs/benchmarks.md, "What the rules rest on", tf32).
+/// Not measured at few rows, nor where its programs leave SMs idle: at
+/// 1000^3 (64 programs on 132 SMs) 64 x 128 on 4 warps at 3 stages ran
+/// 1.37x faster; autotune tries it.
 constexpr ProductTile kTf32Tile = {128, 128, 32, 8, 2};
 
 /// Bytes of the rings blk-pipeline-dot-operands copies a rows x cols x
@@ -703,8 +710,7 @@ static bool onTensorCores(const RowShape &shape, const BindingOptions &options) 
 
 /// Whether the product is one tf32 dot a loop on f32 data on mma.sync (a
 /// chained or gradient loop keeps the scalar tile: not measured as tf32).
-static bool multipliesAsTf32(const RowShape &shape,
-                             const ProgramTraits &traits,
+static bool multipliesAsTf32(const RowShape &shape, const ProgramTraits &traits,
                              const BindingOptions &options) {
   return options.products != BindingOptions::Products::scalar &&
          traits.multipliesTf32 && shape.elementBytes == 4 &&
@@ -786,15 +792,14 @@ static ProductTile productTile(const RowShape &shape,
   return tile;
 }
 
-/// Warps for a tile of `rows` rows of C: a warpgroup per 64 rows on tensor
-/// cores (wgmma's warps lie along M), else the tile's own.
+/// Warps for a tile of `rows` rows of C: a warp per 16 rows, 4 to 8, on
+/// tensor cores (wgmma's warps lie along M; tf32's mma.sync tiles were
+/// measured so: 64 rows on 4, 128 on 8), else the tile's own.
 static int64_t productWarps(int64_t rows, const ProductTile &tile,
-                            const RowShape &shape,
-                            const BindingOptions &options) {
+                            bool tensorCores, const BindingOptions &options) {
   // mma.sync's warps may split the columns too: the gradients' tile asks 8.
-  if (!onTensorCores(shape, options) ||
-      (options.products == BindingOptions::Products::warps &&
-       tile.warpsSplitColumns))
+  if (!tensorCores || (options.products == BindingOptions::Products::warps &&
+                       tile.warpsSplitColumns))
     return tile.warps;
   return std::clamp<int64_t>(rows / 16, 4, 8);
 }
@@ -873,9 +878,13 @@ chooseProductSpecialization(ModuleOp program, const ProgramTraits &traits,
   int64_t rows = traits.rowsPerProgram.empty()
                      ? 1
                      : result.constants.lookup(traits.rowsPerProgram);
-  result.numWarps = options.choices.numWarps > 0
-                        ? options.choices.numWarps
-                        : productWarps(rows, tile, shape, options);
+  result.numWarps =
+      options.choices.numWarps > 0
+          ? options.choices.numWarps
+          : productWarps(rows, tile,
+                         onTensorCores(shape, options) ||
+                             multipliesAsTf32(shape, traits, options),
+                         options);
   result.numCtas = options.choices.numCtas;
   result.numStages =
       options.choices.numStages > 0 ? options.choices.numStages : tile.stages;
@@ -889,11 +898,13 @@ chooseProductSpecialization(ModuleOp program, const ProgramTraits &traits,
 
 /// The tiles autotuning tries for a product (rows x cols x inner; warps
 /// and stages from the rules).
-static std::vector<ProductTile> productCandidates(const RowShape &shape,
-                                                  const ProgramTraits &traits,
-                                                  const BindingOptions &options) {
+static std::vector<ProductTile>
+productCandidates(const RowShape &shape, const ProgramTraits &traits,
+                  const BindingOptions &options) {
   if (multipliesAsTf32(shape, traits, options))
-    return {kTf32Tile, {64, 128, 32, 4, 0}, {128, 64, 32, 4, 0},
+    return {kTf32Tile,
+            {64, 128, 32, 4, 0},
+            {128, 64, 32, 4, 0},
             {64, 64, 32, 4, 0}};
   if (!onTensorCores(shape, options))
     return {{32, 32, 32, 4, 0}, kScalarTile, {64, 64, 32, 4, 0}};
@@ -919,6 +930,10 @@ candidateProductSpecializations(ModuleOp program, const ProgramTraits &traits,
         onTensorCores(shape, options))
       stages = traits.chainsProducts() ? std::vector<int64_t>{2, 3}
                                      : std::vector<int64_t>{3, 4};
+    // tf32's operands are carried in registers: 2 and 3 stages ran within
+    // 2% at 4096^3 (1 stage 0.66x); 3 was best on 64 x 128 at 1000^3.
+    else if (multipliesAsTf32(shape, traits, options))
+      stages = {2, 3};
     else if (traits.loadsInLoops)
       stages = {1, 2};
   }
@@ -1011,9 +1026,9 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       holdsRow && rowsBound <= 1 && held == 1 && streamed == 0;
   bool rulesChooseThreads =
       options.tileRowBlocks && options.choices.numCtas == 0 && options.choices.numWarps == 0;
-  bool wide = holdsWideRows(shape, held, streamed, options) ||
-              holdsUnwrittenRows(shape, boundBlock, held, streamed, *traits,
-                                 options);
+  bool wide =
+      holdsWideRows(shape, held, streamed, options) ||
+      holdsUnwrittenRows(shape, boundBlock, held, streamed, *traits, options);
   bool keepsRows =
       keepsRowsOnClusters(shape, held, streamed, wide, *traits, options);
   int64_t cols = std::max<int64_t>(1, shape.cols);
@@ -1060,9 +1075,9 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       shape.elementBytes < 4 && holdsRow && rowsBound <= 1 && held == 2 &&
       streamed == 0 && rulesChooseThreads &&
       !options.choices.constants.count(traits->rowBlock) &&
-      !fillsVectors(cols, shape.elementBytes) &&
-      roomyCols > kWideOneCtaRow && options.maxCtas >= kHeldPairCtas &&
-      traits->numCtas <= kHeldPairCtas && traits->numWarps <= kHeldPairWarps &&
+      !fillsVectors(cols, shape.elementBytes) && roomyCols > kWideOneCtaRow &&
+      options.maxCtas >= kHeldPairCtas && traits->numCtas <= kHeldPairCtas &&
+      traits->numWarps <= kHeldPairWarps &&
       tiledElementsPerThread(cols, shape.elementBytes, kHeldPairWarps,
                              kHeldPairCtas) <= kHeldPairElements;
   if (heldPairOnFourWarps)
@@ -1093,7 +1108,8 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
   int64_t maxWarps = traits->loopsOverRow ? kMaxWarpsPerCta : kMaxHeldRowWarps;
   int64_t warps =
       heldF32RowOnFourWarps ? kHeldF32RowWarps
-      : heldPairOnFourWarps ? kHeldPairWarps
+      : heldPairOnFourWarps
+          ? kHeldPairWarps
           : llvm::PowerOf2Ceil(
                 std::max(traits->numWarps,
                          std::min<int64_t>(maxWarps, blockElements / perWarp)));

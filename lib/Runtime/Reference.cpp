@@ -623,9 +623,8 @@ void blk::runtime::fillInputs(const ReferenceKind *kind, int64_t cols,
   // order the float64 check does not follow.
   HostTensor *primary = primaryInput(tensors);
   bool multiplies =
-      primary &&
-      primary->getDeclaration().extent == ArgExtent::rows_by_inner;
-  ReferenceKind shape = kind        ? *kind
+      primary && primary->getDeclaration().extent == ArgExtent::rows_by_inner;
+  ReferenceKind shape = kind         ? *kind
                         : multiplies ? ReferenceKind::matmul
                                      : ReferenceKind::softmax;
   switch (shape) {

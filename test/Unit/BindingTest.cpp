@@ -54,6 +54,7 @@ void sm75(CompileOptions &o) { o.chip = "sm_75"; }
 void cpu(CompileOptions &o) { o.target = TargetKind::CPU; }
 void block2048(CompileOptions &o) { o.constants["BLOCK"] = 2048; }
 void rows8(CompileOptions &o) { o.constants["ROWS"] = 8; }
+void warps4(CompileOptions &o) { o.numWarps = 4; }
 void warps8(CompileOptions &o) { o.numWarps = 8; }
 void warps16(CompileOptions &o) { o.numWarps = 16; }
 void noCopies(CompileOptions &o) { o.asyncFillMinRuns = 0; }
@@ -139,7 +140,8 @@ const BindingCase kCases[] = {
      "BLOCK=32768 ctas=8 grid 4096"},
     // Since 2026-12-06 (wide bf16 rows of the family):
     {"y and dy held, unaligned: 4 x 4 up to 104 a thread",
-     "softmax_backward", 4096, 50257, bf16, sm90, "BLOCK=53248 ctas=4 grid 4096"},
+     "softmax_backward", 4096, 50257, bf16, sm90,
+     "BLOCK=53248 ctas=4 grid 4096"},
     {"y and dy held, unaligned, 208 a thread on 4 x 4: the cluster rule",
      "softmax_backward", 1024, 100003, bf16, sm90,
      "BLOCK=131072 warps=8 ctas=16 grid 1024"},
@@ -147,7 +149,11 @@ const BindingCase kCases[] = {
      "cross_entropy", 4096, 128256, bf16, sm90,
      "BLOCK=131072 warps=8 ctas=4 grid 4096"},
     {"a row read and not written, off the cluster: as before",
-     "cross_entropy", 4096, 32000, bf16, sm90, "BLOCK=32768 warps=16 grid 4096"},
+     "cross_entropy", 4096, 32000, bf16, sm90,
+     "BLOCK=32768 warps=16 grid 4096"},
+    {"a row read and not written, a caller's 4 warps: 8192 a CTA",
+     "cross_entropy", 64, 65536, bf16, warps4,
+     "BLOCK=65536 warps=4 ctas=8 grid 64"},
     {"a 16-bit row past 8 CTAs' hold: 16 x 16 (8 x 16 refused, 256 a "
      "thread)",
      "log_softmax", 64, 1048576, bf16, sm90,

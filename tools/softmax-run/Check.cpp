@@ -20,14 +20,7 @@ bool softmax_run::chooseReference(
     const RunOptions &options, mlir::ModuleOp program,
     const std::vector<mlir::blk::KernelSignature> &signatures,
     Problem &problem, std::string &error) {
-  problem.multipliesTf32 =
-      program
-          .walk([](mlir::blk::DotOp dot) {
-            return dot.getPrecision() == mlir::blk::InputPrecision::tf32
-                       ? mlir::WalkResult::interrupt()
-                       : mlir::WalkResult::advance();
-          })
-          .wasInterrupted();
+  problem.multipliesTf32 = mlir::blk::hasTf32Product(program);
   if (options.reference) {
     if (*options.reference == "cpu") {
       problem.againstCPULowering = true;
@@ -180,8 +173,10 @@ bool checkIntegerOutput(const blk::runtime::HostTensor &output,
   return mismatches == 0;
 }
 
-/// The relative L2 error an output may have: its type's, or tf32
-/// products' where the program takes f32 inputs as tf32.
+/// The relative L2 error an output may have: its type's, or, for every f32
+/// output of a program that takes f32 inputs as tf32, tf32 products' (on
+/// every target: the precision a tf32 product promises, not what a target
+/// happens to reach; the CPU's sums are rounded to nearest).
 double getTolerance(const blk::runtime::HostTensor &output,
                     const Problem &problem) {
   if (problem.multipliesTf32 &&
@@ -259,11 +254,11 @@ bool softmax_run::checkAndWrite(
     const RunOptions &options, const Problem &problem,
     const std::vector<blk::runtime::HostTensor> &tensors,
     const std::vector<blk::runtime::ReferenceOutput> &expected) {
-  bool matches = !options.check ||
-                 checkOutputs(tensors, expected, problem, describeReference(problem));
+  bool matches = !options.check || checkOutputs(tensors, expected, problem,
+                                                describeReference(problem));
   for (const Problem::Expectation &expectation : problem.expectations)
-    matches &= checkOutputs(tensors, {expectation.values}, problem,
-                            expectation.path);
+    matches &=
+        checkOutputs(tensors, {expectation.values}, problem, expectation.path);
   if (!matches) {
     if (options.writesOutputs())
       llvm::errs() << "softmax-run: the check failed; "

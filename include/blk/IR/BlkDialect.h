@@ -97,6 +97,8 @@ Value createTf32Rounding(OpBuilder &builder, Location loc, Value value);
 /// The same for a value the float64 reference holds, rounded to f32 first
 /// as the GPU holds it; NaN as it is.
 double roundToTf32(double value);
+/// Whether a blk.dot in `root` takes its f32 inputs as tf32.
+bool hasTf32Product(Operation *root);
 
 } // namespace mlir::blk
 

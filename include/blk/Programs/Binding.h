@@ -149,6 +149,8 @@ struct BindingOptions {
 ///           a GPU with clusters (`maxCtas` > 1): one CTA per 16384 f32 or
 ///           8192 16-bit elements of the held rows (32768 for a softmax
 ///           row of 16-bit data that is not a whole number of vectors,
+///           and for a 16-bit row a kernel holds alone and does not write
+///           back (cross_entropy's) where the rules choose the warps,
 ///           whose threads hold up to 128 elements; 16384 on 8 warps, at
 ///           most 8 CTAs, for an aligned 16-bit row a kernel holds alone
 ///           and writes back, which blk-stage-held-loads keeps in shared
@@ -169,7 +171,11 @@ struct BindingOptions {
 ///           share fits the kept-row shared memory at most 128 elements a
 ///           thread; then a 16-bit one fewer CTAs (down to 2) until a
 ///           thread holds 64 elements; none of it where its rows x fitted
-///           CTAs are at most twice the GPU's `multiprocessors`;
+///           CTAs are at most twice the GPU's `multiprocessors`; two
+///           16-bit rows held and none streamed (softmax backward), not a
+///           whole number of vectors, past 24576 elements with the shift's
+///           room: 4 CTAs of 4 warps where a thread then holds at most 104
+///           elements of each;
 ///   then, with `tileRowBlocks` (GPU targets), for one row per program
 ///           that holds its row or a split part of it: row_block = the
 ///           smallest whole number of layout tiles (16-byte runs x 32 lanes
@@ -203,7 +209,12 @@ struct BindingOptions {
 ///           warpgroups; 64 x 32 on 8 warps on warps, and past row_block
 ///           128 64 x 32 on 4 warps, 1 stage (what fits a CTA's shared
 ///           memory);
+///   f32 data of a `precision tf32` product (not in a chained loop) on
+///           tensor cores (mma.sync): 128 x 128 x 32 (N up to 64: 64
+///           columns) on 8 warps, 2 stages;
 ///   else (f32 data, the CPU): 32 x 64 x 32 on 4 warps;
+///   warps, where the caller does not give them, on tensor cores (tf32
+///           included): one per 16 rows of the tile, 4 to 8;
 ///   row_splits = ceil(N / row_block), any count.
 /// rows_per_program, row_block and inner_block size blocks: powers of two;
 /// row_block x row_splits must cover N, and equal it in a program that

@@ -120,8 +120,8 @@ Status checkContract(ReferenceKind kind, const std::vector<HostTensor> &tensors,
 /// eighth row. With `special`, the first rows hold special values
 /// (+-inf, NaN, values near the float limits, all-masked rows), those
 /// whose torch result the kind defines (no kind: a product's where the
-/// program multiplies - its first input is rows x inner -, else a
-/// softmax's).
+/// program multiplies - its first float input of a row per problem row is
+/// rows x inner, a product's A -, else a softmax's).
 void fillInputs(const ReferenceKind *kind, int64_t cols,
                 std::vector<HostTensor> &tensors,
                 const ScalarValues &scalars, unsigned seed, bool special);

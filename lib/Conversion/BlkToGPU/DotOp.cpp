@@ -244,7 +244,7 @@ public:
     // bf16 pairs go in as i32 (the NVVM op's bf16 operand type), f16 pairs
     // as vector<2xf16>.
     inI32 = shape.input.isBF16() || shape.isTf32();
-    ptxType = shape.isTf32()              ? NVVM::MMATypes::tf32
+    ptxType = shape.isTf32()         ? NVVM::MMATypes::tf32
               : shape.input.isBF16() ? NVVM::MMATypes::bf16
                                      : NVVM::MMATypes::f16;
     Type f32 = b.getF32Type();
