@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 
 namespace blk::runtime {
@@ -28,6 +29,9 @@ constexpr size_t kPreambleSizeV1 = kMagicSize + 2 + 2;
 constexpr size_t kPreambleSizeV2 = kMagicSize + 2 + 4;
 // numpy aligns the data to 64 bytes so it can be memory-mapped efficiently.
 constexpr size_t kDataAlignment = 64;
+// The longest header read (a version 1.0 header's most): numpy writes a
+// few dozen bytes, and refuses past 10000 by default when it reads.
+constexpr size_t kMaxHeaderBytes = 65535;
 
 struct NpyHeader {
   std::string descr;
@@ -205,25 +209,52 @@ std::string shapeToString(const std::vector<size_t> &shape) {
   return text + (shape.size() == 1 ? ",)" : ")");
 }
 
-/// Splits a file into its header text and the data after it.
+/// How much of a file's preamble and header its first bytes hold.
+enum class HeaderExtent {
+  /// The bytes end before the header does.
+  partial,
+  /// The whole header is there.
+  whole,
+  /// The bytes already show the file is no .npy file this reader takes.
+  refused,
+};
+
+/// Splits a file into its header text and the data after it; `extent`
+/// says whether more bytes of the file could help.
 Status splitFile(const unsigned char *bytes, size_t size,
-                 std::string &headerText, size_t &dataOffset) {
-  if (size < kMagicSize || std::memcmp(bytes, kMagic, kMagicSize) != 0)
+                 std::string &headerText, size_t &dataOffset,
+                 HeaderExtent &extent) {
+  extent = HeaderExtent::refused;
+  if (std::memcmp(bytes, kMagic, std::min(size, kMagicSize)) != 0)
     return Status::failure(
         "not a .npy file: bad magic (expected \"\\x93NUMPY\")");
+  extent = HeaderExtent::partial;
+  if (size < kMagicSize)
+    return Status::failure(
+        size ? "not a .npy file: it ends inside the magic \"\\x93NUMPY\""
+             : "not a .npy file: it is empty");
   if (size < kMagicSize + 2)
     return Status::failure("malformed header: file ends inside the version");
+  extent = HeaderExtent::refused;
   unsigned major = bytes[kMagicSize], minor = bytes[kMagicSize + 1];
   if (major < 1 || major > 3 || minor != 0)
     return Status::failure("unsupported .npy version " + std::to_string(major) +
                            "." + std::to_string(minor) +
                            " (supported: 1.0, 2.0, 3.0)");
   size_t preambleSize = major == 1 ? kPreambleSizeV1 : kPreambleSizeV2;
+  extent = HeaderExtent::partial;
   if (size < preambleSize)
     return Status::failure(
         "malformed header: file ends inside the header length");
   size_t headerLength =
       readLittleEndian(bytes + kMagicSize + 2, preambleSize - kMagicSize - 2);
+  extent = HeaderExtent::refused;
+  if (headerLength > kMaxHeaderBytes)
+    return Status::failure("malformed header: a header of " +
+                           std::to_string(headerLength) +
+                           " bytes, past the " +
+                           std::to_string(kMaxHeaderBytes) + " this reader takes");
+  extent = HeaderExtent::partial;
   if (size - preambleSize < headerLength)
     return Status::failure("malformed header: the header length is " +
                            std::to_string(headerLength) + " bytes but only " +
@@ -232,6 +263,7 @@ Status splitFile(const unsigned char *bytes, size_t size,
   headerText.assign(reinterpret_cast<const char *>(bytes) + preambleSize,
                     headerLength);
   dataOffset = preambleSize + headerLength;
+  extent = HeaderExtent::whole;
   return Status::success();
 }
 
@@ -371,7 +403,9 @@ Status parseHeader(const unsigned char *bytes, size_t size, NpyArray &array,
                    NpyHeader &header, size_t &dataOffset,
                    size_t &expectedBytes) {
   std::string headerText;
-  if (Status status = splitFile(bytes, size, headerText, dataOffset); !status)
+  HeaderExtent extent;
+  if (Status status = splitFile(bytes, size, headerText, dataOffset, extent);
+      !status)
     return status;
   if (Status status = HeaderParser(headerText).parse(header); !status)
     return status;
@@ -385,32 +419,30 @@ Status parseHeader(const unsigned char *bytes, size_t size, NpyArray &array,
   return Status::success();
 }
 
+/// Whether the first `size` bytes of a file hold its header, or enough to
+/// know the file is bad (a bad magic or version, a header past
+/// kMaxHeaderBytes).
+bool holdsHeader(const unsigned char *bytes, size_t size) {
+  std::string headerText;
+  size_t dataOffset;
+  HeaderExtent extent;
+  (void)splitFile(bytes, size, headerText, dataOffset, extent);
+  return extent != HeaderExtent::partial;
+}
+
 /// Whether the first `size` bytes of a file are all parseNpy needs: the
 /// header and the data it announces, or enough to know the file is bad. A
 /// reader stops there, so that /dev/zero or a file growing without end is
 /// not read to its end.
 bool holdsWholeArray(const unsigned char *bytes, size_t size) {
-  if (size >= kMagicSize && std::memcmp(bytes, kMagic, kMagicSize) != 0)
-    return true;
+  if (!holdsHeader(bytes, size))
+    return false;
   NpyArray array;
   NpyHeader header;
   size_t dataOffset, expectedBytes;
-  std::string headerText;
-  if (!splitFile(bytes, size, headerText, dataOffset))
-    return false; // the header is not all there yet
   if (!parseHeader(bytes, size, array, header, dataOffset, expectedBytes))
-    return true; // parseNpy reports the bad header
+    return true; // parseNpy reports the bad file
   return size - dataOffset >= expectedBytes;
-}
-
-/// Whether the first `size` bytes of a file hold its header, or enough to
-/// know the file is bad.
-bool holdsHeader(const unsigned char *bytes, size_t size) {
-  if (size >= kMagicSize && std::memcmp(bytes, kMagic, kMagicSize) != 0)
-    return true;
-  std::string headerText;
-  size_t dataOffset;
-  return static_cast<bool>(splitFile(bytes, size, headerText, dataOffset));
 }
 
 /// The first bytes of `path`, read in chunks of `chunkBytes` until
@@ -464,6 +496,7 @@ Status readNpy(const std::string &path, NpyArray &array) {
 }
 
 Status readNpyHeader(const std::string &path, NpyArray &array) {
+  array.values.clear();
   std::vector<unsigned char> bytes;
   if (Status status = readPrefix(path, 4096, holdsHeader, bytes); !status)
     return status;

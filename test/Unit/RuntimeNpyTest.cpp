@@ -293,13 +293,18 @@ TEST_F(RuntimeNpyTest, RefusesBadMagicVersionOrHeaderLength) {
   const Refused files[] = {
       {"bad magic", "PK\x03\x04 not numpy at all",
        "not a .npy file: bad magic"},
-      {"file shorter than the magic", "\x93NUM", "not a .npy file: bad magic"},
+      {"file shorter than the magic", "\x93NUM",
+       "not a .npy file: it ends inside the magic"},
+      {"empty file", "", "not a .npy file: it is empty"},
       {"version 4.0", handWrittenNpy(4, kGoodDict, fourFloats),
        "unsupported .npy version 4.0"},
       {"version 1.1", minorOne, "unsupported .npy version 1.1"},
       {"header length beyond the end of the file",
        std::string("\x93NUMPY\x01\x00\xff\x00{'descr'", 18),
        "header length is 255 bytes but only 8 follow"},
+      {"a version 2.0 header of 4 GiB",
+       std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff{'descr'", 20),
+       "a header of 4294967295 bytes, past the 65535 this reader takes"},
   };
   for (const Refused &file : files)
     expectRefused(file);
@@ -411,19 +416,21 @@ TEST_F(RuntimeNpyTest, RefusesDataShorterThanTheShape) {
 // header is refused as readNpy refuses it.
 TEST_F(RuntimeNpyTest, ReadsAHeaderWithoutItsData) {
   std::vector<float> values(3 * 5000, 1.0f);
-  ASSERT_TRUE(writeNpy(path("header.npy"), 3, 5000, values.data(),
-                       NpyDtype::Float16)
-                  .ok());
+  ASSERT_TRUE(
+      writeNpy(path("header.npy"), 3, 5000, values.data(), NpyDtype::Float16)
+          .ok());
   NpyArray array;
   Status read = readNpyHeader(path("header.npy"), array);
   ASSERT_TRUE(read.ok()) << read.message();
-  EXPECT_EQ(std::make_pair(array.rows, array.cols), std::make_pair(3ul, 5000ul));
+  EXPECT_EQ(std::make_pair(array.rows, array.cols),
+            std::make_pair(3ul, 5000ul));
   EXPECT_EQ(array.storedDtype, NpyDtype::Float16);
   EXPECT_TRUE(array.values.empty());
 
-  ASSERT_TRUE(writeFile("short.npy", handWrittenNpy(1, kGoodDict,
-                                                    fourFloatBytes().substr(0, 10)))
-                  .ok());
+  ASSERT_TRUE(
+      writeFile("short.npy",
+                handWrittenNpy(1, kGoodDict, fourFloatBytes().substr(0, 10)))
+          .ok());
   NpyArray shortArray;
   EXPECT_TRUE(readNpyHeader(path("short.npy"), shortArray).ok());
   EXPECT_FALSE(readNpy(path("short.npy"), shortArray).ok());
@@ -434,6 +441,16 @@ TEST_F(RuntimeNpyTest, ReadsAHeaderWithoutItsData) {
   EXPECT_NE(refused.message().find("bad magic"), std::string::npos)
       << refused.message();
   EXPECT_FALSE(readNpyHeader(path("does-not-exist.npy"), array).ok());
+  EXPECT_FALSE(readNpyHeader(directory, array).ok());
+  // A bad version is refused from its first bytes, whatever follows.
+  ASSERT_TRUE(writeFile("version9.npy",
+                        std::string("\x93NUMPY\x09\x00", 8) +
+                            std::string(1 << 20, 'x'))
+                  .ok());
+  Status version = readNpyHeader(path("version9.npy"), array);
+  EXPECT_NE(version.message().find("unsupported .npy version 9.0"),
+            std::string::npos)
+      << version.message();
 }
 
 TEST_F(RuntimeNpyTest, RefusesAMissingFile) {

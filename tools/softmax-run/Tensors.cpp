@@ -142,8 +142,7 @@ bool softmax_run::inferProductShape(
     return true;
   blk::runtime::NpyArray a, b;
   for (auto [path, array] : {std::pair{aPath, &a}, {bPath, &b}}) {
-    if (Status status = blk::runtime::readNpyHeader(*path, *array);
-        !status) {
+    if (Status status = blk::runtime::readNpyHeader(*path, *array); !status) {
       error = status.message();
       return false;
     }
