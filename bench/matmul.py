@@ -45,6 +45,10 @@ BLK_TILES = [(64, 128, 32, 4, 1), (128, 128, 32, 8, 1), (128, 128, 64, 8, 2),
              (128, 128, 64, 8, 3), (128, 128, 64, 4, 3), (128, 128, 128, 8, 3),
              (128, 256, 64, 8, 1), (128, 256, 64, 8, 2), (128, 256, 64, 8, 3),
              (128, 256, 64, 8, 4), (256, 128, 64, 8, 3), (256, 128, 64, 8, 4)]
+# For tf32 (32-bit operands through registers, no rings): the tiles of the
+# sweep behind the rules' kTf32Tile (docs/bench-data/matmul/tf32-h100/).
+TF32_TILES = [(128, 128, 32, 8, 2), (128, 128, 32, 8, 3), (64, 128, 32, 4, 3),
+              (128, 64, 32, 4, 3), (64, 64, 32, 4, 2)]
 
 
 def tile_arguments(tile):
@@ -134,10 +138,13 @@ def tf32_program(program, directory):
 
 def round_to_tf32(values):
     """f32 `values` rounded to tf32 as cvt.rna does (10 bits of mantissa,
-    to nearest, ties away from zero; finite inputs)."""
-    bits = numpy.ascontiguousarray(values, dtype=numpy.float32).view(numpy.uint32)
-    rounded = (bits + numpy.uint32(0x1000)) & numpy.uint32(0xFFFFE000)
-    return rounded.view(numpy.float32)
+    to nearest, ties away from zero; past tf32's largest value, infinity);
+    NaN stays NaN."""
+    values = numpy.ascontiguousarray(values, dtype=numpy.float32)
+    bits = values.view(numpy.uint32)
+    rounded = ((bits + numpy.uint32(0x1000)) &
+               numpy.uint32(0xFFFFE000)).view(numpy.float32)
+    return numpy.where(numpy.isnan(values), values, rounded)
 
 
 def parse_shapes(text):
@@ -149,15 +156,16 @@ def parse_shapes(text):
     return shapes
 
 
-def blk_runs(args):
+def blk_runs(args, dtype):
     """The runs of one shape: (label, softmax-run's extra flags)."""
     runs = [("blk rules", ()), ("blk rules again", ()),
             ("blk autotune", ("--autotune", "--autotune-cache", "TUNE"))]
     runs += [("blk rules " + chip, ("--chip", chip))
              for chip in args.chips.split(",") if chip]
     if args.sweep:
+        tiles = TF32_TILES if dtype == "tf32" else BLK_TILES
         runs += [("blk %dx%dx%d w%d s%d" % tile, tile_arguments(tile))
-                 for tile in BLK_TILES]
+                 for tile in tiles]
     return runs
 
 
@@ -181,7 +189,8 @@ def main():
     torch_types = {"bf16": torch.bfloat16, "f16": torch.float16,
                    "tf32": torch.float32}
     tri = triton_matmul()
-    programs = tempfile.TemporaryDirectory()
+    programs = (tempfile.TemporaryDirectory()
+                if "tf32" in args.dtypes.split(",") else None)
     print("dtype,M,N,K,provider,ms,tflops,percent_of_cublas,note")
     for dtype in args.dtypes.split(","):
         tf32 = dtype == "tf32"
@@ -211,7 +220,7 @@ def main():
                 numpy.save(os.path.join(files, "b.npy"),
                            y.float().cpu().numpy())
                 tune = os.path.join(files, "autotune.tsv")
-                runs = blk_runs(args)
+                runs = blk_runs(args, dtype)
                 best = None
                 while runs:
                     label, extra = runs.pop(0)
