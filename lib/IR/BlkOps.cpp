@@ -670,6 +670,10 @@ LogicalResult DotOp::verify() {
   return success();
 }
 
+/// tf32 keeps f32's sign, exponent and top 10 mantissa bits: half the unit
+/// of the 13 bits it drops, and the mask that keeps the rest.
+constexpr uint32_t kTf32HalfDropped = 0x1000u, kTf32Kept = 0xFFFFE000u;
+
 Value mlir::blk::createTf32Rounding(OpBuilder &builder, Location loc,
                                     Value value) {
   // Half of the 13 dropped bits' unit added to the magnitude, then the
@@ -682,8 +686,9 @@ Value mlir::blk::createTf32Rounding(OpBuilder &builder, Location loc,
   };
   Value bits = arith::BitcastOp::create(builder, loc, i32, value);
   Value rounded = arith::AndIOp::create(
-      builder, loc, arith::AddIOp::create(builder, loc, bits, constant(0x1000)),
-      constant(int32_t(0xFFFFE000u)));
+      builder, loc,
+      arith::AddIOp::create(builder, loc, bits, constant(kTf32HalfDropped)),
+      constant(int32_t(kTf32Kept)));
   Value isNan = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNO,
                                       value, value);
   return arith::SelectOp::create(
@@ -701,7 +706,7 @@ double mlir::blk::roundToTf32(double value) {
     return value;
   uint32_t bits = 0;
   std::memcpy(&bits, &single, sizeof(bits));
-  bits = (bits + 0x1000u) & 0xFFFFE000u;
+  bits = (bits + kTf32HalfDropped) & kTf32Kept;
   std::memcpy(&single, &bits, sizeof(bits));
   return single;
 }

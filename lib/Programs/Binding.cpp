@@ -202,9 +202,9 @@ static bool holdsUnwrittenRows(const RowShape &shape, int64_t block,
 /// spill). Measured, bf16, H100, % of a copy (bench/ab.py, 2 rounds;
 /// docs/bench-data/rowwise/wide-bf16-sweep-h100/): 2048 x 32001 84.0
 /// against 70.6 on the cluster rule's 8 x 4, 2048 x 50257 77.2 against
-/// 60.3 on 16 x 4. 2 CTAs (of 8 or 16 warps) were 4-6% ahead of 4 x 4 at
-/// 50257 but behind the cluster rule at 32001 (67.5 and 67.0): 4 x 4 is
-/// the one binding ahead at both. Aligned rows stay on the cluster rule
+/// 60.3 on 16 x 4. 2 CTAs of 8 or 16 warps reached 80.1 and 81.9 at 50257
+/// but 67.5 and 67.0 at 32001, under the cluster rule: 4 x 4 is the one
+/// binding ahead of it at both. Aligned rows stay on the cluster rule
 /// (65536: 93.3 on 16 x 4, 87.7 on 4 x 4, which spills).
 constexpr int64_t kHeldPairCtas = 4;
 constexpr int64_t kHeldPairWarps = 4;
@@ -648,12 +648,11 @@ constexpr ProductTile kScalarTile = {32, 64, 32, 4, 0};
 /// f32 inputs a product takes as tf32, on mma.sync (m16n8k8; never wgmma):
 /// 128 x 128 x 32 on 8 warps, the next K step's tiles loaded into
 /// registers while this one multiplies (2 stages; 32-bit operands get no
-/// cp.async rings). The best of the tiles measured on the H100 at 4096 and
-/// 8192, 1.9x the scalar tile; 3 stages, 64 x 128 and 128 x 64 on 4 warps
-/// were 2-10% behind (docs/benchmarks.md, "What the rules rest on", tf32).
-/// Not measured at few rows, nor where its programs leave SMs idle: at
-/// 1000^3 (64 programs on 132 SMs) 64 x 128 on 4 warps at 3 stages ran
-/// 1.37x faster; autotune tries it.
+/// cp.async rings): the best of the tiles measured on the H100 at 4096 and
+/// 8192 (docs/benchmarks.md, "What the rules rest on", tf32). Not measured
+/// at few rows, nor where its programs leave SMs idle (at 1000^3, 64
+/// programs on 132 SMs, 64 x 128 on 4 warps at 3 stages was the faster;
+/// autotune tries it).
 constexpr ProductTile kTf32Tile = {128, 128, 32, 8, 2};
 
 /// Bytes of the rings blk-pipeline-dot-operands copies a rows x cols x
@@ -751,16 +750,21 @@ constexpr ProductTile kGradientWarpTile = {64, 0, 32, 8, 2, true};
 constexpr ProductTile kGradientWideTile = {64, 0, 32, 4, 1};
 constexpr int64_t kGradientsPerLoop = 3;
 
+/// `tile` narrowed to N where N is shorter than its columns: the next power
+/// of two, at least the few-rows tile's 64.
+static ProductTile fitColumns(ProductTile tile, const RowShape &shape) {
+  if (tile.cols > kFewRowsTile.cols)
+    tile.cols = std::clamp<int64_t>(llvm::PowerOf2Ceil(shape.cols),
+                                    kFewRowsTile.cols, tile.cols);
+  return tile;
+}
+
 /// The product rules' tile for the shape (Binding.h).
 static ProductTile productTile(const RowShape &shape,
                                const ProgramTraits &traits,
                                const BindingOptions &options) {
-  if (multipliesAsTf32(shape, traits, options)) {
-    ProductTile tile = kTf32Tile;
-    tile.cols = std::clamp<int64_t>(llvm::PowerOf2Ceil(shape.cols),
-                                    kFewRowsTile.cols, tile.cols);
-    return tile;
-  }
+  if (multipliesAsTf32(shape, traits, options))
+    return fitColumns(kTf32Tile, shape);
   if (!onTensorCores(shape, options))
     return kScalarTile;
   if (traits.productsPerLoop >= kGradientsPerLoop) {
@@ -784,9 +788,7 @@ static ProductTile productTile(const RowShape &shape,
     tile = kFewRowsTile;
     tile.inner = fewRowsInner(shape, traits, options);
   }
-  if (tile.cols > kFewRowsTile.cols)
-    tile.cols = std::clamp<int64_t>(llvm::PowerOf2Ceil(shape.cols),
-                                    kFewRowsTile.cols, tile.cols);
+  tile = fitColumns(tile, shape);
   if (options.products == BindingOptions::Products::warps)
     tile.stages = kWarpProductStages;
   return tile;
@@ -930,8 +932,8 @@ candidateProductSpecializations(ModuleOp program, const ProgramTraits &traits,
         onTensorCores(shape, options))
       stages = traits.chainsProducts() ? std::vector<int64_t>{2, 3}
                                      : std::vector<int64_t>{3, 4};
-    // tf32's operands are carried in registers: 2 and 3 stages ran within
-    // 2% at 4096^3 (1 stage 0.66x); 3 was best on 64 x 128 at 1000^3.
+    // tf32's operands are carried in registers, a K step ahead at 2 stages
+    // (the rules'), two at 3 (the faster for 64 x 128 at 1000^3).
     else if (multipliesAsTf32(shape, traits, options))
       stages = {2, 3};
     else if (traits.loadsInLoops)

@@ -42,10 +42,10 @@ bool softmax_run::chooseReference(
   // the contract then saying if the tensors do not fit. A program that
   // multiplies as tf32 is checked against itself in float64, which rounds
   // its inputs to tf32 as it does (a kind's reference would not).
-  blk::runtime::ReferenceKind named;
-  std::optional<llvm::StringRef> moduleName = program.getSymName();
   if (problem.multipliesTf32)
     return true;
+  blk::runtime::ReferenceKind named;
+  std::optional<llvm::StringRef> moduleName = program.getSymName();
   if (options.isAuto())
     problem.reference = blk::runtime::ReferenceKind::softmax;
   else if (signatures.size() == 1 &&
