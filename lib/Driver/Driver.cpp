@@ -7,6 +7,7 @@
 #include "blk/Runtime/Launch.h"
 #include "blk/Target/TargetInfo.h"
 #include "blk/Transforms/Passes.h"
+#include "blk/Transforms/SplitRows.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -343,14 +344,72 @@ static bool needsWideOffsets(const ProblemDesc &problem) {
           shape.rowStrides, shape.inner};
 }
 
+/// What the choice of a program or of a way to hold rows asks of the
+/// target: a GPU of sm_90 or newer (where the choices were measured), a
+/// resident grid unless the options ask for clusters, clusters unless they
+/// ask for one CTA per program.
+static ChoiceTarget getChoiceTarget(const CompileOptions &options) {
+  ChoiceTarget target;
+  if (options.target != TargetKind::GPU)
+    return target;
+  // A chip that does not parse gets the plainest choice; compiling
+  // reports it.
+  llvm::Expected<TargetInfo> info =
+      TargetInfo::get(options.chip, options.features);
+  bool measured = info && info->hasClusters();
+  // A program that meets others is one CTA: not when clusters are asked.
+  target.residentGrid = measured && options.numCtas <= 1;
+  target.clusters = measured && options.numCtas != 1;
+  target.multiprocessors = options.multiprocessors;
+  if (!info)
+    llvm::consumeError(info.takeError());
+  return target;
+}
+
+/// Whether fitProgram splits the program's rows over programs that meet
+/// (blk-split-rows): on a GPU, for the rows and programs splitsHeldRows
+/// gives, unless the options say no or bind a kernel's row block, and only
+/// where every kernel can be split.
+static bool splitsRows(ModuleOp program, const ProblemDesc &problem,
+                       const CompileOptions &options) {
+  if (options.target != TargetKind::GPU || !options.splitRows)
+    return false;
+  // A program whose traits are wrong is refused by chooseBinding, which
+  // says why: here it is only not split.
+  FailureOr<ProgramTraits> traits = [&] {
+    ScopedDiagnosticHandler quiet(program.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    return ProgramTraits::get(program);
+  }();
+  if (failed(traits) ||
+      !splitsHeldRows(problem.cols,
+                      ::blk::runtime::elementSize(problem.elementType),
+                      traits->heldRows + traits->streamedRows,
+                      getChoiceTarget(options)))
+    return false;
+  bool kernels = false;
+  for (auto kernel : program.getOps<func::FuncOp>()) {
+    if (!isKernel(kernel))
+      continue;
+    if (!whyRowsCannotSplit(kernel).empty() ||
+        options.constants.count(getKernelAttr(kernel).getRowBlock().str()))
+      return false;
+    kernels = true;
+  }
+  return kernels;
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
-mlir::blk::fitProgram(ModuleOp program, const ProblemDesc &problem) {
+mlir::blk::fitProgram(ModuleOp program, const ProblemDesc &problem,
+                      const CompileOptions &options) {
   if (failed(verifyProblem(program, problem)) ||
       failed(checkArgumentWidths(program, problem)))
     return failure();
   OwningOpRef<ModuleOp> fitted = program.clone();
   specializeDivisibility(*fitted, problem);
   PassManager pm(program.getContext());
+  if (splitsRows(program, problem, options))
+    pm.addPass(createBlkSplitRows());
   // Only where the problem needs it: small problems keep 32-bit row
   // offsets, and the code they had.
   if (needsWideOffsets(problem))
@@ -430,22 +489,9 @@ mlir::blk::candidateBindings(ModuleOp fitted, const ProblemDesc &problem,
 const BuiltinProgram &
 mlir::blk::chooseBuiltinSoftmax(const ProblemDesc &problem,
                                 const CompileOptions &options) {
-  ChoiceTarget target;
-  if (options.target == TargetKind::GPU) {
-    // A chip that does not parse gets the plainest choice; compiling
-    // reports it.
-    llvm::Expected<TargetInfo> info =
-        TargetInfo::get(options.chip, options.features);
-    bool measured = info && info->hasClusters();
-    // A program that meets others is one CTA: not when clusters are asked.
-    target.residentGrid = measured && options.numCtas <= 1;
-    target.clusters = measured && options.numCtas != 1;
-    target.multiprocessors = options.multiprocessors;
-    if (!info)
-      llvm::consumeError(info.takeError());
-  }
-  return chooseSoftmaxProgram(
-      problem.cols, ::blk::runtime::elementSize(problem.elementType), target);
+  return chooseSoftmaxProgram(problem.cols,
+                              ::blk::runtime::elementSize(problem.elementType),
+                              getChoiceTarget(options));
 }
 
 //===----------------------------------------------------------------------===//
@@ -783,7 +829,8 @@ mlir::blk::compileProgram(ModuleOp fitted, const ProblemDesc &problem,
 FailureOr<CompiledProgram>
 mlir::blk::compileForProblem(ModuleOp program, const ProblemDesc &problem,
                              const CompileOptions &options, HostCode hostCode) {
-  FailureOr<OwningOpRef<ModuleOp>> fitted = fitProgram(program, problem);
+  FailureOr<OwningOpRef<ModuleOp>> fitted =
+      fitProgram(program, problem, options);
   if (failed(fitted))
     return failure();
   FailureOr<Specialization> binding =

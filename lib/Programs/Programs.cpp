@@ -50,15 +50,21 @@ constexpr int64_t kResidentSplitCols = int64_t(1) << 20;
 constexpr int64_t kResidentSplitPartCols = 8192;
 constexpr int64_t kResidentSplitProgramsPerSM = 2;
 
-static bool splitsResident(int64_t cols, int64_t elementBytes,
-                           ChoiceTarget target) {
+/// Whether the parts of rows of `cols` can meet in one launch on `target`.
+static bool partsMeetInOneLaunch(int64_t cols, int64_t elementBytes,
+                                 ChoiceTarget target) {
   // SPLITS as the binding rounds it: a power of two.
   int64_t parts =
       llvm::PowerOf2Ceil(llvm::divideCeil(cols, kResidentSplitPartCols));
   bool partsFit = target.multiprocessors == 0 ||
                   kResidentSplitProgramsPerSM * target.multiprocessors >= parts;
-  return target.residentGrid && partsFit && elementBytes >= 4 &&
-         fillsVectors(cols, elementBytes) && cols <= kResidentSplitCols;
+  return target.residentGrid && partsFit && fillsVectors(cols, elementBytes) &&
+         cols <= kResidentSplitCols;
+}
+
+static bool splitsResident(int64_t cols, int64_t elementBytes,
+                           ChoiceTarget target) {
+  return elementBytes >= 4 && partsMeetInOneLaunch(cols, elementBytes, target);
 }
 
 /// The longest rows softmax_fused runs on clusters.
@@ -85,6 +91,14 @@ const BuiltinProgram *mlir::blk::lookupBuiltinProgram(llvm::StringRef name) {
   const auto *found = llvm::find_if(
       kPrograms, [&](const BuiltinProgram &p) { return p.name == file; });
   return found == std::end(kPrograms) ? nullptr : found;
+}
+
+bool mlir::blk::splitsHeldRows(int64_t cols, int64_t elementBytes,
+                               int64_t rowsRead, ChoiceTarget target) {
+  int64_t fusedCols =
+      target.clusters ? clusterFusedCols(cols, elementBytes) : kFusedCols;
+  return rowsRead > 1 && cols > fusedCols &&
+         partsMeetInOneLaunch(cols, elementBytes, target);
 }
 
 const BuiltinProgram &mlir::blk::chooseSoftmaxProgram(int64_t cols,

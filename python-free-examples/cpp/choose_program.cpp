@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
       parseSourceString<ModuleOp>(chosen.source, &context, chosen.name);
   if (!program)
     return 1;
-  FailureOr<OwningOpRef<ModuleOp>> fitted = mlir::blk::fitProgram(*program, problem);
+  FailureOr<OwningOpRef<ModuleOp>> fitted = mlir::blk::fitProgram(*program, problem, options);
   if (failed(fitted))
     return 1;
   FailureOr<mlir::blk::Specialization> binding =

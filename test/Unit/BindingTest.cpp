@@ -17,7 +17,9 @@
 // whose block passes 128 elements a thread takes twice the warps, not
 // only a wide one (bf16 1048573 on 16 x 16, 136 a thread, refused until
 // then). Product programs, and the family's wide bf16 rows, from
-// 2026-12-06.
+// 2026-12-06; rows of whole vectors past a cluster's hold, in programs
+// that read more than one row, are split over programs that meet
+// (blk-split-rows) since the same day.
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
@@ -61,6 +63,9 @@ void noCopies(CompileOptions &o) { o.asyncFillMinRuns = 0; }
 void noKeeping(CompileOptions &o) { o.stageMinRegisters = 0; }
 void h100(CompileOptions &o) { o.multiprocessors = 132; }
 void sm90a(CompileOptions &o) { o.chip = "sm_90a"; }
+void held(CompileOptions &o) { o.splitRows = false; }
+void oneCta(CompileOptions &o) { o.numCtas = 1; }
+void migSlice(CompileOptions &o) { o.multiprocessors = 32; }
 void sm90aH100(CompileOptions &o) {
   o.chip = "sm_90a";
   o.multiprocessors = 132;
@@ -154,10 +159,25 @@ const BindingCase kCases[] = {
     {"a row read and not written, a caller's 4 warps: 8192 a CTA",
      "cross_entropy", 64, 65536, bf16, warps4,
      "BLOCK=65536 warps=4 ctas=8 grid 64"},
-    {"a 16-bit row past 8 CTAs' hold: 16 x 16 (8 x 16 refused, 256 a "
-     "thread)",
+    {"a 16-bit row past 8 CTAs' hold, alone: 16 x 16 (8 x 16 refused, 256 "
+     "a thread)",
      "log_softmax", 64, 1048576, bf16, sm90,
      "BLOCK=1048576 warps=16 ctas=16 grid 64"},
+    {"a row and a weight past a cluster's hold: split over programs that "
+     "meet",
+     "rms_norm", 64, 1048576, bf16, sm90,
+     "BLOCK=8192 SPLITS=128 warps=8 grid 8192"},
+    {"split-rows off: held on the cluster", "rms_norm", 64, 1048576, bf16,
+     held, "BLOCK=1048576 warps=16 ctas=16 grid 64"},
+    {"split rows of two inputs", "softmax_backward", 8, 524288, f32, sm90,
+     "BLOCK=8192 SPLITS=64 warps=8 grid 512"},
+    {"one CTA a program: split past softmax_fused's 32768", "layer_norm",
+     4099, 40000, bf16, oneCta, "BLOCK=6144 SPLITS=8 warps=8 grid 32792"},
+    {"not where a GPU cannot keep a row's parts resident",
+     "softmax_backward", 64, 1048576, f32, migSlice,
+     "BLOCK=1048576 warps=16 ctas=16 grid 64"},
+    {"not on the CPU", "rms_norm", 64, 1048576, f32, cpu,
+     "BLOCK=1048576 warps=16 grid 64"},
     {"a held row past 128 a thread with its room: twice the warps",
      "softmax_backward", 8, 1048573, bf16, sm90,
      "BLOCK=1179648 warps=32 ctas=16 grid 8"},
@@ -256,7 +276,8 @@ TEST_P(BindingTest, Rule) {
     messages += d.str() + "\n";
     return success();
   });
-  FailureOr<OwningOpRef<ModuleOp>> fitted = fitProgram(*program, problem);
+  FailureOr<OwningOpRef<ModuleOp>> fitted =
+      fitProgram(*program, problem, options);
   ASSERT_TRUE(succeeded(fitted)) << messages;
   FailureOr<Specialization> binding = chooseBinding(**fitted, problem, options);
   std::string got = failed(binding)

@@ -2,8 +2,9 @@
 //
 // blk/Interpreter runs a kernel whose programs wait for each other
 // (blk.program_barrier) as the GPU does, all of a round at once: the split
-// softmax whose parts meet agrees with the float64 softmax, and a round
-// that cannot fill is an error at the barrier, not a hang.
+// softmax whose parts meet agrees with the float64 softmax, a program split
+// by blk-split-rows with the program it was made from, and a round that
+// cannot fill is an error at the barrier, not a hang.
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
@@ -28,15 +29,19 @@ namespace {
 
 struct Interpreted {
   std::string errors;
+  /// Specialization::describe() of the binding interpreted.
+  std::string binding;
   std::vector<rt::ReferenceOutput> outputs;
   std::vector<rt::HostTensor> tensors;
 };
 
-/// Fits and binds `text` for rows x cols f32 on sm_90 with `constants`,
-/// fills its inputs with seeded data and interprets it.
+/// Fits and binds `text` for rows x cols f32 on sm_90 with `constants`
+/// (and the options `adjust` changes), fills its inputs with seeded data
+/// and interprets it.
 Interpreted interpret(MLIRContext &context, const std::string &text,
                       int64_t rows, int64_t cols,
-                      std::map<std::string, int64_t> constants) {
+                      std::map<std::string, int64_t> constants,
+                      void (*adjust)(::blk::CompileOptions &) = nullptr) {
   Interpreted result;
   ScopedDiagnosticHandler collect(&context, [&](Diagnostic &d) {
     result.errors += d.str() + "\n";
@@ -51,13 +56,17 @@ Interpreted interpret(MLIRContext &context, const std::string &text,
   ::blk::CompileOptions options;
   options.chip = "sm_90";
   options.constants = std::move(constants);
-  FailureOr<OwningOpRef<ModuleOp>> fitted = mlir::blk::fitProgram(*program, problem);
+  if (adjust)
+    adjust(options);
+  FailureOr<OwningOpRef<ModuleOp>> fitted =
+      mlir::blk::fitProgram(*program, problem, options);
   if (failed(fitted))
     return result;
   FailureOr<mlir::blk::Specialization> binding =
       mlir::blk::chooseBinding(**fitted, problem, options);
   if (failed(binding))
     return result;
+  result.binding = binding->describe();
   FailureOr<OwningOpRef<ModuleOp>> specialized =
       mlir::blk::specializeProgram(**fitted, *binding);
   if (failed(specialized))
@@ -113,6 +122,40 @@ TEST(InterpreterTest, ProgramsThatMeetAgreeWithTheSoftmax) {
   for (size_t i = 0; i < softmax.size(); ++i)
     worst = std::max(worst, std::fabs(run.outputs[0].values[i] - softmax[i]));
   EXPECT_LT(worst, 1e-12);
+}
+
+// softmax_backward split by blk-split-rows (one CTA a program: past 32768
+// columns), 8 parts of 5120 a row on 256 programs at once (some walk two
+// parts of different rows), agrees with the same program holding its rows.
+TEST(InterpreterTest, SplitRowsAgreeWithHeldRows) {
+  MLIRContext context(getRegistry());
+  constexpr int64_t kRows = 37, kCols = 40000;
+  std::string program = readExample("softmax_backward.mlir");
+  Interpreted split = interpret(context, program, kRows, kCols, {},
+                                [](::blk::CompileOptions &options) {
+                                  options.numCtas = 1;
+                                });
+  Interpreted held = interpret(context, program, kRows, kCols, {},
+                               [](::blk::CompileOptions &options) {
+                                 options.numCtas = 1;
+                                 options.splitRows = false;
+                               });
+  ASSERT_EQ(split.errors, "");
+  ASSERT_EQ(held.errors, "");
+  EXPECT_EQ(split.binding, "BLOCK=5120 SPLITS=8 warps=8");
+  EXPECT_EQ(held.binding, "BLOCK=40960 warps=16");
+  ASSERT_EQ(split.outputs.size(), 1u);
+  ASSERT_EQ(held.outputs.size(), 1u);
+  ASSERT_EQ(split.outputs[0].values.size(), size_t(kRows * kCols));
+  // The row's sum is added in another order: equal to float64's rounding
+  // (1e-10 apart at most where dy - sum(dy * y) cancels).
+  double error = 0, norm = 0;
+  for (size_t i = 0; i < held.outputs[0].values.size(); ++i) {
+    double difference = split.outputs[0].values[i] - held.outputs[0].values[i];
+    error += difference * difference;
+    norm += held.outputs[0].values[i] * held.outputs[0].values[i];
+  }
+  EXPECT_LT(std::sqrt(error / norm), 1e-12);
 }
 
 // Three programs must meet, but the kernel runs two: on the GPU a hang, here

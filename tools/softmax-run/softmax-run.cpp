@@ -407,7 +407,7 @@ int run(const RunOptions &runOptions) {
   problem.heads = runOptions.heads;
   if (!fitBatch(*signatures, runOptions.layout, problem, error))
     return fail(error);
-  auto fitted = mlir::blk::fitProgram(*program, problem.desc);
+  auto fitted = mlir::blk::fitProgram(*program, problem.desc, options);
   if (mlir::failed(fitted))
     return fail("the program cannot be fitted to the problem (see above)");
   auto binding = mlir::blk::chooseBinding(**fitted, problem.desc, options);

@@ -3,7 +3,7 @@
 // The middle of the compiler, shared by softmax-opt, softmax-run, the C++
 // examples and outside users:
 //
-//   program (blk) --fitProgram(problem)--> fitted program
+//   program (blk) --fitProgram(problem, options)--> fitted program
 //                 --chooseBinding(problem, options)--> Specialization
 //                 --compileProgram(options)--> CompiledProgram
 //                                    (PTX + launch records, or host code)
@@ -136,9 +136,14 @@ LogicalResult verifyProblem(ModuleOp program, const ProblemDesc &problem);
 /// offsets computed in 64 bits
 /// (blk-widen-offsets) where a matrix spans more than 2^31 - 1 elements,
 /// and only there; for f16/bf16 data, f32 memory accesses go through the
-/// narrow type (blk-storage-type).
+/// narrow type (blk-storage-type). On a GPU, rows longer than a cluster
+/// holds are split over programs that meet in one launch (blk-split-rows,
+/// where splitsHeldRows says so and every kernel can be split; the
+/// options' `split-rows` turns it off): the fitted program then has the
+/// split's scratch tensors and `row_splits`.
 FailureOr<OwningOpRef<ModuleOp>> fitProgram(ModuleOp program,
-                                            const ProblemDesc &problem);
+                                            const ProblemDesc &problem,
+                                            const CompileOptions &options);
 
 /// The binding rules (blk/Programs/Binding.h) for a fitted program on the
 /// problem and target: clusters only where the chip has them.

@@ -58,6 +58,23 @@ struct ChoiceTarget {
 const BuiltinProgram &chooseSoftmaxProgram(int64_t cols, int64_t elementBytes,
                                            ChoiceTarget target);
 
+/// Whether a program that holds one row a program (blk-split-rows can
+/// split it) and reads `rowsRead` rows of the problem (held across its
+/// reductions or read after them: ProgramTraits) runs rows of `cols`
+/// elements of `elementBytes` bytes split over programs that meet in one
+/// launch: rows of whole 16-byte vectors longer than softmax_fused holds on
+/// `target`, up to 2^20 columns, on a resident grid that keeps a row's
+/// parts at once, where the program reads more than one row. H100, 64 x
+/// 1048576, % of a copy, held on a cluster against split (f32 / bf16):
+/// softmax_backward 18.6 / 12.4 -> 65.2 / 68.3, rms_norm 17.8 / 21.6 ->
+/// 69.8 / 57.3, layer_norm 12.5 / 11.2 -> 37.0 / 38.8; one row alone stays
+/// on the cluster: log_softmax 62.1 / 55.9 against 54.9 / 47.0,
+/// cross_entropy 59.3 / 47.9 against 41.0 / 30.8, scaled softmax 86.5 /
+/// 52.7 against 75.5 / 44.1 (their two reductions meet twice a part;
+/// docs/benchmarks.md, "Split rows of the family").
+bool splitsHeldRows(int64_t cols, int64_t elementBytes, int64_t rowsRead,
+                    ChoiceTarget target);
+
 } // namespace mlir::blk
 
 #endif // BLK_PROGRAMS_PROGRAMS_H

@@ -86,6 +86,56 @@ def BlkSpecialize : Pass<"blk-specialize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def BlkSplitRows : Pass<"blk-split-rows", "::mlir::ModuleOp"> {
+  let summary = "Split a program's row over programs that meet in one "
+                "persistent launch";
+  let description = [{
+    A kernel that holds one row a program (`row_block` columns, one program
+    a row) is rewritten into one whose programs each hold a part of
+    `row_block` columns of a row, SPLITS parts a row, as
+    `softmax_split_resident.mlir` is written by hand:
+
+    * a persistent loop (`grid = persistent`) walks the parts of the rows
+      (`item` from `blk.program_id x` by `blk.num_programs x`; row = item /
+      SPLITS, part = item % SPLITS), in increasing order, so that the row
+      of the lowest index not yet done always has all its parts in flight;
+    * `blk.program_id x` becomes the row, and every `blk.arange 0 to
+      row_block` the part's columns (plus part * row_block): masks, loads
+      and stores of the row apply to the part unchanged;
+    * every `blk.reduce` of a row's block becomes the part's reduction, its
+      partial stored in the row's line of a scratch matrix
+      (`row_partials_<type>`), a `blk.program_barrier` at the row's counter
+      (`row_arrivals`, per row) for SPLITS programs, and the reduction of
+      the row's SPLITS partials, which every part computes alike;
+    * the kernel declares `row_splits = SPLITS` (a name the kernel does not
+      use: SPLITS, or SPLITS_1, ...) and two stages, so that the next part's
+      loads are in flight while a part waits.
+
+    ```mlir
+    %m = blk.reduce max %x axis 0 : tensor<?xf32> -> f32
+    // becomes
+    %m0 = blk.reduce max %x axis 0 : tensor<?xf32> -> f32
+    blk.store %line[%at], %m0_block : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+    blk.program_barrier %counter, %splits : !blk.ptr<i64>, i32
+    %ms = blk.load %line[%parts] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+    %m = blk.reduce max %ms axis 0 : tensor<?xf32> -> f32
+    ```
+
+    Every element is read once, where a cluster cannot hold the row: the
+    compile driver (fitProgram) splits a program's rows on a GPU that keeps
+    every part of a row resident, for rows of whole 16-byte vectors longer
+    than a cluster holds, in programs that read more than one row
+    (blk/Programs/Programs.h, splitsHeldRows: a row alone met twice a part
+    ran slower than on a cluster). A
+    kernel it cannot split (a loop, 2-D blocks, a cluster or a persistent
+    grid of its own, blocks of another length, a dot, no reduction of its
+    row) is an error that says why. GPU only: the CPU path runs programs
+    one after another, and refuses programs that meet.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
   let summary = "Shift a row's block so that its vectors start on the 16-byte grid";
   let description = [{

@@ -1,0 +1,29 @@
+//===- SplitRows.h - which kernels blk-split-rows can split -----*- C++ -*-===//
+//
+// Asked by blk-split-rows, which refuses a kernel it cannot split, and by
+// the compile driver, which splits a program's rows only where every kernel
+// can be split (fitProgram).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_TRANSFORMS_SPLITROWS_H
+#define BLK_TRANSFORMS_SPLITROWS_H
+
+#include "blk/IR/BlkDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+
+namespace mlir::blk {
+
+/// Why blk-split-rows cannot split `kernel`'s row over programs, or an
+/// empty string if it can: the kernel holds one row of `row_block` columns
+/// a program (no loop over it, no `rows_per_program`, `row_splits`,
+/// cluster or persistent grid, one program per row along `x`), every block
+/// is one-dimensional, every block whose length is a constant is the row's
+/// (`arange 0 to row_block`), and at least one `blk.reduce` combines a
+/// row's block.
+std::string whyRowsCannotSplit(func::FuncOp kernel);
+
+} // namespace mlir::blk
+
+#endif // BLK_TRANSFORMS_SPLITROWS_H

@@ -1,0 +1,61 @@
+// RUN: softmax-opt %s -split-input-file -verify-diagnostics --blk-split-rows
+
+// A program that walks its row in tiles holds no row to split.
+// expected-error @+1 {{cannot split the rows of @walks_its_row: it loops (over its row, or over rows)}}
+func.func @walks_its_row(%in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                         %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                         %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n_cols step %c1 : i32 {
+    %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  }
+  return
+}
+
+// -----
+
+// Several rows a program.
+// expected-error @+1 {{cannot split the rows of @rows_of_a_program: it declares row_splits or rows_per_program}}
+func.func @rows_of_a_program(%n_rows: i32 {blk.arg = #blk.arg<rows>},
+                             %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK, rows_per_program = ROWS>} {
+  %rows = blk.arange 0 to ROWS : tensor<?xi32>
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  return
+}
+
+// -----
+
+// A block whose length is another constant than the row's.
+// expected-error @+1 {{cannot split the rows of @other_length: a block's length is 'TILE', not the row's block BLOCK}}
+func.func @other_length(%n_rows: i32 {blk.arg = #blk.arg<rows>},
+                        %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %tile = blk.arange 0 to TILE : tensor<?xi32>
+  return
+}
+
+// -----
+
+// Nothing to meet for: no reduction of the row.
+// expected-error @+1 {{cannot split the rows of @no_reduction: no blk.reduce combines its row}}
+func.func @no_reduction(%n_rows: i32 {blk.arg = #blk.arg<rows>},
+                        %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  return
+}
+
+// -----
+
+// A cluster of the kernel's own.
+// expected-error @+1 {{cannot split the rows of @on_a_cluster: it runs on a cluster of 4 CTAs}}
+func.func @on_a_cluster(%n_rows: i32 {blk.arg = #blk.arg<rows>},
+                        %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 4, row_block = BLOCK>} {
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  return
+}

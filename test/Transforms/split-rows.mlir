@@ -1,0 +1,109 @@
+// RUN: softmax-opt %s -split-input-file --blk-split-rows | FileCheck %s
+
+// A row's max and sum: the part's reductions meet the row's other parts,
+// one round of the row's counter each; the program's row and columns are
+// the part's; a block of one (a label) is not met for.
+// CHECK-LABEL: func.func @row_max_and_sum
+// CHECK-SAME: %[[P:[a-z0-9]+]]: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "row_partials_f32">, blk.keep_f32}
+// CHECK-SAME: %[[A:[a-z0-9]+]]: !blk.ptr<i64> {blk.arg = #blk.arg<scratch "row_arrivals", per_row>}
+// CHECK-SAME: blk.kernel = #blk.kernel<num_warps = 4, grid = persistent, num_stages = 2, row_block = BLOCK, row_splits = SPLITS>
+// CHECK: %[[FIRST:.*]] = blk.program_id x
+// CHECK: %[[STEP:.*]] = blk.num_programs x
+// CHECK: %[[SPLITS:.*]] = blk.constexpr SPLITS : i32
+// CHECK: %[[BLOCK:.*]] = blk.constexpr BLOCK : i32
+// CHECK: %[[ITEMS:.*]] = arith.muli %{{.*}}, %[[SPLITS]] : i32
+// CHECK: scf.for %[[ITEM:.*]] = %[[FIRST]] to %[[ITEMS]] step %[[STEP]] : i32 {
+// CHECK: %[[ROW:.*]] = arith.divui %[[ITEM]], %[[SPLITS]]
+// CHECK: %[[PART:.*]] = arith.remui %[[ITEM]], %[[SPLITS]]
+// CHECK: %[[FIRST_COL:.*]] = arith.muli %[[PART]], %[[BLOCK]]
+// CHECK: %[[ARANGE:.*]] = blk.arange 0 to BLOCK
+// CHECK: %[[FIRSTS:.*]] = blk.splat %[[FIRST_COL]] [BLOCK]
+// CHECK: %[[COLS:.*]] = arith.addi %[[ARANGE]], %[[FIRSTS]]
+// CHECK: arith.cmpi slt, %[[COLS]]
+// CHECK: blk.reduce sum %{{.*}} : tensor<1xi64> -> i64
+// CHECK: %[[START:.*]] = arith.muli %[[ROW]], %{{.*}} : i32
+// CHECK: %[[X:.*]] = blk.load %{{.*}}[%[[COLS]]]
+// CHECK: %[[M0:.*]] = blk.reduce max %[[X]] axis 0
+// CHECK: %[[LINE:.*]] = blk.addptr %[[P]]
+// CHECK: %[[AT:.*]] = blk.splat %[[PART]] : i32 -> tensor<1xi32>
+// CHECK: %[[M0B:.*]] = blk.splat %[[M0]] : f32 -> tensor<1xf32>
+// CHECK: blk.store %[[LINE]][%[[AT]]], %[[M0B]]
+// CHECK: %[[COUNTER:.*]] = blk.addptr %[[A]], %[[ROW]]
+// CHECK: blk.program_barrier %[[COUNTER]], %[[SPLITS]]
+// CHECK: %[[PARTS:.*]] = blk.arange 0 to SPLITS
+// CHECK: %[[MS:.*]] = blk.load %[[LINE]][%[[PARTS]]]
+// CHECK: %[[M:.*]] = blk.reduce max %[[MS]] axis 0
+// CHECK: blk.splat %[[M]] [BLOCK]
+// CHECK: blk.reduce sum
+// CHECK: blk.program_barrier
+// CHECK: blk.reduce sum
+// CHECK-NOT: blk.program_barrier
+// CHECK: blk.store
+// CHECK: }
+// CHECK-NEXT: return
+func.func @row_max_and_sum(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                           %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                           %labels: !blk.ptr<i64> {blk.arg = #blk.arg<input "labels", per_row>},
+                           %stride: i32 {blk.arg = #blk.arg<row_stride "x">},
+                           %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                           %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %here = blk.splat %row [1] : i32 -> tensor<1xi32>
+  %label_block = blk.load %labels[%here] : !blk.ptr<i64>, tensor<1xi32> -> tensor<1xi64>
+  %label = blk.reduce sum %label_block axis 0 : tensor<1xi64> -> i64
+  %start = arith.muli %row, %stride : i32
+  %row_in = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %ninf = arith.constant 0xFF800000 : f32
+  %x = blk.load %row_in[%cols] mask %in_bounds other %ninf
+      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %max = blk.reduce max %x axis 0 : tensor<?xf32> -> f32
+  %max_block = blk.splat %max [BLOCK] : f32 -> tensor<?xf32>
+  %shifted = arith.subf %x, %max_block : tensor<?xf32>
+  %e = math.exp %shifted : tensor<?xf32>
+  %sum = blk.reduce sum %e axis 0 : tensor<?xf32> -> f32
+  %sum_block = blk.splat %sum [BLOCK] : f32 -> tensor<?xf32>
+  %y = arith.divf %e, %sum_block : tensor<?xf32>
+  %row_out = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  blk.store %row_out[%cols], %y mask %in_bounds
+      : !blk.ptr<f32>, tensor<?xi32>, tensor<?xf32>
+  return
+}
+
+// -----
+
+// Names already taken get fresh ones; an integer reduction meets in its own
+// scratch matrix.
+// CHECK-LABEL: func.func @names_taken
+// CHECK-SAME: #blk.arg<scratch "row_arrivals">
+// CHECK-SAME: #blk.arg<scratch "row_partials_i32">
+// CHECK-SAME: #blk.arg<scratch "row_arrivals_1", per_row>
+// CHECK-SAME: row_splits = SPLITS_1
+// CHECK: blk.constexpr SPLITS_1 : i32
+// CHECK: blk.reduce max %{{.*}} : tensor<?xi32> -> i32
+// CHECK: blk.arange 0 to SPLITS_1
+func.func @names_taken(%out: !blk.ptr<i32> {blk.arg = #blk.arg<output "y", per_row>},
+                       %in: !blk.ptr<i32> {blk.arg = #blk.arg<input "x">},
+                       %taken: !blk.ptr<i64> {blk.arg = #blk.arg<scratch "row_arrivals">},
+                       %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                       %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %unused = blk.constexpr SPLITS : i32
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %start = arith.muli %row, %n_cols : i32
+  %row_in = blk.addptr %in, %start : !blk.ptr<i32>, i32
+  %low = arith.constant -2147483648 : i32
+  %x = blk.load %row_in[%cols] mask %in_bounds other %low
+      : !blk.ptr<i32>, tensor<?xi32> -> tensor<?xi32>
+  %max = blk.reduce max %x axis 0 : tensor<?xi32> -> i32
+  %here = blk.splat %row [1] : i32 -> tensor<1xi32>
+  %max_one = blk.splat %max [1] : i32 -> tensor<1xi32>
+  blk.store %out[%here], %max_one : !blk.ptr<i32>, tensor<1xi32>, tensor<1xi32>
+  return
+}
