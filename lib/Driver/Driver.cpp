@@ -368,11 +368,12 @@ static ChoiceTarget getChoiceTarget(const CompileOptions &options) {
 
 /// Whether fitProgram splits the program's rows over programs that meet
 /// (blk-split-rows): on a GPU, for the rows and programs splitsHeldRows
-/// gives, unless the options say no or bind a kernel's row block, and only
-/// where every kernel can be split.
+/// gives (`split-rows` auto), or for any rows canSplitHeldRows allows
+/// (always); never where the options say so or bind a kernel's row block,
+/// and only where every kernel can be split.
 static bool splitsRows(ModuleOp program, const ProblemDesc &problem,
                        const CompileOptions &options) {
-  if (options.target != TargetKind::GPU || !options.splitRows)
+  if (options.target != TargetKind::GPU || options.splitRows == "never")
     return false;
   // A program whose traits are wrong is refused by chooseBinding, which
   // says why: here it is only not split.
@@ -381,11 +382,15 @@ static bool splitsRows(ModuleOp program, const ProblemDesc &problem,
                                   [](Diagnostic &) { return success(); });
     return ProgramTraits::get(program);
   }();
-  if (failed(traits) ||
-      !splitsHeldRows(problem.cols,
-                      ::blk::runtime::elementSize(problem.elementType),
-                      traits->heldRows + traits->streamedRows,
-                      getChoiceTarget(options)))
+  int64_t elementBytes = ::blk::runtime::elementSize(problem.elementType);
+  ChoiceTarget target = getChoiceTarget(options);
+  bool splits =
+      options.splitRows == "always"
+          ? canSplitHeldRows(problem.cols, elementBytes, target)
+          : succeeded(traits) &&
+                splitsHeldRows(problem.cols, elementBytes,
+                               traits->heldRows + traits->streamedRows, target);
+  if (!splits)
     return false;
   bool kernels = false;
   for (auto kernel : program.getOps<func::FuncOp>()) {

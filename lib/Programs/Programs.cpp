@@ -93,12 +93,16 @@ const BuiltinProgram *mlir::blk::lookupBuiltinProgram(llvm::StringRef name) {
   return found == std::end(kPrograms) ? nullptr : found;
 }
 
-bool mlir::blk::splitsHeldRows(int64_t cols, int64_t elementBytes,
-                               int64_t rowsRead, ChoiceTarget target) {
+bool mlir::blk::canSplitHeldRows(int64_t cols, int64_t elementBytes,
+                                 ChoiceTarget target) {
   int64_t fusedCols =
       target.clusters ? clusterFusedCols(cols, elementBytes) : kFusedCols;
-  return rowsRead > 1 && cols > fusedCols &&
-         partsMeetInOneLaunch(cols, elementBytes, target);
+  return cols > fusedCols && partsMeetInOneLaunch(cols, elementBytes, target);
+}
+
+bool mlir::blk::splitsHeldRows(int64_t cols, int64_t elementBytes,
+                               int64_t rowsRead, ChoiceTarget target) {
+  return rowsRead > 1 && canSplitHeldRows(cols, elementBytes, target);
 }
 
 const BuiltinProgram &mlir::blk::chooseSoftmaxProgram(int64_t cols,

@@ -51,6 +51,9 @@ std::string CompileOptions::verify() const {
       (maxTile & (maxTile - 1)) != 0)
     return "max-tile must be a power of two from 2 to 2^30, not " +
            std::to_string(maxTile);
+  if (splitRows != "auto" && splitRows != "always" && splitRows != "never")
+    return "split-rows must be auto, always or never, not '" + splitRows +
+           "'";
   if (optLevel > 3)
     return "opt-level must be 0 to 3, not " + std::to_string(optLevel);
   if (minCtasPerSm < 0 || minCtasPerSm > chip::kMaxCtasPerSm)

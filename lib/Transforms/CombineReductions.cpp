@@ -16,6 +16,7 @@
 // 1024 x 65536 on 4 CTAs: 87.2 -> 78.0% (two binaries A/B; bench/ab.py).
 //
 //===----------------------------------------------------------------------===//
+#include "blk/Transforms/MaxExpSum.h"
 #include "blk/IR/Distribution.h"
 #include "blk/Transforms/Passes.h"
 
@@ -52,27 +53,6 @@ Value getRepeated(Value block, int64_t axis) {
   return expand.getSrc();
 }
 
-/// The `blk.reduce max` of `sum`'s pattern: `sum` reduces
-/// exp(x - repeat(max x)) along the axis of that max. Null if it does not.
-ReduceOp getMatchingMax(ReduceOp sum) {
-  if (sum.getKind() != ReduceKind::sum)
-    return nullptr;
-  auto exp = sum.getSrc().getDefiningOp<math::ExpOp>();
-  if (!exp)
-    return nullptr;
-  auto shifted = exp.getOperand().getDefiningOp<arith::SubFOp>();
-  if (!shifted)
-    return nullptr;
-  Value repeated = getRepeated(shifted.getRhs(), sum.getAxis());
-  auto max = repeated ? repeated.getDefiningOp<ReduceOp>() : nullptr;
-  if (!max || max.getKind() != ReduceKind::max ||
-      max.getSrc() != shifted.getLhs() || max.getAxis() != sum.getAxis() ||
-      max->getBlock() != sum->getBlock() ||
-      !max.getSrc().getType().getElementType().isF32())
-    return nullptr;
-  return max;
-}
-
 /// Whether `max`'s reduction goes through shared memory (several warps or
 /// CTAs), where one exchange instead of two saves a barrier, outside loops.
 /// In a loop the exps live beside the next iteration's row (the persistent
@@ -84,20 +64,6 @@ bool isWorthCombining(ReduceOp max) {
   return succeeded(distribution) &&
          distribution->getReduceSpread(max.getAxis()).crossesWarps() &&
          !max->getParentOfType<LoopLikeOpInterface>();
-}
-
-/// Erases `op` if nothing uses it, then the ops it used that are left
-/// unused.
-void eraseIfDead(Operation *op) {
-  if (!isOpTriviallyDead(op))
-    return;
-  llvm::SetVector<Operation *> defs;
-  for (Value operand : op->getOperands())
-    if (Operation *def = operand.getDefiningOp())
-      defs.insert(def);
-  op->erase();
-  for (Operation *def : defs)
-    eraseIfDead(def);
 }
 
 void combine(ReduceOp max, ReduceOp sum) {
@@ -132,3 +98,34 @@ struct BlkCombineReductionsPass
 };
 
 } // namespace
+
+ReduceOp mlir::blk::getMatchingMax(ReduceOp sum) {
+  if (sum.getKind() != ReduceKind::sum)
+    return nullptr;
+  auto exp = sum.getSrc().getDefiningOp<math::ExpOp>();
+  if (!exp)
+    return nullptr;
+  auto shifted = exp.getOperand().getDefiningOp<arith::SubFOp>();
+  if (!shifted)
+    return nullptr;
+  Value repeated = getRepeated(shifted.getRhs(), sum.getAxis());
+  auto max = repeated ? repeated.getDefiningOp<ReduceOp>() : nullptr;
+  if (!max || max.getKind() != ReduceKind::max ||
+      max.getSrc() != shifted.getLhs() || max.getAxis() != sum.getAxis() ||
+      max->getBlock() != sum->getBlock() ||
+      !max.getSrc().getType().getElementType().isF32())
+    return nullptr;
+  return max;
+}
+
+void mlir::blk::eraseIfDead(Operation *op) {
+  if (!isOpTriviallyDead(op))
+    return;
+  llvm::SetVector<Operation *> defs;
+  for (Value operand : op->getOperands())
+    if (Operation *def = operand.getDefiningOp())
+      defs.insert(def);
+  op->erase();
+  for (Operation *def : defs)
+    eraseIfDead(def);
+}

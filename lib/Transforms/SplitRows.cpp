@@ -15,14 +15,19 @@
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Transforms/SplitRows.h"
+#include "blk/Transforms/MaxExpSum.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <limits>
 
 namespace mlir::blk {
 #define GEN_PASS_DEF_BLKSPLITROWS
@@ -138,6 +143,68 @@ struct Part {
   Value row, index, firstColumn, splits, cols;
 };
 
+/// The start of the next `slots` unused slots of the row's line in the
+/// partials of `element` (each slot SPLITS long): the k-th of a program's
+/// partials of a type is at row * cols + k * SPLITS + part.
+Value takeSlots(OpBuilder &builder, Location loc, Type element, int64_t slots,
+                const Part &part, Meeting &meeting) {
+  int64_t first = meeting.met[element];
+  meeting.met[element] += slots;
+  Value lineStart = arith::MulIOp::create(builder, loc, part.row, part.cols);
+  Value slotStart = arith::MulIOp::create(
+      builder, loc, part.splits,
+      arith::ConstantOp::create(builder, loc,
+                                builder.getI32IntegerAttr(first)));
+  Value start = arith::AddIOp::create(builder, loc, lineStart, slotStart);
+  Value partials = meeting.partials.lookup(element);
+  return AddPtrOp::create(builder, loc, partials.getType(), partials, start);
+}
+
+/// The slot after `slot`.
+Value nextSlot(OpBuilder &builder, Location loc, Value slot, const Part &part) {
+  return AddPtrOp::create(builder, loc, slot.getType(), slot, part.splits);
+}
+
+RankedTensorType getDynamicBlock(Type element) {
+  return RankedTensorType::get({ShapedType::kDynamic}, element);
+}
+
+/// Stores `partial` as the part's element of `slot`.
+void storePartial(OpBuilder &builder, Location loc, Value slot, Value partial,
+                  const Part &part) {
+  auto one = [&](Type type) { return RankedTensorType::get({1}, type); };
+  Value at = SplatOp::create(builder, loc, one(builder.getI32Type()),
+                             part.index, ArrayAttr());
+  Value block = SplatOp::create(builder, loc, one(partial.getType()), partial,
+                                ArrayAttr());
+  StoreOp::create(builder, loc, slot, at, block, Value());
+}
+
+/// Waits at the row's counter until its SPLITS parts have arrived.
+void meet(OpBuilder &builder, Location loc, const Part &part,
+          const Meeting &meeting) {
+  Value counter = AddPtrOp::create(builder, loc, meeting.arrivals.getType(),
+                                   meeting.arrivals, part.row);
+  ProgramBarrierOp::create(builder, loc, counter, part.splits);
+}
+
+/// The row's SPLITS partials in `slot`.
+Value loadPartials(OpBuilder &builder, Location loc, Value slot, Type element,
+                   StringRef splitsName) {
+  Value parts =
+      ArangeOp::create(builder, loc, getDynamicBlock(builder.getI32Type()), 0,
+                       builder.getStringAttr(splitsName));
+  return LoadOp::create(builder, loc, getDynamicBlock(element), slot, parts,
+                        Value(), Value());
+}
+
+/// Every use of `value`, to be pointed elsewhere once the replacement
+/// exists (after ops that use `value` themselves were added).
+SmallVector<OpOperand *> getUses(Value value) {
+  return llvm::to_vector(llvm::map_range(
+      value.getUses(), [](OpOperand &use) { return &use; }));
+}
+
 /// `reduce` of the part becomes the reduction of the row: its partial in
 /// the row's line of scratch, the meeting, and the reduction of the row's
 /// partials, which replaces it everywhere.
@@ -147,34 +214,84 @@ void meetForReduction(ReduceOp reduce, const Part &part, StringRef splitsName,
   builder.setInsertionPointAfter(reduce);
   Location loc = reduce.getLoc();
   Type element = reduce.getType();
-  Type i32 = builder.getI32Type();
-  int64_t slot = meeting.met[element]++;
-  Value lineStart = arith::MulIOp::create(builder, loc, part.row, part.cols);
-  Value slotStart = arith::MulIOp::create(
-      builder, loc, part.splits,
-      arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(slot)));
-  Value start = arith::AddIOp::create(builder, loc, lineStart, slotStart);
-  Value partials = meeting.partials.lookup(element);
-  Value line =
-      AddPtrOp::create(builder, loc, partials.getType(), partials, start);
-  auto one = [&](Type type) { return RankedTensorType::get({1}, type); };
-  Value at = SplatOp::create(builder, loc, one(i32), part.index, ArrayAttr());
-  Value partial =
-      SplatOp::create(builder, loc, one(element), reduce, ArrayAttr());
-  StoreOp::create(builder, loc, line, at, partial, Value());
-  Value counter = AddPtrOp::create(builder, loc, meeting.arrivals.getType(),
-                                   meeting.arrivals, part.row);
-  ProgramBarrierOp::create(builder, loc, counter, part.splits);
-  auto dynamic = [&](Type type) {
-    return RankedTensorType::get({ShapedType::kDynamic}, type);
+  SmallVector<OpOperand *> uses = getUses(reduce);
+  Value slot = takeSlots(builder, loc, element, 1, part, meeting);
+  storePartial(builder, loc, slot, reduce, part);
+  meet(builder, loc, part, meeting);
+  Value total = ReduceOp::create(
+      builder, loc, element, reduce.getKind(),
+      loadPartials(builder, loc, slot, element, splitsName), 0);
+  for (OpOperand *use : uses)
+    use->set(total);
+}
+
+/// A row's max and its sum of exp(x - max) (getMatchingMax) meet once, as
+/// (max, sum) pairs of the parts (softmax_split_resident's combination):
+/// the part's sum is taken against its own max (0 where it has no finite
+/// value, so that the sum is 0 and not NaN), and the row's is
+///   S = sum over parts with a finite value of s * exp(m - M), M = max m,
+/// NaN where the row has no finite value (as exp(-inf - -inf) makes it
+/// unsplit). The program's max and sum become M and S; its own exps, now
+/// against M, stay for its other uses.
+void meetForMaxAndSum(ReduceOp max, ReduceOp sum, const Part &part,
+                      StringRef splitsName, StringRef rowBlock,
+                      Meeting &meeting) {
+  OpBuilder builder(max->getContext());
+  builder.setInsertionPointAfter(max);
+  Location loc = max.getLoc();
+  Type f32 = builder.getF32Type();
+  SmallVector<OpOperand *> maxUses = getUses(max);
+  Value x = max.getSrc();
+  Value ninf = arith::ConstantOp::create(
+      builder, loc,
+      builder.getF32FloatAttr(-std::numeric_limits<float>::infinity()));
+  Value zero =
+      arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(0));
+  Value none =
+      arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ, max, ninf);
+  Value shift = arith::SelectOp::create(builder, loc, none, zero, max);
+  Value shifts =
+      SplatOp::create(builder, loc, x.getType(), shift,
+                      builder.getArrayAttr({builder.getStringAttr(rowBlock)}));
+  Value exps = math::ExpOp::create(
+      builder, loc, arith::SubFOp::create(builder, loc, x, shifts));
+  Value partSum = ReduceOp::create(builder, loc, f32, ReduceKind::sum, exps, 0);
+
+  Value maxSlot = takeSlots(builder, loc, f32, 2, part, meeting);
+  Value sumSlot = nextSlot(builder, loc, maxSlot, part);
+  storePartial(builder, loc, maxSlot, max, part);
+  storePartial(builder, loc, sumSlot, partSum, part);
+  meet(builder, loc, part, meeting);
+  Value maxes = loadPartials(builder, loc, maxSlot, f32, splitsName);
+  Value sums = loadPartials(builder, loc, sumSlot, f32, splitsName);
+  Value rowMax = ReduceOp::create(builder, loc, f32, ReduceKind::max, maxes, 0);
+  ArrayAttr partsShape =
+      builder.getArrayAttr({builder.getStringAttr(splitsName)});
+  auto repeat = [&](Value scalar) {
+    return SplatOp::create(builder, loc, maxes.getType(), scalar, partsShape);
   };
-  Value parts = ArangeOp::create(builder, loc, dynamic(i32), 0,
-                                 builder.getStringAttr(splitsName));
-  Value rowPartials = LoadOp::create(builder, loc, dynamic(element), line,
-                                     parts, Value(), Value());
-  Value total = ReduceOp::create(builder, loc, element, reduce.getKind(),
-                                 rowPartials, 0);
-  reduce.getResult().replaceAllUsesExcept(total, partial.getDefiningOp());
+  Value scales = math::ExpOp::create(
+      builder, loc, arith::SubFOp::create(builder, loc, maxes, repeat(rowMax)));
+  Value scaled = arith::MulFOp::create(builder, loc, sums, scales);
+  Value empty = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ,
+                                      maxes, repeat(ninf));
+  Value counted =
+      arith::SelectOp::create(builder, loc, empty, repeat(zero), scaled);
+  Value rowSum =
+      ReduceOp::create(builder, loc, f32, ReduceKind::sum, counted, 0);
+  Value nothingFinite = arith::CmpFOp::create(
+      builder, loc, arith::CmpFPredicate::OEQ, rowMax, ninf);
+  Value nan = arith::ConstantOp::create(
+      builder, loc,
+      builder.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
+  rowSum = arith::SelectOp::create(builder, loc, nothingFinite, nan, rowSum);
+
+  for (OpOperand *use : maxUses)
+    use->set(rowMax);
+  sum.getResult().replaceAllUsesWith(rowSum);
+  Operation *sumExps = sum.getSrc().getDefiningOp();
+  sum.erase();
+  eraseIfDead(sumExps);
 }
 
 /// Splits `kernel` (one that whyRowsCannotSplit accepts): a persistent
@@ -249,8 +366,23 @@ void splitRows(func::FuncOp kernel, StringRef splitsName) {
         arith::AddIOp::create(builder, arange.getLoc(), arange, firsts);
     arange.getResult().replaceAllUsesExcept(columns, columns.getDefiningOp());
   });
+  // A max and its sum of exps meet once; every other reduction alone.
+  llvm::DenseMap<Operation *, ReduceOp> sumOfMax;
   for (ReduceOp reduce : reductions)
-    meetForReduction(reduce, part, splitsName, meeting);
+    if (ReduceOp max = getMatchingMax(reduce);
+        max && isRowReduction(max) && !sumOfMax.count(max))
+      sumOfMax[max] = reduce;
+  llvm::SmallPtrSet<Operation *, 4> paired;
+  for (auto &entry : sumOfMax)
+    paired.insert(entry.second);
+  for (ReduceOp reduce : reductions) {
+    if (paired.contains(reduce))
+      continue;
+    if (ReduceOp sum = sumOfMax.lookup(reduce))
+      meetForMaxAndSum(reduce, sum, part, splitsName, rowBlock, meeting);
+    else
+      meetForReduction(reduce, part, splitsName, meeting);
+  }
 
   // The next part's loads are issued before this one's meetings, so that
   // they are in flight while it waits (softmax_split_resident: 70.4% of a

@@ -31,8 +31,8 @@
 // RUN: grep -q "SPLITS=8" %t.float64
 // RUN: grep -q "OK (relative L2 tolerance 1e-05, against the program in float64)" %t.float64
 
-// One row alone stays on a cluster, and so does any row with --split-rows=false.
+// One row alone stays on a cluster, and so does any row with --split-rows=never.
 // RUN: softmax-run %examples/cross_entropy.mlir --target gpu --check --reference cross_entropy --param ignore_index=-100 --rows 9 --cols 524288 > %t.alone
 // RUN: not grep -q "SPLITS" %t.alone
-// RUN: softmax-run %examples/rms_norm.mlir --target gpu --check --reference rms_norm --param eps=1e-6 --split-rows=false --rows 9 --cols 524288 > %t.held
+// RUN: softmax-run %examples/rms_norm.mlir --target gpu --check --reference rms_norm --param eps=1e-6 --split-rows=never --rows 9 --cols 524288 > %t.held
 // RUN: not grep -q "SPLITS" %t.held

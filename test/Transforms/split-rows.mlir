@@ -1,8 +1,9 @@
 // RUN: softmax-opt %s -split-input-file --blk-split-rows | FileCheck %s
 
-// A row's max and sum: the part's reductions meet the row's other parts,
-// one round of the row's counter each; the program's row and columns are
-// the part's; a block of one (a label) is not met for.
+// A row's max and its sum of exp(x - max): the part's pair (its sum
+// against its own max) meets the row's other parts once, at the row's
+// counter; the row's max and sum replace the program's; the program's row
+// and columns are the part's; a block of one (a label) is not met for.
 // CHECK-LABEL: func.func @row_max_and_sum
 // CHECK-SAME: %[[P:[a-z0-9]+]]: !blk.ptr<f32> {blk.arg = #blk.arg<scratch "row_partials_f32">, blk.keep_f32}
 // CHECK-SAME: %[[A:[a-z0-9]+]]: !blk.ptr<i64> {blk.arg = #blk.arg<scratch "row_arrivals", per_row>}
@@ -21,23 +22,40 @@
 // CHECK: %[[COLS:.*]] = arith.addi %[[ARANGE]], %[[FIRSTS]]
 // CHECK: arith.cmpi slt, %[[COLS]]
 // CHECK: blk.reduce sum %{{.*}} : tensor<1xi64> -> i64
-// CHECK: %[[START:.*]] = arith.muli %[[ROW]], %{{.*}} : i32
 // CHECK: %[[X:.*]] = blk.load %{{.*}}[%[[COLS]]]
 // CHECK: %[[M0:.*]] = blk.reduce max %[[X]] axis 0
-// CHECK: %[[LINE:.*]] = blk.addptr %[[P]]
+// CHECK: %[[NONE:.*]] = arith.cmpf oeq, %[[M0]]
+// CHECK: %[[SHIFT:.*]] = arith.select %[[NONE]], %{{.*}}, %[[M0]]
+// CHECK: %[[SHIFTS:.*]] = blk.splat %[[SHIFT]] [BLOCK]
+// CHECK: %[[D:.*]] = arith.subf %[[X]], %[[SHIFTS]]
+// CHECK: %[[E0:.*]] = math.exp %[[D]]
+// CHECK: %[[S0:.*]] = blk.reduce sum %[[E0]] axis 0
+// CHECK: %[[MAX_SLOT:.*]] = blk.addptr %[[P]]
+// CHECK: %[[SUM_SLOT:.*]] = blk.addptr %[[MAX_SLOT]], %[[SPLITS]]
 // CHECK: %[[AT:.*]] = blk.splat %[[PART]] : i32 -> tensor<1xi32>
 // CHECK: %[[M0B:.*]] = blk.splat %[[M0]] : f32 -> tensor<1xf32>
-// CHECK: blk.store %[[LINE]][%[[AT]]], %[[M0B]]
+// CHECK: blk.store %[[MAX_SLOT]][%[[AT]]], %[[M0B]]
+// CHECK: %[[S0B:.*]] = blk.splat %[[S0]] : f32 -> tensor<1xf32>
+// CHECK: blk.store %[[SUM_SLOT]][%{{.*}}], %[[S0B]]
 // CHECK: %[[COUNTER:.*]] = blk.addptr %[[A]], %[[ROW]]
 // CHECK: blk.program_barrier %[[COUNTER]], %[[SPLITS]]
-// CHECK: %[[PARTS:.*]] = blk.arange 0 to SPLITS
-// CHECK: %[[MS:.*]] = blk.load %[[LINE]][%[[PARTS]]]
+// CHECK: %[[MS:.*]] = blk.load %[[MAX_SLOT]][%{{.*}}]
+// CHECK: %[[SS:.*]] = blk.load %[[SUM_SLOT]][%{{.*}}]
 // CHECK: %[[M:.*]] = blk.reduce max %[[MS]] axis 0
-// CHECK: blk.splat %[[M]] [BLOCK]
-// CHECK: blk.reduce sum
-// CHECK: blk.program_barrier
-// CHECK: blk.reduce sum
+// CHECK: %[[MB:.*]] = blk.splat %[[M]] [SPLITS]
+// CHECK: %[[SCALES:.*]] = math.exp
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[SS]], %[[SCALES]]
+// CHECK: %[[EMPTY:.*]] = arith.cmpf oeq, %[[MS]]
+// CHECK: %[[COUNTED:.*]] = arith.select %[[EMPTY]], %{{.*}}, %[[SCALED]]
+// CHECK: %[[S1:.*]] = blk.reduce sum %[[COUNTED]] axis 0
+// CHECK: %[[NOTHING:.*]] = arith.cmpf oeq, %[[M]]
+// CHECK: %[[S:.*]] = arith.select %[[NOTHING]], %{{.*}}, %[[S1]]
 // CHECK-NOT: blk.program_barrier
+// CHECK: %[[MBLOCK:.*]] = blk.splat %[[M]] [BLOCK]
+// CHECK: %[[SHIFTED:.*]] = arith.subf %[[X]], %[[MBLOCK]]
+// CHECK: %[[E:.*]] = math.exp %[[SHIFTED]]
+// CHECK: %[[SBLOCK:.*]] = blk.splat %[[S]] [BLOCK]
+// CHECK: arith.divf %[[E]], %[[SBLOCK]]
 // CHECK: blk.store
 // CHECK: }
 // CHECK-NEXT: return
@@ -105,5 +123,45 @@ func.func @names_taken(%out: !blk.ptr<i32> {blk.arg = #blk.arg<output "y", per_r
   %here = blk.splat %row [1] : i32 -> tensor<1xi32>
   %max_one = blk.splat %max [1] : i32 -> tensor<1xi32>
   blk.store %out[%here], %max_one : !blk.ptr<i32>, tensor<1xi32>, tensor<1xi32>
+  return
+}
+
+// -----
+
+// A sum alone: its partial meets the row's other parts, and the row's sum
+// replaces it.
+// CHECK-LABEL: func.func @sum_of_squares
+// CHECK: %[[S0:.*]] = blk.reduce sum %{{.*}} axis 0 : tensor<?xf32> -> f32
+// CHECK: %[[SLOT:.*]] = blk.addptr
+// CHECK: %[[S0B:.*]] = blk.splat %[[S0]] : f32 -> tensor<1xf32>
+// CHECK: blk.store %[[SLOT]][%{{.*}}], %[[S0B]]
+// CHECK: blk.program_barrier
+// CHECK: %[[PARTS:.*]] = blk.arange 0 to SPLITS
+// CHECK: %[[SS:.*]] = blk.load %[[SLOT]][%[[PARTS]]]
+// CHECK: %[[S:.*]] = blk.reduce sum %[[SS]] axis 0
+// CHECK: arith.divf %[[S]]
+func.func @sum_of_squares(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                          %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                          %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                          %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %start = arith.muli %row, %n_cols : i32
+  %row_in = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %zero = arith.constant 0.0 : f32
+  %x = blk.load %row_in[%cols] mask %in_bounds other %zero
+      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %squares = arith.mulf %x, %x : tensor<?xf32>
+  %sum = blk.reduce sum %squares axis 0 : tensor<?xf32> -> f32
+  %n_float = arith.sitofp %n_cols : i32 to f32
+  %mean = arith.divf %sum, %n_float : f32
+  %means = blk.splat %mean [BLOCK] : f32 -> tensor<?xf32>
+  %y = arith.mulf %x, %means : tensor<?xf32>
+  %row_out = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  blk.store %row_out[%cols], %y mask %in_bounds
+      : !blk.ptr<f32>, tensor<?xi32>, tensor<?xf32>
   return
 }

@@ -63,7 +63,7 @@ void noCopies(CompileOptions &o) { o.asyncFillMinRuns = 0; }
 void noKeeping(CompileOptions &o) { o.stageMinRegisters = 0; }
 void h100(CompileOptions &o) { o.multiprocessors = 132; }
 void sm90a(CompileOptions &o) { o.chip = "sm_90a"; }
-void held(CompileOptions &o) { o.splitRows = false; }
+void held(CompileOptions &o) { o.splitRows = "never"; }
 void oneCta(CompileOptions &o) { o.numCtas = 1; }
 void migSlice(CompileOptions &o) { o.multiprocessors = 32; }
 void sm90aH100(CompileOptions &o) {

@@ -15,6 +15,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <gtest/gtest.h>
 
@@ -41,7 +42,9 @@ struct Interpreted {
 Interpreted interpret(MLIRContext &context, const std::string &text,
                       int64_t rows, int64_t cols,
                       std::map<std::string, int64_t> constants,
-                      void (*adjust)(::blk::CompileOptions &) = nullptr) {
+                      llvm::function_ref<void(::blk::CompileOptions &)>
+                          adjust = nullptr,
+                      bool special = false) {
   Interpreted result;
   ScopedDiagnosticHandler collect(&context, [&](Diagnostic &d) {
     result.errors += d.str() + "\n";
@@ -79,13 +82,26 @@ Interpreted interpret(MLIRContext &context, const std::string &text,
   EXPECT_TRUE(rt::createHostTensors(*signatures, shape, result.tensors));
   EXPECT_TRUE(rt::createHostTensors(*signatures, shape, scratch,
                                     rt::TensorGroup::scratch));
-  rt::fillInputs(nullptr, cols, result.tensors, {}, /*seed=*/3,
-                 /*special=*/false);
+  rt::fillInputs(nullptr, cols, result.tensors, {}, /*seed=*/3, special);
   std::vector<rt::HostTensor> all = result.tensors;
   all.insert(all.end(), scratch.begin(), scratch.end());
   (void)mlir::blk::interpretProgram(**specialized, binding->getGrid(rows), shape,
                               all, {}, result.outputs);
   return result;
+}
+
+/// `program` for rows x cols on programs of one CTA (split past 32768
+/// columns), its rows split as `splitRows` says.
+Interpreted interpretOnOneCta(MLIRContext &context, const std::string &program,
+                              int64_t rows, int64_t cols,
+                              const std::string &splitRows, bool special) {
+  return interpret(
+      context, program, rows, cols, {},
+      [&](::blk::CompileOptions &options) {
+        options.numCtas = 1;
+        options.splitRows = splitRows;
+      },
+      special);
 }
 
 DialectRegistry getRegistry() {
@@ -131,15 +147,10 @@ TEST(InterpreterTest, SplitRowsAgreeWithHeldRows) {
   MLIRContext context(getRegistry());
   constexpr int64_t kRows = 37, kCols = 40000;
   std::string program = readExample("softmax_backward.mlir");
-  Interpreted split = interpret(context, program, kRows, kCols, {},
-                                [](::blk::CompileOptions &options) {
-                                  options.numCtas = 1;
-                                });
-  Interpreted held = interpret(context, program, kRows, kCols, {},
-                               [](::blk::CompileOptions &options) {
-                                 options.numCtas = 1;
-                                 options.splitRows = false;
-                               });
+  Interpreted split =
+      interpretOnOneCta(context, program, kRows, kCols, "auto", false);
+  Interpreted held =
+      interpretOnOneCta(context, program, kRows, kCols, "never", false);
   ASSERT_EQ(split.errors, "");
   ASSERT_EQ(held.errors, "");
   EXPECT_EQ(split.binding, "BLOCK=5120 SPLITS=8 warps=8");
@@ -156,6 +167,40 @@ TEST(InterpreterTest, SplitRowsAgreeWithHeldRows) {
     norm += held.outputs[0].values[i] * held.outputs[0].values[i];
   }
   EXPECT_LT(std::sqrt(error / norm), 1e-12);
+}
+
+// log_softmax's max and sum meet once a part as (max, sum) pairs (split
+// always: a program of one row stays on a cluster by the rules), on rows
+// with infinities, NaN and the float limits: the same NaNs, infinities and
+// values as the program holding its rows.
+TEST(InterpreterTest, SplitMaxAndSumAgreeOnSpecialRows) {
+  MLIRContext context(getRegistry());
+  constexpr int64_t kRows = 37, kCols = 40000;
+  std::string program = readExample("log_softmax.mlir");
+  Interpreted split =
+      interpretOnOneCta(context, program, kRows, kCols, "always", true);
+  Interpreted held =
+      interpretOnOneCta(context, program, kRows, kCols, "never", true);
+  ASSERT_EQ(split.errors, "");
+  ASSERT_EQ(held.errors, "");
+  EXPECT_EQ(split.binding, "BLOCK=5120 SPLITS=8 warps=8");
+  ASSERT_EQ(split.outputs.size(), 1u);
+  ASSERT_EQ(held.outputs.size(), 1u);
+  const std::vector<double> &got = split.outputs[0].values;
+  const std::vector<double> &want = held.outputs[0].values;
+  ASSERT_EQ(got.size(), want.size());
+  int64_t nans = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(std::isnan(got[i]), std::isnan(want[i])) << "element " << i;
+    nans += std::isnan(want[i]);
+    if (std::isnan(want[i]) || std::isinf(want[i])) {
+      EXPECT_TRUE(std::isnan(want[i]) || got[i] == want[i]) << "element " << i;
+      continue;
+    }
+    EXPECT_NEAR(got[i], want[i], 1e-9 * std::max(1.0, std::fabs(want[i])))
+        << "element " << i;
+  }
+  EXPECT_GT(nans, 0) << "the special rows have no NaN row to compare";
 }
 
 // Three programs must meet, but the kernel runs two: on the GPU a hang, here

@@ -151,6 +151,8 @@ template <typename T>
 static std::string describeDefault(const T &value) {
   if constexpr (std::is_same_v<T, bool>)
     return value ? " (default on)" : " (default off)";
+  else if constexpr (std::is_same_v<T, std::string>)
+    return " (default " + value + ")";
   else
     return " (default " + std::to_string(value) + ")";
 }

@@ -58,13 +58,18 @@ struct ChoiceTarget {
 const BuiltinProgram &chooseSoftmaxProgram(int64_t cols, int64_t elementBytes,
                                            ChoiceTarget target);
 
+/// Whether rows of `cols` elements of `elementBytes` bytes may be split over
+/// programs that meet in one launch on `target`: rows of whole 16-byte
+/// vectors longer than softmax_fused holds there, up to 2^20 columns, on a
+/// resident grid that keeps a row's parts at once.
+bool canSplitHeldRows(int64_t cols, int64_t elementBytes, ChoiceTarget target);
+
 /// Whether a program that holds one row a program (blk-split-rows can
 /// split it) and reads `rowsRead` rows of the problem (held across its
 /// reductions or read after them: ProgramTraits) runs rows of `cols`
 /// elements of `elementBytes` bytes split over programs that meet in one
-/// launch: rows of whole 16-byte vectors longer than softmax_fused holds on
-/// `target`, up to 2^20 columns, on a resident grid that keeps a row's
-/// parts at once, where the program reads more than one row. H100, 64 x
+/// launch: rows canSplitHeldRows allows, where the program reads more than
+/// one row. H100, 64 x
 /// 1048576, % of a copy, held on a cluster against split (f32 / bf16):
 /// softmax_backward 18.6 / 12.4 -> 65.2 / 68.3, rms_norm 17.8 / 21.6 ->
 /// 69.8 / 57.3, layer_norm 12.5 / 11.2 -> 37.0 / 38.8; one row alone stays

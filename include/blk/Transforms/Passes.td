@@ -107,6 +107,11 @@ def BlkSplitRows : Pass<"blk-split-rows", "::mlir::ModuleOp"> {
       (`row_partials_<type>`), a `blk.program_barrier` at the row's counter
       (`row_arrivals`, per row) for SPLITS programs, and the reduction of
       the row's SPLITS partials, which every part computes alike;
+    * a row's max and its sum of exp(x - max) (the pair
+      blk-combine-reductions matches) meet once, as (max, sum) pairs: the
+      part's sum against its own max, the row's S = sum of s * exp(m - M)
+      over the parts with a finite value, M = max m (NaN where the row has
+      none, as unsplit);
     * the kernel declares `row_splits = SPLITS` (a name the kernel does not
       use: SPLITS, or SPLITS_1, ...) and two stages, so that the next part's
       loads are in flight while a part waits.

@@ -1,0 +1,27 @@
+//===- MaxExpSum.h - the max and the sum of exp against it -----*- C++ -*-===//
+//
+// softmax, log_softmax and cross-entropy reduce a row twice: its maximum,
+// then the sum of exp(x - max). blk-combine-reductions exchanges the two
+// as pairs within a program; blk-split-rows meets the parts of a row once
+// for both.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BLK_TRANSFORMS_MAXEXPSUM_H
+#define BLK_TRANSFORMS_MAXEXPSUM_H
+
+#include "blk/IR/BlkDialect.h"
+
+namespace mlir::blk {
+
+/// The `blk.reduce max` of `sum`'s pattern: `sum` reduces exp(x -
+/// repeat(max x)) of f32 along the axis of that max, in the same block.
+/// Null if it does not.
+ReduceOp getMatchingMax(ReduceOp sum);
+
+/// Erases `op` if nothing uses it, then the ops it used that are left
+/// unused.
+void eraseIfDead(Operation *op);
+
+} // namespace mlir::blk
+
+#endif // BLK_TRANSFORMS_MAXEXPSUM_H
