@@ -389,7 +389,8 @@ static bool splitsRows(ModuleOp program, const ProblemDesc &problem,
           ? canSplitHeldRows(problem.cols, elementBytes, target)
           : succeeded(traits) &&
                 splitsHeldRows(problem.cols, elementBytes,
-                               traits->heldRows + traits->streamedRows, target);
+                               traits->heldRows + traits->streamedRows,
+                               traits->writesRows, target);
   if (!splits)
     return false;
   bool kernels = false;

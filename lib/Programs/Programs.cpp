@@ -101,8 +101,10 @@ bool mlir::blk::canSplitHeldRows(int64_t cols, int64_t elementBytes,
 }
 
 bool mlir::blk::splitsHeldRows(int64_t cols, int64_t elementBytes,
-                               int64_t rowsRead, ChoiceTarget target) {
-  return rowsRead > 1 && canSplitHeldRows(cols, elementBytes, target);
+                               int64_t rowsRead, bool writesRows,
+                               ChoiceTarget target) {
+  return (rowsRead > 1 || writesRows) &&
+         canSplitHeldRows(cols, elementBytes, target);
 }
 
 const BuiltinProgram &mlir::blk::chooseSoftmaxProgram(int64_t cols,

@@ -26,10 +26,11 @@
 // loads in a loop (blk-async-fill does not copy there, so it is not kept).
 // RUN: softmax-run auto --rows 256 --cols 262144 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=F32-FULL
 // RUN: softmax-run softmax_persistent --rows 512 --cols 151936 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=PADDED-LOOP
-// A 16-bit row of a million: on 8 CTAs of 16 warps a thread would hold 256
-// (refused), so a kept row's cap of 8 CTAs gives way to 16.
-// RUN: softmax-run log_softmax --rows 8 --cols 1048576 --dtype bf16 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=MILLION
-// RUN: softmax-run softmax_scaled_masked --rows 8 --cols 1048576 --dtype bf16 --const CAUSAL=1 --param scale=0.125,offset=0 --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=MILLION
+// A 16-bit row of a million held on a cluster (not split: --split-rows=never):
+// on 8 CTAs of 16 warps a thread would hold 256 (refused), so a kept row's
+// cap of 8 CTAs gives way to 16.
+// RUN: softmax-run log_softmax --rows 8 --cols 1048576 --dtype bf16 --split-rows=never --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=MILLION
+// RUN: softmax-run softmax_scaled_masked --rows 8 --cols 1048576 --dtype bf16 --const CAUSAL=1 --param scale=0.125,offset=0 --split-rows=never --chip sm_90 --emit-ptx /dev/null | FileCheck %s --check-prefix=MILLION
 // MILLION: BLOCK=1048576 {{(CAUSAL=1 )?}}warps=16 ctas=16, grid 8
 // With the shift's room, 1048573 bf16 would be 136 a thread on 16 x 16:
 // twice the warps.

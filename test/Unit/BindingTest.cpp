@@ -18,8 +18,8 @@
 // only a wide one (bf16 1048573 on 16 x 16, 136 a thread, refused until
 // then). Product programs, and the family's wide bf16 rows, from
 // 2026-12-06; rows of whole vectors past a cluster's hold, in programs
-// that read more than one row, are split over programs that meet
-// (blk-split-rows) since the same day.
+// that read more than one row or write one, are split over programs that
+// meet (blk-split-rows) since the same day.
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
@@ -159,10 +159,14 @@ const BindingCase kCases[] = {
     {"a row read and not written, a caller's 4 warps: 8192 a CTA",
      "cross_entropy", 64, 65536, bf16, warps4,
      "BLOCK=65536 warps=4 ctas=8 grid 64"},
-    {"a 16-bit row past 8 CTAs' hold, alone: 16 x 16 (8 x 16 refused, 256 "
-     "a thread)",
-     "log_softmax", 64, 1048576, bf16, sm90,
+    {"a 16-bit row past 8 CTAs' hold, not split: 16 x 16 (8 x 16 refused, "
+     "256 a thread)",
+     "log_softmax", 64, 1048576, bf16, held,
      "BLOCK=1048576 warps=16 ctas=16 grid 64"},
+    {"a row's max and sum, split: one meeting a part", "log_softmax", 64,
+     1048576, bf16, sm90, "BLOCK=8192 SPLITS=128 warps=8 grid 8192"},
+    {"a row read and not written stays on its cluster", "cross_entropy", 64,
+     1048576, bf16, sm90, "BLOCK=1048576 warps=16 ctas=16 grid 64"},
     {"a row and a weight past a cluster's hold: split over programs that "
      "meet",
      "rms_norm", 64, 1048576, bf16, sm90,

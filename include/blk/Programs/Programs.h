@@ -65,20 +65,20 @@ const BuiltinProgram &chooseSoftmaxProgram(int64_t cols, int64_t elementBytes,
 bool canSplitHeldRows(int64_t cols, int64_t elementBytes, ChoiceTarget target);
 
 /// Whether a program that holds one row a program (blk-split-rows can
-/// split it) and reads `rowsRead` rows of the problem (held across its
-/// reductions or read after them: ProgramTraits) runs rows of `cols`
-/// elements of `elementBytes` bytes split over programs that meet in one
-/// launch: rows canSplitHeldRows allows, where the program reads more than
-/// one row. H100, 64 x
-/// 1048576, % of a copy, held on a cluster against split (f32 / bf16):
-/// softmax_backward 18.6 / 12.4 -> 65.2 / 68.3, rms_norm 17.8 / 21.6 ->
-/// 69.8 / 57.3, layer_norm 12.5 / 11.2 -> 37.0 / 38.8; one row alone stays
-/// on the cluster: log_softmax 62.1 / 55.9 against 54.9 / 47.0,
-/// cross_entropy 59.3 / 47.9 against 41.0 / 30.8, scaled softmax 86.5 /
-/// 52.7 against 75.5 / 44.1 (their two reductions meet twice a part;
-/// docs/benchmarks.md, "Split rows of the family").
+/// split it), reads `rowsRead` rows of the problem (held across its
+/// reductions or read after them: ProgramTraits) and writes a row or not
+/// runs rows of `cols` elements of `elementBytes` bytes split over programs
+/// that meet in one launch: rows canSplitHeldRows allows, in every program
+/// but one that reads one row and writes none (cross_entropy), which stays
+/// on its cluster. H100, 64 x 1048576, % of a copy, held on a cluster ->
+/// split (f32 / bf16; docs/benchmarks.md, "Split rows of the family"):
+/// softmax_backward 18.6 / 12.4 -> 65.3 / 68.0, rms_norm 17.8 / 21.6 ->
+/// 69.8 / 57.2, layer_norm 12.5 / 11.2 -> 37.2 / 38.9, log_softmax 61.3 /
+/// 55.8 -> 70.1 / 57.1 and the scaled softmax 85.9 / 52.8 -> 95.7 / 56.4
+/// (their max and sum meeting once a part); cross_entropy 59.2 / 47.3
+/// against 58.3 / 46.7.
 bool splitsHeldRows(int64_t cols, int64_t elementBytes, int64_t rowsRead,
-                    ChoiceTarget target);
+                    bool writesRows, ChoiceTarget target);
 
 } // namespace mlir::blk
 

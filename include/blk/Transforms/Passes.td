@@ -129,9 +129,9 @@ def BlkSplitRows : Pass<"blk-split-rows", "::mlir::ModuleOp"> {
     Every element is read once, where a cluster cannot hold the row: the
     compile driver (fitProgram) splits a program's rows on a GPU that keeps
     every part of a row resident, for rows of whole 16-byte vectors longer
-    than a cluster holds, in programs that read more than one row
-    (blk/Programs/Programs.h, splitsHeldRows: a row alone met twice a part
-    ran slower than on a cluster). A
+    than a cluster holds, in every program but one that reads one row and
+    writes none (blk/Programs/Programs.h, splitsHeldRows: cross_entropy ran
+    0.98x split). A
     kernel it cannot split (a loop, 2-D blocks, a cluster or a persistent
     grid of its own, blocks of another length, a dot, no reduction of its
     row) is an error that says why. GPU only: the CPU path runs programs
