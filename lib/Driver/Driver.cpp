@@ -393,12 +393,28 @@ static bool splitsRows(ModuleOp program, const ProblemDesc &problem,
                                traits->writesRows, target);
   if (!splits)
     return false;
+  // Rows whose starts are whole 16-byte vectors, as their lengths are (the
+  // split's parts are not peeled).
+  for (const auto &stride : problem.rowStrides)
+    if (!fillsVectors(stride.getValue(), elementBytes))
+      return false;
+  // A constant the caller binds is one the program names (the binding
+  // says so of any other), not one the split would add.
+  std::vector<std::string> named = getConstantNames(program);
+  for (const auto &constant : options.constants)
+    if (!llvm::is_contained(named, constant.first))
+      return false;
+  // SPLITS as the binding rounds it; a row's partials fill `slots` lines
+  // of SPLITS in its row of scratch.
+  int64_t splitsBound = llvm::PowerOf2Ceil(
+      llvm::divideCeil(std::max<int64_t>(1, problem.cols), options.maxTile));
   bool kernels = false;
   for (auto kernel : program.getOps<func::FuncOp>()) {
     if (!isKernel(kernel))
       continue;
     if (!whyRowsCannotSplit(kernel).empty() ||
-        options.constants.count(getKernelAttr(kernel).getRowBlock().str()))
+        options.constants.count(getKernelAttr(kernel).getRowBlock().str()) ||
+        countRowReductions(kernel) * splitsBound > problem.cols)
       return false;
     kernels = true;
   }

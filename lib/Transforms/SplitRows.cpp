@@ -26,6 +26,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <limits>
 
@@ -70,6 +71,20 @@ std::string whyOpCannotSplit(Operation *op, StringRef rowBlock) {
         tensor && tensor.getRank() > 1)
       return "it has blocks of " + std::to_string(tensor.getRank()) +
              " dimensions";
+  if (auto value = dyn_cast<ConstexprOp>(op); value && value.getName() == rowBlock)
+    return "it reads the value of " + rowBlock.str() +
+           " (blk.constexpr), which is a part's length once split";
+  if (auto reduce = dyn_cast<ReduceOp>(op); reduce && isRowReduction(reduce)) {
+    Type element = reduce.getType();
+    if (!element.isF32() && !element.isInteger(32) && !element.isInteger(64)) {
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      element.print(os);
+      return "it reduces its row to " + type +
+             ", whose partials scratch memory does not keep (f32, i32 and "
+             "i64 it does)";
+    }
+  }
   if (auto named = dyn_cast<ConstantNamesOpInterface>(op);
       named && !isa<ConstexprOp>(op))
     for (StringRef name : named.getConstantNames())
@@ -83,30 +98,48 @@ std::string whyOpCannotSplit(Operation *op, StringRef rowBlock) {
   return "";
 }
 
-/// A compile-time constant name that `kernel` does not use: `base`, or
-/// `base` with a number after it.
-std::string getFreshConstantName(func::FuncOp kernel, StringRef base) {
-  std::vector<std::string> used = getConstantNames(kernel);
+/// A name not in `taken`: `base`, or `base` with a number after it.
+std::string getFreshName(const llvm::StringSet<> &taken, StringRef base) {
   std::string name = base.str();
-  for (int suffix = 1; llvm::is_contained(used, name); ++suffix)
+  for (int suffix = 1; taken.contains(name); ++suffix)
     name = base.str() + "_" + std::to_string(suffix);
   return name;
 }
 
-/// A tensor name that no argument of `kernel` declares: `base`, or `base`
-/// with a number after it.
-std::string getFreshTensorName(func::FuncOp kernel, StringRef base) {
-  auto taken = [&](StringRef name) {
-    for (unsigned i = 0; i < kernel.getNumArguments(); ++i)
-      if (ArgAttr arg = getArgAttr(kernel, i); arg && arg.getName() == name)
-        return true;
-    return false;
-  };
-  std::string name = base.str();
-  for (int suffix = 1; taken(name); ++suffix)
-    name = base.str() + "_" + std::to_string(suffix);
-  return name;
-}
+/// The names the split adds to a program: the same in every kernel of the
+/// module (constants and tensors are the module's: a tensor's name in two
+/// kernels is one buffer), none that a kernel uses already.
+struct SplitNames {
+  explicit SplitNames(ModuleOp module) {
+    llvm::StringSet<> constants;
+    for (const std::string &name : getConstantNames(module))
+      constants.insert(name);
+    splits = getFreshName(constants, "SPLITS");
+    for (auto func : module.getOps<func::FuncOp>())
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        if (ArgAttr arg = getArgAttr(func, i))
+          tensors.insert(arg.getName());
+    arrivals = getFreshName(tensors, "row_arrivals");
+    tensors.insert(arrivals);
+  }
+
+  /// The scratch matrix of the partials of `element`.
+  StringRef getPartials(Type element) {
+    std::string &name = partials[element];
+    if (name.empty()) {
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      element.print(os);
+      name = getFreshName(tensors, "row_partials_" + type);
+      tensors.insert(name);
+    }
+    return name;
+  }
+
+  std::string splits, arrivals;
+  llvm::StringSet<> tensors;
+  llvm::DenseMap<Type, std::string> partials;
+};
 
 /// Appends a scratch tensor argument of `element`s to `kernel`.
 Value addScratchArgument(func::FuncOp kernel, Type element, StringRef name,
@@ -297,7 +330,8 @@ void meetForMaxAndSum(ReduceOp max, ReduceOp sum, const Part &part,
 /// Splits `kernel` (one that whyRowsCannotSplit accepts): a persistent
 /// loop over the parts of the rows around its body, the row and the part's
 /// columns from the loop's index, a meeting at each reduction of the row.
-void splitRows(func::FuncOp kernel, StringRef splitsName) {
+void splitRows(func::FuncOp kernel, SplitNames &names) {
+  StringRef splitsName = names.splits;
   MLIRContext *context = kernel.getContext();
   KernelAttr attr = getKernelAttr(kernel);
   StringRef rowBlock = attr.getRowBlock();
@@ -312,16 +346,12 @@ void splitRows(func::FuncOp kernel, StringRef splitsName) {
     Type element = reduce.getType();
     if (meeting.partials.count(element))
       continue;
-    std::string typeName;
-    llvm::raw_string_ostream os(typeName);
-    element.print(os);
     meeting.partials[element] = addScratchArgument(
-        kernel, element, getFreshTensorName(kernel, "row_partials_" + typeName),
-        ArgExtent::matrix);
+        kernel, element, names.getPartials(element), ArgExtent::matrix);
   }
-  meeting.arrivals = addScratchArgument(
-      kernel, IntegerType::get(context, 64),
-      getFreshTensorName(kernel, "row_arrivals"), ArgExtent::per_row);
+  meeting.arrivals =
+      addScratchArgument(kernel, IntegerType::get(context, 64),
+                         names.arrivals, ArgExtent::per_row);
 
   Block &body = kernel.front();
   Operation *terminator = body.getTerminator();
@@ -399,6 +429,8 @@ void splitRows(func::FuncOp kernel, StringRef splitsName) {
 struct BlkSplitRowsPass
     : public mlir::blk::impl::BlkSplitRowsBase<BlkSplitRowsPass> {
   void runOnOperation() override {
+    // Every kernel is checked, and the names chosen, before any changes.
+    SmallVector<func::FuncOp> kernels;
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (!isKernel(kernel))
         continue;
@@ -408,8 +440,11 @@ struct BlkSplitRowsPass
                            << kernel.getSymName() << ": " << why;
         return signalPassFailure();
       }
-      splitRows(kernel, getFreshConstantName(kernel, "SPLITS"));
+      kernels.push_back(kernel);
     }
+    SplitNames names(getOperation());
+    for (func::FuncOp kernel : kernels)
+      splitRows(kernel, names);
   }
 };
 
@@ -430,9 +465,13 @@ std::string mlir::blk::whyRowsCannotSplit(func::FuncOp kernel) {
            " CTAs";
   if (!kernel.getBody().hasOneBlock())
     return "its body is not one block";
-  if (!findArgument(kernel, ArgRole::rows) ||
-      !findArgument(kernel, ArgRole::cols))
+  BlockArgument rows = findArgument(kernel, ArgRole::rows);
+  BlockArgument cols = findArgument(kernel, ArgRole::cols);
+  if (!rows || !cols)
     return "it takes no rows or no cols argument";
+  if (!rows.getType().isInteger(32) || !cols.getType().isInteger(32))
+    return "its rows and cols arguments are not both i32 (the parts are "
+           "counted in i32)";
   if (findArgument(kernel, ArgRole::batch) ||
       findArgument(kernel, ArgRole::heads))
     return "it solves a batch of problems";
@@ -449,4 +488,10 @@ std::string mlir::blk::whyRowsCannotSplit(func::FuncOp kernel) {
   if (rowReductions == 0)
     return "no blk.reduce combines its row";
   return "";
+}
+
+int64_t mlir::blk::countRowReductions(func::FuncOp kernel) {
+  int64_t reductions = 0;
+  kernel.walk([&](ReduceOp reduce) { reductions += isRowReduction(reduce); });
+  return reductions;
 }

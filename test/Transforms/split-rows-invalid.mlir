@@ -59,3 +59,44 @@ func.func @on_a_cluster(%n_rows: i32 {blk.arg = #blk.arg<rows>},
   %cols = blk.arange 0 to BLOCK : tensor<?xi32>
   return
 }
+
+// -----
+
+// A reduction to i1 ("any"): scratch memory keeps f32, i32 and i64 partials.
+// expected-error @+1 {{cannot split the rows of @any_positive: it reduces its row to i1, whose partials scratch memory does not keep (f32, i32 and i64 it does)}}
+func.func @any_positive(%in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                        %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                        %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %inside = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %any = blk.reduce max %inside axis 0 : tensor<?xi1> -> i1
+  return
+}
+
+// -----
+
+// Rows and cols of 64 bits: the parts are counted in i32.
+// expected-error @+1 {{cannot split the rows of @wide_rows: its rows and cols arguments are not both i32 (the parts are counted in i32)}}
+func.func @wide_rows(%in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                     %n_rows: i64 {blk.arg = #blk.arg<rows>},
+                     %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %s = blk.reduce sum %cols axis 0 : tensor<?xi32> -> i32
+  return
+}
+
+// -----
+
+// The row block's value, which a split makes a part's length.
+// expected-error @+1 {{cannot split the rows of @reads_the_block: it reads the value of BLOCK (blk.constexpr), which is a part's length once split}}
+func.func @reads_the_block(%n_rows: i32 {blk.arg = #blk.arg<rows>},
+                           %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %block = blk.constexpr BLOCK : i32
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %s = blk.reduce sum %cols axis 0 : tensor<?xi32> -> i32
+  return
+}

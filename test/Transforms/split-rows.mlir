@@ -165,3 +165,37 @@ func.func @sum_of_squares(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
       : !blk.ptr<f32>, tensor<?xi32>, tensor<?xf32>
   return
 }
+
+// -----
+
+// Names are the module's: one kernel's own "row_arrivals" tensor and SPLITS
+// constant keep both kernels off them, and both take the same fresh ones.
+// CHECK-LABEL: func.func @takes_the_names
+// CHECK-SAME: #blk.arg<scratch "row_arrivals_1", per_row>
+// CHECK-SAME: row_splits = SPLITS_1
+// CHECK-LABEL: func.func @plain
+// CHECK-SAME: #blk.arg<scratch "row_partials_f32">
+// CHECK-SAME: #blk.arg<scratch "row_arrivals_1", per_row>
+// CHECK-SAME: row_splits = SPLITS_1
+func.func @takes_the_names(%in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                           %own: !blk.ptr<i64> {blk.arg = #blk.arg<scratch "row_arrivals", per_row>},
+                           %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                           %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %unused = blk.constexpr SPLITS : i32
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %s = blk.reduce sum %cols axis 0 : tensor<?xi32> -> i32
+  return
+}
+func.func @plain(%in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                 %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                 %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %zero = arith.constant 0.0 : f32
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %inside = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %x = blk.load %in[%cols] mask %inside other %zero : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %s = blk.reduce sum %x axis 0 : tensor<?xf32> -> f32
+  return
+}

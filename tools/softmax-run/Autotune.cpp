@@ -184,8 +184,10 @@ bool softmax_run::autotune(
     const std::vector<blk::runtime::HostTensor> &tensors,
     const mlir::blk::CompileOptions &options, Specialization &binding) {
   AutotuneCache cache(runOptions.autotuneCache);
+  // The fitted program: a row split (blk-split-rows) or not is another
+  // program, whose bindings do not fit the other.
   std::string key = AutotuneCache::key(driver.device().name + " " + options.chip,
-                                       program, programName.str(), problem);
+                                       fitted, programName.str(), problem);
   if (auto remembered = cache.lookup(key)) {
     mlir::blk::CompileOptions fixed = options;
     fixed.constants.clear();

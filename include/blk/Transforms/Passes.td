@@ -133,8 +133,13 @@ def BlkSplitRows : Pass<"blk-split-rows", "::mlir::ModuleOp"> {
     writes none (blk/Programs/Programs.h, splitsHeldRows: cross_entropy ran
     0.98x split). A
     kernel it cannot split (a loop, 2-D blocks, a cluster or a persistent
-    grid of its own, blocks of another length, a dot, no reduction of its
-    row) is an error that says why. GPU only: the CPU path runs programs
+    grid of its own, blocks of another length, the row block's value read,
+    rows or cols not i32, a dot, a reduction of the row to other than f32,
+    i32 or i64, or none) is an error that says why. The names it adds
+    (SPLITS, `row_arrivals`, `row_partials_<type>`, or the same with a
+    number where the module uses them) are the same in every kernel of the
+    module. Each partials matrix is rows x cols, as softmax_split_resident's
+    (a row of it takes one SPLITS-long slot a reduction). GPU only: the CPU path runs programs
     one after another, and refuses programs that meet.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

@@ -18,11 +18,18 @@ namespace mlir::blk {
 /// Why blk-split-rows cannot split `kernel`'s row over programs, or an
 /// empty string if it can: the kernel holds one row of `row_block` columns
 /// a program (no loop over it, no `rows_per_program`, `row_splits`,
-/// cluster or persistent grid, one program per row along `x`), every block
-/// is one-dimensional, every block whose length is a constant is the row's
-/// (`arange 0 to row_block`), and at least one `blk.reduce` combines a
-/// row's block.
+/// cluster or persistent grid, one program per row along `x`), its rows
+/// and cols are i32, every block is one-dimensional, every block whose
+/// length is a constant is the row's (`arange 0 to row_block`), the row
+/// block's value is not read, and at least one `blk.reduce` combines a
+/// row's block, each to an f32, i32 or i64 (what scratch memory keeps).
 std::string whyRowsCannotSplit(func::FuncOp kernel);
+
+/// The partials a split `kernel` keeps for a row in each SPLITS-long slot
+/// of its scratch line: one slot per reduction of its row (a max and its
+/// sum of exps take two), all within the row's `cols` columns where
+/// slots x SPLITS <= cols.
+int64_t countRowReductions(func::FuncOp kernel);
 
 } // namespace mlir::blk
 
