@@ -400,14 +400,12 @@ static bool splitsRows(ModuleOp program, const ProblemDesc &problem,
       return false;
   // A constant the caller binds is one the program names (the binding
   // says so of any other), not one the split would add.
-  std::vector<std::string> named = getConstantNames(program);
-  for (const auto &constant : options.constants)
-    if (!llvm::is_contained(named, constant.first))
-      return false;
-  // SPLITS as the binding rounds it; a row's partials fill `slots` lines
-  // of SPLITS in its row of scratch.
-  int64_t splitsBound = llvm::PowerOf2Ceil(
-      llvm::divideCeil(std::max<int64_t>(1, problem.cols), options.maxTile));
+  if (findUnnamedConstant(program, options.constants))
+    return false;
+  // A row's partials fill a SPLITS-long slot a reduction in its row of
+  // scratch.
+  int64_t splitsBound =
+      getRuleRowSplits(std::max<int64_t>(1, problem.cols), options.maxTile);
   bool kernels = false;
   for (auto kernel : program.getOps<func::FuncOp>()) {
     if (!isKernel(kernel))

@@ -469,7 +469,7 @@ static RuleConstants ruleConstants(const ProgramTraits &traits,
       traits.rowSplits.empty() ? 1
       : options.choices.constants.count(traits.rowSplits)
           ? std::max<int64_t>(1, options.choices.constants.at(traits.rowSplits))
-          : llvm::PowerOf2Ceil(llvm::divideCeil(cols, maxTile));
+          : getRuleRowSplits(cols, maxTile);
   int64_t block = llvm::PowerOf2Ceil(llvm::divideCeil(cols, splits));
   if (traits.loopsOverRow)
     block = std::min(block, maxTile);
@@ -521,19 +521,31 @@ static LogicalResult bindConstants(ModuleOp program,
 /// name would otherwise be ignored while the rules choose the value.
 static LogicalResult verifyCallerConstants(ModuleOp program,
                                            const BindingOptions &options) {
+  std::optional<std::string> unnamed =
+      findUnnamedConstant(program, options.choices.constants);
+  if (!unnamed)
+    return success();
   std::vector<std::string> named = getConstantNames(program);
-  for (const auto &entry : options.choices.constants) {
-    if (llvm::is_contained(named, entry.first))
-      continue;
-    InFlightDiagnostic error = getProgramDiagnosticAnchor(program)->emitError()
-                               << "constant '" << entry.first
-                               << "' is bound, but the program names no such "
-                                  "constant (it names:";
-    for (const std::string &name : named)
-      error << " " << name;
-    return error << (named.empty() ? " none)" : ")");
-  }
-  return success();
+  InFlightDiagnostic error = getProgramDiagnosticAnchor(program)->emitError()
+                             << "constant '" << *unnamed
+                             << "' is bound, but the program names no such "
+                                "constant (it names:";
+  for (const std::string &name : named)
+    error << " " << name;
+  return error << (named.empty() ? " none)" : ")");
+}
+
+std::optional<std::string> mlir::blk::findUnnamedConstant(
+    ModuleOp program, const std::map<std::string, int64_t> &constants) {
+  std::vector<std::string> named = getConstantNames(program);
+  for (const auto &entry : constants)
+    if (!llvm::is_contained(named, entry.first))
+      return entry.first;
+  return std::nullopt;
+}
+
+int64_t mlir::blk::getRuleRowSplits(int64_t cols, int64_t partCols) {
+  return llvm::PowerOf2Ceil(llvm::divideCeil(cols, partCols));
 }
 
 /// The role constants describe a way to cover the problem that the program

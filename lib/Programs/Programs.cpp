@@ -53,9 +53,7 @@ constexpr int64_t kResidentSplitProgramsPerSM = 2;
 /// Whether the parts of rows of `cols` can meet in one launch on `target`.
 static bool partsMeetInOneLaunch(int64_t cols, int64_t elementBytes,
                                  ChoiceTarget target) {
-  // SPLITS as the binding rounds it: a power of two.
-  int64_t parts =
-      llvm::PowerOf2Ceil(llvm::divideCeil(cols, kResidentSplitPartCols));
+  int64_t parts = getRuleRowSplits(cols, kResidentSplitPartCols);
   bool partsFit = target.multiprocessors == 0 ||
                   kResidentSplitProgramsPerSM * target.multiprocessors >= parts;
   return target.residentGrid && partsFit && fillsVectors(cols, elementBytes) &&

@@ -54,6 +54,23 @@ bool isRowReduction(ReduceOp reduce) {
   return isRowBlock(reduce.getSrc().getType());
 }
 
+/// The row reductions of `kernel`, in the order they run.
+SmallVector<ReduceOp> getRowReductions(func::FuncOp kernel) {
+  SmallVector<ReduceOp> reductions;
+  kernel.walk([&](ReduceOp reduce) {
+    if (isRowReduction(reduce))
+      reductions.push_back(reduce);
+  });
+  return reductions;
+}
+
+/// `type` as the IR prints it (f32, i64).
+std::string getTypeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream(name) << type;
+  return name;
+}
+
 /// Why `op` keeps its kernel's row from being split, or empty.
 std::string whyOpCannotSplit(Operation *op, StringRef rowBlock) {
   if (isa<LoopLikeOpInterface>(op))
@@ -76,14 +93,10 @@ std::string whyOpCannotSplit(Operation *op, StringRef rowBlock) {
            " (blk.constexpr), which is a part's length once split";
   if (auto reduce = dyn_cast<ReduceOp>(op); reduce && isRowReduction(reduce)) {
     Type element = reduce.getType();
-    if (!element.isF32() && !element.isInteger(32) && !element.isInteger(64)) {
-      std::string type;
-      llvm::raw_string_ostream os(type);
-      element.print(os);
-      return "it reduces its row to " + type +
+    if (!element.isF32() && !element.isInteger(32) && !element.isInteger(64))
+      return "it reduces its row to " + getTypeName(element) +
              ", whose partials scratch memory does not keep (f32, i32 and "
              "i64 it does)";
-    }
   }
   if (auto named = dyn_cast<ConstantNamesOpInterface>(op);
       named && !isa<ConstexprOp>(op))
@@ -127,10 +140,7 @@ struct SplitNames {
   StringRef getPartials(Type element) {
     std::string &name = partials[element];
     if (name.empty()) {
-      std::string type;
-      llvm::raw_string_ostream os(type);
-      element.print(os);
-      name = getFreshName(tensors, "row_partials_" + type);
+      name = getFreshName(tensors, "row_partials_" + getTypeName(element));
       tensors.insert(name);
     }
     return name;
@@ -335,11 +345,7 @@ void splitRows(func::FuncOp kernel, SplitNames &names) {
   MLIRContext *context = kernel.getContext();
   KernelAttr attr = getKernelAttr(kernel);
   StringRef rowBlock = attr.getRowBlock();
-  SmallVector<ReduceOp> reductions;
-  kernel.walk([&](ReduceOp reduce) {
-    if (isRowReduction(reduce))
-      reductions.push_back(reduce);
-  });
+  SmallVector<ReduceOp> reductions = getRowReductions(kernel);
 
   Meeting meeting;
   for (ReduceOp reduce : reductions) {
@@ -396,15 +402,14 @@ void splitRows(func::FuncOp kernel, SplitNames &names) {
         arith::AddIOp::create(builder, arange.getLoc(), arange, firsts);
     arange.getResult().replaceAllUsesExcept(columns, columns.getDefiningOp());
   });
-  // A max and its sum of exps meet once; every other reduction alone.
+  // A max and its (first) sum of exps meet once; every other reduction
+  // alone.
   llvm::DenseMap<Operation *, ReduceOp> sumOfMax;
+  llvm::SmallPtrSet<Operation *, 4> paired;
   for (ReduceOp reduce : reductions)
     if (ReduceOp max = getMatchingMax(reduce);
-        max && isRowReduction(max) && !sumOfMax.count(max))
-      sumOfMax[max] = reduce;
-  llvm::SmallPtrSet<Operation *, 4> paired;
-  for (auto &entry : sumOfMax)
-    paired.insert(entry.second);
+        max && isRowReduction(max) && sumOfMax.try_emplace(max, reduce).second)
+      paired.insert(reduce);
   for (ReduceOp reduce : reductions) {
     if (paired.contains(reduce))
       continue;
@@ -476,22 +481,17 @@ std::string mlir::blk::whyRowsCannotSplit(func::FuncOp kernel) {
       findArgument(kernel, ArgRole::heads))
     return "it solves a batch of problems";
   std::string why;
-  int64_t rowReductions = 0;
   kernel.walk([&](Operation *op) {
     why = whyOpCannotSplit(op, attr.getRowBlock());
-    if (auto reduce = dyn_cast<ReduceOp>(op); reduce && isRowReduction(reduce))
-      ++rowReductions;
     return why.empty() ? WalkResult::advance() : WalkResult::interrupt();
   });
   if (!why.empty())
     return why;
-  if (rowReductions == 0)
+  if (countRowReductions(kernel) == 0)
     return "no blk.reduce combines its row";
   return "";
 }
 
 int64_t mlir::blk::countRowReductions(func::FuncOp kernel) {
-  int64_t reductions = 0;
-  kernel.walk([&](ReduceOp reduce) { reductions += isRowReduction(reduce); });
-  return reductions;
+  return getRowReductions(kernel).size();
 }

@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -247,6 +248,16 @@ candidateSpecializations(ModuleOp program, const RowShape &shape,
 /// Whether a row of `cols` elements of `elementBytes` bytes is a whole
 /// number of 16-byte vectors (else blk-peel-alignment shifts it).
 bool fillsVectors(int64_t cols, int64_t elementBytes);
+
+/// row_splits as the rules bind it for rows of `cols` in parts of up to
+/// `partCols`: the next power of two >= cols / partCols.
+int64_t getRuleRowSplits(int64_t cols, int64_t partCols);
+
+/// The first of `constants` (a caller's) that `program` does not name, if
+/// any: the rules refuse such a binding, whose name is likely misspelled.
+std::optional<std::string>
+findUnnamedConstant(ModuleOp program,
+                    const std::map<std::string, int64_t> &constants);
 
 } // namespace mlir::blk
 

@@ -131,7 +131,7 @@ def BlkSplitRows : Pass<"blk-split-rows", "::mlir::ModuleOp"> {
     every part of a row resident, for rows of whole 16-byte vectors longer
     than a cluster holds, in every program but one that reads one row and
     writes none (blk/Programs/Programs.h, splitsHeldRows: cross_entropy ran
-    0.98x split). A
+    at 58.3 / 46.7% of a copy split, 59.2 / 47.3% held, f32 / bf16). A
     kernel it cannot split (a loop, 2-D blocks, a cluster or a persistent
     grid of its own, blocks of another length, the row block's value read,
     rows or cols not i32, a dot, a reduction of the row to other than f32,
