@@ -412,7 +412,7 @@ static bool splitsRows(ModuleOp program, const ProblemDesc &problem,
       continue;
     if (!whyRowsCannotSplit(kernel).empty() ||
         options.constants.count(getKernelAttr(kernel).getRowBlock().str()) ||
-        countRowReductions(kernel) * splitsBound > problem.cols)
+        countRowSlots(kernel) * splitsBound > problem.cols)
       return false;
     kernels = true;
   }

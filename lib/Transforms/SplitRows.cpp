@@ -17,11 +17,13 @@
 #include "blk/Transforms/SplitRows.h"
 #include "blk/Transforms/MaxExpSum.h"
 #include "blk/Transforms/Passes.h"
+#include "blk/Transforms/SumCenteredSquares.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
@@ -337,6 +339,145 @@ void meetForMaxAndSum(ReduceOp max, ReduceOp sum, const Part &part,
   eraseIfDead(sumExps);
 }
 
+/// The SumCenteredSquares of `reductions`, by their sums.
+llvm::MapVector<Operation *, SumCenteredSquares>
+getSumCenteredSquaresBySum(ArrayRef<ReduceOp> reductions) {
+  llvm::MapVector<Operation *, SumCenteredSquares> bySum;
+  for (ReduceOp reduce : reductions)
+    if (std::optional<SumCenteredSquares> match = getSumCenteredSquares(reduce);
+        match && isRowReduction(match->sum) &&
+        (!match->mask || isZeroWhereMasked(match->sum.getSrc(), match->mask)))
+      bySum.try_emplace(match->sum, *match);
+  return bySum;
+}
+
+/// `bound` where `mask` is `columns < splat(bound)` over the part's
+/// columns (the row's bounds check, `cols < n_cols`), else null.
+Value getColumnBound(Value mask, const Part &part) {
+  auto compare = mask.getDefiningOp<arith::CmpIOp>();
+  if (!compare || compare.getPredicate() != arith::CmpIPredicate::slt)
+    return nullptr;
+  auto columns = compare.getLhs().getDefiningOp<arith::AddIOp>();
+  auto bound = compare.getRhs().getDefiningOp<SplatOp>();
+  if (!columns || !bound)
+    return nullptr;
+  auto arange = columns.getLhs().getDefiningOp<ArangeOp>();
+  auto firsts = columns.getRhs().getDefiningOp<SplatOp>();
+  if (!arange || arange.getStart() != 0 || !firsts ||
+      firsts.getSrc() != part.firstColumn)
+    return nullptr;
+  return bound.getSrc();
+}
+
+/// How many of the part's columns lie below `bound`: bound - first
+/// column, within 0 and the part's length.
+Value createColumnsBelow(OpBuilder &builder, Location loc, Value bound,
+                         const Part &part, StringRef rowBlock) {
+  Type i32 = builder.getI32Type();
+  Value below = arith::SubIOp::create(builder, loc, bound, part.firstColumn);
+  Value none =
+      arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(0));
+  Value lanes = ConstexprOp::create(builder, loc, i32, rowBlock);
+  return arith::MinSIOp::create(
+      builder, loc, arith::MaxSIOp::create(builder, loc, below, none), lanes);
+}
+
+/// A row's sum and its sum of squares about the mean meet once, as the
+/// parts' (sum, count, squares about the part's own mean), merged as Chan,
+/// Golub and LeVeque's parallel variance:
+///   S = sum of s,  mean = S / n,  Q = sum of q + c (s / c - mean)^2
+/// over the parts that count a lane (c > 0). The program's sum and squares
+/// become S and Q; its mean and centered row, now against S, stay as they
+/// were. NaN and infinity reach Q as unsplit: a NaN or an infinite lane
+/// makes its part's q NaN.
+void meetForSumCenteredSquares(const SumCenteredSquares &match,
+                               const Part &part, StringRef splitsName,
+                               StringRef rowBlock, Meeting &meeting) {
+  ReduceOp sum = match.sum;
+  ReduceOp squaresOfRow = match.squares;
+  OpBuilder builder(sum);
+  Location loc = sum.getLoc();
+  Type f32 = builder.getF32Type();
+  SmallVector<OpOperand *> sumUses = getUses(sum);
+  Value x = sum.getSrc();
+  ArrayAttr rowShape = builder.getArrayAttr({builder.getStringAttr(rowBlock)});
+  auto constant = [&](float value) {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getF32FloatAttr(value));
+  };
+  auto rowSplat = [&](Value scalar) {
+    return SplatOp::create(builder, loc, x.getType(), scalar, rowShape);
+  };
+  Value zero = constant(0);
+
+  // The part's lanes counted (before its sum: its mean, sum / count, is
+  // then the pattern blk-combine-reductions exchanges once), its own mean,
+  // and squares about it. A part that counts nothing has a NaN mean, which
+  // its squares leave out (none is counted) and the merge below too.
+  Value count;
+  if (!match.mask)
+    count = arith::SIToFPOp::create(
+        builder, loc, f32,
+        ConstexprOp::create(builder, loc, builder.getI32Type(), rowBlock));
+  else if (Value bound = getColumnBound(match.mask, part))
+    count = arith::SIToFPOp::create(
+        builder, loc, f32,
+        createColumnsBelow(builder, loc, bound, part, rowBlock));
+  else
+    count = ReduceOp::create(builder, loc, f32, ReduceKind::sum,
+                             arith::SelectOp::create(builder, loc, match.mask,
+                                                     rowSplat(constant(1)),
+                                                     rowSplat(zero)),
+                             0);
+  builder.setInsertionPointAfter(sum);
+  Value partMean = arith::DivFOp::create(builder, loc, sum, count);
+  Value centered = arith::SubFOp::create(builder, loc, x, rowSplat(partMean));
+  if (match.mask)
+    centered = arith::SelectOp::create(builder, loc, match.mask, centered,
+                                       rowSplat(zero));
+  Value partSquares = ReduceOp::create(
+      builder, loc, f32, ReduceKind::sum,
+      arith::MulFOp::create(builder, loc, centered, centered), 0);
+
+  Value sumSlot = takeSlots(builder, loc, f32, 3, part, meeting);
+  Value countSlot = nextSlot(builder, loc, sumSlot, part);
+  Value squaresSlot = nextSlot(builder, loc, countSlot, part);
+  storePartial(builder, loc, sumSlot, sum, part);
+  storePartial(builder, loc, countSlot, count, part);
+  storePartial(builder, loc, squaresSlot, partSquares, part);
+  meet(builder, loc, part, meeting);
+  Value sums = loadPartials(builder, loc, sumSlot, f32, splitsName);
+  Value counts = loadPartials(builder, loc, countSlot, f32, splitsName);
+  Value squares = loadPartials(builder, loc, squaresSlot, f32, splitsName);
+  ArrayAttr partsShape =
+      builder.getArrayAttr({builder.getStringAttr(splitsName)});
+  auto repeat = [&](Value scalar) {
+    return SplatOp::create(builder, loc, sums.getType(), scalar, partsShape);
+  };
+  Value rowSum = ReduceOp::create(builder, loc, f32, ReduceKind::sum, sums, 0);
+  Value rowMean = arith::DivFOp::create(builder, loc, rowSum, match.divisor);
+  Value partsCounted = arith::CmpFOp::create(
+      builder, loc, arith::CmpFPredicate::OGT, counts, repeat(zero));
+  Value offsets = arith::SubFOp::create(
+      builder, loc, arith::DivFOp::create(builder, loc, sums, counts),
+      repeat(rowMean));
+  Value shifts = arith::MulFOp::create(
+      builder, loc, counts,
+      arith::MulFOp::create(builder, loc, offsets, offsets));
+  Value terms = arith::SelectOp::create(
+      builder, loc, partsCounted,
+      arith::AddFOp::create(builder, loc, squares, shifts), repeat(zero));
+  Value rowSquares =
+      ReduceOp::create(builder, loc, f32, ReduceKind::sum, terms, 0);
+
+  for (OpOperand *use : sumUses)
+    use->set(rowSum);
+  squaresOfRow.getResult().replaceAllUsesWith(rowSquares);
+  Operation *squaresSource = squaresOfRow.getSrc().getDefiningOp();
+  squaresOfRow.erase();
+  eraseIfDead(squaresSource);
+}
+
 /// Splits `kernel` (one that whyRowsCannotSplit accepts): a persistent
 /// loop over the parts of the rows around its body, the row and the part's
 /// columns from the loop's index, a meeting at each reduction of the row.
@@ -402,10 +543,14 @@ void splitRows(func::FuncOp kernel, SplitNames &names) {
         arith::AddIOp::create(builder, arange.getLoc(), arange, firsts);
     arange.getResult().replaceAllUsesExcept(columns, columns.getDefiningOp());
   });
-  // A max and its (first) sum of exps meet once; every other reduction
-  // alone.
+  // A max and its (first) sum of exps meet once, and a sum and its squares
+  // about the mean; every other reduction alone.
   llvm::DenseMap<Operation *, ReduceOp> sumOfMax;
+  llvm::MapVector<Operation *, SumCenteredSquares> meanSquares =
+      getSumCenteredSquaresBySum(reductions);
   llvm::SmallPtrSet<Operation *, 4> paired;
+  for (auto &[sum, match] : meanSquares)
+    paired.insert(match.squares);
   for (ReduceOp reduce : reductions)
     if (ReduceOp max = getMatchingMax(reduce);
         max && isRowReduction(max) && sumOfMax.try_emplace(max, reduce).second)
@@ -415,6 +560,9 @@ void splitRows(func::FuncOp kernel, SplitNames &names) {
       continue;
     if (ReduceOp sum = sumOfMax.lookup(reduce))
       meetForMaxAndSum(reduce, sum, part, splitsName, rowBlock, meeting);
+    else if (auto match = meanSquares.find(reduce); match != meanSquares.end())
+      meetForSumCenteredSquares(match->second, part, splitsName, rowBlock,
+                                meeting);
     else
       meetForReduction(reduce, part, splitsName, meeting);
   }
@@ -487,11 +635,13 @@ std::string mlir::blk::whyRowsCannotSplit(func::FuncOp kernel) {
   });
   if (!why.empty())
     return why;
-  if (countRowReductions(kernel) == 0)
+  if (getRowReductions(kernel).empty())
     return "no blk.reduce combines its row";
   return "";
 }
 
-int64_t mlir::blk::countRowReductions(func::FuncOp kernel) {
-  return getRowReductions(kernel).size();
+int64_t mlir::blk::countRowSlots(func::FuncOp kernel) {
+  SmallVector<ReduceOp> reductions = getRowReductions(kernel);
+  // A sum and its squares about the mean keep three partials.
+  return reductions.size() + getSumCenteredSquaresBySum(reductions).size();
 }

@@ -234,6 +234,70 @@ func.func @clustered_loop(%p: !blk.ptr<f32>, %n: i32) attributes {blk.kernel = #
 
 // -----
 
+// blk.sum_centered_squares on 4 warps: a thread's (sum, count, counted sum,
+// squares about its mean) tuple crosses the lanes in a butterfly (four
+// shuffles a step, Chan's merge), then the warps through one 16-byte slot a
+// thread: one barrier where a sum and then its squares took two.
+#row = #blk.blocked<elems = [4], lanes = [32], warps = [4]>
+
+// CHECK: #blk.launch<kernel = "centered_squares", threads = 128
+// CHECK-LABEL: gpu.func @centered_squares
+// CHECK-SAME: workgroup(%[[BUFFER:[^ ]+]] : memref<128xvector<4xf32>, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+func.func @centered_squares(%p: !blk.ptr<f32>, %n_cols: i32) attributes {blk.kernel = #blk.kernel<num_warps = 4>} {
+  %cols = blk.arange 0 to 512 : tensor<512xi32, #row>
+  %bound = blk.splat %n_cols : i32 -> tensor<512xi32, #row>
+  %in_bounds = arith.cmpi slt, %cols, %bound : tensor<512xi32, #row>
+  %zero = arith.constant 0.0 : f32
+  %n = arith.sitofp %n_cols : i32 to f32
+  %x = blk.load %p[%cols] mask %in_bounds other %zero : !blk.ptr<f32>, tensor<512xi32, #row> -> tensor<512xf32, #row>
+  // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32
+  // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32
+  // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32
+  // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32
+  // CHECK: gpu.shuffle  xor %{{.*}}, %c16_i32
+  // CHECK: memref.store %{{.*}}, %[[BUFFER]][%{{.*}}] : memref<128xvector<4xf32>, #gpu.address_space<workgroup>>
+  // CHECK-NEXT: gpu.barrier
+  // CHECK-NOT: gpu.barrier
+  // CHECK: memref.load %[[BUFFER]]
+  // CHECK: memref.load %[[BUFFER]]
+  // CHECK: memref.load %[[BUFFER]]
+  // CHECK: memref.load %[[BUFFER]]
+  // CHECK-NOT: gpu.barrier
+  // CHECK: llvm.store
+  %sum, %squares = blk.sum_centered_squares %x, %n mask %in_bounds axis 0 : tensor<512xf32, #row> -> f32, f32
+  %variance = arith.divf %squares, %n : f32
+  %result = blk.splat %variance : f32 -> tensor<512xf32, #row>
+  blk.store %p[%cols], %result mask %in_bounds : !blk.ptr<f32>, tensor<512xi32, #row>, tensor<512xf32, #row>
+  return
+}
+
+// -----
+
+// Across the CTAs of a cluster the tuples travel through distributed
+// shared memory as 16-byte loads.
+#cluster = #blk.blocked<elems = [4], lanes = [32], warps = [4], ctas = [2]>
+
+// CHECK: llvm.mlir.global internal @blk_cluster_partials_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<128 x vector<4xf32>>
+// CHECK-LABEL: gpu.func @clustered_centered_squares
+func.func @clustered_centered_squares(%p: !blk.ptr<f32>, %n: f32) attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2>} {
+  %cols = blk.arange 0 to 2048 : tensor<2048xi32, #cluster>
+  %x = blk.load %p[%cols] {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<2048xi32, #cluster> -> tensor<2048xf32, #cluster>
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : vector<4xf32>, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.cluster.arrive {aligned}
+  // CHECK-NEXT: nvvm.cluster.wait {aligned}
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<7> -> vector<4xf32>
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<7> -> vector<4xf32>
+  // CHECK-NOT: nvvm.cluster.wait
+  // CHECK: nvvm.cluster.arrive {aligned}
+  %sum, %squares = blk.sum_centered_squares %x, %n axis 0 : tensor<2048xf32, #cluster> -> f32, f32
+  %total = arith.addf %sum, %squares : f32
+  %result = blk.splat %total : f32 -> tensor<2048xf32, #cluster>
+  blk.store %p[%cols], %result {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<2048xi32, #cluster>, tensor<2048xf32, #cluster>
+  return
+}
+
+// -----
+
 // On clusters of 16 CTAs (kMinSharedReadClusterCtas) the lanes share the
 // reads of the other CTAs' partials: a row spans 16 lanes, lane i reads CTA
 // (i mod 16)'s slot, and a butterfly over those lanes (offsets 1 to 8)

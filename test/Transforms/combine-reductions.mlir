@@ -1,4 +1,7 @@
 // RUN: softmax-opt %s --blk-combine-reductions --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --blk-combine-reductions="max-exp-sum=false sum-centered-squares=false" --split-input-file | FileCheck %s --check-prefix=OFF
+// OFF-NOT: blk.max_exp_sum
+// OFF-NOT: blk.sum_centered_squares
 
 #l = #blk.blocked<elems = [4], lanes = [32], warps = [8]>
 
@@ -227,4 +230,106 @@ func.func @other_axis(%x: tensor<8x512xf32, #l>) -> (tensor<8xf32, #r>, tensor<5
   %e = math.exp %d : tensor<8x512xf32, #l>
   %s = blk.reduce sum %e axis 0 : tensor<8x512xf32, #l> -> tensor<512xf32, #c>
   return %m, %s : tensor<8xf32, #r>, tensor<512xf32, #c>
+}
+
+// -----
+
+#l = #blk.blocked<elems = [4], lanes = [32], warps = [8]>
+
+// LayerNorm's sum and its squares about the mean (masked) become one
+// blk.sum_centered_squares where the sum was; the centered row stays for
+// the output; the squares' block is gone.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: %[[X:.*]] = blk.load %{{.*}} mask %[[MASK:[^ ]+]] other
+// CHECK-NEXT: %[[SUM:.*]], %[[SQUARES:.*]] = blk.sum_centered_squares %[[X]], %[[N:[^ ]+]] mask %[[MASK]] axis 0 : tensor<1024xf32, #{{.*}}> -> f32, f32
+// CHECK-NEXT: %[[MEAN:.*]] = arith.divf %[[SUM]], %[[N]]
+// CHECK: %[[CENTERED:.*]] = arith.select %[[MASK]]
+// CHECK-NOT: blk.reduce
+// CHECK: arith.divf %[[SQUARES]], %[[N]]
+// CHECK: arith.mulf %[[CENTERED]]
+func.func @layer_norm(%p: !blk.ptr<f32>, %q: !blk.ptr<f32>, %n_cols: i32) attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32, #l>
+  %bound = blk.splat %n_cols : i32 -> tensor<1024xi32, #l>
+  %in_bounds = arith.cmpi slt, %cols, %bound : tensor<1024xi32, #l>
+  %zero = arith.constant 0.0 : f32
+  %zeros = arith.constant dense<0.0> : tensor<1024xf32, #l>
+  %n = arith.sitofp %n_cols : i32 to f32
+  %x = blk.load %p[%cols] mask %in_bounds other %zero : !blk.ptr<f32>, tensor<1024xi32, #l> -> tensor<1024xf32, #l>
+  %sum = blk.reduce sum %x axis 0 : tensor<1024xf32, #l> -> f32
+  %mean = arith.divf %sum, %n : f32
+  %means = blk.splat %mean : f32 -> tensor<1024xf32, #l>
+  %difference = arith.subf %x, %means : tensor<1024xf32, #l>
+  %centered = arith.select %in_bounds, %difference, %zeros : tensor<1024xi1, #l>, tensor<1024xf32, #l>
+  %squares = arith.mulf %centered, %centered : tensor<1024xf32, #l>
+  %square_sum = blk.reduce sum %squares axis 0 : tensor<1024xf32, #l> -> f32
+  %variance = arith.divf %square_sum, %n : f32
+  %variances = blk.splat %variance : f32 -> tensor<1024xf32, #l>
+  %y = arith.mulf %centered, %variances : tensor<1024xf32, #l>
+  blk.store %q[%cols], %y mask %in_bounds : !blk.ptr<f32>, tensor<1024xi32, #l>, tensor<1024xf32, #l>
+  return
+}
+
+// -----
+
+#one = #blk.blocked<elems = [32], lanes = [32], warps = [1]>
+#l = #blk.blocked<elems = [4], lanes = [32], warps = [8]>
+
+// On one warp there is no barrier to save: left alone. In a loop (a split
+// row's parts) the pair gives scalars only, and combines (without a mask:
+// every lane is counted). A divisor defined after the sum, or a select
+// whose other value is not 0, is not the pattern.
+// CHECK-LABEL: func.func @one_warp_sum_squares
+// CHECK-NOT: blk.sum_centered_squares
+// CHECK-LABEL: func.func @in_loop_sum_squares
+// CHECK: scf.for
+// CHECK: blk.sum_centered_squares %{{.*}}, %{{.*}} axis 0
+// CHECK-LABEL: func.func @divisor_after_sum
+// CHECK-NOT: blk.sum_centered_squares
+// CHECK-LABEL: func.func @not_centered_on_zero
+// CHECK-NOT: blk.sum_centered_squares
+func.func @one_warp_sum_squares(%x: tensor<1024xf32, #one>, %n: f32) -> f32 {
+  %sum = blk.reduce sum %x axis 0 : tensor<1024xf32, #one> -> f32
+  %mean = arith.divf %sum, %n : f32
+  %means = blk.splat %mean : f32 -> tensor<1024xf32, #one>
+  %difference = arith.subf %x, %means : tensor<1024xf32, #one>
+  %squares = arith.mulf %difference, %difference : tensor<1024xf32, #one>
+  %square_sum = blk.reduce sum %squares axis 0 : tensor<1024xf32, #one> -> f32
+  return %square_sum : f32
+}
+func.func @in_loop_sum_squares(%x: tensor<1024xf32, #l>, %n: f32, %steps: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %total = scf.for %i = %c0 to %steps step %c1 iter_args(%acc = %zero) -> (f32) {
+    %sum = blk.reduce sum %x axis 0 : tensor<1024xf32, #l> -> f32
+    %mean = arith.divf %sum, %n : f32
+    %means = blk.splat %mean : f32 -> tensor<1024xf32, #l>
+    %difference = arith.subf %x, %means : tensor<1024xf32, #l>
+    %squares = arith.mulf %difference, %difference : tensor<1024xf32, #l>
+    %square_sum = blk.reduce sum %squares axis 0 : tensor<1024xf32, #l> -> f32
+    %next = arith.addf %acc, %square_sum : f32
+    scf.yield %next : f32
+  }
+  return %total : f32
+}
+func.func @divisor_after_sum(%x: tensor<1024xf32, #l>, %m: i32) -> f32 {
+  %sum = blk.reduce sum %x axis 0 : tensor<1024xf32, #l> -> f32
+  %n = arith.sitofp %m : i32 to f32
+  %mean = arith.divf %sum, %n : f32
+  %means = blk.splat %mean : f32 -> tensor<1024xf32, #l>
+  %difference = arith.subf %x, %means : tensor<1024xf32, #l>
+  %squares = arith.mulf %difference, %difference : tensor<1024xf32, #l>
+  %square_sum = blk.reduce sum %squares axis 0 : tensor<1024xf32, #l> -> f32
+  return %square_sum : f32
+}
+func.func @not_centered_on_zero(%x: tensor<1024xf32, #l>, %n: f32, %mask: tensor<1024xi1, #l>) -> f32 {
+  %ones = arith.constant dense<1.0> : tensor<1024xf32, #l>
+  %sum = blk.reduce sum %x axis 0 : tensor<1024xf32, #l> -> f32
+  %mean = arith.divf %sum, %n : f32
+  %means = blk.splat %mean : f32 -> tensor<1024xf32, #l>
+  %difference = arith.subf %x, %means : tensor<1024xf32, #l>
+  %centered = arith.select %mask, %difference, %ones : tensor<1024xi1, #l>, tensor<1024xf32, #l>
+  %squares = arith.mulf %centered, %centered : tensor<1024xf32, #l>
+  %square_sum = blk.reduce sum %squares axis 0 : tensor<1024xf32, #l> -> f32
+  return %square_sum : f32
 }

@@ -128,6 +128,181 @@ func.func @names_taken(%out: !blk.ptr<i32> {blk.arg = #blk.arg<output "y", per_r
 
 // -----
 
+// A sum and its squares about the mean (layer_norm's): one meeting, for
+// the part's sum, its count of columns below n_cols (no reduction: the
+// mask is the bounds check) and its squares about its own mean (sum /
+// count: the pattern blk-combine-reductions exchanges once); the row's
+// sum and the parts' squares merged as Chan's replace the program's.
+// CHECK-LABEL: func.func @mean_and_squares
+// CHECK: %[[PART:.*]] = arith.remui
+// CHECK: %[[FIRST_COL:.*]] = arith.muli %[[PART]], %{{.*}} : i32
+// CHECK: %[[X:.*]] = blk.load %{{.*}} mask %[[MASK:[^ ]+]] other
+// CHECK: %[[BELOW:.*]] = arith.subi %{{.*}}, %[[FIRST_COL]] : i32
+// CHECK: %[[LOW:.*]] = arith.maxsi %[[BELOW]]
+// CHECK: %[[LANES:.*]] = arith.minsi %[[LOW]]
+// CHECK: %[[C0:.*]] = arith.sitofp %[[LANES]] : i32 to f32
+// CHECK: %[[S0:.*]] = blk.reduce sum %[[X]] axis 0
+// CHECK: %[[MEAN0:.*]] = arith.divf %[[S0]], %[[C0]] : f32
+// CHECK: %[[MEANS0:.*]] = blk.splat %[[MEAN0]] [BLOCK]
+// CHECK: %[[D0:.*]] = arith.subf %[[X]], %[[MEANS0]]
+// CHECK: %[[CD0:.*]] = arith.select %[[MASK]], %[[D0]]
+// CHECK: %[[SQ0:.*]] = arith.mulf %[[CD0]], %[[CD0]]
+// CHECK: %[[Q0:.*]] = blk.reduce sum %[[SQ0]] axis 0
+// CHECK: blk.program_barrier
+// CHECK-NOT: blk.program_barrier
+// CHECK: %[[SUMS:.*]] = blk.load
+// CHECK: %[[COUNTS:.*]] = blk.load
+// CHECK: %[[QS:.*]] = blk.load
+// CHECK: %[[S:.*]] = blk.reduce sum %[[SUMS]] axis 0
+// CHECK: %[[MEAN:.*]] = arith.divf %[[S]], %[[N:.*]] : f32
+// CHECK: %[[PART_MEANS:.*]] = arith.divf %[[SUMS]], %[[COUNTS]]
+// CHECK: %[[OFFSETS:.*]] = arith.subf %[[PART_MEANS]]
+// CHECK: %[[OFF2:.*]] = arith.mulf %[[OFFSETS]], %[[OFFSETS]]
+// CHECK: %[[SHIFTS:.*]] = arith.mulf %[[COUNTS]], %[[OFF2]]
+// CHECK: %[[TERMS:.*]] = arith.addf %[[QS]], %[[SHIFTS]]
+// CHECK: %[[KEPT:.*]] = arith.select %{{.*}}, %[[TERMS]]
+// CHECK: %[[Q:.*]] = blk.reduce sum %[[KEPT]] axis 0
+// CHECK-NOT: blk.reduce
+// CHECK: arith.divf %[[S]], %[[N]]
+// CHECK: arith.divf %[[Q]], %[[N]]
+func.func @mean_and_squares(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y">},
+                            %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                            %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                            %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %zero = arith.constant 0.0 : f32
+  %zeros = blk.splat %zero [BLOCK] : f32 -> tensor<?xf32>
+  %n_float = arith.sitofp %n_cols : i32 to f32
+  %start = arith.muli %row, %n_cols : i32
+  %row_in = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %x = blk.load %row_in[%cols] mask %in_bounds other %zero
+      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %sum = blk.reduce sum %x axis 0 : tensor<?xf32> -> f32
+  %mean = arith.divf %sum, %n_float : f32
+  %means = blk.splat %mean [BLOCK] : f32 -> tensor<?xf32>
+  %difference = arith.subf %x, %means : tensor<?xf32>
+  %centered = arith.select %in_bounds, %difference, %zeros
+      : tensor<?xi1>, tensor<?xf32>
+  %squares = arith.mulf %centered, %centered : tensor<?xf32>
+  %square_sum = blk.reduce sum %squares axis 0 : tensor<?xf32> -> f32
+  %variance = arith.divf %square_sum, %n_float : f32
+  %variances = blk.splat %variance [BLOCK] : f32 -> tensor<?xf32>
+  %y = arith.mulf %centered, %variances : tensor<?xf32>
+  %row_out = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  blk.store %row_out[%cols], %y mask %in_bounds
+      : !blk.ptr<f32>, tensor<?xi32>, tensor<?xf32>
+  return
+}
+
+// -----
+
+// Without the select every lane counts: the part's count is its length.
+// With a mask that is not the bounds check, the count is reduced. A select
+// whose other value is not 0 is not the pattern: two meetings.
+// CHECK-LABEL: func.func @every_lane_counts
+// CHECK: blk.load
+// CHECK: %[[LANES:.*]] = blk.constexpr BLOCK : i32
+// CHECK: arith.sitofp %[[LANES]] : i32 to f32
+// CHECK: blk.reduce sum
+// CHECK: blk.program_barrier
+// CHECK-NOT: blk.program_barrier
+// CHECK-LABEL: func.func @counted_by_a_reduction
+// CHECK: %[[ONES:.*]] = arith.select %{{.*}} : tensor<?xi1>, tensor<?xf32>
+// CHECK: blk.reduce sum %[[ONES]]
+// CHECK: blk.reduce sum
+// CHECK: blk.program_barrier
+// CHECK-NOT: blk.program_barrier
+// CHECK-LABEL: func.func @not_centered_on_zero
+// CHECK: blk.program_barrier
+// CHECK: blk.program_barrier
+func.func @every_lane_counts(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y", per_row>},
+                             %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                             %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                             %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n_float = arith.sitofp %n_cols : i32 to f32
+  %start = arith.muli %row, %n_cols : i32
+  %row_in = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %x = blk.load %row_in[%cols] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %sum = blk.reduce sum %x axis 0 : tensor<?xf32> -> f32
+  %mean = arith.divf %sum, %n_float : f32
+  %means = blk.splat %mean [BLOCK] : f32 -> tensor<?xf32>
+  %difference = arith.subf %x, %means : tensor<?xf32>
+  %squares = arith.mulf %difference, %difference : tensor<?xf32>
+  %square_sum = blk.reduce sum %squares axis 0 : tensor<?xf32> -> f32
+  %at = blk.splat %row : i32 -> tensor<1xi32>
+  %result = blk.splat %square_sum : f32 -> tensor<1xf32>
+  blk.store %out[%at], %result : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  return
+}
+func.func @counted_by_a_reduction(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y", per_row>},
+                                  %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                                  %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                                  %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %zero = arith.constant 0.0 : f32
+  %zeros = blk.splat %zero [BLOCK] : f32 -> tensor<?xf32>
+  %n_float = arith.sitofp %n_cols : i32 to f32
+  %start = arith.muli %row, %n_cols : i32
+  %row_in = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %raw = blk.load %row_in[%cols] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %positive = arith.cmpf ogt, %raw, %zeros : tensor<?xf32>
+  %x = blk.load %row_in[%cols] mask %positive other %zero
+      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %sum = blk.reduce sum %x axis 0 : tensor<?xf32> -> f32
+  %mean = arith.divf %sum, %n_float : f32
+  %means = blk.splat %mean [BLOCK] : f32 -> tensor<?xf32>
+  %difference = arith.subf %x, %means : tensor<?xf32>
+  %centered = arith.select %positive, %difference, %zeros
+      : tensor<?xi1>, tensor<?xf32>
+  %squares = arith.mulf %centered, %centered : tensor<?xf32>
+  %square_sum = blk.reduce sum %squares axis 0 : tensor<?xf32> -> f32
+  %at = blk.splat %row : i32 -> tensor<1xi32>
+  %result = blk.splat %square_sum : f32 -> tensor<1xf32>
+  blk.store %out[%at], %result : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  return
+}
+func.func @not_centered_on_zero(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "y", per_row>},
+                                %in: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                                %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                                %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %ones = blk.splat %one [BLOCK] : f32 -> tensor<?xf32>
+  %n_float = arith.sitofp %n_cols : i32 to f32
+  %start = arith.muli %row, %n_cols : i32
+  %row_in = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %x = blk.load %row_in[%cols] mask %in_bounds other %zero
+      : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %sum = blk.reduce sum %x axis 0 : tensor<?xf32> -> f32
+  %mean = arith.divf %sum, %n_float : f32
+  %means = blk.splat %mean [BLOCK] : f32 -> tensor<?xf32>
+  %difference = arith.subf %x, %means : tensor<?xf32>
+  %centered = arith.select %in_bounds, %difference, %ones
+      : tensor<?xi1>, tensor<?xf32>
+  %squares = arith.mulf %centered, %centered : tensor<?xf32>
+  %square_sum = blk.reduce sum %squares axis 0 : tensor<?xf32> -> f32
+  %at = blk.splat %row : i32 -> tensor<1xi32>
+  %result = blk.splat %square_sum : f32 -> tensor<1xf32>
+  blk.store %out[%at], %result : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  return
+}
+
+// -----
+
 // A sum alone: its partial meets the row's other parts, and the row's sum
 // replaces it.
 // CHECK-LABEL: func.func @sum_of_squares

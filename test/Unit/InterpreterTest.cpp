@@ -39,12 +39,11 @@ struct Interpreted {
 /// Fits and binds `text` for rows x cols f32 on sm_90 with `constants`
 /// (and the options `adjust` changes), fills its inputs with seeded data
 /// and interprets it.
-Interpreted interpret(MLIRContext &context, const std::string &text,
-                      int64_t rows, int64_t cols,
-                      std::map<std::string, int64_t> constants,
-                      llvm::function_ref<void(::blk::CompileOptions &)>
-                          adjust = nullptr,
-                      bool special = false) {
+Interpreted
+interpret(MLIRContext &context, const std::string &text, int64_t rows,
+          int64_t cols, std::map<std::string, int64_t> constants,
+          llvm::function_ref<void(::blk::CompileOptions &)> adjust = nullptr,
+          bool special = false, const rt::ScalarValues &scalars = {}) {
   Interpreted result;
   ScopedDiagnosticHandler collect(&context, [&](Diagnostic &d) {
     result.errors += d.str() + "\n";
@@ -82,11 +81,11 @@ Interpreted interpret(MLIRContext &context, const std::string &text,
   EXPECT_TRUE(rt::createHostTensors(*signatures, shape, result.tensors));
   EXPECT_TRUE(rt::createHostTensors(*signatures, shape, scratch,
                                     rt::TensorGroup::scratch));
-  rt::fillInputs(nullptr, cols, result.tensors, {}, /*seed=*/3, special);
+  rt::fillInputs(nullptr, cols, result.tensors, scalars, /*seed=*/3, special);
   std::vector<rt::HostTensor> all = result.tensors;
   all.insert(all.end(), scratch.begin(), scratch.end());
-  (void)mlir::blk::interpretProgram(**specialized, binding->getGrid(rows), shape,
-                              all, {}, result.outputs);
+  (void)mlir::blk::interpretProgram(**specialized, binding->getGrid(rows),
+                                    shape, all, scalars, result.outputs);
   return result;
 }
 
@@ -94,14 +93,15 @@ Interpreted interpret(MLIRContext &context, const std::string &text,
 /// columns), its rows split as `splitRows` says.
 Interpreted interpretOnOneCta(MLIRContext &context, const std::string &program,
                               int64_t rows, int64_t cols,
-                              const std::string &splitRows, bool special) {
+                              const std::string &splitRows, bool special,
+                              const rt::ScalarValues &scalars = {}) {
   return interpret(
       context, program, rows, cols, {},
       [&](::blk::CompileOptions &options) {
         options.numCtas = 1;
         options.splitRows = splitRows;
       },
-      special);
+      special, scalars);
 }
 
 DialectRegistry getRegistry() {
@@ -169,18 +169,19 @@ TEST(InterpreterTest, SplitRowsAgreeWithHeldRows) {
   EXPECT_LT(std::sqrt(error / norm), 1e-12);
 }
 
-// log_softmax's max and sum meet once a part as (max, sum) pairs (split
-// always: a program of one row stays on a cluster by the rules), on rows
-// with infinities, NaN and the float limits: the same NaNs, infinities and
-// values as the program holding its rows.
-TEST(InterpreterTest, SplitMaxAndSumAgreeOnSpecialRows) {
+/// Split and held runs of `example` on the same special rows (infinities,
+/// NaN and the float limits among ordinary rows): the same NaNs, the same
+/// infinities, and values a float64's rounding apart.
+void expectSplitAgreesOnSpecialRows(const char *example,
+                                    const std::string &splitRows,
+                                    const rt::ScalarValues &scalars = {}) {
   MLIRContext context(getRegistry());
   constexpr int64_t kRows = 37, kCols = 40000;
-  std::string program = readExample("log_softmax.mlir");
-  Interpreted split =
-      interpretOnOneCta(context, program, kRows, kCols, "always", true);
+  std::string program = readExample(example);
+  Interpreted split = interpretOnOneCta(context, program, kRows, kCols,
+                                        splitRows, true, scalars);
   Interpreted held =
-      interpretOnOneCta(context, program, kRows, kCols, "never", true);
+      interpretOnOneCta(context, program, kRows, kCols, "never", true, scalars);
   ASSERT_EQ(split.errors, "");
   ASSERT_EQ(held.errors, "");
   EXPECT_EQ(split.binding, "BLOCK=5120 SPLITS=8 warps=8");
@@ -201,6 +202,20 @@ TEST(InterpreterTest, SplitMaxAndSumAgreeOnSpecialRows) {
         << "element " << i;
   }
   EXPECT_GT(nans, 0) << "the special rows have no NaN row to compare";
+}
+
+// log_softmax's max and sum meet once a part as (max, sum) pairs (split
+// always: a program of one row stays on a cluster by the rules).
+TEST(InterpreterTest, SplitMaxAndSumAgreeOnSpecialRows) {
+  expectSplitAgreesOnSpecialRows("log_softmax.mlir", "always");
+}
+
+// layer_norm's sum and squares about the mean meet once a part, as (sum,
+// count, squares about the part's mean) merged as Chan's; the last part of
+// a row counts 4160 of its 5120 lanes.
+TEST(InterpreterTest, SplitMeanAndSquaresAgreeOnSpecialRows) {
+  expectSplitAgreesOnSpecialRows("layer_norm.mlir", "auto",
+                                 {{"eps", rt::ScalarValue{1e-5}}});
 }
 
 // Three programs must meet, but the kernel runs two: on the GPU a hang, here

@@ -841,4 +841,53 @@ def Blk_MaxExpSumOp : Blk_Op<"max_exp_sum", [Pure,
   let hasVerifier = 1;
 }
 
+def Blk_SumCenteredSquaresOp : Blk_Op<"sum_centered_squares", [Pure,
+    DeclareOpInterfaceMethods<Blk_ReductionOpInterface>,
+    AllTypesMatch<["sum", "squares", "divisor"]>,
+    TypesMatchWith<"mask is an i1 block of the source's shape",
+                   "src", "mask", "::mlir::blk::getMaskType($_self)",
+                   "!::llvm::cast<::mlir::blk::SumCenteredSquaresOp>($_op).getMask() || std::equal_to<>()">]> {
+  let summary = "sum of a row, and the sum of its squares about sum / n";
+  let description = [{
+    `sum` = the sum of the 1-D block `src`; `squares` = the sum, over the
+    lanes where `mask` is true (every lane without one), of
+    `(src - sum / divisor)^2`: LayerNorm's mean and variance (times n),
+    with the values of the ops it replaces,
+
+    ```mlir
+    %sum = blk.reduce sum %x axis 0 : tensor<1024xf32> -> f32
+    %mean = arith.divf %sum, %n : f32
+    %means = blk.splat %mean : f32 -> tensor<1024xf32>
+    %difference = arith.subf %x, %means : tensor<1024xf32>
+    %centered = arith.select %mask, %difference, %zeros : tensor<1024xi1>, tensor<1024xf32>
+    %squares_block = arith.mulf %centered, %centered : tensor<1024xf32>
+    %squares = blk.reduce sum %squares_block axis 0 : tensor<1024xf32> -> f32
+    ```
+
+    Formed by blk-combine-reductions. On the GPU the partials are
+    exchanged once per level: a thread's sum, and the count, sum and
+    squares about their own mean of the lanes `mask` keeps, combined as
+    Chan, Golub and LeVeque's parallel variance (`M2 = M2a + M2b + (mb -
+    ma)^2 ca cb / (ca + cb)`), travel as one 16-byte vector; `squares` is
+    then `M2 + c (counted sum / c - sum / divisor)^2`. One barrier (or cluster barrier) where the two reductions
+    it replaces had two, and the squares are taken about each thread's
+    mean: no cancellation of E[x^2] - E[x]^2. Rounding differs from the
+    ops it replaces by the merge (an ulp or two). On the CPU, the ops it
+    replaces.
+
+    ```mlir
+    %sum, %squares = blk.sum_centered_squares %x, %n mask %in_bounds axis 0
+        : tensor<1024xf32> -> f32, f32
+    ```
+  }];
+  let arguments = (ins Blk_Block:$src, F32:$divisor,
+                       Optional<Blk_MaskBlock>:$mask, I64Attr:$axis);
+  let results = (outs F32:$sum, F32:$squares);
+  let assemblyFormat = [{
+    $src `,` $divisor (`mask` $mask^)? `axis` $axis attr-dict `:` type($src)
+    `->` type($sum) `,` type($squares)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // BLK_OPS_TD

@@ -112,6 +112,13 @@ def BlkSplitRows : Pass<"blk-split-rows", "::mlir::ModuleOp"> {
       part's sum against its own max, the row's S = sum of s * exp(m - M)
       over the parts with a finite value, M = max m (NaN where the row has
       none, as unsplit);
+    * a row's sum and its sum of squares about the mean (layer_norm's mean
+      and variance: `sum(select(mask, x - sum(x) / n, 0)^2)`, the select
+      optional, masked lanes of `x` loaded as 0) meet once: each part
+      stores its sum, its count of lanes (`clamp(n_cols - first column, 0,
+      row_block)` where the mask is the bounds check, else reduced) and its
+      squares about its own mean, merged as Chan, Golub and LeVeque's
+      parallel variance, `Q = sum of q + c (s / c - mean)^2`;
     * the kernel declares `row_splits = SPLITS` (a name the kernel does not
       use: SPLITS, or SPLITS_1, ...) and two stages, so that the next part's
       loads are in flight while a part waits.
@@ -139,7 +146,8 @@ def BlkSplitRows : Pass<"blk-split-rows", "::mlir::ModuleOp"> {
     (SPLITS, `row_arrivals`, `row_partials_<type>`, or the same with a
     number where the module uses them) are the same in every kernel of the
     module. Each partials matrix is rows x cols, as softmax_split_resident's
-    (a row of it takes one SPLITS-long slot a reduction). GPU only: the CPU path runs programs
+    (a row of it takes one SPLITS-long slot a reduction, three for a sum
+    and its squares). GPU only: the CPU path runs programs
     one after another, and refuses programs that meet.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
@@ -382,10 +390,10 @@ def BlkPipelineLoads : Pass<"blk-pipeline-loads", "::mlir::ModuleOp"> {
 }
 
 def BlkCombineReductions : Pass<"blk-combine-reductions", "::mlir::ModuleOp"> {
-  let summary = "Reduce a row's max and its sum of exp against it in one "
-                "exchange (blk.max_exp_sum)";
+  let summary = "Reduce a row's max and its sum of exp against it, or its "
+                "sum and its squares about the mean, in one exchange";
   let description = [{
-    Replaces the two reductions of softmax-like kernels,
+    With `max-exp-sum`, replaces the two reductions of softmax-like kernels,
 
     ```mlir
     %m = blk.reduce max %x axis 0 : tensor<8192xf32, #l> -> f32
@@ -421,7 +429,30 @@ def BlkCombineReductions : Pass<"blk-combine-reductions", "::mlir::ModuleOp"> {
     CTAs raise a thread's registers past an occupancy step (bf16 4096 x
     16384: 53 -> 79; f32 256 x 262144: 109 -> 149): docs/benchmarks.md,
     "One exchange for max and sum".
+
+    With `sum-centered-squares`, replaces LayerNorm's two reductions, a
+    row's sum and the sum of squares about its mean (blk/Transforms/
+    SumCenteredSquares.h states the pattern: `sum(select(mask, x - sum(x) /
+    n, 0)^2)`, the select optional, masked lanes of `x` loaded as 0), by
+
+    ```mlir
+    %sum, %squares = blk.sum_centered_squares %x, %n mask %in_bounds axis 0
+        : tensor<8192xf32, #l> -> f32, f32
+    ```
+
+    which exchanges (sum, count, squares about the thread's mean) triples
+    once, under the same conditions (crossing warps or CTAs, outside loops).
+    The program's own centered row, `x - sum / n`, stays for its other
+    uses. In blk-to-ptx unless `combine-centered-squares` is off.
   }];
+  let options = [
+    Option<"maxExpSum", "max-exp-sum", "bool", /*default=*/"true",
+           "Combine a max and its sum of exps (blk.max_exp_sum)">,
+    Option<"sumCenteredSquares", "sum-centered-squares", "bool",
+           /*default=*/"true",
+           "Combine a sum and its squares about the mean "
+           "(blk.sum_centered_squares)">,
+  ];
   let dependentDialects = ["::mlir::blk::BlkDialect"];
 }
 

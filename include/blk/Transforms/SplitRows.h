@@ -27,9 +27,9 @@ std::string whyRowsCannotSplit(func::FuncOp kernel);
 
 /// The partials a split `kernel` keeps for a row in each SPLITS-long slot
 /// of its scratch line: one slot per reduction of its row (a max and its
-/// sum of exps take two), all within the row's `cols` columns where
-/// slots x SPLITS <= cols.
-int64_t countRowReductions(func::FuncOp kernel);
+/// sum of exps take two, a sum and its squares about the mean three), all
+/// within the row's `cols` columns where slots x SPLITS <= cols.
+int64_t countRowSlots(func::FuncOp kernel);
 
 } // namespace mlir::blk
 
