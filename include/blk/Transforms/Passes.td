@@ -440,10 +440,11 @@ def BlkCombineReductions : Pass<"blk-combine-reductions", "::mlir::ModuleOp"> {
         : tensor<8192xf32, #l> -> f32, f32
     ```
 
-    which exchanges (sum, count, squares about the thread's mean) triples
-    once, under the same conditions (crossing warps or CTAs, outside loops).
-    The program's own centered row, `x - sum / n`, stays for its other
-    uses. In blk-to-ptx unless `combine-centered-squares` is off.
+    which exchanges (sum, count, counted sum, squares about their mean)
+    tuples once, where the reduction crosses warps or CTAs, in loops too
+    (it gives scalars only: a split row's parts combine). The program's own
+    centered row, `x - sum / n`, stays for its other uses. In blk-to-ptx
+    unless `combine-centered-squares` is off.
   }];
   let options = [
     Option<"maxExpSum", "max-exp-sum", "bool", /*default=*/"true",
