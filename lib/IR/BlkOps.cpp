@@ -727,16 +727,6 @@ bool MaxExpSumOp::isReducedResult(unsigned index) {
   return index != cast<OpResult>(getExps()).getResultNumber();
 }
 
-bool SumCenteredSquaresOp::isReducedResult(unsigned) { return true; }
-
-LogicalResult SumCenteredSquaresOp::verify() {
-  RankedTensorType srcType = getSrc().getType();
-  if (!srcType.getElementType().isF32() || srcType.getRank() != 1)
-    return emitOpError() << "expected a 1-D block of f32, but found "
-                         << srcType;
-  return verifyReduction(*this, srcType, getAxis(), getSum().getType());
-}
-
 LogicalResult MaxExpSumOp::verify() {
   Type elementType = getSrc().getType().getElementType();
   if (!elementType.isF32())

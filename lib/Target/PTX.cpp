@@ -53,12 +53,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   BlkAsyncFillOptions asyncFill;
   asyncFill.minRuns = options.asyncFillMinRuns;
   pm.addPass(createBlkAsyncFill(asyncFill));
-  if (options.combineReductions || options.combineCenteredSquares) {
-    BlkCombineReductionsOptions combine;
-    combine.maxExpSum = options.combineReductions;
-    combine.sumCenteredSquares = options.combineCenteredSquares;
-    pm.addPass(createBlkCombineReductions(combine));
-  }
+  if (options.combineReductions)
+    pm.addPass(createBlkCombineReductions());
   pm.addPass(createBlkNarrowReductions());
   if (options.divideInExponent)
     pm.addPass(createBlkDivideInExponent());

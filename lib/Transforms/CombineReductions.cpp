@@ -19,12 +19,10 @@
 #include "blk/IR/Distribution.h"
 #include "blk/Transforms/MaxExpSum.h"
 #include "blk/Transforms/Passes.h"
-#include "blk/Transforms/SumCenteredSquares.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -55,22 +53,17 @@ Value getRepeated(Value block, int64_t axis) {
   return expand.getSrc();
 }
 
-/// Whether `reduce` goes through shared memory (several warps or CTAs),
-/// where one exchange instead of two saves a barrier.
-bool crossesWarps(ReduceOp reduce) {
-  FailureOr<Distribution> distribution =
-      Distribution::get(reduce.getSrc().getType());
-  return succeeded(distribution) &&
-         distribution->getReduceSpread(reduce.getAxis()).crossesWarps();
-}
-
-/// Whether a max and its sum of exps are worth one exchange: across warps,
-/// outside loops. In a loop the exps live beside the next iteration's row
-/// (the persistent program, blk-pipeline-loads): sm_90, 4096 columns on 4
-/// warps, 71 -> 96 registers and a spill (ptxas -v). A sum and its squares
-/// give scalars only, and combine in loops too (a split row's parts).
+/// Whether `max`'s reduction goes through shared memory (several warps or
+/// CTAs), where one exchange instead of two saves a barrier, outside loops.
+/// In a loop the exps live beside the next iteration's row (the persistent
+/// program, blk-pipeline-loads): sm_90, 4096 columns on 4 warps, 71 -> 96
+/// registers and a spill (ptxas -v).
 bool isWorthCombining(ReduceOp max) {
-  return crossesWarps(max) && !max->getParentOfType<LoopLikeOpInterface>();
+  FailureOr<Distribution> distribution =
+      Distribution::get(max.getSrc().getType());
+  return succeeded(distribution) &&
+         distribution->getReduceSpread(max.getAxis()).crossesWarps() &&
+         !max->getParentOfType<LoopLikeOpInterface>();
 }
 
 void combine(ReduceOp max, ReduceOp sum) {
@@ -87,47 +80,21 @@ void combine(ReduceOp max, ReduceOp sum) {
   eraseIfDead(exp);
 }
 
-/// The sum and the squares of `match` as one blk.sum_centered_squares,
-/// where the sum was.
-void combine(const SumCenteredSquares &match) {
-  ReduceOp sum = match.sum, squares = match.squares;
-  OpBuilder builder(sum);
-  auto combined = SumCenteredSquaresOp::create(
-      builder, sum.getLoc(), sum.getType(), sum.getType(), sum.getSrc(),
-      match.divisor, match.mask, sum.getAxis());
-  sum.getResult().replaceAllUsesWith(combined.getSum());
-  squares.getResult().replaceAllUsesWith(combined.getSquares());
-  Operation *squared = squares.getSrc().getDefiningOp();
-  squares.erase();
-  sum.erase();
-  eraseIfDead(squared);
-}
-
 struct BlkCombineReductionsPass
-    : public mlir::blk::impl::BlkCombineReductionsBase<BlkCombineReductionsPass> {
-  using BlkCombineReductionsBase::BlkCombineReductionsBase;
-
+    : public mlir::blk::impl::BlkCombineReductionsBase<
+          BlkCombineReductionsPass> {
   void runOnOperation() override {
     SmallVector<std::pair<ReduceOp, ReduceOp>> pairs;
-    SmallVector<SumCenteredSquares> centered;
     // A max whose exps two sums reduce combines with the first; the second
-    // stays a sum (of the pair's exps, once the first is combined). So
-    // does a sum whose squares two reductions take.
+    // stays a sum (of the pair's exps, once the first is combined).
     llvm::SmallPtrSet<Operation *, 8> claimed;
-    getOperation().walk([&](ReduceOp reduce) {
-      if (ReduceOp max = maxExpSum ? getMatchingMax(reduce) : nullptr;
+    getOperation().walk([&](ReduceOp sum) {
+      if (ReduceOp max = getMatchingMax(sum);
           max && isWorthCombining(max) && claimed.insert(max).second)
-        pairs.push_back({max, reduce});
-      if (std::optional<SumCenteredSquares> match =
-              sumCenteredSquares ? getSumCenteredSquares(reduce) : std::nullopt;
-          match && crossesWarps(match->sum) &&
-          claimed.insert(match->sum).second)
-        centered.push_back(*match);
+        pairs.push_back({max, sum});
     });
     for (auto [max, sum] : pairs)
       combine(max, sum);
-    for (const SumCenteredSquares &match : centered)
-      combine(match);
   }
 };
 
@@ -162,66 +129,4 @@ void mlir::blk::eraseIfDead(Operation *op) {
   op->erase();
   for (Operation *def : defs)
     eraseIfDead(def);
-}
-
-namespace {
-
-/// Whether `value` is a block of +0: a splat of the constant, or the
-/// dense constant canonicalization makes of one.
-bool isZeroSplat(Value value) {
-  if (auto splat = value.getDefiningOp<SplatOp>())
-    value = splat.getSrc();
-  return matchPattern(value, m_PosZeroFloat());
-}
-
-} // namespace
-
-bool mlir::blk::isZeroWhereMasked(Value value, Value mask) {
-  if (auto widen = value.getDefiningOp<arith::ExtFOp>())
-    value = widen.getIn();
-  auto load = value.getDefiningOp<LoadOp>();
-  return load && load.getMask() == mask && load.getOther() &&
-         matchPattern(load.getOther(), m_AnyZeroFloat());
-}
-
-std::optional<SumCenteredSquares>
-mlir::blk::getSumCenteredSquares(ReduceOp squares) {
-  if (squares.getKind() != ReduceKind::sum || !squares.getType().isF32())
-    return std::nullopt;
-  auto square = squares.getSrc().getDefiningOp<arith::MulFOp>();
-  if (!square || square.getLhs() != square.getRhs())
-    return std::nullopt;
-  SumCenteredSquares match;
-  match.squares = squares;
-  Value centered = square.getLhs();
-  if (auto select = centered.getDefiningOp<arith::SelectOp>()) {
-    if (!isZeroSplat(select.getFalseValue()))
-      return std::nullopt;
-    match.mask = select.getCondition();
-    centered = select.getTrueValue();
-  }
-  auto difference = centered.getDefiningOp<arith::SubFOp>();
-  auto repeated =
-      difference ? difference.getRhs().getDefiningOp<SplatOp>() : nullptr;
-  auto mean =
-      repeated ? repeated.getSrc().getDefiningOp<arith::DivFOp>() : nullptr;
-  match.sum = mean ? mean.getLhs().getDefiningOp<ReduceOp>() : nullptr;
-  if (!match.sum || match.sum.getKind() != ReduceKind::sum ||
-      match.sum.getSrc() != difference.getLhs() ||
-      match.sum.getSrc().getType().getRank() != 1 ||
-      match.sum->getBlock() != squares->getBlock())
-    return std::nullopt;
-  match.divisor = mean.getRhs();
-  auto definedBeforeSum = [&](Value value) {
-    Operation *def = value.getDefiningOp();
-    if (!def)
-      return value.getParentBlock() == match.sum->getBlock() ||
-             value.getParentRegion()->isAncestor(match.sum->getParentRegion());
-    return def->getBlock() == match.sum->getBlock() &&
-           def->isBeforeInBlock(match.sum);
-  };
-  if (!definedBeforeSum(match.divisor) ||
-      (match.mask && !definedBeforeSum(match.mask)))
-    return std::nullopt;
-  return match;
 }

@@ -8,12 +8,9 @@
 // RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 64 --cols 65536
 // RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference cpu --param eps=1e-5 --rows 100 --cols 1000 --dtype f16
 // RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 1 --cols 1
-// A row's sum and its squares about the mean in one exchange
-// (blk.sum_centered_squares, Chan's merge) across 16 warps, a cluster of 8
-// and one of 16 (whose lanes share the reads), on rows with infinities and
-// NaN; and the two reductions apart.
+// 16 warps, clusters of 8 and of 16 (whose lanes share the reads), on rows
+// with infinities and NaN.
 // RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 1000 --cols 12288 --special
 // RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 512 --cols 16384 --dtype bf16 --special
 // RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 100 --cols 65536 --dtype bf16 --special
 // RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 40 --cols 262144 --special
-// RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 300 --cols 12288 --combine-centered-squares=false

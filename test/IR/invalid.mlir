@@ -359,22 +359,6 @@ func.func @max_exp_sum_axis(%x: tensor<4x16xf32>) {
 
 // -----
 
-func.func @sum_centered_squares_rows(%x: tensor<4x16xf32>, %n: f32) {
-  // expected-error @+1 {{expected a 1-D block of f32, but found 'tensor<4x16xf32>'}}
-  %s, %q = blk.sum_centered_squares %x, %n axis 1 : tensor<4x16xf32> -> f32, f32
-  return
-}
-
-// -----
-
-func.func @sum_centered_squares_bf16(%x: tensor<16xbf16>, %n: f32) {
-  // expected-error @+1 {{expected a 1-D block of f32, but found 'tensor<16xbf16>'}}
-  %s, %q = blk.sum_centered_squares %x, %n axis 0 : tensor<16xbf16> -> f32, f32
-  return
-}
-
-// -----
-
 func.func @max_exp_sum_shape(%x: tensor<4x16xf32>) {
   // expected-error @+1 {{result shape must be 4 (the source without axis 1), but got 'tensor<16xf32>'}}
   %m, %s, %e = blk.max_exp_sum %x axis 1 : tensor<4x16xf32> -> tensor<16xf32>, tensor<16xf32>, tensor<4x16xf32>

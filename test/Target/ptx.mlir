@@ -20,9 +20,6 @@
 // RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=16 min-ctas-per-sm=1" --emit=ptx | FileCheck %s --check-prefix=ONE-CTA
 // RUN: not softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="min-ctas-per-sm=33" --emit=ptx 2>&1 | FileCheck %s --check-prefix=MIN-CTAS-RANGE
 // RUN: not softmax-run layer_norm --rows 4 --cols 12 --param eps=1e-5 --chip sm_90 --emit-ptx %t.never.ptx --min-ctas-per-sm -1 2>&1 | FileCheck %s --check-prefix=MIN-CTAS-FLAG
-// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=12288" --blk-to-ptx="num-warps=16" --emit=ptx | FileCheck %s --check-prefix=CENTERED
-// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=12288" --blk-to-ptx="num-warps=16 combine-centered-squares=0" --emit=ptx | FileCheck %s --check-prefix=TWO-SUMS
-// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-CENTERED
 // RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4 hoist-combines=0" --emit=ptx | FileCheck %s --check-prefix=LEAVES-FIRST
 // RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4" --emit=ptx | FileCheck %s --check-prefix=HOISTED
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-PAIR
@@ -95,22 +92,6 @@
 // PAIR: bar.sync
 // PAIR: ld.shared.v2.b32
 // PAIR-NOT: bar.sync
-// CENTERED: st.shared.v4.b32
-// CENTERED: bar.sync
-// CENTERED: ld.shared.v4.b32
-// CENTERED-NOT: bar.sync
-// TWO-SUMS: bar.sync
-// TWO-SUMS: bar.sync
-// CLUSTER-CENTERED: bar.sync
-// CLUSTER-CENTERED: st.shared.v4.b32
-// CLUSTER-CENTERED-NEXT: barrier.cluster.arrive.aligned
-// CLUSTER-CENTERED-NEXT: barrier.cluster.wait.aligned
-// CLUSTER-CENTERED: ld.shared::cluster.v4.b32
-// CLUSTER-CENTERED-NOT: bar.sync
-// CLUSTER-CENTERED-NOT: barrier.cluster.wait.aligned
-// CLUSTER-CENTERED: barrier.cluster.arrive.aligned
-// CLUSTER-CENTERED: barrier.cluster.wait.aligned
-// CLUSTER-CENTERED-NEXT: ret;
 // CLUSTER-PAIR: barrier.cluster.arrive.aligned
 // CLUSTER-PAIR-NEXT: barrier.cluster.wait.aligned
 // CLUSTER-PAIR-NEXT: mapa.shared::cluster

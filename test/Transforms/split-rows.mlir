@@ -130,9 +130,9 @@ func.func @names_taken(%out: !blk.ptr<i32> {blk.arg = #blk.arg<output "y", per_r
 
 // A sum and its squares about the mean (layer_norm's): one meeting, for
 // the part's sum, its count of columns below n_cols (no reduction: the
-// mask is the bounds check) and its squares about its own mean (sum /
-// count: the pattern blk-combine-reductions exchanges once); the row's
-// sum and the parts' squares merged as Chan's replace the program's.
+// mask is the bounds check, taken before the sum) and its squares about
+// its own mean (sum / count); the row's sum and the parts' squares merged
+// as Chan's replace the program's.
 // CHECK-LABEL: func.func @mean_and_squares
 // CHECK: %[[PART:.*]] = arith.remui
 // CHECK: %[[FIRST_COL:.*]] = arith.muli %[[PART]], %{{.*}} : i32

@@ -390,10 +390,10 @@ def BlkPipelineLoads : Pass<"blk-pipeline-loads", "::mlir::ModuleOp"> {
 }
 
 def BlkCombineReductions : Pass<"blk-combine-reductions", "::mlir::ModuleOp"> {
-  let summary = "Reduce a row's max and its sum of exp against it, or its "
-                "sum and its squares about the mean, in one exchange";
+  let summary = "Reduce a row's max and its sum of exp against it in one "
+                "exchange (blk.max_exp_sum)";
   let description = [{
-    With `max-exp-sum`, replaces the two reductions of softmax-like kernels,
+    Replaces the two reductions of softmax-like kernels,
 
     ```mlir
     %m = blk.reduce max %x axis 0 : tensor<8192xf32, #l> -> f32
@@ -429,31 +429,7 @@ def BlkCombineReductions : Pass<"blk-combine-reductions", "::mlir::ModuleOp"> {
     CTAs raise a thread's registers past an occupancy step (bf16 4096 x
     16384: 53 -> 79; f32 256 x 262144: 109 -> 149): docs/benchmarks.md,
     "One exchange for max and sum".
-
-    With `sum-centered-squares`, replaces LayerNorm's two reductions, a
-    row's sum and the sum of squares about its mean (blk/Transforms/
-    SumCenteredSquares.h states the pattern: `sum(select(mask, x - sum(x) /
-    n, 0)^2)`, the select optional, masked lanes of `x` loaded as 0), by
-
-    ```mlir
-    %sum, %squares = blk.sum_centered_squares %x, %n mask %in_bounds axis 0
-        : tensor<8192xf32, #l> -> f32, f32
-    ```
-
-    which exchanges (sum, count, counted sum, squares about their mean)
-    tuples once, where the reduction crosses warps or CTAs, in loops too
-    (it gives scalars only: a split row's parts combine). The program's own
-    centered row, `x - sum / n`, stays for its other uses. In blk-to-ptx
-    unless `combine-centered-squares` is off.
   }];
-  let options = [
-    Option<"maxExpSum", "max-exp-sum", "bool", /*default=*/"true",
-           "Combine a max and its sum of exps (blk.max_exp_sum)">,
-    Option<"sumCenteredSquares", "sum-centered-squares", "bool",
-           /*default=*/"true",
-           "Combine a sum and its squares about the mean "
-           "(blk.sum_centered_squares)">,
-  ];
   let dependentDialects = ["::mlir::blk::BlkDialect"];
 }
 

@@ -424,35 +424,6 @@ void expandMaxExpSums(ModuleOp module) {
   });
 }
 
-/// blk.sum_centered_squares as the ops it stands for (as blk.max_exp_sum:
-/// one thread, no exchange to save).
-void expandSumCenteredSquares(ModuleOp module) {
-  module.walk([](SumCenteredSquaresOp op) {
-    OpBuilder builder(op);
-    Location loc = op.getLoc();
-    Value src = op.getSrc();
-    auto srcType = cast<RankedTensorType>(src.getType());
-    Value sum = ReduceOp::create(builder, loc, op.getSum().getType(),
-                                 ReduceKind::sum, src, op.getAxis());
-    Value mean = arith::DivFOp::create(builder, loc, sum, op.getDivisor());
-    Value centered = arith::SubFOp::create(
-        builder, loc, src,
-        SplatOp::create(builder, loc, srcType, mean, ArrayAttr()));
-    if (Value mask = op.getMask()) {
-      Value zero = arith::ConstantOp::create(
-          builder, loc, builder.getFloatAttr(srcType.getElementType(), 0));
-      centered = arith::SelectOp::create(
-          builder, loc, mask, centered,
-          SplatOp::create(builder, loc, srcType, zero, ArrayAttr()));
-    }
-    Value squares = ReduceOp::create(
-        builder, loc, op.getSquares().getType(), ReduceKind::sum,
-        arith::MulFOp::create(builder, loc, centered, centered), op.getAxis());
-    op.replaceAllUsesWith(ValueRange{sum, squares});
-    op.erase();
-  });
-}
-
 struct ConvertBlkToCPUPass
     : public mlir::blk::impl::ConvertBlkToCPUBase<ConvertBlkToCPUPass> {
   using ConvertBlkToCPUBase::ConvertBlkToCPUBase;
@@ -471,7 +442,6 @@ struct ConvertBlkToCPUPass
       if (failed(makeHostFunction(kernel)))
         return signalPassFailure();
     expandMaxExpSums(module);
-    expandSumCenteredSquares(module);
     if (checkBounds)
       prepareBoundsChecks(module);
     RowAccesses rowAccesses = findRowAccesses(module);

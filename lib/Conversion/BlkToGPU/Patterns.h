@@ -29,13 +29,9 @@ public:
 /// The type of a reduction's partials as threads exchange them: the
 /// element type, f32 or i32 for narrower floats and integers (shuffles move
 /// 32 bits; max and min are exact there, a float sum keeps f32's precision,
-/// an integer sum wraps the same), an i64 for blk.max_exp_sum's (max,
-/// sum) pairs, or a vector<4xf32> for blk.sum_centered_squares' (sum,
-/// count, counted sum, squares) tuples.
+/// an integer sum wraps the same), or an i64 for blk.max_exp_sum's (max,
+/// sum) pairs.
 Type getPartialType(ReductionOpInterface reduce);
-
-/// The bytes a partial of `partialType` takes in shared memory.
-int64_t getPartialBytes(Type partialType);
 
 /// The workgroup buffer a reduction needs when it combines several warps.
 std::optional<MemRefType> getReduceBuffer(ReductionOpInterface reduce);

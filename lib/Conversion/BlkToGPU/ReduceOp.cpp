@@ -29,11 +29,6 @@
 // i64 (one 64-bit store and load through shared and distributed shared
 // memory), M the max of all, and the sum of s exp(m - M). One barrier (or
 // cluster barrier) where the two reductions it replaces had two.
-// blk.sum_centered_squares goes through them with a 16-byte tuple for a
-// partial: a thread's sum of all its elements, its count of those the mask
-// keeps, their sum and their squares about their own mean, merged as Chan,
-// Golub and LeVeque's parallel variance at every level (the same bits in
-// either order, so a butterfly's lanes agree).
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -302,106 +297,6 @@ Combiner getPairCombiner(MLIRContext *context) {
           }};
 }
 
-/// A partial of blk.sum_centered_squares: the sum of all elements, the
-/// count of those the mask keeps, their sum, and their squares about their
-/// own mean (counted sum / count).
-struct CenteredPartial {
-  Value sum, count, countedSum, squares;
-};
-
-Value packCentered(OpBuilder &builder, Location loc,
-                   const CenteredPartial &partial) {
-  return vector::FromElementsOp::create(
-      builder, loc, VectorType::get({4}, builder.getF32Type()),
-      ValueRange{partial.sum, partial.count, partial.countedSum,
-                 partial.squares});
-}
-
-CenteredPartial unpackCentered(OpBuilder &builder, Location loc, Value packed) {
-  auto at = [&](int64_t index) -> Value {
-    return vector::ExtractOp::create(builder, loc, packed, index);
-  };
-  return {at(0), at(1), at(2), at(3)};
-}
-
-/// counted sum / count, and 0 where nothing is counted.
-Value createCountedMean(OpBuilder &builder, Location loc,
-                        const CenteredPartial &partial) {
-  Value zero = createF32Constant(builder, loc, 0.0);
-  Value counted = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGT,
-                                        partial.count, zero);
-  return arith::SelectOp::create(
-      builder, loc, counted,
-      arith::DivFOp::create(builder, loc, partial.countedSum, partial.count),
-      zero);
-}
-
-/// Chan's merge: M2 = M2a + M2b + (mb - ma)^2 ca cb / (ca + cb). Every
-/// operation is commutative or squares a difference, so merging b into a
-/// gives the bits of merging a into b.
-CenteredPartial mergeCentered(OpBuilder &builder, Location loc,
-                              const CenteredPartial &a,
-                              const CenteredPartial &b) {
-  auto add = [&](Value lhs, Value rhs) -> Value {
-    return arith::AddFOp::create(builder, loc, lhs, rhs);
-  };
-  auto mul = [&](Value lhs, Value rhs) -> Value {
-    return arith::MulFOp::create(builder, loc, lhs, rhs);
-  };
-  CenteredPartial merged;
-  merged.sum = add(a.sum, b.sum);
-  merged.count = add(a.count, b.count);
-  merged.countedSum = add(a.countedSum, b.countedSum);
-  Value delta =
-      arith::SubFOp::create(builder, loc, createCountedMean(builder, loc, b),
-                            createCountedMean(builder, loc, a));
-  Value zero = createF32Constant(builder, loc, 0.0);
-  Value counted = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGT,
-                                        merged.count, zero);
-  Value weight = arith::SelectOp::create(
-      builder, loc, counted,
-      arith::DivFOp::create(builder, loc, mul(a.count, b.count), merged.count),
-      zero);
-  merged.squares =
-      add(add(a.squares, b.squares), mul(mul(delta, delta), weight));
-  return merged;
-}
-
-Combiner getCenteredCombiner(MLIRContext *context) {
-  return {VectorType::get({4}, Float32Type::get(context)),
-          // A pairwise tree: each merge divides thrice, and 16 warps' in a
-          // chain would wait on 15 merges, in a tree on 4.
-          [](OpBuilder &builder, Location loc, int64_t count,
-             function_ref<Value(int64_t)> read) {
-            SmallVector<Value> partials;
-            for (int64_t j = 0; j < count; ++j)
-              partials.push_back(read(j));
-            return combineTree(builder, loc, partials, [&](Value a, Value b) {
-              return packCentered(
-                  builder, loc,
-                  mergeCentered(builder, loc, unpackCentered(builder, loc, a),
-                                unpackCentered(builder, loc, b)));
-            });
-          },
-          [](OpBuilder &builder, Location loc, MutableArrayRef<Value> partials,
-             ArrayRef<int64_t> offsets) {
-            for (Value &partial : partials) {
-              CenteredPartial mine = unpackCentered(builder, loc, partial);
-              for (int64_t offset : offsets) {
-                Value step = createI32Constant(builder, loc, offset);
-                auto other = [&](Value value) {
-                  return shuffleXor(builder, loc, value, step);
-                };
-                CenteredPartial theirs = {other(mine.sum), other(mine.count),
-                                          other(mine.countedSum),
-                                          other(mine.squares)};
-                mine = mergeCentered(builder, loc, mine, theirs);
-              }
-              partial = packCentered(builder, loc, mine);
-            }
-          }};
-}
-
 /// Product of the sizes of the dimensions after `dim`.
 int64_t strideOf(ArrayRef<int64_t> sizes, int64_t dim) {
   int64_t stride = 1;
@@ -559,7 +454,7 @@ private:
       Value remote = NVVM::MapaOp::create(builder, loc, clusterPtr,
                                           slotAddress(slot), rank);
       return LLVM::LoadOp::create(builder, loc, element, remote,
-                                  getPartialBytes(element));
+                                  element.getIntOrFloatBitWidth() / 8);
     };
     if (std::optional<SharedReads> shared =
             getSharedReads(builder, layout, ids.lane)) {
@@ -610,18 +505,10 @@ Value buildResult(OpBuilder &builder, Location loc, Type resultType,
   return vector::FromElementsOp::create(builder, loc, resultType, values);
 }
 
-/// A reduction's pattern, which reads where its exchanges go in `plan`.
-template <typename OpT>
-struct AcrossThreadsPattern : public OpConversionPattern<OpT> {
-  AcrossThreadsPattern(const TypeConverter &converter, MLIRContext *context,
-                       const WorkgroupPlan &plan)
-      : OpConversionPattern<OpT>(converter, context), plan(plan) {}
-
-  const WorkgroupPlan &plan;
-};
-
-struct ReduceAcrossThreads : public AcrossThreadsPattern<ReduceOp> {
-  using AcrossThreadsPattern::AcrossThreadsPattern;
+struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
+  ReduceAcrossThreads(const TypeConverter &converter, MLIRContext *context,
+                      const WorkgroupPlan &plan)
+      : OpConversionPattern(converter, context), plan(plan) {}
 
   LogicalResult
   matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
@@ -645,10 +532,14 @@ struct ReduceAcrossThreads : public AcrossThreadsPattern<ReduceOp> {
     rewriter.replaceOp(op, buildResult(rewriter, loc, type, partials));
     return success();
   }
+
+  const WorkgroupPlan &plan;
 };
 
-struct MaxExpSumAcrossThreads : public AcrossThreadsPattern<MaxExpSumOp> {
-  using AcrossThreadsPattern::AcrossThreadsPattern;
+struct MaxExpSumAcrossThreads : public OpConversionPattern<MaxExpSumOp> {
+  MaxExpSumAcrossThreads(const TypeConverter &converter, MLIRContext *context,
+                         const WorkgroupPlan &plan)
+      : OpConversionPattern(converter, context), plan(plan) {}
 
   LogicalResult
   matchAndRewrite(MaxExpSumOp op, OpAdaptor adaptor,
@@ -709,78 +600,8 @@ struct MaxExpSumAcrossThreads : public AcrossThreadsPattern<MaxExpSumOp> {
              vector::FromElementsOp::create(rewriter, loc, blockType, exps)});
     return success();
   }
-};
 
-struct SumCenteredSquaresAcrossThreads
-    : public AcrossThreadsPattern<SumCenteredSquaresOp> {
-  using AcrossThreadsPattern::AcrossThreadsPattern;
-
-  LogicalResult
-  matchAndRewrite(SumCenteredSquaresOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Combiner combiner = getCenteredCombiner(op.getContext());
-    ReductionLowering lowering(op, combiner, plan);
-    SmallVector<Value> elements =
-        extractElements(rewriter, loc, adaptor.getSrc());
-    SmallVector<Value> mask;
-    if (adaptor.getMask())
-      mask = extractElements(rewriter, loc, adaptor.getMask());
-    Value zero = createF32Constant(rewriter, loc, 0.0);
-    Value one = createF32Constant(rewriter, loc, 1.0);
-    auto add = [&](Value lhs, Value rhs) -> Value {
-      return arith::AddFOp::create(rewriter, loc, lhs, rhs);
-    };
-    auto kept = [&](int64_t k, Value value) -> Value {
-      return mask.empty()
-                 ? value
-                 : arith::SelectOp::create(rewriter, loc, mask[k], value, zero);
-    };
-
-    // Level 1: a thread's sum, its count and counted sum, and the squares
-    // of the counted elements about their mean.
-    SmallVector<Value> partials;
-    for (ArrayRef<int64_t> group : lowering.groupElements()) {
-      auto sumOf = [&](function_ref<Value(int64_t)> term) {
-        return combineTree(rewriter, loc, llvm::map_to_vector(group, term),
-                           add);
-      };
-      CenteredPartial partial;
-      partial.sum = sumOf([&](int64_t k) { return elements[k]; });
-      partial.count = mask.empty()
-                          ? createF32Constant(rewriter, loc, group.size())
-                          : sumOf([&](int64_t k) { return kept(k, one); });
-      partial.countedSum =
-          mask.empty() ? partial.sum
-                       : sumOf([&](int64_t k) { return kept(k, elements[k]); });
-      Value mean = createCountedMean(rewriter, loc, partial);
-      partial.squares = sumOf([&](int64_t k) {
-        Value centered =
-            kept(k, arith::SubFOp::create(rewriter, loc, elements[k], mean));
-        return arith::MulFOp::create(rewriter, loc, centered, centered)
-            .getResult();
-      });
-      partials.push_back(packCentered(rewriter, loc, partial));
-    }
-    lowering.exchange(rewriter, partials);
-
-    // squares = M2 + c (counted mean - sum / divisor)^2; M2 alone (0) where
-    // nothing is counted, as the select of the ops this op stands for.
-    CenteredPartial total = unpackCentered(rewriter, loc, partials.front());
-    Value mean =
-        arith::DivFOp::create(rewriter, loc, total.sum, adaptor.getDivisor());
-    Value offset = arith::SubFOp::create(
-        rewriter, loc, createCountedMean(rewriter, loc, total), mean);
-    Value shift = arith::MulFOp::create(
-        rewriter, loc, total.count,
-        arith::MulFOp::create(rewriter, loc, offset, offset));
-    Value counted = arith::CmpFOp::create(
-        rewriter, loc, arith::CmpFPredicate::OGT, total.count, zero);
-    Value squares = arith::SelectOp::create(
-        rewriter, loc, counted, add(total.squares, shift), total.squares);
-    rewriter.replaceOp(op, {total.sum, squares});
-    return success();
-  }
+  const WorkgroupPlan &plan;
 };
 
 } // namespace
@@ -792,25 +613,15 @@ void mlir::blk::createClusterBarrier(OpBuilder &builder, Location loc) {
 }
 
 Type mlir::blk::getPartialType(ReductionOpInterface reduce) {
-  // blk.max_exp_sum's (max, sum) pairs travel packed, as getPairCombiner's;
-  // blk.sum_centered_squares' tuples as getCenteredCombiner's.
+  // blk.max_exp_sum's (max, sum) pairs travel packed, as getPairCombiner's.
   if (isa<MaxExpSumOp>(reduce))
     return IntegerType::get(reduce->getContext(), 64);
-  if (isa<SumCenteredSquaresOp>(reduce))
-    return VectorType::get({4}, Float32Type::get(reduce->getContext()));
   Type element = reduce.getSrc().getType().getElementType();
   if (element.getIntOrFloatBitWidth() >= 32)
     return element;
   if (isa<FloatType>(element))
     return Float32Type::get(reduce->getContext());
   return IntegerType::get(reduce->getContext(), 32);
-}
-
-int64_t mlir::blk::getPartialBytes(Type partialType) {
-  if (auto vector = dyn_cast<VectorType>(partialType))
-    return vector.getNumElements() *
-           vector.getElementType().getIntOrFloatBitWidth() / 8;
-  return partialType.getIntOrFloatBitWidth() / 8;
 }
 
 int64_t mlir::blk::getClusterReduceSlots(ReductionOpInterface reduce) {
@@ -839,7 +650,6 @@ mlir::blk::getReduceBuffer(ReductionOpInterface reduce) {
 void mlir::blk::populateReduceOpPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const WorkgroupPlan &plan) {
-  patterns.add<ReduceAcrossThreads, MaxExpSumAcrossThreads,
-               SumCenteredSquaresAcrossThreads>(converter,
-                                                patterns.getContext(), plan);
+  patterns.add<ReduceAcrossThreads, MaxExpSumAcrossThreads>(
+      converter, patterns.getContext(), plan);
 }

@@ -12,7 +12,7 @@ using namespace mlir::blk;
 static int64_t totalBytes(ArrayRef<MemRefType> buffers) {
   int64_t bytes = 0;
   for (MemRefType buffer : buffers)
-    bytes += buffer.getNumElements() * getPartialBytes(buffer.getElementType());
+    bytes += buffer.getNumElements() * buffer.getElementTypeBitWidth() / 8;
   return bytes;
 }
 
@@ -225,7 +225,7 @@ LogicalResult mlir::blk::planSharedMemory(func::FuncOp kernel,
     }
     if (int64_t slots = getClusterReduceSlots(reduce)) {
       Type element = getPartialType(reduce);
-      clusterBytes += slots * getPartialBytes(element);
+      clusterBytes += slots * element.getIntOrFloatBitWidth() / 8;
       plan.clusterPartials.push_back(
           {reduce, LLVM::LLVMArrayType::get(element, slots)});
       plan.readsAcrossCtas.insert(kernel.getSymName());
