@@ -221,25 +221,35 @@ constexpr int64_t kKeptRowCtas = 8;
 constexpr int64_t kMaxHeldRowWarps = 16;
 
 /// A 16-bit row held across its reductions and followed by rows read after
-/// them (a norm's weight and bias), one row a program on one CTA of 16
-/// warps, 17 to 32 elements a thread (the lengths measured), in a program
-/// that does not set its own: its registers just miss what lets
-/// two CTAs share an SM (LayerNorm bf16 12288: 69, 16384: 86), so one CTA
-/// an SM reads, reduces twice and writes its row alone. Asked for two
-/// (`min_ctas_per_sm = 2`), ptxas fits 64 with 4 and 52 bytes of spill;
+/// them (a norm's weight and bias), one row a program, in a program that
+/// does not set its own CTAs an SM, where its registers just miss what
+/// lets two CTAs share an SM, so one CTA an SM reads, reduces and writes
+/// its part of the row alone. Asked for two (`min_ctas_per_sm = 2`):
+///  - on one CTA of 16 warps, 17 to 32 elements a thread (LayerNorm bf16
+///    12288: 69 registers, 16384: 86), ptxas fits 64 with 4 and 52 bytes
+///    of spill;
+///  - on a cluster, 8 warps a CTA, 64 elements a thread (the count
+///    measured: fewer hold fewer registers, and a peeled row of 56 spilled
+///    288 bytes, unmeasured), where two rows follow (LayerNorm's weight and
+///    bias: 159 registers at 262144 columns on 16 CTAs), ptxas fits 128
+///    with 140 bytes of spill; one row (RMSNorm's weight) takes 72 and
+///    shares the SM already.
 /// f32, twice the registers, spills more and is left alone. The A/Bs:
-/// docs/benchmarks.md, "Two CTAs an SM for 16-bit norms on 16 warps".
+/// docs/benchmarks.md, "Two CTAs an SM for 16-bit norms".
 static bool asksForTwoCtasPerSm(const RowShape &shape,
                                 const ProgramTraits &traits, int64_t held,
                                 int64_t streamed, int64_t rowsBound,
                                 int64_t ctas, int64_t warps, int64_t block,
                                 const BindingOptions &options) {
-  int64_t threads = kWarpSize * warps;
-  return options.tileRowBlocks && options.choices.minCtasPerSm == 0 &&
-         traits.minCtasPerSm == 0 && shape.elementBytes < 4 && held == 1 &&
-         streamed > 0 && rowsBound <= 1 && ctas <= 1 &&
-         warps == kMaxHeldRowWarps && block > 16 * threads &&
-         block <= 32 * threads;
+  if (!options.tileRowBlocks || options.choices.minCtasPerSm != 0 ||
+      traits.minCtasPerSm != 0 || shape.elementBytes >= 4 || held != 1 ||
+      streamed == 0 || rowsBound > 1)
+    return false;
+  int64_t threads = kWarpSize * warps * std::max<int64_t>(1, ctas);
+  if (ctas <= 1)
+    return warps == kMaxHeldRowWarps && block > 16 * threads &&
+           block <= 32 * threads;
+  return streamed >= 2 && warps == 8 && block == 64 * threads;
 }
 
 /// An aligned 16-bit softmax-like row (held across its reductions, none read
