@@ -411,14 +411,23 @@ std::optional<SumCenteredSquares> getSumCenteredSquares(ReduceOp squares) {
   return match;
 }
 
-/// The SumCenteredSquares of `reductions`, by their sums.
+/// The SumCenteredSquares of `reductions` that meet as one, by their sums:
+/// not those whose sum another meeting replaces first (a max's sum of
+/// exps, or another pattern's squares), which meet alone.
 llvm::MapVector<Operation *, SumCenteredSquares>
 getSumCenteredSquaresBySum(ArrayRef<ReduceOp> reductions) {
-  llvm::MapVector<Operation *, SumCenteredSquares> bySum;
+  SmallVector<SumCenteredSquares> matches;
+  llvm::SmallPtrSet<Operation *, 4> squares;
   for (ReduceOp reduce : reductions)
     if (std::optional<SumCenteredSquares> match = getSumCenteredSquares(reduce);
-        match && isRowReduction(match->sum))
-      bySum.try_emplace(match->sum, *match);
+        match && isRowReduction(match->sum)) {
+      matches.push_back(*match);
+      squares.insert(match->squares);
+    }
+  llvm::MapVector<Operation *, SumCenteredSquares> bySum;
+  for (const SumCenteredSquares &match : matches)
+    if (!squares.contains(match.sum) && !getMatchingMax(match.sum))
+      bySum.try_emplace(match.sum, match);
   return bySum;
 }
 

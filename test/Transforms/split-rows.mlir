@@ -303,6 +303,88 @@ func.func @not_centered_on_zero(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "
 
 // -----
 
+// Patterns whose sum another meeting replaces first meet alone: the
+// squares of a row's squares (the second pattern's sum is the first's
+// squares), and squares about the mean of exps (the sum is a max's sum of
+// exps, met as a pair). Each ends in its own meeting.
+// CHECK-LABEL: func.func @chained_squares
+// CHECK: blk.program_barrier
+// CHECK: blk.reduce sum
+// CHECK: blk.program_barrier
+// CHECK: blk.store
+// CHECK-LABEL: func.func @squares_of_exps
+// CHECK: blk.program_barrier
+// CHECK: blk.reduce sum
+// CHECK: blk.program_barrier
+// CHECK: blk.store
+func.func @chained_squares(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "q2", per_row>},
+                           %x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">, blk.divisibility = 16 : i64},
+                           %stride: i32 {blk.arg = #blk.arg<row_stride "x">, blk.divisibility = 16 : i64},
+                           %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                           %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %mask = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %zero = arith.constant 0.0 : f32
+  %zeros = blk.splat %zero [BLOCK] : f32 -> tensor<?xf32>
+  %nf = arith.sitofp %n_cols : i32 to f32
+  %start = arith.muli %row, %stride : i32
+  %p = blk.addptr %x, %start : !blk.ptr<f32>, i32
+  %xb = blk.load %p[%cols] mask %mask other %zero : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %s = blk.reduce sum %xb axis 0 : tensor<?xf32> -> f32
+  %m = arith.divf %s, %nf : f32
+  %mb = blk.splat %m [BLOCK] : f32 -> tensor<?xf32>
+  %d = arith.subf %xb, %mb : tensor<?xf32>
+  %c = arith.select %mask, %d, %zeros : tensor<?xi1>, tensor<?xf32>
+  %sq = arith.mulf %c, %c : tensor<?xf32>
+  %q = blk.reduce sum %sq axis 0 : tensor<?xf32> -> f32
+  %m2 = arith.divf %q, %nf : f32
+  %m2b = blk.splat %m2 [BLOCK] : f32 -> tensor<?xf32>
+  %d2 = arith.subf %sq, %m2b : tensor<?xf32>
+  %sq2 = arith.mulf %d2, %d2 : tensor<?xf32>
+  %q2 = blk.reduce sum %sq2 axis 0 : tensor<?xf32> -> f32
+  %here = blk.splat %row [1] : i32 -> tensor<1xi32>
+  %v = blk.splat %q2 [1] : f32 -> tensor<1xf32>
+  blk.store %out[%here], %v : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  return
+}
+func.func @squares_of_exps(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "q2", per_row>},
+                           %x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">, blk.divisibility = 16 : i64},
+                           %stride: i32 {blk.arg = #blk.arg<row_stride "x">, blk.divisibility = 16 : i64},
+                           %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                           %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %n = blk.splat %n_cols [BLOCK] : i32 -> tensor<?xi32>
+  %mask = arith.cmpi slt, %cols, %n : tensor<?xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %zeros = blk.splat %zero [BLOCK] : f32 -> tensor<?xf32>
+  %nf = arith.sitofp %n_cols : i32 to f32
+  %start = arith.muli %row, %stride : i32
+  %p = blk.addptr %x, %start : !blk.ptr<f32>, i32
+  %xb = blk.load %p[%cols] mask %mask other %ninf : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %mx = blk.reduce max %xb axis 0 : tensor<?xf32> -> f32
+  %mxb = blk.splat %mx [BLOCK] : f32 -> tensor<?xf32>
+  %sh = arith.subf %xb, %mxb : tensor<?xf32>
+  %e = math.exp %sh : tensor<?xf32>
+  %s = blk.reduce sum %e axis 0 : tensor<?xf32> -> f32
+  %m = arith.divf %s, %nf : f32
+  %mb = blk.splat %m [BLOCK] : f32 -> tensor<?xf32>
+  %d = arith.subf %e, %mb : tensor<?xf32>
+  %sq = arith.mulf %d, %d : tensor<?xf32>
+  %q2 = blk.reduce sum %sq axis 0 : tensor<?xf32> -> f32
+  %here = blk.splat %row [1] : i32 -> tensor<1xi32>
+  %v = blk.splat %q2 [1] : f32 -> tensor<1xf32>
+  blk.store %out[%here], %v : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  return
+}
+
+// -----
+
 // A sum alone: its partial meets the row's other parts, and the row's sum
 // replaces it.
 // CHECK-LABEL: func.func @sum_of_squares
