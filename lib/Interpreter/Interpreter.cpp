@@ -912,23 +912,32 @@ private:
       return failure();
     int64_t &arrivals = memories[counter.memory].ints[*element];
     std::unique_lock<std::mutex> hold(meeting->lock);
-    int64_t round = arrivals / count + 1;
+    int64_t end = (arrivals / count + 1) * count;
     ++arrivals;
     meeting->arrived.notify_all();
+    if (arrivals == end) {
+      // The round is full: the count - 1 programs waiting for it wait no
+      // more, though they count themselves out only once they run again.
+      // Counted out here, a program that runs on to its next meeting
+      // before they wake does not take them for programs still waiting.
+      meeting->waiting -= count - 1;
+      return failure(meeting->abandoned);
+    }
     ++meeting->waiting;
-    while (arrivals < round * count && !meeting->abandoned) {
+    while (arrivals < end && !meeting->abandoned) {
       if (meeting->waiting == meeting->running) {
         meeting->abandoned = true;
         meeting->arrived.notify_all();
         return fault(barrier)
                << "waits for " << count << " programs at its counter, but "
-               << arrivals - (round - 1) * count
+               << arrivals - (end - count)
                << " arrived and every other program waits too (a round "
                   "that cannot fill: on the GPU, a hang)";
       }
       meeting->arrived.wait(hold);
     }
-    --meeting->waiting;
+    if (arrivals < end)
+      --meeting->waiting;
     // Another program failed: this one stops without a message of its own.
     return failure(meeting->abandoned);
   }
