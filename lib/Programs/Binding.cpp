@@ -249,7 +249,9 @@ static bool asksForTwoCtasPerSm(const RowShape &shape,
   if (ctas <= 1)
     return warps == kMaxHeldRowWarps && block > 16 * threads &&
            block <= 32 * threads;
-  return streamed >= 2 && warps == 8 && block == 64 * threads;
+  constexpr int64_t kClusterWarps = 8, kClusterElementsPerThread = 64;
+  return streamed >= 2 && warps == kClusterWarps &&
+         block == kClusterElementsPerThread * threads;
 }
 
 /// An aligned 16-bit softmax-like row (held across its reductions, none read
