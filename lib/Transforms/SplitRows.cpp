@@ -242,6 +242,25 @@ Value loadPartials(OpBuilder &builder, Location loc, Value slot, Type element,
                         Value(), Value());
 }
 
+/// The part's `partials` (of one element type) in consecutive slots of the
+/// row's line, the meeting, and the row's SPLITS partials of each, in the
+/// same order.
+SmallVector<Value> meetWithPartials(OpBuilder &builder, Location loc,
+                                    ArrayRef<Value> partials, const Part &part,
+                                    StringRef splitsName, Meeting &meeting) {
+  Type element = partials.front().getType();
+  SmallVector<Value> slots = {
+      takeSlots(builder, loc, element, partials.size(), part, meeting)};
+  while (slots.size() < partials.size())
+    slots.push_back(nextSlot(builder, loc, slots.back(), part));
+  for (auto [slot, partial] : llvm::zip_equal(slots, partials))
+    storePartial(builder, loc, slot, partial, part);
+  meet(builder, loc, part, meeting);
+  return llvm::map_to_vector(slots, [&](Value slot) {
+    return loadPartials(builder, loc, slot, element, splitsName);
+  });
+}
+
 /// Every use of `value`, to be pointed elsewhere once the replacement
 /// exists (after ops that use `value` themselves were added).
 SmallVector<OpOperand *> getUses(Value value) {
@@ -259,12 +278,11 @@ void meetForReduction(ReduceOp reduce, const Part &part, StringRef splitsName,
   Location loc = reduce.getLoc();
   Type element = reduce.getType();
   SmallVector<OpOperand *> uses = getUses(reduce);
-  Value slot = takeSlots(builder, loc, element, 1, part, meeting);
-  storePartial(builder, loc, slot, reduce, part);
-  meet(builder, loc, part, meeting);
-  Value total = ReduceOp::create(
-      builder, loc, element, reduce.getKind(),
-      loadPartials(builder, loc, slot, element, splitsName), 0);
+  Value partials = meetWithPartials(builder, loc, {reduce.getResult()}, part,
+                                    splitsName, meeting)
+                       .front();
+  Value total =
+      ReduceOp::create(builder, loc, element, reduce.getKind(), partials, 0);
   for (OpOperand *use : uses)
     use->set(total);
 }
@@ -301,13 +319,9 @@ void meetForMaxAndSum(ReduceOp max, ReduceOp sum, const Part &part,
       builder, loc, arith::SubFOp::create(builder, loc, x, shifts));
   Value partSum = ReduceOp::create(builder, loc, f32, ReduceKind::sum, exps, 0);
 
-  Value maxSlot = takeSlots(builder, loc, f32, 2, part, meeting);
-  Value sumSlot = nextSlot(builder, loc, maxSlot, part);
-  storePartial(builder, loc, maxSlot, max, part);
-  storePartial(builder, loc, sumSlot, partSum, part);
-  meet(builder, loc, part, meeting);
-  Value maxes = loadPartials(builder, loc, maxSlot, f32, splitsName);
-  Value sums = loadPartials(builder, loc, sumSlot, f32, splitsName);
+  SmallVector<Value> met = meetWithPartials(
+      builder, loc, {max.getResult(), partSum}, part, splitsName, meeting);
+  Value maxes = met[0], sums = met[1];
   Value rowMax = ReduceOp::create(builder, loc, f32, ReduceKind::max, maxes, 0);
   ArrayAttr partsShape =
       builder.getArrayAttr({builder.getStringAttr(splitsName)});
@@ -518,16 +532,10 @@ void meetForSumCenteredSquares(const SumCenteredSquares &match,
       builder, loc, f32, ReduceKind::sum,
       arith::MulFOp::create(builder, loc, centered, centered), 0);
 
-  Value sumSlot = takeSlots(builder, loc, f32, 3, part, meeting);
-  Value countSlot = nextSlot(builder, loc, sumSlot, part);
-  Value squaresSlot = nextSlot(builder, loc, countSlot, part);
-  storePartial(builder, loc, sumSlot, sum, part);
-  storePartial(builder, loc, countSlot, count, part);
-  storePartial(builder, loc, squaresSlot, partSquares, part);
-  meet(builder, loc, part, meeting);
-  Value sums = loadPartials(builder, loc, sumSlot, f32, splitsName);
-  Value counts = loadPartials(builder, loc, countSlot, f32, splitsName);
-  Value squares = loadPartials(builder, loc, squaresSlot, f32, splitsName);
+  SmallVector<Value> met =
+      meetWithPartials(builder, loc, {sum.getResult(), count, partSquares},
+                       part, splitsName, meeting);
+  Value sums = met[0], counts = met[1], squares = met[2];
   ArrayAttr partsShape =
       builder.getArrayAttr({builder.getStringAttr(splitsName)});
   auto repeat = [&](Value scalar) {
