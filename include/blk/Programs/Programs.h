@@ -73,10 +73,10 @@ bool canSplitHeldRows(int64_t cols, int64_t elementBytes, ChoiceTarget target);
 /// on its cluster. H100, 64 x 1048576, % of a copy, held on a cluster ->
 /// split (f32 / bf16; docs/benchmarks.md, "Split rows of the family"):
 /// softmax_backward 18.6 / 12.4 -> 65.3 / 68.0, rms_norm 17.8 / 21.6 ->
-/// 69.8 / 57.2, layer_norm 12.5 / 11.2 -> 37.2 / 38.9, log_softmax 61.3 /
-/// 55.8 -> 70.1 / 57.1 and the scaled softmax 85.9 / 52.8 -> 95.7 / 56.4
-/// (their max and sum meeting once a part); cross_entropy 59.2 / 47.3
-/// against 58.3 / 46.7.
+/// 69.8 / 57.2, layer_norm 12.5 / 11.2 -> 46.9 / 52.3 (its sum and squares
+/// meeting once a part), log_softmax 61.3 / 55.8 -> 70.1 / 57.1 and the
+/// scaled softmax 85.9 / 52.8 -> 95.7 / 56.4 (their max and sum meeting
+/// once a part); cross_entropy 59.2 / 47.3 against 58.3 / 46.7.
 bool splitsHeldRows(int64_t cols, int64_t elementBytes, int64_t rowsRead,
                     bool writesRows, ChoiceTarget target);
 
