@@ -8,6 +8,7 @@
 #include "blk/Target/TargetInfo.h"
 #include "blk/Transforms/Passes.h"
 #include "blk/Transforms/SplitRows.h"
+#include "blk/Transforms/StreamRows.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -366,6 +367,51 @@ static ChoiceTarget getChoiceTarget(const CompileOptions &options) {
   return target;
 }
 
+/// The program's traits, or failure without a diagnostic: a program whose
+/// traits are wrong is refused by chooseBinding, which says why.
+static FailureOr<ProgramTraits> getQuietTraits(ModuleOp program) {
+  ScopedDiagnosticHandler quiet(program.getContext(),
+                                [](Diagnostic &) { return success(); });
+  return ProgramTraits::get(program);
+}
+
+/// Whether every kernel of `program` declares a row block the options do
+/// not bind, and `accepts` it; false for a program without kernels.
+static bool everyKernelAccepts(ModuleOp program, const CompileOptions &options,
+                               llvm::function_ref<bool(func::FuncOp)> accepts) {
+  bool kernels = false;
+  for (auto kernel : program.getOps<func::FuncOp>()) {
+    if (!isKernel(kernel))
+      continue;
+    if (options.constants.count(getKernelAttr(kernel).getRowBlock().str()) ||
+        !accepts(kernel))
+      return false;
+    kernels = true;
+  }
+  return kernels;
+}
+
+/// Whether fitProgram walks the program's rows in tiles (blk-stream-rows):
+/// on a GPU, for the rows and programs streamsHeldRows gives (`stream-rows`
+/// auto), or for any (always); never where the options say so or bind a
+/// kernel's row block, and only where every kernel can be streamed.
+static bool streamsRows(ModuleOp program, const ProblemDesc &problem,
+                        const CompileOptions &options) {
+  if (options.target != TargetKind::GPU || options.streamRows == "never")
+    return false;
+  FailureOr<ProgramTraits> traits = getQuietTraits(program);
+  if (options.streamRows == "auto" &&
+      !(succeeded(traits) &&
+        streamsHeldRows(problem.rows, problem.cols,
+                        ::blk::runtime::elementSize(problem.elementType),
+                        traits->heldRows + traits->streamedRows,
+                        traits->writesRows, getChoiceTarget(options))))
+    return false;
+  return everyKernelAccepts(program, options, [](func::FuncOp kernel) {
+    return whyRowsCannotStream(kernel).empty();
+  });
+}
+
 /// Whether fitProgram splits the program's rows over programs that meet
 /// (blk-split-rows): on a GPU, for the rows and programs splitsHeldRows
 /// gives (`split-rows` auto), or for any rows canSplitHeldRows allows
@@ -375,13 +421,7 @@ static bool splitsRows(ModuleOp program, const ProblemDesc &problem,
                        const CompileOptions &options) {
   if (options.target != TargetKind::GPU || options.splitRows == "never")
     return false;
-  // A program whose traits are wrong is refused by chooseBinding, which
-  // says why: here it is only not split.
-  FailureOr<ProgramTraits> traits = [&] {
-    ScopedDiagnosticHandler quiet(program.getContext(),
-                                  [](Diagnostic &) { return success(); });
-    return ProgramTraits::get(program);
-  }();
+  FailureOr<ProgramTraits> traits = getQuietTraits(program);
   int64_t elementBytes = ::blk::runtime::elementSize(problem.elementType);
   ChoiceTarget target = getChoiceTarget(options);
   bool splits =
@@ -406,17 +446,10 @@ static bool splitsRows(ModuleOp program, const ProblemDesc &problem,
   // scratch.
   int64_t splitsBound =
       getRuleRowSplits(std::max<int64_t>(1, problem.cols), options.maxTile);
-  bool kernels = false;
-  for (auto kernel : program.getOps<func::FuncOp>()) {
-    if (!isKernel(kernel))
-      continue;
-    if (!whyRowsCannotSplit(kernel).empty() ||
-        options.constants.count(getKernelAttr(kernel).getRowBlock().str()) ||
-        countRowSlots(kernel) * splitsBound > problem.cols)
-      return false;
-    kernels = true;
-  }
-  return kernels;
+  return everyKernelAccepts(program, options, [&](func::FuncOp kernel) {
+    return whyRowsCannotSplit(kernel).empty() &&
+           countRowSlots(kernel) * splitsBound <= problem.cols;
+  });
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
@@ -430,6 +463,8 @@ mlir::blk::fitProgram(ModuleOp program, const ProblemDesc &problem,
   PassManager pm(program.getContext());
   if (splitsRows(program, problem, options))
     pm.addPass(createBlkSplitRows());
+  else if (streamsRows(program, problem, options))
+    pm.addPass(createBlkStreamRows());
   // Only where the problem needs it: small problems keep 32-bit row
   // offsets, and the code they had.
   if (needsWideOffsets(problem))

@@ -78,6 +78,9 @@ static int64_t clusterFusedCols(int64_t cols, int64_t elementBytes) {
 // at most 32768 (8 warps, 128 registers per thread) of 8192-column parts.
 constexpr int64_t kSplitCols = int64_t(1) << 28;
 
+constexpr int64_t kStreamedRowsPerSM = 4;
+constexpr int64_t kWholeChipMultiprocessors = 132;
+
 } // namespace
 
 llvm::ArrayRef<BuiltinProgram> mlir::blk::getBuiltinPrograms() {
@@ -103,6 +106,17 @@ bool mlir::blk::splitsHeldRows(int64_t cols, int64_t elementBytes,
                                ChoiceTarget target) {
   return (rowsRead > 1 || writesRows) &&
          canSplitHeldRows(cols, elementBytes, target);
+}
+
+bool mlir::blk::streamsHeldRows(int64_t rows, int64_t cols,
+                                int64_t elementBytes, int64_t rowsRead,
+                                bool writesRows, ChoiceTarget target) {
+  int64_t multiprocessors = target.multiprocessors > 0
+                                ? target.multiprocessors
+                                : kWholeChipMultiprocessors;
+  return rowsRead == 1 && !writesRows && target.residentGrid &&
+         fillsVectors(cols, elementBytes) && cols > kFusedCols &&
+         rows >= kStreamedRowsPerSM * multiprocessors;
 }
 
 const BuiltinProgram &mlir::blk::chooseSoftmaxProgram(int64_t cols,

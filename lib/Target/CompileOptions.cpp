@@ -54,6 +54,9 @@ std::string CompileOptions::verify() const {
   if (splitRows != "auto" && splitRows != "always" && splitRows != "never")
     return "split-rows must be auto, always or never, not '" + splitRows +
            "'";
+  if (streamRows != "auto" && streamRows != "always" && streamRows != "never")
+    return "stream-rows must be auto, always or never, not '" + streamRows +
+           "'";
   if (optLevel > 3)
     return "opt-level must be 0 to 3, not " + std::to_string(optLevel);
   if (minCtasPerSm < 0 || minCtasPerSm > chip::kMaxCtasPerSm)

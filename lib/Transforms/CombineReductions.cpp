@@ -28,6 +28,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <limits>
+
 namespace mlir::blk {
 #define GEN_PASS_DEF_BLKCOMBINEREDUCTIONS
 #include "blk/Transforms/Passes.h.inc"
@@ -117,6 +119,36 @@ ReduceOp mlir::blk::getMatchingMax(ReduceOp sum) {
       !max.getSrc().getType().getElementType().isF32())
     return nullptr;
   return max;
+}
+
+std::pair<Value, Value>
+mlir::blk::createMergedMaxAndSum(OpBuilder &builder, Location loc, Value maxes,
+                                 Value sums, ArrayAttr shape) {
+  Type f32 = builder.getF32Type();
+  auto constant = [&](float value) {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getF32FloatAttr(value));
+  };
+  auto repeat = [&](Value scalar) {
+    return SplatOp::create(builder, loc, maxes.getType(), scalar, shape);
+  };
+  Value ninf = constant(-std::numeric_limits<float>::infinity());
+  Value rowMax = ReduceOp::create(builder, loc, f32, ReduceKind::max, maxes, 0);
+  Value scales = math::ExpOp::create(
+      builder, loc, arith::SubFOp::create(builder, loc, maxes, repeat(rowMax)));
+  Value scaled = arith::MulFOp::create(builder, loc, sums, scales);
+  Value empty = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ,
+                                      maxes, repeat(ninf));
+  Value counted =
+      arith::SelectOp::create(builder, loc, empty, repeat(constant(0)), scaled);
+  Value rowSum =
+      ReduceOp::create(builder, loc, f32, ReduceKind::sum, counted, 0);
+  Value nothingFinite = arith::CmpFOp::create(
+      builder, loc, arith::CmpFPredicate::OEQ, rowMax, ninf);
+  rowSum = arith::SelectOp::create(
+      builder, loc, nothingFinite,
+      constant(std::numeric_limits<float>::quiet_NaN()), rowSum);
+  return {rowMax, rowSum};
 }
 
 void mlir::blk::eraseIfDead(Operation *op) {

@@ -41,30 +41,6 @@ using namespace mlir::blk;
 
 namespace {
 
-/// A one-dimensional block whose length is still a name: in a kernel that
-/// whyRowsCannotSplit accepts, the row's `row_block`.
-bool isRowBlock(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && tensor.getRank() == 1 && tensor.isDynamicDim(0);
-}
-
-/// A reduction of a row's block to a scalar: the ones the parts must meet
-/// for. Reductions of blocks of known length (a label read as a block of
-/// one) are the same in every part.
-bool isRowReduction(ReduceOp reduce) {
-  return isRowBlock(reduce.getSrc().getType());
-}
-
-/// The row reductions of `kernel`, in the order they run.
-SmallVector<ReduceOp> getRowReductions(func::FuncOp kernel) {
-  SmallVector<ReduceOp> reductions;
-  kernel.walk([&](ReduceOp reduce) {
-    if (isRowReduction(reduce))
-      reductions.push_back(reduce);
-  });
-  return reductions;
-}
-
 /// `type` as the IR prints it (f32, i64).
 std::string getTypeName(Type type) {
   std::string name;
@@ -321,28 +297,9 @@ void meetForMaxAndSum(ReduceOp max, ReduceOp sum, const Part &part,
 
   SmallVector<Value> met = meetWithPartials(
       builder, loc, {max.getResult(), partSum}, part, splitsName, meeting);
-  Value maxes = met[0], sums = met[1];
-  Value rowMax = ReduceOp::create(builder, loc, f32, ReduceKind::max, maxes, 0);
-  ArrayAttr partsShape =
-      builder.getArrayAttr({builder.getStringAttr(splitsName)});
-  auto repeat = [&](Value scalar) {
-    return SplatOp::create(builder, loc, maxes.getType(), scalar, partsShape);
-  };
-  Value scales = math::ExpOp::create(
-      builder, loc, arith::SubFOp::create(builder, loc, maxes, repeat(rowMax)));
-  Value scaled = arith::MulFOp::create(builder, loc, sums, scales);
-  Value empty = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ,
-                                      maxes, repeat(ninf));
-  Value counted =
-      arith::SelectOp::create(builder, loc, empty, repeat(zero), scaled);
-  Value rowSum =
-      ReduceOp::create(builder, loc, f32, ReduceKind::sum, counted, 0);
-  Value nothingFinite = arith::CmpFOp::create(
-      builder, loc, arith::CmpFPredicate::OEQ, rowMax, ninf);
-  Value nan = arith::ConstantOp::create(
-      builder, loc,
-      builder.getF32FloatAttr(std::numeric_limits<float>::quiet_NaN()));
-  rowSum = arith::SelectOp::create(builder, loc, nothingFinite, nan, rowSum);
+  auto [rowMax, rowSum] = createMergedMaxAndSum(
+      builder, loc, met[0], met[1],
+      builder.getArrayAttr({builder.getStringAttr(splitsName)}));
 
   for (OpOperand *use : maxUses)
     use->set(rowMax);
@@ -689,6 +646,24 @@ struct BlkSplitRowsPass
 };
 
 } // namespace
+
+bool mlir::blk::isRowBlock(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getRank() == 1 && tensor.isDynamicDim(0);
+}
+
+bool mlir::blk::isRowReduction(ReduceOp reduce) {
+  return isRowBlock(reduce.getSrc().getType());
+}
+
+SmallVector<ReduceOp> mlir::blk::getRowReductions(func::FuncOp kernel) {
+  SmallVector<ReduceOp> reductions;
+  kernel.walk([&](ReduceOp reduce) {
+    if (isRowReduction(reduce))
+      reductions.push_back(reduce);
+  });
+  return reductions;
+}
 
 std::string mlir::blk::whyRowsCannotSplit(func::FuncOp kernel) {
   KernelAttr attr = getKernelAttr(kernel);

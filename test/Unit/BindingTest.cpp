@@ -64,6 +64,8 @@ void noKeeping(CompileOptions &o) { o.stageMinRegisters = 0; }
 void h100(CompileOptions &o) { o.multiprocessors = 132; }
 void sm90a(CompileOptions &o) { o.chip = "sm_90a"; }
 void held(CompileOptions &o) { o.splitRows = "never"; }
+void unstreamed(CompileOptions &o) { o.streamRows = "never"; }
+void streamed(CompileOptions &o) { o.streamRows = "always"; }
 void oneCta(CompileOptions &o) { o.numCtas = 1; }
 void migSlice(CompileOptions &o) { o.multiprocessors = 32; }
 void sm90aH100(CompileOptions &o) {
@@ -161,8 +163,27 @@ const BindingCase kCases[] = {
      "softmax_backward", 1024, 100003, bf16, sm90,
      "BLOCK=131072 warps=8 ctas=16 grid 1024"},
     {"a row read and not written: the wide rows' shares on a cluster",
-     "cross_entropy", 4096, 128256, bf16, sm90,
+     "cross_entropy", 4096, 128256, bf16, unstreamed,
      "BLOCK=131072 warps=8 ctas=4 grid 4096"},
+    // Since 2026-12-06 (read-only rows walked in tiles, blk-stream-rows):
+    {"a row read and not written, four rows an SM: tiles of 8192 on 16 warps",
+     "cross_entropy", 4096, 128256, bf16, sm90,
+     "BLOCK=8192 warps=16 grid 4096"},
+    {"walked in tiles, f32, 528 rows (four an SM of 132)", "cross_entropy", 528,
+     65536, f32, sm90, "BLOCK=8192 warps=16 grid 528"},
+    {"under four rows an SM: held on its cluster", "cross_entropy", 527, 65536,
+     f32, sm90, "BLOCK=65536 warps=8 ctas=4 grid 527"},
+    {"a row no multiple of 16 bytes (tiles are not peeled): held",
+     "cross_entropy", 4096, 50257, bf16, sm90,
+     "BLOCK=53248 warps=8 ctas=2 grid 4096"},
+    {"one CTA holds the row: held", "cross_entropy", 4096, 32768, f32, sm90,
+     "BLOCK=32768 warps=16 grid 4096"},
+    {"a row that is written (log_softmax): held", "log_softmax", 4096, 128256,
+     f32, sm90, "BLOCK=131072 warps=8 ctas=8 grid 4096"},
+    {"asked for, on few rows: walked in tiles", "cross_entropy", 64, 1048576,
+     bf16, streamed, "BLOCK=8192 warps=16 grid 64"},
+    {"on the CPU: never walked in tiles", "cross_entropy", 4096, 128256, f32,
+     cpu, "BLOCK=131072 warps=16 grid 4096"},
     {"a row read and not written, off the cluster: as before", "cross_entropy",
      4096, 32000, bf16, sm90, "BLOCK=32768 warps=16 grid 4096"},
     {"a row read and not written, a caller's 4 warps: 8192 a CTA",

@@ -18,6 +18,15 @@ namespace mlir::blk {
 /// Null if it does not.
 ReduceOp getMatchingMax(ReduceOp sum);
 
+/// The row's max M and sum S from a block of partial (max m, sum s)
+/// pairs, each sum against its own max (the parts of a split row, the
+/// lanes of a streamed one), `shape` the blocks' shape attribute: M = max
+/// m, S = sum of s * exp(m - M) over the pairs with a finite m, NaN where
+/// none has one (as exp(-inf - -inf) makes the row's sum unmerged).
+std::pair<Value, Value> createMergedMaxAndSum(OpBuilder &builder, Location loc,
+                                              Value maxes, Value sums,
+                                              ArrayAttr shape);
+
 /// Erases `op` if nothing uses it, then the ops it used that are left
 /// unused.
 void eraseIfDead(Operation *op);

@@ -154,6 +154,58 @@ def BlkSplitRows : Pass<"blk-split-rows", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def BlkStreamRows : Pass<"blk-stream-rows", "::mlir::ModuleOp"> {
+  let summary = "Walk a read-only row in tiles, each lane keeping a running "
+                "value of every reduction";
+  let description = [{
+    A kernel that holds one row a program (`row_block` columns, one program
+    a row), reduces it and writes none of it is rewritten into one that
+    walks its row in tiles of `row_block` columns, as the first pass of
+    `softmax_online.mlir` is written by hand:
+
+    * a loop over the row's columns (`0` to `cols`, `row_block` a step)
+      goes before the row's first reduction; each tile computes the row's
+      blocks again on its columns (every `blk.arange 0 to row_block` plus
+      the tile's first column), so masks and loads apply to the tile
+      unchanged;
+    * each lane of a tile keeps a running value of every reduction of the
+      row (its sum, max or min), which the reduction then combines once;
+    * a row's max and its sum of exp(x - max) (the pair
+      blk-combine-reductions matches) are running (max, sum) pairs: a lane's
+      sum is rescaled by exp(m - m') where its max grows to m'; the row's
+      S = sum of s * exp(m - M) over the lanes with a finite value, M = max
+      m (NaN where the row has none, as held).
+
+    ```mlir
+    %x = blk.load %row[%cols] mask %in other %ninf : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+    %m = blk.reduce max %x axis 0 : tensor<?xf32> -> f32
+    // becomes
+    %lanes = scf.for %first = %c0 to %n_cols step %block
+        iter_args(%running = %ninf_block) -> (tensor<?xf32>) : i32 {
+      // %x of the tile's columns
+      %next = arith.maximumf %running, %x : tensor<?xf32>
+      scf.yield %next : tensor<?xf32>
+    }
+    %m = blk.reduce max %lanes axis 0 : tensor<?xf32> -> f32
+    ```
+
+    Each element is read once, by one program of one CTA, where holding the
+    row takes a cluster: the compile driver (fitProgram) streams a program
+    that reads one row and writes none (cross_entropy) on a GPU, for rows
+    longer than one CTA holds over enough rows to fill the GPU
+    (blk/Programs/Programs.h, streamsHeldRows). A kernel it cannot stream
+    (what blk-split-rows refuses; a block of the row that reaches a store
+    or anything but a reduction of the row; a block computed from a
+    reduction of the row other than a max's sum of exps; one computed from
+    a value that comes after the first reduction) is an error that says
+    why. The tiles past the row's last one are not visited: a reduction
+    sees the padding of the last tile, not that of a held block.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
   let summary = "Shift a row's block so that its vectors start on the 16-byte grid";
   let description = [{

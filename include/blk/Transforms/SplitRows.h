@@ -15,6 +15,18 @@
 
 namespace mlir::blk {
 
+/// A one-dimensional block whose length is still a name: in a kernel that
+/// whyRowsCannotSplit accepts, the row's `row_block`.
+bool isRowBlock(Type type);
+
+/// A reduction of a row's block to a scalar. Reductions of blocks of known
+/// length (a label read as a block of one) are the same for every part of
+/// a row.
+bool isRowReduction(ReduceOp reduce);
+
+/// The row reductions of `kernel`, in the order they run.
+SmallVector<ReduceOp> getRowReductions(func::FuncOp kernel);
+
 /// Why blk-split-rows cannot split `kernel`'s row over programs, or an
 /// empty string if it can: the kernel holds one row of `row_block` columns
 /// a program (no loop over it, no `rows_per_program`, `row_splits`,
