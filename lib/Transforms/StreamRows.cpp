@@ -117,6 +117,12 @@ std::string planStream(func::FuncOp kernel, StreamPlan &plan) {
     reductionOps.insert(reduce);
 
   Block &body = kernel.front();
+  // The loop clones the row's ops and goes before the first reduction: an
+  // op with regions (scf.if) could hide a use of a reduction inside them.
+  for (Operation &op : body)
+    if (op.getNumRegions() != 0)
+      return "it has " + op.getName().getStringRef().str() +
+             ", whose regions the tiles would not see into";
   llvm::SmallPtrSet<Operation *, 16> dependents =
       getReductionDependents(body, reductions);
   for (Operation &op : body) {

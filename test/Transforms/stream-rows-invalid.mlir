@@ -102,3 +102,33 @@ func.func @no_reduction(%n_rows: i32 {blk.arg = #blk.arg<rows>},
   %cols = blk.arange 0 to BLOCK : tensor<?xi32>
   return
 }
+
+// -----
+
+// An op with regions (scf.if): what its regions use is not seen from the
+// body.
+// expected-error @+1 {{cannot stream the row of @if_in_body: it has scf.if, whose regions the tiles would not see into}}
+func.func @if_in_body(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "out", per_row>},
+                      %x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                      %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                      %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %v = blk.load %x[%cols] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %m = blk.reduce max %v axis 0 : tensor<?xf32> -> f32
+  %zero = arith.constant 0.0 : f32
+  %positive = arith.cmpf ogt, %m, %zero : f32
+  %w = scf.if %positive -> (tensor<?xf32>) {
+    %ms = blk.splat %m [BLOCK] : f32 -> tensor<?xf32>
+    %d = arith.subf %v, %ms : tensor<?xf32>
+    scf.yield %d : tensor<?xf32>
+  } else {
+    scf.yield %v : tensor<?xf32>
+  }
+  %s = blk.reduce sum %w axis 0 : tensor<?xf32> -> f32
+  %here = blk.splat %row [1] : i32 -> tensor<1xi32>
+  %sb = blk.splat %s [1] : f32 -> tensor<1xf32>
+  blk.store %out[%here], %sb : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  return
+}

@@ -194,7 +194,8 @@ def BlkStreamRows : Pass<"blk-stream-rows", "::mlir::ModuleOp"> {
     that reads one row and writes none (cross_entropy) on a GPU, for rows
     longer than one CTA holds over enough rows to fill the GPU
     (blk/Programs/Programs.h, streamsHeldRows). A kernel it cannot stream
-    (what blk-split-rows refuses; a block of the row that reaches a store
+    (what blk-split-rows refuses; an op with regions, such as `scf.if`, in
+    its body; a block of the row that reaches a store
     or anything but a reduction of the row; a block computed from a
     reduction of the row other than a max's sum of exps; one computed from
     a value that comes after the first reduction) is an error that says
