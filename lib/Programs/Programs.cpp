@@ -115,8 +115,8 @@ bool mlir::blk::streamsHeldRows(int64_t rows, int64_t cols,
                                 ? target.multiprocessors
                                 : kWholeChipMultiprocessors;
   return rowsRead == 1 && !writesRows && target.residentGrid &&
-         fillsVectors(cols, elementBytes) && cols > kFusedCols &&
-         rows >= kStreamedRowsPerSM * multiprocessors;
+         elementBytes >= 4 && fillsVectors(cols, elementBytes) &&
+         cols > kFusedCols && rows >= kStreamedRowsPerSM * multiprocessors;
 }
 
 const BuiltinProgram &mlir::blk::chooseSoftmaxProgram(int64_t cols,

@@ -163,12 +163,14 @@ const BindingCase kCases[] = {
      "softmax_backward", 1024, 100003, bf16, sm90,
      "BLOCK=131072 warps=8 ctas=16 grid 1024"},
     {"a row read and not written: the wide rows' shares on a cluster",
-     "cross_entropy", 4096, 128256, bf16, unstreamed,
+     "cross_entropy", 4096, 128256, bf16, sm90,
      "BLOCK=131072 warps=8 ctas=4 grid 4096"},
     // Since 2026-12-06 (read-only rows walked in tiles, blk-stream-rows):
-    {"a row read and not written, four rows an SM: tiles of 8192 on 16 warps",
-     "cross_entropy", 4096, 128256, bf16, sm90,
-     "BLOCK=8192 warps=16 grid 4096"},
+    {"an f32 row read and not written, four rows an SM: tiles of 8192 on 16 "
+     "warps",
+     "cross_entropy", 4096, 128256, f32, sm90, "BLOCK=8192 warps=16 grid 4096"},
+    {"held, asked for", "cross_entropy", 4096, 128256, f32, unstreamed,
+     "BLOCK=131072 warps=8 ctas=8 grid 4096"},
     {"walked in tiles, f32, 528 rows (four an SM of 132)", "cross_entropy", 528,
      65536, f32, sm90, "BLOCK=8192 warps=16 grid 528"},
     {"under four rows an SM: held on its cluster", "cross_entropy", 527, 65536,

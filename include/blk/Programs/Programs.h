@@ -84,13 +84,15 @@ bool splitsHeldRows(int64_t cols, int64_t elementBytes, int64_t rowsRead,
 /// stream it), reads `rowsRead` rows of the problem and writes a row or not
 /// walks `rows` rows of `cols` elements of `elementBytes` bytes in tiles,
 /// one CTA a row: a program that reads one row and writes none
-/// (cross_entropy), on a GPU where a program may take one CTA, for rows of
-/// whole 16-byte vectors (a loop's tiles are not peeled) longer than one
-/// CTA holds (softmax_fused's 32768 columns), at least four rows an SM, so
-/// that the CTAs fill the GPU. H100, f32, 4096 rows, held on a cluster ->
-/// walked in tiles of 8192 on 16 warps (docs/benchmarks.md, "Read-only rows
-/// walked in tiles"): 128256 columns 83.0 -> 101.8% of a copy, 256000 89.3
-/// -> 103.6%; 16384 held 94.5%, walked 87.7%.
+/// (cross_entropy), on a GPU where a program may take one CTA, for f32
+/// rows of whole 16-byte vectors (a loop's tiles are not peeled) longer
+/// than one CTA holds (softmax_fused's 32768 columns), at least four rows
+/// an SM, so that the CTAs fill the GPU. H100, f32, 4096 rows, held on a
+/// cluster -> walked in tiles of 8192 on 16 warps (docs/benchmarks.md,
+/// "Read-only rows walked in tiles"): 128256 columns 83.0 -> 101.8% of a
+/// copy, 256000 89.3 -> 103.6%; 16384 held 94.5%, walked 87.7%. 16-bit rows
+/// are held: not measured walked (two exps an element where a held row
+/// takes one).
 bool streamsHeldRows(int64_t rows, int64_t cols, int64_t elementBytes,
                      int64_t rowsRead, bool writesRows, ChoiceTarget target);
 

@@ -191,8 +191,8 @@ def BlkStreamRows : Pass<"blk-stream-rows", "::mlir::ModuleOp"> {
 
     Each element is read once, by one program of one CTA, where holding the
     row takes a cluster: the compile driver (fitProgram) streams a program
-    that reads one row and writes none (cross_entropy) on a GPU, for rows
-    longer than one CTA holds over enough rows to fill the GPU
+    that reads one row and writes none (cross_entropy) on a GPU, for f32
+    rows longer than one CTA holds over enough rows to fill the GPU
     (blk/Programs/Programs.h, streamsHeldRows). A kernel it cannot stream
     (what blk-split-rows refuses; an op with regions, such as `scf.if`, in
     its body; a block of the row that reaches a store
