@@ -375,6 +375,14 @@ static FailureOr<ProgramTraits> getQuietTraits(ModuleOp program) {
   return ProgramTraits::get(program);
 }
 
+/// Whether every row of every tensor starts on a whole 16-byte vector.
+static bool rowStartsFillVectors(const ProblemDesc &problem,
+                                 int64_t elementBytes) {
+  return llvm::all_of(problem.rowStrides, [&](const auto &stride) {
+    return fillsVectors(stride.getValue(), elementBytes);
+  });
+}
+
 /// Whether every kernel of `program` declares a row block the options do
 /// not bind, and `accepts` it; false for a program without kernels.
 static bool everyKernelAccepts(ModuleOp program, const CompileOptions &options,
@@ -400,10 +408,12 @@ static bool streamsRows(ModuleOp program, const ProblemDesc &problem,
   if (options.target != TargetKind::GPU || options.streamRows == "never")
     return false;
   FailureOr<ProgramTraits> traits = getQuietTraits(program);
+  int64_t elementBytes = ::blk::runtime::elementSize(problem.elementType);
+  // Rows whose starts are whole 16-byte vectors, as their lengths are (a
+  // loop's tiles are not peeled).
   if (options.streamRows == "auto" &&
-      !(succeeded(traits) &&
-        streamsHeldRows(problem.rows, problem.cols,
-                        ::blk::runtime::elementSize(problem.elementType),
+      !(succeeded(traits) && rowStartsFillVectors(problem, elementBytes) &&
+        streamsHeldRows(problem.rows, problem.cols, elementBytes,
                         traits->heldRows + traits->streamedRows,
                         traits->writesRows, getChoiceTarget(options))))
     return false;
@@ -435,9 +445,8 @@ static bool splitsRows(ModuleOp program, const ProblemDesc &problem,
     return false;
   // Rows whose starts are whole 16-byte vectors, as their lengths are (the
   // split's parts are not peeled).
-  for (const auto &stride : problem.rowStrides)
-    if (!fillsVectors(stride.getValue(), elementBytes))
-      return false;
+  if (!rowStartsFillVectors(problem, elementBytes))
+    return false;
   // A constant the caller binds is one the program names (the binding
   // says so of any other), not one the split would add.
   if (findUnnamedConstant(program, options.constants))

@@ -48,8 +48,11 @@ std::string getTypeName(Type type) {
   return name;
 }
 
-/// Why `op` keeps its kernel's row from being split, or empty.
-std::string whyOpCannotSplit(Operation *op, StringRef rowBlock) {
+/// Why `op` keeps its kernel's row from being rewritten as `rewrite`, or
+/// empty.
+std::string whyOpKeepsRowHeld(Operation *op, StringRef rowBlock,
+                              HeldRowRewrite rewrite) {
+  bool split = rewrite == HeldRowRewrite::split;
   if (isa<LoopLikeOpInterface>(op))
     return "it loops (over its row, or over rows)";
   if (auto id = dyn_cast<ProgramIdOp>(op))
@@ -66,9 +69,11 @@ std::string whyOpCannotSplit(Operation *op, StringRef rowBlock) {
       return "it has blocks of " + std::to_string(tensor.getRank()) +
              " dimensions";
   if (auto value = dyn_cast<ConstexprOp>(op); value && value.getName() == rowBlock)
-    return "it reads the value of " + rowBlock.str() +
-           " (blk.constexpr), which is a part's length once split";
-  if (auto reduce = dyn_cast<ReduceOp>(op); reduce && isRowReduction(reduce)) {
+    return "it reads the value of " + rowBlock.str() + " (blk.constexpr), " +
+           (split ? "which is a part's length once split"
+                  : "which is a tile's length once walked in tiles");
+  if (auto reduce = dyn_cast<ReduceOp>(op);
+      split && reduce && isRowReduction(reduce)) {
     Type element = reduce.getType();
     if (!element.isF32() && !element.isInteger(32) && !element.isInteger(64))
       return "it reduces its row to " + getTypeName(element) +
@@ -666,6 +671,11 @@ SmallVector<ReduceOp> mlir::blk::getRowReductions(func::FuncOp kernel) {
 }
 
 std::string mlir::blk::whyRowsCannotSplit(func::FuncOp kernel) {
+  return whyRowIsNotHeldAlone(kernel, HeldRowRewrite::split);
+}
+
+std::string mlir::blk::whyRowIsNotHeldAlone(func::FuncOp kernel,
+                                            HeldRowRewrite rewrite) {
   KernelAttr attr = getKernelAttr(kernel);
   if (!attr)
     return "it is not a kernel (no blk.kernel)";
@@ -684,7 +694,10 @@ std::string mlir::blk::whyRowsCannotSplit(func::FuncOp kernel) {
   BlockArgument cols = findArgument(kernel, ArgRole::cols);
   if (!rows || !cols)
     return "it takes no rows or no cols argument";
-  if (!rows.getType().isInteger(32) || !cols.getType().isInteger(32))
+  if (rewrite == HeldRowRewrite::stream && !cols.getType().isInteger(32))
+    return "its cols argument is not i32 (a tile's columns are i32)";
+  if (rewrite == HeldRowRewrite::split &&
+      (!rows.getType().isInteger(32) || !cols.getType().isInteger(32)))
     return "its rows and cols arguments are not both i32 (the parts are "
            "counted in i32)";
   if (findArgument(kernel, ArgRole::batch) ||
@@ -692,7 +705,7 @@ std::string mlir::blk::whyRowsCannotSplit(func::FuncOp kernel) {
     return "it solves a batch of problems";
   std::string why;
   kernel.walk([&](Operation *op) {
-    why = whyOpCannotSplit(op, attr.getRowBlock());
+    why = whyOpKeepsRowHeld(op, attr.getRowBlock(), rewrite);
     return why.empty() ? WalkResult::advance() : WalkResult::interrupt();
   });
   if (!why.empty())

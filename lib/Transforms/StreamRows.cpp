@@ -21,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -49,8 +50,8 @@ struct StreamPlan {
   /// A pair's exp(x - max), its difference and its repeat of the max:
   /// replaced by the running pairs.
   llvm::SmallPtrSet<Operation *, 8> pairOps;
-  /// Constants the row ops use that come after the first reduction: moved
-  /// before the loop.
+  /// Constants (and compile-time constants, blk.constexpr) the row ops use
+  /// that come after the first reduction: moved before the loop.
   llvm::SetVector<Operation *> lateConstants;
   /// The first reduction of the row, where the loop over tiles goes.
   ReduceOp first;
@@ -104,10 +105,36 @@ getReductionDependents(Block &block, ArrayRef<ReduceOp> reductions) {
   return dependents;
 }
 
+/// Whether `op` may write memory (an op that does not say, may).
+bool mayWrite(Operation *op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  return !effects || effects.hasEffect<MemoryEffects::Write>();
+}
+
+/// The first op between the row's loads and its first reduction that may
+/// write memory (the tiles' loads go where that reduction is, so they would
+/// move across it), or null.
+Operation *findWriteAmidLoads(const StreamPlan &plan) {
+  Operation *from = plan.first, *to = plan.first;
+  for (Operation *op : plan.rowOps) {
+    if (isMemoryEffectFree(op))
+      continue;
+    if (op->isBeforeInBlock(from))
+      from = op;
+    if (to->isBeforeInBlock(op))
+      to = op;
+  }
+  for (Operation *op = from; op != to; op = op->getNextNode())
+    if (!plan.rowOps.contains(op) && mayWrite(op))
+      return op;
+  return nullptr;
+}
+
 /// Why the row ops of `kernel` cannot be computed tile by tile before its
 /// first reduction, or empty; fills `plan`.
 std::string planStream(func::FuncOp kernel, StreamPlan &plan) {
-  if (std::string why = whyRowsCannotSplit(kernel); !why.empty())
+  if (std::string why = whyRowIsNotHeldAlone(kernel, HeldRowRewrite::stream);
+      !why.empty())
     return why;
   SmallVector<ReduceOp> reductions = getRowReductions(kernel);
   findPairs(reductions, plan);
@@ -144,13 +171,18 @@ std::string planStream(func::FuncOp kernel, StreamPlan &plan) {
       if (!definer || computesRowBlock(definer) ||
           definer->isBeforeInBlock(plan.first))
         continue;
-      if (!definer->hasTrait<OpTrait::ConstantLike>())
+      if (!definer->hasTrait<OpTrait::ConstantLike>() &&
+          !isa<ConstexprOp>(definer))
         return op.getName().getStringRef().str() +
                " uses a value computed after the row's first reduction";
       plan.lateConstants.insert(definer);
     }
     plan.rowOps.insert(&op);
   }
+  if (Operation *write = findWriteAmidLoads(plan))
+    return write->getName().getStringRef().str() +
+           " may write memory between the row's loads and its first "
+           "reduction, where the tiles' loads go";
   return "";
 }
 

@@ -8,9 +8,10 @@
 // RUN: softmax-run %examples/cross_entropy.mlir --param ignore_index=-100 --rows 4096 --cols 128256 --dtype bf16 --stream-rows=always --chip sm_90a --emit-ptx /dev/null | FileCheck %s --check-prefix=STREAMED
 // STREAMED: BLOCK=8192 warps=16, grid 4096
 // RUN: softmax-run %examples/cross_entropy.mlir --param ignore_index=-100 --rows 4096 --cols 128256 --dtype bf16 --chip sm_90a --emit-ptx /dev/null | FileCheck %s --check-prefix=HELD
-// Rows that are not whole 16-byte vectors (a loop's tiles are not peeled),
-// and too few rows: held on a cluster; never, held.
+// Rows or row starts that are not whole 16-byte vectors (a loop's tiles are
+// not peeled), and too few rows: held on a cluster; never, held.
 // RUN: softmax-run %examples/cross_entropy.mlir --param ignore_index=-100 --rows 4096 --cols 128257 --chip sm_90a --emit-ptx /dev/null | FileCheck %s --check-prefix=HELD
+// RUN: softmax-run %examples/cross_entropy.mlir --param ignore_index=-100 --rows 4096 --cols 128256 --in-stride 128257 --chip sm_90a --emit-ptx /dev/null | FileCheck %s --check-prefix=HELD
 // RUN: softmax-run %examples/cross_entropy.mlir --param ignore_index=-100 --rows 256 --cols 128256 --chip sm_90a --emit-ptx /dev/null | FileCheck %s --check-prefix=HELD
 // RUN: softmax-run %examples/cross_entropy.mlir --param ignore_index=-100 --rows 4096 --cols 128256 --stream-rows=never --chip sm_90a --emit-ptx /dev/null | FileCheck %s --check-prefix=HELD
 // HELD: ctas=

@@ -132,3 +132,50 @@ func.func @if_in_body(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "out", per_
   blk.store %out[%here], %sb : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
   return
 }
+
+// -----
+
+// A row load after a store: the tiles' loads, before the first reduction,
+// would move across it (here the program reads back what it wrote).
+// expected-error @+1 {{cannot stream the row of @load_after_store: blk.store may write memory between the row's loads and its first reduction, where the tiles' loads go}}
+func.func @load_after_store(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "out", per_row>},
+                            %x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                            %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                            %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %v = blk.load %x[%cols] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %m = blk.reduce max %v axis 0 : tensor<?xf32> -> f32
+  %here = blk.splat %row [1] : i32 -> tensor<1xi32>
+  %mb = blk.splat %m [1] : f32 -> tensor<1xf32>
+  blk.store %out[%here], %mb : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  %rows = blk.splat %row [BLOCK] : i32 -> tensor<?xi32>
+  %back = blk.load %out[%rows] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %s = blk.reduce sum %back axis 0 : tensor<?xf32> -> f32
+  %sb = blk.splat %s [1] : f32 -> tensor<1xf32>
+  blk.store %out[%here], %sb : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  return
+}
+
+// -----
+
+// Reading the row block's value: a tile's length once walked.
+// expected-error @+1 {{cannot stream the row of @reads_block: it reads the value of BLOCK (blk.constexpr), which is a tile's length once walked in tiles}}
+func.func @reads_block(%out: !blk.ptr<f32> {blk.arg = #blk.arg<output "out", per_row>},
+                       %x: !blk.ptr<f32> {blk.arg = #blk.arg<input "x">},
+                       %n_rows: i32 {blk.arg = #blk.arg<rows>},
+                       %n_cols: i32 {blk.arg = #blk.arg<cols>})
+    attributes {blk.kernel = #blk.kernel<num_warps = 4, row_block = BLOCK>} {
+  %row = blk.program_id x
+  %cols = blk.arange 0 to BLOCK : tensor<?xi32>
+  %v = blk.load %x[%cols] : !blk.ptr<f32>, tensor<?xi32> -> tensor<?xf32>
+  %m = blk.reduce sum %v axis 0 : tensor<?xf32> -> f32
+  %block = blk.constexpr BLOCK : i32
+  %b = arith.sitofp %block : i32 to f32
+  %r = arith.divf %m, %b : f32
+  %here = blk.splat %row [1] : i32 -> tensor<1xi32>
+  %rb = blk.splat %r [1] : f32 -> tensor<1xf32>
+  blk.store %out[%here], %rb : !blk.ptr<f32>, tensor<1xi32>, tensor<1xf32>
+  return
+}

@@ -194,12 +194,14 @@ def BlkStreamRows : Pass<"blk-stream-rows", "::mlir::ModuleOp"> {
     that reads one row and writes none (cross_entropy) on a GPU, for f32
     rows longer than one CTA holds over enough rows to fill the GPU
     (blk/Programs/Programs.h, streamsHeldRows). A kernel it cannot stream
-    (what blk-split-rows refuses; an op with regions, such as `scf.if`, in
-    its body; a block of the row that reaches a store
-    or anything but a reduction of the row; a block computed from a
-    reduction of the row other than a max's sum of exps; one computed from
-    a value that comes after the first reduction) is an error that says
-    why. The tiles past the row's last one are not visited: a reduction
+    (what blk-split-rows refuses but reductions to other types and rows
+    that are not i32; an op with regions, such as `scf.if`, in its body; a
+    block of the row that reaches a store or anything but a reduction of
+    the row; a block computed from a reduction of the row other than a
+    max's sum of exps; one computed from a value, not a constant, that
+    comes after the first reduction; an op that may write memory between
+    the row's loads and its first reduction, where the tiles' loads go) is
+    an error that says why. The tiles past the row's last one are not visited: a reduction
     sees the padding of the last tile, not that of a held block.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

@@ -27,6 +27,17 @@ bool isRowReduction(ReduceOp reduce);
 /// The row reductions of `kernel`, in the order they run.
 SmallVector<ReduceOp> getRowReductions(func::FuncOp kernel);
 
+/// What a rewrite of a held row makes of it: parts on programs that meet
+/// (blk-split-rows), or tiles one program walks (blk-stream-rows).
+enum class HeldRowRewrite { split, stream };
+
+/// Why `kernel` does not hold one row a program, alone, as both rewrites
+/// need, or an empty string if it does: the conditions of
+/// whyRowsCannotSplit, but for a walk in tiles its reductions may be of
+/// any type, and only cols must be i32. The reasons are worded for
+/// `rewrite`.
+std::string whyRowIsNotHeldAlone(func::FuncOp kernel, HeldRowRewrite rewrite);
+
 /// Why blk-split-rows cannot split `kernel`'s row over programs, or an
 /// empty string if it can: the kernel holds one row of `row_block` columns
 /// a program (no loop over it, no `rows_per_program`, `row_splits`,

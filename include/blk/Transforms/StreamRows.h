@@ -16,11 +16,12 @@
 namespace mlir::blk {
 
 /// Why blk-stream-rows cannot walk `kernel`'s row in tiles, or an empty
-/// string if it can: a kernel blk-split-rows could split
-/// (whyRowsCannotSplit) whose row is read and not written (no block of the
-/// row reaches anything but a reduction of the row), and whose reductions
-/// each combine values computed from the row alone, or are a max and its
-/// sum of exp(x - max).
+/// string if it can: a kernel that holds one row a program alone
+/// (whyRowIsNotHeldAlone), whose row is read and not written (no block of
+/// the row reaches anything but a reduction of the row, and nothing writes
+/// memory between the row's loads and its first reduction), and whose
+/// reductions each combine values computed from the row alone, or are a
+/// max and its sum of exp(x - max).
 std::string whyRowsCannotStream(func::FuncOp kernel);
 
 } // namespace mlir::blk
