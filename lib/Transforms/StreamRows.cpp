@@ -5,8 +5,9 @@
 // it can walk the row in tiles of `row_block` columns, each lane of the
 // tile keeping a running value of every reduction, and combine the lanes
 // once at the end. Held, a row of 128256 f32 takes a cluster of 8 CTAs
-// whose reductions wait at cluster barriers; streamed, it takes one CTA and
-// a loop whose loads the next tiles' overlap. This is
+// whose reductions wait at cluster barriers; streamed, it takes one CTA of
+// 16 warps (64 registers a thread: two CTAs an SM) that meets no barrier
+// until the row's end. This is
 // python-free-examples/softmax_online.mlir's first pass made from any
 // program of one read-only row.
 //
