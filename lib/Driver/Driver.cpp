@@ -407,16 +407,17 @@ static bool streamsRows(ModuleOp program, const ProblemDesc &problem,
                         const CompileOptions &options) {
   if (options.target != TargetKind::GPU || options.streamRows == "never")
     return false;
-  FailureOr<ProgramTraits> traits = getQuietTraits(program);
-  int64_t elementBytes = ::blk::runtime::elementSize(problem.elementType);
-  // Rows whose starts are whole 16-byte vectors, as their lengths are (a
-  // loop's tiles are not peeled).
-  if (options.streamRows == "auto" &&
-      !(succeeded(traits) && rowStartsFillVectors(problem, elementBytes) &&
-        streamsHeldRows(problem.rows, problem.cols, elementBytes,
-                        traits->heldRows + traits->streamedRows,
-                        traits->writesRows, getChoiceTarget(options))))
-    return false;
+  if (options.streamRows == "auto") {
+    FailureOr<ProgramTraits> traits = getQuietTraits(program);
+    int64_t elementBytes = ::blk::runtime::elementSize(problem.elementType);
+    // Rows whose starts are whole 16-byte vectors, as their lengths are (a
+    // loop's tiles are not peeled).
+    if (failed(traits) || !rowStartsFillVectors(problem, elementBytes) ||
+        !streamsHeldRows(problem.rows, problem.cols, elementBytes,
+                         traits->heldRows + traits->streamedRows,
+                         traits->writesRows, getChoiceTarget(options)))
+      return false;
+  }
   return everyKernelAccepts(program, options, [](func::FuncOp kernel) {
     return whyRowsCannotStream(kernel).empty();
   });

@@ -187,13 +187,12 @@ std::string planStream(func::FuncOp kernel, StreamPlan &plan) {
   return "";
 }
 
-/// A block of the row's type equal to `value` everywhere.
+/// A block of the row's type equal to `value` everywhere (`rowShape`: the
+/// row block's shape attribute, [row_block]).
 Value createRowSplat(OpBuilder &builder, Location loc, Type rowType,
-                     TypedAttr value, StringRef rowBlock) {
+                     TypedAttr value, ArrayAttr rowShape) {
   Value scalar = arith::ConstantOp::create(builder, loc, value);
-  return SplatOp::create(
-      builder, loc, rowType, scalar,
-      builder.getArrayAttr({builder.getStringAttr(rowBlock)}));
+  return SplatOp::create(builder, loc, rowType, scalar, rowShape);
 }
 
 /// Each lane's running (max, sum) after its tile's value `x`: the max
@@ -202,15 +201,15 @@ Value createRowSplat(OpBuilder &builder, Location loc, Type rowType,
 /// would make the sum NaN).
 std::pair<Value, Value> createPairStep(OpBuilder &builder, Location loc,
                                        Value max, Value sum, Value x,
-                                       StringRef rowBlock) {
+                                       ArrayAttr rowShape) {
   Type f32 = builder.getF32Type();
   Type rowType = x.getType();
   Value ninf = createRowSplat(
       builder, loc, rowType,
       builder.getF32FloatAttr(-std::numeric_limits<float>::infinity()),
-      rowBlock);
+      rowShape);
   Value zero = createRowSplat(builder, loc, rowType,
-                              builder.getFloatAttr(f32, 0), rowBlock);
+                              builder.getFloatAttr(f32, 0), rowShape);
   Value grown = arith::MaximumFOp::create(builder, loc, max, x);
   Value none = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OEQ,
                                      grown, ninf);
@@ -227,16 +226,15 @@ std::pair<Value, Value> createPairStep(OpBuilder &builder, Location loc,
 /// Computes the row ops of `plan` for the tile at column `first`: each
 /// `blk.arange 0 to row_block` becomes the tile's columns.
 void cloneRowOps(OpBuilder &builder, const StreamPlan &plan, Value first,
-                 StringRef rowBlock, IRMapping &mapping) {
+                 ArrayAttr rowShape, IRMapping &mapping) {
   for (Operation *op : plan.rowOps) {
     Operation *copy = builder.clone(*op, mapping);
     auto arange = dyn_cast<ArangeOp>(copy);
     if (!arange || !isa<StringAttr>(arange.getEnd()))
       continue;
     Location loc = arange.getLoc();
-    Value firsts = SplatOp::create(
-        builder, loc, arange.getType(), first,
-        builder.getArrayAttr({builder.getStringAttr(rowBlock)}));
+    Value firsts =
+        SplatOp::create(builder, loc, arange.getType(), first, rowShape);
     mapping.map(op->getResult(0),
                 arith::AddIOp::create(builder, loc, arange, firsts));
   }
@@ -244,8 +242,8 @@ void cloneRowOps(OpBuilder &builder, const StreamPlan &plan, Value first,
 
 /// Walks `kernel`'s row (one that planStream accepts) in tiles: a loop
 /// over the row's columns, `row_block` a step, before its first
-/// reduction (with the constants its row ops use), each lane keeping a running
-/// value of every reduction; the reductions then combine the lanes.
+/// reduction (with the constants its row ops use), each lane keeping a
+/// running value of every reduction; the reductions then combine the lanes.
 void streamRows(func::FuncOp kernel, StreamPlan &plan) {
   StringRef rowBlock = getKernelAttr(kernel).getRowBlock();
   for (Operation *constant : plan.lateConstants)
@@ -253,6 +251,7 @@ void streamRows(func::FuncOp kernel, StreamPlan &plan) {
   OpBuilder builder(plan.first);
   Location loc = plan.first.getLoc();
   Type i32 = builder.getI32Type();
+  ArrayAttr rowShape = builder.getArrayAttr({builder.getStringAttr(rowBlock)});
 
   SmallVector<Value> inits;
   for (ReduceOp reduce : plan.plain) {
@@ -260,16 +259,16 @@ void streamRows(func::FuncOp kernel, StreamPlan &plan) {
     inits.push_back(createRowSplat(
         builder, loc, type,
         ReduceOp::getIdentity(reduce.getKind(), type.getElementType(), builder),
-        rowBlock));
+        rowShape));
   }
   for (auto [max, sum] : plan.pairs) {
     Type type = max.getSrc().getType();
     inits.push_back(createRowSplat(
         builder, loc, type,
         builder.getF32FloatAttr(-std::numeric_limits<float>::infinity()),
-        rowBlock));
+        rowShape));
     inits.push_back(createRowSplat(builder, loc, type,
-                                   builder.getF32FloatAttr(0), rowBlock));
+                                   builder.getF32FloatAttr(0), rowShape));
   }
   Value zero =
       arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(0));
@@ -279,7 +278,7 @@ void streamRows(func::FuncOp kernel, StreamPlan &plan) {
       builder, loc, zero, cols, step, inits,
       [&](OpBuilder &b, Location l, Value first, ValueRange running) {
         IRMapping mapping;
-        cloneRowOps(b, plan, first, rowBlock, mapping);
+        cloneRowOps(b, plan, first, rowShape, mapping);
         SmallVector<Value> next;
         for (auto [reduce, value] : llvm::zip(plan.plain, running))
           next.push_back(ReduceOp::combine(b, l, reduce.getKind(), value,
@@ -288,7 +287,7 @@ void streamRows(func::FuncOp kernel, StreamPlan &plan) {
         for (auto [index, pair] : llvm::enumerate(plan.pairs)) {
           auto [grown, summed] =
               createPairStep(b, l, pairs[2 * index], pairs[2 * index + 1],
-                             mapping.lookup(pair.first.getSrc()), rowBlock);
+                             mapping.lookup(pair.first.getSrc()), rowShape);
           next.push_back(grown);
           next.push_back(summed);
         }
@@ -302,8 +301,7 @@ void streamRows(func::FuncOp kernel, StreamPlan &plan) {
   ValueRange pairs = results.drop_front(plan.plain.size());
   for (auto [index, pair] : llvm::enumerate(plan.pairs)) {
     auto [rowMax, rowSum] = createMergedMaxAndSum(
-        builder, loc, pairs[2 * index], pairs[2 * index + 1],
-        builder.getArrayAttr({builder.getStringAttr(rowBlock)}));
+        builder, loc, pairs[2 * index], pairs[2 * index + 1], rowShape);
     pair.first.getResult().replaceAllUsesWith(rowMax);
     pair.second.getResult().replaceAllUsesWith(rowSum);
   }

@@ -201,8 +201,9 @@ def BlkStreamRows : Pass<"blk-stream-rows", "::mlir::ModuleOp"> {
     max's sum of exps; one computed from a value, not a constant, that
     comes after the first reduction; an op that may write memory between
     the row's loads and its first reduction, where the tiles' loads go) is
-    an error that says why. The tiles past the row's last one are not visited: a reduction
-    sees the padding of the last tile, not that of a held block.
+    an error that says why. The tiles past the row's last one are not
+    visited: a reduction sees the padding of the last tile, not that of a
+    held block.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
