@@ -45,6 +45,19 @@ knobs_ab() {
     --variant w8c4=:"--num-warps 8 --num-ctas 4" --variant w4c16=:"--num-warps 4 --num-ctas 16"
 }
 
+# Rows peeled by blk-peel-alignment kept in shared memory too
+# (--stage-peeled-rows): softmax_fused on its rules' 8-warp clusters, and
+# rms_norm on 8-warp CTAs (its rules' 4-warp CTAs keep no rows).
+stage_peeled_ab() {
+  python3 bench/ab.py --check --program examples/softmax_fused.mlir --rounds 2 \
+    --shapes 4096x50257,333x100003 --dtypes bf16 --variant rules=: \
+    --variant staged=:"--stage-peeled-rows"
+  python3 bench/ab.py --check --program examples/rms_norm.mlir --flags "--param eps=1e-5" \
+    --rounds 2 --shapes 4096x50257 --dtypes bf16 --variant rules=: \
+    --variant w8c4=:"--num-warps 8 --num-ctas 4" \
+    --variant w8c4_staged=:"--num-warps 8 --num-ctas 4 --stage-peeled-rows"
+}
+
 # What bounds layer_norm's long rows (docs/bench-data/rowwise/layer-norm-probe/).
 layer_norm_probes() {
   cp $EXP/next/ln_*.mlir examples/
@@ -63,6 +76,7 @@ fi
 step 150 stream stream_ab
 step 120 causal causal_ab
 step 60 knobs knobs_ab
+step 60 stage_peeled stage_peeled_ab
 step 200 lnprobe layer_norm_probes
 if ! on_h200; then
   step 330 family family_table

@@ -47,6 +47,7 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createBlkPipelineDotOperands(dotOperands));
   BlkStageHeldLoadsOptions staging;
   staging.onClusters = options.stageOnClusters;
+  staging.peeledRows = options.stagePeeledRows;
   staging.minRegisters = options.stageMinRegisters;
   staging.wideMinRuns = options.asyncFillMinRuns;
   pm.addPass(createBlkStageHeldLoads(staging));

@@ -21,6 +21,7 @@
 #include "blk/Transforms/AsyncFill.h"
 #include "blk/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -48,6 +49,23 @@ int64_t getRegisters(Value value) {
       getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth());
 }
 
+/// Whether `value` is a row blk-peel-alignment versioned: the result of an
+/// `scf.if` each of whose branches yields a `blk.load` of its own (the
+/// shifted row's vectors, and the fallback element by element).
+bool isVersionedLoad(Value value) {
+  auto ifOp = value.getDefiningOp<scf::IfOp>();
+  if (!ifOp || ifOp.getNumResults() != 1 || !ifOp.elseBlock())
+    return false;
+  return llvm::all_of(
+      std::array<Block *, 2>{ifOp.thenBlock(), ifOp.elseBlock()},
+      [](Block *branch) {
+        auto load = branch->getTerminator()
+                        ->getOperand(0)
+                        .getDefiningOp<LoadOp>();
+        return load && load->getBlock() == branch;
+      });
+}
+
 /// Whether `value` of `block` is computed from a load of `block` (its own
 /// data, not only indices: LLVM folds a thread's offsets into addresses).
 bool dependsOnLoad(Value value, Block *block,
@@ -55,7 +73,7 @@ bool dependsOnLoad(Value value, Block *block,
   Operation *def = value.getDefiningOp();
   if (!def || def->getBlock() != block || !visited.insert(def).second)
     return false;
-  if (isa<LoadOp, LocalLoadOp>(def))
+  if (isa<LoadOp, LocalLoadOp>(def) || isVersionedLoad(value))
     return true;
   return llvm::any_of(def->getOperands(), [&](Value operand) {
     return dependsOnLoad(operand, block, visited);
@@ -94,19 +112,20 @@ bool usesAfter(ReductionOpInterface reduce, Operation *user) {
 }
 
 /// How a block held across a reduction is computed again after it: the
-/// pure ops from the loads it comes from, in program order.
+/// pure ops from the rows it comes from (loads, or versioned loads), in
+/// program order.
 struct Recomputation {
   SmallVector<Operation *> ops;
-  llvm::SetVector<LoadOp> loads;
+  llvm::SetVector<Value> rows;
 };
 
-/// Block `value` of `block` can be recomputed after `reduce` from loads of
-/// `block` that `keeps` accepts (read back from shared memory), pure ops
-/// without regions, and values that stay cheap to hold: scalars and blocks
-/// reduced from others. Fails on anything else (a loop-carried block, an
-/// op with effects).
+/// Block `value` of `block` can be recomputed after `reduce` from rows
+/// loaded in `block` that `keeps` accepts (read back from shared memory),
+/// pure ops without regions, and values that stay cheap to hold: scalars
+/// and blocks reduced from others. Fails on anything else (a loop-carried
+/// block, an op with effects).
 LogicalResult collectRecomputation(Value value, Block *block,
-                                   function_ref<bool(LoadOp)> keeps,
+                                   function_ref<bool(Value)> keeps,
                                    Recomputation &recomputation,
                                    llvm::DenseSet<Operation *> &visited) {
   if (!isa<RankedTensorType>(value.getType()))
@@ -122,10 +141,11 @@ LogicalResult collectRecomputation(Value value, Block *block,
     return failure();
   if (!visited.insert(def).second)
     return success();
-  if (auto load = dyn_cast<LoadOp>(def)) {
-    if (!load.getType().hasStaticShape() || !keeps(load))
+  if (isa<LoadOp>(def) || isVersionedLoad(value)) {
+    if (!cast<RankedTensorType>(value.getType()).hasStaticShape() ||
+        !keeps(value))
       return failure();
-    recomputation.loads.insert(load);
+    recomputation.rows.insert(value);
     return success();
   }
   // A block read back from shared memory is read again.
@@ -149,8 +169,10 @@ public:
   /// copied (RowPolicy::keepsWideRowsIn): on one CTA of 16 warps, f32 4096
   /// x 24576 kept and copied ran softmax 1.00x / 1.01x (H100 / H200),
   /// log_softmax 1.01x / 1.02x, rms_norm 0.99x / 0.86x.
-  KernelStager(func::FuncOp kernel, const RowPolicy &policy)
-      : policy(policy), onCluster(getKernelAttr(kernel).getNumCtas() > 1),
+  KernelStager(func::FuncOp kernel, const RowPolicy &policy,
+               bool keepsPeeledRows)
+      : policy(policy), keepsPeeledRows(keepsPeeledRows),
+        onCluster(getKernelAttr(kernel).getNumCtas() > 1),
         keepsWideRows(
             policy.keepsWideRowsIn(getKernelAttr(kernel).getNumCtas())) {
     // Room for a second CTA on the SM, less each CTA's reduction buffers.
@@ -197,7 +219,9 @@ private:
     for (Operation &op : llvm::make_range(std::next(last->getIterator()),
                                           last->getBlock()->end()))
       op.walk([&](LoadOp load) {
-        if (policy.keepsRegisters(getRegisters(load.getResult())))
+        // A versioned row's fallback is the same row as its aligned twin.
+        if (!load->hasAttr(BlkDialect::getFallbackAttrName()) &&
+            policy.keepsRegisters(getRegisters(load.getResult())))
           ++rows;
       });
     return rows >= 2;
@@ -234,7 +258,7 @@ private:
       Recomputation candidate = plan.recomputation;
       llvm::DenseSet<Operation *> candidateVisited = visited;
       if (failed(collectRecomputation(
-              held, block, [&](LoadOp load) { return keepsLoad(load); },
+              held, block, [&](Value row) { return keepsRow(row); },
               candidate, candidateVisited)))
         continue;
       plan.recomputation = std::move(candidate);
@@ -255,13 +279,13 @@ private:
     if (plan.recomputed.empty() || !policy.keepsRegisters(plan.registers))
       return;
     // On a cluster, only one row kept was measured (a softmax's).
-    if (onCluster && plan.recomputation.loads.size() > 1)
+    if (onCluster && plan.recomputation.rows.size() > 1)
       return;
     Recomputation &recomputation = plan.recomputation;
     int64_t bytes = stagedBytes;
-    for (LoadOp load : recomputation.loads)
-      if (!buffers.count(load))
-        bytes += *getKeptBlockBytes(load.getType());
+    for (Value row : recomputation.rows)
+      if (!buffers.count(row))
+        bytes += *getKeptBlockBytes(cast<RankedTensorType>(row.getType()));
     if (bytes > maxSharedBytes)
       return;
     stagedBytes = bytes;
@@ -271,10 +295,9 @@ private:
     OpBuilder builder(reduce->getContext());
     builder.setInsertionPointAfter(reduce);
     IRMapping mapping;
-    for (LoadOp load : recomputation.loads)
-      mapping.map(load.getResult(),
-                  LocalLoadOp::create(builder, load.getLoc(), load.getType(),
-                                      getBuffer(load)));
+    for (Value row : recomputation.rows)
+      mapping.map(row, LocalLoadOp::create(builder, row.getLoc(),
+                                           row.getType(), getBuffer(row)));
     llvm::sort(recomputation.ops, [](Operation *a, Operation *b) {
       return a->isBeforeInBlock(b);
     });
@@ -288,19 +311,30 @@ private:
     }
   }
 
-  /// The shared-memory copy of `load`'s row, made right after the load.
-  Value getBuffer(LoadOp load) {
-    auto [it, inserted] = buffers.try_emplace(load, nullptr);
+  /// The shared-memory copy of `row`, made right after the op that loads
+  /// it.
+  Value getBuffer(Value row) {
+    auto [it, inserted] = buffers.try_emplace(row, nullptr);
     if (!inserted)
       return it->second;
-    OpBuilder builder = OpBuilder::atBlockEnd(load->getBlock());
-    builder.setInsertionPointAfter(load);
-    RankedTensorType type = load.getType();
-    auto shared = SharedType::get(load.getContext(), type.getShape(),
+    OpBuilder builder(row.getContext());
+    builder.setInsertionPointAfterValue(row);
+    auto type = cast<RankedTensorType>(row.getType());
+    auto shared = SharedType::get(row.getContext(), type.getShape(),
                                   type.getElementType());
-    it->second =
-        LocalAllocOp::create(builder, load.getLoc(), shared, load.getResult());
+    it->second = LocalAllocOp::create(builder, row.getLoc(), shared, row);
     return it->second;
+  }
+
+  /// A versioned row (peeled by blk-peel-alignment) is kept only where
+  /// asked (`peeled-rows`, not yet measured), and only of 16-bit elements:
+  /// blk-async-fill copies a row from its one load, so a 32-bit versioned
+  /// row would be filled through registers, which loses (keepsLoad).
+  bool keepsRow(Value row) {
+    if (auto load = row.getDefiningOp<LoadOp>())
+      return keepsLoad(load);
+    return keepsPeeledRows &&
+           cast<RankedTensorType>(row.getType()).getElementTypeBitWidth() < 32;
   }
 
   /// A row of 32-bit elements filled through registers costs shared memory
@@ -318,12 +352,13 @@ private:
   }
 
   const RowPolicy &policy;
+  bool keepsPeeledRows;
   bool onCluster;
   bool keepsWideRows;
   AccessAnalysis analysis;
   int64_t maxSharedBytes = 0;
   int64_t stagedBytes = 0;
-  llvm::MapVector<LoadOp, Value> buffers;
+  llvm::MapVector<Value, Value> buffers;
   /// The ops stageBlock made, in the order made.
   SmallVector<Operation *> clones;
 };
@@ -348,7 +383,7 @@ struct BlkStageHeldLoadsPass
       KernelAttr attr = getKernelAttr(kernel);
       if (!attr || !policy.keepsRowsIn(attr.getNumWarps(), attr.getNumCtas()))
         continue;
-      KernelStager stager(kernel, policy);
+      KernelStager stager(kernel, policy, peeledRows);
       SmallVector<Block *> blocks;
       kernel.walk([&](Block *block) { blocks.push_back(block); });
       for (Block *block : blocks)

@@ -3,6 +3,7 @@
 // RUN: softmax-opt %s --blk-attach-target=chip=sm_75 --blk-stage-held-loads --split-input-file | FileCheck %s --check-prefix=SM75
 // RUN: softmax-opt %s --blk-stage-held-loads=wide-min-runs=12 --split-input-file | FileCheck %s --check-prefix=WIDE
 // RUN: softmax-opt %s --blk-attach-target=chip=sm_75 --blk-stage-held-loads=wide-min-runs=12 --split-input-file | FileCheck %s --check-prefix=WIDE-SM75
+// RUN: softmax-opt %s --blk-stage-held-loads=peeled-rows=true --split-input-file | FileCheck %s --check-prefix=PEELED
 // RUN: not softmax-opt %s --blk-stage-held-loads=wide-min-runs=-1 --split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: blk-stage-held-loads: wide-min-runs must be 0 (never) or more, but got -1
 
@@ -299,5 +300,56 @@ func.func @f32_one_cta(%in: !blk.ptr<f32>, %out: !blk.ptr<f32>)
   %max_block = blk.splat %max : f32 -> tensor<24576xf32, #l>
   %d = arith.subf %x, %max_block : tensor<24576xf32, #l>
   blk.store %out[%cols], %d {blk.vector = 4 : i64} : !blk.ptr<f32>, tensor<24576xi32, #l>, tensor<24576xf32, #l>
+  return
+}
+
+// -----
+
+#l = #blk.blocked<elems = [8], lanes = [32], warps = [16]>
+
+// A row blk-peel-alignment versioned: an scf.if of the shifted row's load
+// and its fallback. With peeled-rows it is kept from the scf.if's result,
+// whichever branch ran, and read back after each reduction; without, it is
+// held (an op with regions is not recomputed). The weight loaded after
+// the reduction is one row (its fallback is the same row): the row is
+// still kept.
+// CHECK-LABEL: func.func @versioned
+// CHECK-NOT: blk.local
+// CHECK: return
+// PEELED-LABEL: func.func @versioned
+// PEELED: %[[X:.*]] = scf.if
+// PEELED: %[[BUF:.*]] = blk.local_alloc %[[X]] : tensor<32768xbf16, #{{.*}}> -> !blk.shared<32768xbf16>
+// PEELED: blk.reduce sum
+// PEELED-NEXT: %[[X1:.*]] = blk.local_load %[[BUF]]
+// PEELED: %[[W1:.*]] = arith.extf %[[X1]]
+// PEELED: scf.if
+// PEELED: arith.mulf %[[W1]],
+// PEELED: return
+func.func @versioned(%in: !blk.ptr<bf16>, %weight: !blk.ptr<bf16>, %out: !blk.ptr<bf16>, %aligned: i1)
+    attributes {blk.kernel = #blk.kernel<num_warps = 16>} {
+  %cols = blk.arange 0 to 32768 : tensor<32768xi32, #l>
+  %x = scf.if %aligned -> (tensor<32768xbf16, #l>) {
+    %v = blk.load %in[%cols] : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+    scf.yield %v : tensor<32768xbf16, #l>
+  } else {
+    %v = blk.load %in[%cols] {blk.fallback} : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+    scf.yield %v : tensor<32768xbf16, #l>
+  }
+  %w = arith.extf %x : tensor<32768xbf16, #l> to tensor<32768xf32, #l>
+  %squares = arith.mulf %w, %w : tensor<32768xf32, #l>
+  %sum = blk.reduce sum %squares axis 0 : tensor<32768xf32, #l> -> f32
+  %sum_block = blk.splat %sum : f32 -> tensor<32768xf32, #l>
+  %g = scf.if %aligned -> (tensor<32768xbf16, #l>) {
+    %v = blk.load %weight[%cols] : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+    scf.yield %v : tensor<32768xbf16, #l>
+  } else {
+    %v = blk.load %weight[%cols] {blk.fallback} : !blk.ptr<bf16>, tensor<32768xi32, #l> -> tensor<32768xbf16, #l>
+    scf.yield %v : tensor<32768xbf16, #l>
+  }
+  %gw = arith.extf %g : tensor<32768xbf16, #l> to tensor<32768xf32, #l>
+  %scaled = arith.mulf %w, %sum_block : tensor<32768xf32, #l>
+  %y = arith.mulf %scaled, %gw : tensor<32768xf32, #l>
+  %y16 = arith.truncf %y : tensor<32768xf32, #l> to tensor<32768xbf16, #l>
+  blk.store %out[%cols], %y16 : !blk.ptr<bf16>, tensor<32768xi32, #l>, tensor<32768xbf16, #l>
   return
 }

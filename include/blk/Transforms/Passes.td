@@ -640,6 +640,9 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
     norm's weight and bias). Each rule is measured (docs/benchmarks.md,
     "Rows kept in shared memory"). Blocks that cannot be recomputed
     (loop-carried, made by ops with effects or regions) stay held.
+    With `peeled-rows`, a row blk-peel-alignment versioned (an `scf.if`
+    each of whose branches yields its own `blk.load`) is kept as a load is,
+    from the `scf.if`'s result, where its elements are 16-bit.
     Reductions of shuffles alone are left alone: without their barrier,
     LLVM forwards the stored row to the reloads; so is a row a loop body
     only yields (blk-pipeline-loads' next row). Runs after blk-distribute
@@ -658,6 +661,10 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
            "Also keep rows of 32-bit elements that blk-async-fill with this "
            "min-runs copies by cp.async (0: never; blk-to-ptx gives it "
            "async-fill-min-runs)">,
+    Option<"peeledRows", "peeled-rows", "bool", "false",
+           "Also keep 16-bit rows that blk-peel-alignment versioned (an "
+           "scf.if of the shifted load and its fallback), kept whichever "
+           "branch ran (not yet measured)">,
   ];
 }
 
