@@ -70,9 +70,16 @@ layer_norm_probes() {
     --variant persist=:"--program examples/ln_persist.mlir"
 }
 
+# The GPU tests of what changed since the last GPU session: peeled rows
+# kept (--stage-peeled-rows), the streamed rows, the causal mask.
+gpu_tests() {
+  ./run-gpu-tests.sh --filter "peel-alignment|stream-rows|softmax_scaled_masked"
+}
+
 if on_h200; then
   step 330 family family_table
 fi
+step 90 gpu_tests gpu_tests
 step 150 stream stream_ab
 step 120 causal causal_ab
 step 60 knobs knobs_ab

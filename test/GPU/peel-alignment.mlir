@@ -46,3 +46,9 @@
 // RUN: softmax-run %examples/rms_norm.mlir --target gpu --check --reference rms_norm --param eps=1e-6 --rows 99 --cols 50257 --special
 // RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 99 --cols 50257 --dtype bf16 --special
 // RUN: softmax-run %examples/layer_norm.mlir --target gpu --check --reference layer_norm --param eps=1e-5 --rows 77 --cols 32001 --in-stride 32003 --out-stride 32009 --special
+// Peeled 16-bit rows kept in shared memory (--stage-peeled-rows, off by
+// default): softmax_fused on its rules' 8-warp clusters, rms_norm on 8-warp
+// CTAs, another output stride taking the store's fallback.
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --reference softmax --rows 64 --cols 50257 --dtype bf16 --special --stage-peeled-rows
+// RUN: softmax-run %examples/softmax_fused.mlir --target gpu --check --reference softmax --rows 33 --cols 100003 --dtype bf16 --in-stride 100005 --out-stride 100011 --special --stage-peeled-rows
+// RUN: softmax-run %examples/rms_norm.mlir --target gpu --check --reference rms_norm --param eps=1e-6 --rows 99 --cols 50257 --dtype bf16 --num-warps 8 --num-ctas 4 --special --stage-peeled-rows
