@@ -16,6 +16,7 @@
 # binary and $EXP/NAME its other files. $W/queue.log records each step's
 # status and seconds; nvidia-smi and the torch and triton versions are
 # recorded first. QUEUE may test `on_h200` to order its steps by chip.
+# SKIP="NAME ..." skips steps a queue names (those an earlier call did).
 set -uo pipefail
 repo=$(pwd)
 queue=$(realpath "$1")
@@ -36,6 +37,10 @@ on_h200() { grep -q H200 "$W/versions.txt"; }
 
 step() {
   local cap=$1 name=$2 fn=$3
+  if [[ " ${SKIP:-} " == *" $name "* ]]; then
+    echo "$name skipped: SKIP" >>"$log"
+    return
+  fi
   local left=$((deadline - $(elapsed)))
   ((left < cap)) && cap=$left
   if ((left < 20)); then

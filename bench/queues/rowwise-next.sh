@@ -8,7 +8,9 @@
 #   carry .bundle/blk-bundle.tar.xz and .bundle/experiments;
 #   bench/device-queue.sh bench/queues/rowwise-next.sh 570
 # On an H200 the family table comes first (docs/benchmarks.md has none for
-# it); on an H100 the A/Bs, the table last in what time is left.
+# it); on an H100 the A/Bs, the table last in what time is left. The steps'
+# caps add to about 1000 s: two calls, the second with SKIP= naming the
+# steps the first finished (queue.log says which).
 
 family_table() {
   python3 bench/rowwise.py --compile --softmax-run bin/softmax-run --examples examples \
