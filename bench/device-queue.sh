@@ -11,9 +11,10 @@
 # QUEUE is a bash file of steps (see bench/queues/): it defines functions
 # and calls `step CAP NAME FUNCTION`, which runs FUNCTION from the bundle's
 # root under `timeout` of CAP seconds or what is left of the deadline,
-# whichever is less, skipping it when under 20 s of the deadline are left. A step writes
-# its files under $W; in it, $EXP/NAME/softmax-run is experiment NAME's
-# binary and $EXP/NAME its other files. $W/queue.log records each step's
+# whichever is less (skipped under 20 s left); its output goes to
+# $W/NAME.out and .err, and any other file it writes belongs under $W. In
+# it, $EXP/NAME/softmax-run is experiment NAME's binary and $EXP/NAME its
+# other files. $W/queue.log records each step's
 # status and seconds; nvidia-smi and the torch and triton versions are
 # recorded first. QUEUE may test `on_h200` to order its steps by chip.
 # SKIP="NAME ..." skips steps a queue names (those an earlier call did).

@@ -6,11 +6,10 @@
 #
 # writes .bundle/experiments/NAME/softmax-run.xz (stripped, xz -9), the
 # examples as the patches leave them (examples/), and each FILE (probe
-# programs, say). The patches are applied to the
-# work tree, built into build/portable, and taken back out whether or not the
-# build succeeds; a tree the patches do not apply to cleanly is refused. On
-# the GPU host, bench/device-queue.sh unpacks every experiment to
-# /tmp/experiments/NAME/softmax-run.
+# programs, say). The patches are applied to the work tree, built into
+# build/portable, and taken back out whether or not the build succeeds; a
+# tree a patch does not apply to cleanly is refused. On the GPU host,
+# bench/device-queue.sh unpacks each experiment to $EXP/NAME.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ]; then
@@ -34,15 +33,17 @@ for patch in "${patches[@]}"; do
     exit 1
   }
 done
+applied=()
 restore() {
-  for ((i = ${#patches[@]} - 1; i >= 0; i--)); do
-    git apply -R "${patches[i]}"
+  for ((i = ${#applied[@]} - 1; i >= 0; i--)); do
+    git apply -R "${applied[i]}"
   done
 }
+trap restore EXIT
 for patch in "${patches[@]}"; do
   git apply "$patch"
+  applied+=("$patch")
 done
-trap restore EXIT
 
 scripts/setup.sh >/dev/null
 cmake -S . -B build -DBLK_PORTABLE_TOOLS=ON >/dev/null
