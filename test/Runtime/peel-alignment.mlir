@@ -6,7 +6,7 @@
 // runs on the CPU against the float64 reference. Rows of 50257 f32 start at
 // every place on the 16-byte grid, so each row takes the aligned access or
 // its fallback by its own start: both versions of every access run.
-// RUN: sed -e 's/\(row_stride "[a-z_]*">\), blk.divisibility = 16 : i64/\1/' %examples/softmax_fused.mlir > %t.fused.mlir
+// RUN: %drop-stride-divisibility %examples/softmax_fused.mlir > %t.fused.mlir
 // RUN: softmax-opt %t.fused.mlir --blk-specialize=BLOCK=53248 --blk-peel-alignment -o %t.fused.peeled.mlir
 // RUN: FileCheck %s --check-prefix=PEELED < %t.fused.peeled.mlir
 // RUN: softmax-run %t.fused.peeled.mlir --target cpu --check --reference softmax --rows 64 --cols 50257 --special
@@ -19,12 +19,12 @@
 // RUN: softmax-run %t.short.peeled.mlir --target cpu --check --reference softmax --rows 40 --cols 4095 --in-stride 4097 --out-stride 4099 --special
 // A norm's weight and bias, read at the same columns of every row, are
 // aligned only where the shift is 0.
-// RUN: sed -e 's/\(row_stride "[a-z_]*">\), blk.divisibility = 16 : i64/\1/' %examples/layer_norm.mlir > %t.norm.mlir
+// RUN: %drop-stride-divisibility %examples/layer_norm.mlir > %t.norm.mlir
 // RUN: softmax-opt %t.norm.mlir --blk-specialize=BLOCK=53248 --blk-peel-alignment -o %t.norm.peeled.mlir
 // RUN: FileCheck %s --check-prefix=PEELED < %t.norm.peeled.mlir
 // RUN: softmax-run %t.norm.peeled.mlir --target cpu --check --reference layer_norm --param eps=1e-5 --rows 64 --cols 50257 --special
 // A row start computed after the mask (cross_entropy's) moves up.
-// RUN: sed -e 's/\(row_stride "[a-z_]*">\), blk.divisibility = 16 : i64/\1/' %examples/cross_entropy.mlir > %t.loss.mlir
+// RUN: %drop-stride-divisibility %examples/cross_entropy.mlir > %t.loss.mlir
 // RUN: softmax-opt %t.loss.mlir --blk-specialize=BLOCK=53248 --blk-peel-alignment -o %t.loss.peeled.mlir
 // RUN: FileCheck %s --check-prefix=PEELED < %t.loss.peeled.mlir
 // RUN: softmax-run %t.loss.peeled.mlir --target cpu --check --reference cross_entropy --param ignore_index=-100 --rows 64 --cols 50257 --special
