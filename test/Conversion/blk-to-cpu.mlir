@@ -79,15 +79,20 @@ func.func @row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %in: !blk.ptr<
   // CHECK: %[[PINIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<128xf32>)
   // CHECK: %[[PARTIAL:.*]] = linalg.reduce ins(%[[SPLIT]] : tensor<2x128xf32>) outs(%[[PINIT]] : tensor<128xf32>) dimensions = [0]
   // CHECK:   arith.addf
-  // CHECK: %[[HALVES:.*]] = tensor.expand_shape %[[PARTIAL]] {{\[\[}}0, 1]] output_shape [2, 64] : tensor<128xf32> into tensor<2x64xf32>
-  // CHECK: linalg.reduce ins(%[[HALVES]] : tensor<2x64xf32>) outs(%{{.*}} : tensor<64xf32>) dimensions = [0]
-  // CHECK: output_shape [2, 32]
-  // CHECK: output_shape [2, 16]
-  // CHECK: output_shape [2, 8]
-  // CHECK: output_shape [2, 4]
-  // CHECK: output_shape [2, 2]
-  // CHECK: %[[LAST:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [2, 1] : tensor<2xf32> into tensor<2x1xf32>
-  // CHECK: %[[ONE:.*]] = linalg.reduce ins(%[[LAST]] : tensor<2x1xf32>) outs(%{{.*}} : tensor<1xf32>) dimensions = [0]
+  // The halves are slices added element by element, not reshapes, which
+  // linalg's fusion would propagate into the partial sums' loop.
+  // CHECK-NOT: tensor.expand_shape
+  // CHECK: %[[LOW:.*]] = tensor.extract_slice %[[PARTIAL]][0] [64] [1] : tensor<128xf32> to tensor<64xf32>
+  // CHECK: %[[HIGH:.*]] = tensor.extract_slice %[[PARTIAL]][64] [64] [1] : tensor<128xf32> to tensor<64xf32>
+  // CHECK: linalg.generic {{.*}} ins(%[[LOW]], %[[HIGH]] : tensor<64xf32>, tensor<64xf32>)
+  // CHECK:   arith.addf
+  // CHECK: extract_slice %{{.*}}[32] [32] [1]
+  // CHECK: extract_slice %{{.*}}[16] [16] [1]
+  // CHECK: extract_slice %{{.*}}[8] [8] [1]
+  // CHECK: extract_slice %{{.*}}[4] [4] [1]
+  // CHECK: extract_slice %{{.*}}[2] [2] [1]
+  // CHECK: %[[LAST:.*]] = tensor.extract_slice %{{.*}}[1] [1] [1] : tensor<2xf32> to tensor<1xf32>
+  // CHECK: %[[ONE:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[LAST]] : tensor<1xf32>, tensor<1xf32>)
   // CHECK: %[[SUMT:.*]] = linalg.reduce ins(%[[ONE]] : tensor<1xf32>) outs(%{{.*}} : tensor<f32>) dimensions = [0]
   // CHECK:   arith.addf
   // CHECK: tensor.extract %[[SUMT]][] : tensor<f32>
@@ -168,8 +173,9 @@ func.func @rows(%in: !blk.ptr<f32>) attributes {blk.kernel = #blk.kernel<num_war
   // CHECK: linalg.generic {indexing_maps = [#[[BCAST]], #[[ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[COL]] : tensor<4x1xi32>) outs(%{{.*}} : tensor<4x8xi32>)
   %offsets = blk.broadcast %col : tensor<4x1xi32> -> tensor<4x8xi32>
   %x = blk.load %in[%offsets] : !blk.ptr<f32>, tensor<4x8xi32> -> tensor<4x8xf32>
-  // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, 2, 4] : tensor<4x8xf32> into tensor<4x2x4xf32>
-  // CHECK: linalg.reduce ins(%{{.*}} : tensor<4x2x4xf32>) outs(%{{.*}} : tensor<4x4xf32>) dimensions = [1]
+  // CHECK: tensor.extract_slice %{{.*}}[0, 4] [4, 4] [1, 1] : tensor<4x8xf32> to tensor<4x4xf32>
+  // CHECK: tensor.extract_slice %{{.*}}[0, 2] [4, 2] [1, 1] : tensor<4x4xf32> to tensor<4x2xf32>
+  // CHECK: tensor.extract_slice %{{.*}}[0, 1] [4, 1] [1, 1] : tensor<4x2xf32> to tensor<4x1xf32>
   // CHECK: linalg.reduce ins(%{{.*}} : tensor<4x1xf32>) outs(%{{.*}} : tensor<4xf32>) dimensions = [1]
   // CHECK-NOT: tensor.extract %{{.*}}[] : tensor<f32>
   %s = blk.reduce sum %x axis 1 : tensor<4x8xf32> -> tensor<4xf32>
