@@ -104,6 +104,7 @@ void mlir::blk::buildBlkToCPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   // Fusion merges generics only: fills and reductions join as generics.
   pm.addPass(createLinalgGeneralizeNamedOpsPass());
+  pm.addPass(createBlkCloneIntegerBlocks());
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createBlkApproximateMath());
   pm.addPass(createBlkExpandBFloat16());

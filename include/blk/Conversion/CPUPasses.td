@@ -133,4 +133,22 @@ def BlkFoldElementExtracts : Pass<"blk-fold-element-extracts"> {
   ];
 }
 
+def BlkCloneIntegerBlocks : Pass<"blk-clone-integer-blocks"> {
+  let summary = "Give each generic that reads an integer block (a mask, offsets) its own copy";
+  let description = [{
+    Part of the CPU path, after linalg-generalize-named-ops (fusion merges
+    generics only) and before elementwise fusion. An all-parallel
+    `linalg.generic` whose body computes integers only (`cols < n`, an
+    arange) and that several generics of its block read is cloned before
+    each of them. Fusion, which moves a producer into its consumer only
+    where the consumer is its one user, then computes the block inside
+    each loop that reads it. Read from memory instead, a mask is a byte an
+    element that LLVM's vectorizer loads element by element: layer_norm's
+    `select(in_bounds, x - mean, 0)`, whose mask also gives the row's
+    limit, ran f32 4096 x 8192 at 2.5 GB/s on one core of the build
+    machine, 7.9 with the mask cloned.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // BLK_CONVERSION_CPUPASSES_TD
