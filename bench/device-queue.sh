@@ -14,12 +14,13 @@
 # whichever is less (skipped under 20 s left); its output goes to
 # $W/NAME.out and .err, and any other file it writes belongs under $W. In
 # it, $EXP/NAME/softmax-run is experiment NAME's binary and $EXP/NAME its
-# other files. $W/queue.log records each step's
+# other files, and $REPO the repository's copy the call carried. $W/queue.log records each step's
 # status and seconds; nvidia-smi and the torch and triton versions are
 # recorded first. QUEUE may test `on_h200` to order its steps by chip.
 # SKIP="NAME ..." skips steps a queue names (those an earlier call did).
 set -uo pipefail
 repo=$(pwd)
+export REPO=$repo
 queue=$(realpath "$1")
 deadline=${2:-570}
 start=$(date +%s)
