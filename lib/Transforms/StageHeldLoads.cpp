@@ -66,6 +66,11 @@ bool isVersionedLoad(Value value) {
       });
 }
 
+/// Whether `value` is a row as loaded: a `blk.load`, or a versioned one.
+bool isLoadedRow(Value value) {
+  return value.getDefiningOp<LoadOp>() || isVersionedLoad(value);
+}
+
 /// Whether `value` of `block` is computed from a load of `block` (its own
 /// data, not only indices: LLVM folds a thread's offsets into addresses).
 bool dependsOnLoad(Value value, Block *block,
@@ -73,7 +78,7 @@ bool dependsOnLoad(Value value, Block *block,
   Operation *def = value.getDefiningOp();
   if (!def || def->getBlock() != block || !visited.insert(def).second)
     return false;
-  if (isa<LoadOp, LocalLoadOp>(def) || isVersionedLoad(value))
+  if (isa<LocalLoadOp>(def) || isLoadedRow(value))
     return true;
   return llvm::any_of(def->getOperands(), [&](Value operand) {
     return dependsOnLoad(operand, block, visited);
@@ -141,7 +146,7 @@ LogicalResult collectRecomputation(Value value, Block *block,
     return failure();
   if (!visited.insert(def).second)
     return success();
-  if (isa<LoadOp>(def) || isVersionedLoad(value)) {
+  if (isLoadedRow(value)) {
     if (!cast<RankedTensorType>(value.getType()).hasStaticShape() ||
         !keeps(value))
       return failure();
@@ -327,7 +332,7 @@ private:
   }
 
   /// A versioned row (peeled by blk-peel-alignment) is kept only where
-  /// asked (`peeled-rows`, not yet measured), and only of 16-bit elements:
+  /// asked (`peeled-rows`; slower where measured: docs/benchmarks.md), and only of 16-bit elements:
   /// blk-async-fill copies a row from its one load, so a 32-bit versioned
   /// row would be filled through registers, which loses (keepsLoad).
   bool keepsRow(Value row) {

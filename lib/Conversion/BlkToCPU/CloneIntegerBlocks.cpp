@@ -6,6 +6,7 @@
 // it to memory once and reading it back.
 //
 //===----------------------------------------------------------------------===//
+#include "Patterns.h"
 #include "blk/Conversion/CPUPasses.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -28,13 +29,11 @@ bool isIntegerBlock(linalg::GenericOp generic) {
       !isMemoryEffectFree(generic))
     return false;
   Block &body = generic.getRegion().front();
-  if (!body.getArguments().back().use_empty())
+  if (!body.getArguments().back().use_empty() ||
+      llvm::any_of(body.without_terminator(),
+                   [](Operation &op) { return op.getNumRegions() != 0; }))
     return false;
-  return llvm::all_of(body.without_terminator(), [](Operation &op) {
-    return op.getNumRegions() == 0 &&
-           llvm::all_of(op.getResultTypes(),
-                        [](Type type) { return type.isIntOrIndex(); });
-  });
+  return mlir::blk::computesIntegersOnly(generic);
 }
 
 struct BlkCloneIntegerBlocksPass

@@ -12,7 +12,16 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseSet.h"
 
+namespace mlir::linalg {
+class GenericOp;
+} // namespace mlir::linalg
+
 namespace mlir::blk {
+
+/// Whether every op of `generic`'s body computes integers or indices only
+/// (offsets, masks): as cheap to compute where an element is read as to
+/// read it (blk-fold-element-extracts, blk-clone-integer-blocks).
+bool computesIntegersOnly(linalg::GenericOp generic);
 
 /// `!blk.ptr<T>` -> `!llvm.ptr`; every other type (tensors included) is
 /// kept.
