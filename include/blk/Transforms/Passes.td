@@ -664,7 +664,7 @@ def BlkStageHeldLoads : Pass<"blk-stage-held-loads", "::mlir::ModuleOp"> {
     Option<"peeledRows", "peeled-rows", "bool", "false",
            "Also keep 16-bit rows that blk-peel-alignment versioned (an "
            "scf.if of the shifted load and its fallback), kept whichever "
-           "branch ran (0.88-0.97x where measured, H100)">,
+           "branch ran (slower where measured; docs/benchmarks.md)">,
   ];
 }
 

@@ -207,8 +207,7 @@ Value splitDim(OpBuilder &builder, Location loc, Value input, int64_t dim,
 /// x[j] + x[j + n/2]. Slices, not a reshape into [2, n/2]: linalg's fusion
 /// propagates reshapes through the producers, and a tree of them split the
 /// partial sums' loop (and an exp fused into it) into nine nested loops
-/// whose innermost ran one element (log_softmax f32 4096 x 8192: half of
-/// softmax_fused's GB/s on the host).
+/// whose innermost ran one element.
 Value addHalves(OpBuilder &builder, Location loc, Value input, int64_t dim) {
   auto inputType = cast<RankedTensorType>(input.getType());
   int64_t rank = inputType.getRank();
