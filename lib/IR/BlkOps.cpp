@@ -727,6 +727,22 @@ bool MaxExpSumOp::isReducedResult(unsigned index) {
   return index != cast<OpResult>(getExps()).getResultNumber();
 }
 
+bool SumCenteredSquaresOp::isReducedResult(unsigned) { return true; }
+
+LogicalResult SumCenteredSquaresOp::verify() {
+  RankedTensorType srcType = getSrc().getType();
+  if (srcType.getRank() != 1 || !srcType.getElementType().isF32())
+    return emitOpError() << "expected a 1-D block of f32 (a row), but found "
+                         << srcType;
+  if (Value mask = getMask();
+      mask && !shapesAgree(cast<RankedTensorType>(mask.getType()).getShape(),
+                           srcType.getShape()))
+    return emitOpError() << "expected a mask of the row's shape "
+                         << formatShape(srcType.getShape()) << ", but found "
+                         << mask.getType();
+  return verifyReduction(*this, srcType, getAxis(), getSum().getType());
+}
+
 LogicalResult MaxExpSumOp::verify() {
   Type elementType = getSrc().getType().getElementType();
   if (!elementType.isF32())

@@ -561,6 +561,9 @@ private:
         .Case([&](LoadOp load) { return runLoad(load); })
         .Case([&](StoreOp store) { return runStore(store); })
         .Case([&](ReduceOp reduce) { return runReduce(reduce); })
+        .Case([&](SumCenteredSquaresOp reduce) {
+          return runSumCenteredSquares(reduce);
+        })
         .Case([&](DotOp dot) { return runDot(dot); })
         .Case([&](scf::ForOp loop) { return runFor(loop); })
         .Case([&](scf::IfOp branch) { return runIf(branch); })
@@ -1036,6 +1039,32 @@ private:
         }
       }
     values[reduce.getResult()] = std::move(cell);
+    return success();
+  }
+
+  /// blk.sum_centered_squares as it is defined: the sum of the lanes the
+  /// mask counts, then their squares about sum / divisor, each limited to
+  /// f32's range as a reduction's result is.
+  LogicalResult runSumCenteredSquares(SumCenteredSquaresOp op) {
+    const Cell &source = get(op.getSrc());
+    const Cell *mask = op.getMask() ? &get(op.getMask()) : nullptr;
+    auto counted = [&](size_t i) { return !mask || mask->ints[i] != 0; };
+    double largest = getLargestFinite(op.getSum().getType());
+    double sum = 0;
+    for (size_t i = 0; i < source.floats.size(); ++i)
+      if (counted(i))
+        sum += source.floats[i];
+    sum = limitTo(sum, largest);
+    double mean = sum / get(op.getDivisor()).floats[0];
+    double squares = 0;
+    for (size_t i = 0; i < source.floats.size(); ++i)
+      if (counted(i))
+        squares += (source.floats[i] - mean) * (source.floats[i] - mean);
+    Cell sumCell, squaresCell;
+    sumCell.floats = {sum};
+    squaresCell.floats = {limitTo(squares, largest)};
+    values[op.getSum()] = std::move(sumCell);
+    values[op.getSquares()] = std::move(squaresCell);
     return success();
   }
 

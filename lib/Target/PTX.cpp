@@ -56,6 +56,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createBlkAsyncFill(asyncFill));
   if (options.combineReductions)
     pm.addPass(createBlkCombineReductions());
+  if (options.combineCenteredSquares)
+    pm.addPass(createBlkCombineCenteredSquares());
   pm.addPass(createBlkNarrowReductions());
   if (options.divideInExponent)
     pm.addPass(createBlkDivideInExponent());

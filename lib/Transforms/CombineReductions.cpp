@@ -55,19 +55,6 @@ Value getRepeated(Value block, int64_t axis) {
   return expand.getSrc();
 }
 
-/// Whether `max`'s reduction goes through shared memory (several warps or
-/// CTAs), where one exchange instead of two saves a barrier, outside loops.
-/// In a loop the exps live beside the next iteration's row (the persistent
-/// program, blk-pipeline-loads): sm_90, 4096 columns on 4 warps, 71 -> 96
-/// registers and a spill (ptxas -v).
-bool isWorthCombining(ReduceOp max) {
-  FailureOr<Distribution> distribution =
-      Distribution::get(max.getSrc().getType());
-  return succeeded(distribution) &&
-         distribution->getReduceSpread(max.getAxis()).crossesWarps() &&
-         !max->getParentOfType<LoopLikeOpInterface>();
-}
-
 void combine(ReduceOp max, ReduceOp sum) {
   OpBuilder builder(max);
   auto exp = sum.getSrc().getDefiningOp<math::ExpOp>();
@@ -161,4 +148,12 @@ void mlir::blk::eraseIfDead(Operation *op) {
   op->erase();
   for (Operation *def : defs)
     eraseIfDead(def);
+}
+
+bool mlir::blk::isWorthCombining(ReduceOp reduce) {
+  FailureOr<Distribution> distribution =
+      Distribution::get(reduce.getSrc().getType());
+  return succeeded(distribution) &&
+         distribution->getReduceSpread(reduce.getAxis()).crossesWarps() &&
+         !reduce->getParentOfType<LoopLikeOpInterface>();
 }

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "blk/Transforms/SplitRows.h"
 #include "blk/Transforms/MaxExpSum.h"
+#include "blk/Transforms/SumCenteredSquares.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -312,79 +313,6 @@ void meetForMaxAndSum(ReduceOp max, ReduceOp sum, const Part &part,
   Operation *sumExps = sum.getSrc().getDefiningOp();
   sum.erase();
   eraseIfDead(sumExps);
-}
-
-/// A row's sum and its sum of squares about the mean, in the order they
-/// run:
-///   %mean = arith.divf %sum, %divisor     (%sum = blk.reduce sum %x)
-///   %centered = arith.select %mask, (%x - splat %mean), splat 0.0
-///   %squares = blk.reduce sum (%centered * %centered)
-/// (layer_norm's mean and variance), the select optional; with it, %x is a
-/// load under %mask whose masked lanes are 0.
-struct SumCenteredSquares {
-  ReduceOp sum, squares;
-  Value divisor, mask;
-};
-
-/// Whether `value` is a block of +0: a splat of the constant, or the
-/// dense constant canonicalization makes of one.
-bool isZeroSplat(Value value) {
-  if (auto splat = value.getDefiningOp<SplatOp>())
-    value = splat.getSrc();
-  return matchPattern(value, m_PosZeroFloat());
-}
-
-/// Whether `value` is 0 wherever `mask` is false: a load under `mask` with
-/// 0 for `other`. Then the lanes the mask counts hold all of the sum, which
-/// is what a part keeps.
-bool isZeroWhereMasked(Value value, Value mask) {
-  auto load = value.getDefiningOp<LoadOp>();
-  return load && load.getMask() == mask && load.getOther() &&
-         matchPattern(load.getOther(), m_AnyZeroFloat());
-}
-
-/// The pattern that `squares` ends, if it does, with its divisor and mask
-/// defined before the sum (where the part's count is taken).
-std::optional<SumCenteredSquares> getSumCenteredSquares(ReduceOp squares) {
-  if (squares.getKind() != ReduceKind::sum || !squares.getType().isF32())
-    return std::nullopt;
-  auto square = squares.getSrc().getDefiningOp<arith::MulFOp>();
-  if (!square || square.getLhs() != square.getRhs())
-    return std::nullopt;
-  SumCenteredSquares match;
-  match.squares = squares;
-  Value centered = square.getLhs();
-  if (auto select = centered.getDefiningOp<arith::SelectOp>()) {
-    if (!isZeroSplat(select.getFalseValue()))
-      return std::nullopt;
-    match.mask = select.getCondition();
-    centered = select.getTrueValue();
-  }
-  auto difference = centered.getDefiningOp<arith::SubFOp>();
-  auto repeated =
-      difference ? difference.getRhs().getDefiningOp<SplatOp>() : nullptr;
-  auto mean =
-      repeated ? repeated.getSrc().getDefiningOp<arith::DivFOp>() : nullptr;
-  match.sum = mean ? mean.getLhs().getDefiningOp<ReduceOp>() : nullptr;
-  if (!match.sum || match.sum.getKind() != ReduceKind::sum ||
-      match.sum.getSrc() != difference.getLhs() ||
-      match.sum.getSrc().getType().getRank() != 1 ||
-      match.sum->getBlock() != squares->getBlock())
-    return std::nullopt;
-  match.divisor = mean.getRhs();
-  auto definedBeforeSum = [&](Value value) {
-    Operation *def = value.getDefiningOp();
-    if (!def)
-      return value.getParentBlock() == match.sum->getBlock() ||
-             value.getParentRegion()->isAncestor(match.sum->getParentRegion());
-    return def->getBlock() == match.sum->getBlock() &&
-           def->isBeforeInBlock(match.sum);
-  };
-  if (!definedBeforeSum(match.divisor) ||
-      (match.mask && (!definedBeforeSum(match.mask) ||
-                      !isZeroWhereMasked(match.sum.getSrc(), match.mask))))
-    return std::nullopt;
-  return match;
 }
 
 /// The SumCenteredSquares of `reductions` that meet as one, by their sums:

@@ -383,6 +383,30 @@ func.func @max_exp_sum_exps(%x: tensor<16xf32>) {
 
 // -----
 
+func.func @sum_centered_squares_2d(%x: tensor<4x16xf32>, %n: f32) {
+  // expected-error @+1 {{expected a 1-D block of f32 (a row), but found 'tensor<4x16xf32>'}}
+  %s, %q = blk.sum_centered_squares %x divisor %n axis 0 : tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @sum_centered_squares_mask(%x: tensor<16xf32>, %m: tensor<8xi1>, %n: f32) {
+  // expected-error @+1 {{expected a mask of the row's shape 16, but found 'tensor<8xi1>'}}
+  %s, %q = blk.sum_centered_squares %x mask %m divisor %n axis 0 : tensor<16xf32>, tensor<8xi1>
+  return
+}
+
+// -----
+
+func.func @sum_centered_squares_axis(%x: tensor<16xf32>, %n: f32) {
+  // expected-error @+1 {{reduce axis 1 is out of range for a rank-1 block}}
+  %s, %q = blk.sum_centered_squares %x divisor %n axis 1 : tensor<16xf32>
+  return
+}
+
+// -----
+
 func.func @reduce_2d_shape(%x: tensor<4x16xf32>) {
   // expected-error @+1 {{result shape must be 4 (the source without axis 1), but got 'tensor<16xf32>'}}
   %0 = blk.reduce sum %x axis 1 : tensor<4x16xf32> -> tensor<16xf32>

@@ -197,6 +197,12 @@ func.func @reductions(%a: tensor<1024xf32>, %b: tensor<4x256xf32>, %c: tensor<?x
   %m0, %s0, %e0 = blk.max_exp_sum %a axis 0 : tensor<1024xf32> -> f32, f32, tensor<1024xf32>
   // CHECK: blk.max_exp_sum %{{.*}} axis 1 : tensor<4x256xf32> -> tensor<4xf32>, tensor<4xf32>, tensor<4x256xf32>
   %m1, %s1, %e1 = blk.max_exp_sum %b axis 1 : tensor<4x256xf32> -> tensor<4xf32>, tensor<4xf32>, tensor<4x256xf32>
+  // CHECK: %{{.*}}, %{{.*}} = blk.sum_centered_squares %{{.*}} mask %{{.*}} divisor %{{.*}} axis 0 : tensor<1024xf32>, tensor<1024xi1>
+  %mask = arith.cmpf ogt, %a, %a : tensor<1024xf32>
+  %n = arith.constant 1024.0 : f32
+  %s2, %q2 = blk.sum_centered_squares %a mask %mask divisor %n axis 0 : tensor<1024xf32>, tensor<1024xi1>
+  // CHECK: blk.sum_centered_squares %{{.*}} divisor %{{.*}} axis 0 : tensor<1024xf32>{{$}}
+  %s3, %q3 = blk.sum_centered_squares %a divisor %n axis 0 : tensor<1024xf32>
   // CHECK: blk.reduce max %{{.*}} axis 0 : tensor<4x256xf32> -> tensor<256xf32>
   %2 = blk.reduce max %b axis 0 : tensor<4x256xf32> -> tensor<256xf32>
   // CHECK: blk.reduce sum %{{.*}} axis 0 : tensor<?xi32> -> i32

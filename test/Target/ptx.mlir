@@ -24,6 +24,8 @@
 // RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4" --emit=ptx | FileCheck %s --check-prefix=HOISTED
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-PAIR
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=262144" --blk-to-ptx="num-warps=4 num-ctas=16 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER16
+// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8" --emit=ptx | FileCheck %s --check-prefix=MOMENTS
+// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8 combine-centered-squares=0" --emit=ptx | FileCheck %s --check-prefix=TWO-EXCHANGES
 
 // SM90: .version 8.0
 // SM90: .target sm_90
@@ -136,3 +138,16 @@
 // ONE-CTA-NOT: .minnctapersm
 // MIN-CTAS-RANGE: error: min_ctas_per_sm must be from 0 (ptxas's choice) to 32, but got 33
 // MIN-CTAS-FLAG: softmax-run: --min-ctas-per-sm must be 0 (the rules' choice) to 32, not -1
+
+// layer_norm's sum and its squares about the mean across 8 warps: one
+// exchange (blk-combine-centered-squares) of (count, mean, squares)
+// triples, three shuffles a butterfly step and a 16-byte store of each
+// warp's triple, one barrier; without it, two exchanges and two barriers.
+// MOMENTS: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 16, 31, -1;
+// MOMENTS-NEXT: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 16, 31, -1;
+// MOMENTS-NEXT: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 16, 31, -1;
+// MOMENTS: st.shared.v4.b32
+// MOMENTS-NEXT: bar.sync 0;
+// MOMENTS-NOT: bar.sync
+// TWO-EXCHANGES: bar.sync 0;
+// TWO-EXCHANGES: bar.sync 0;

@@ -76,7 +76,8 @@ def Blk_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
     block); any other result is a block of the source's shape, computed
     element by element beside the reduction. `blk.reduce` has one reduced
     result; `blk.max_exp_sum` two, combined in one exchange, and the block
-    of exps. Passes that only need what is reduced and along which axis
+    of exps; `blk.sum_centered_squares` two, a row's sum and its squares
+    about the mean, also in one exchange. Passes that only need what is reduced and along which axis
     (specialization, layouts, kept rows, shared-memory planning) ask this
     interface.
   }];

@@ -841,4 +841,50 @@ def Blk_MaxExpSumOp : Blk_Op<"max_exp_sum", [Pure,
   let hasVerifier = 1;
 }
 
+def Blk_SumCenteredSquaresOp : Blk_Op<"sum_centered_squares", [Pure,
+    DeclareOpInterfaceMethods<Blk_ReductionOpInterface>]> {
+  let summary = "sum of a row and the sum of its squares about the mean";
+  let description = [{
+    Over the lanes of the 1-D f32 block `src` where `mask` is true (all of
+    them without a mask): `sum` = the sum of `src`, and `squares` = the
+    sum of `(src - sum / divisor)^2`. With `src` 0 where `mask` is false,
+    these are the values of layer_norm's two reductions,
+
+    ```mlir
+    %sum = blk.reduce sum %x axis 0 : tensor<1024xf32> -> f32
+    %mean = arith.divf %sum, %n : f32
+    %mean_block = blk.splat %mean : f32 -> tensor<1024xf32>
+    %difference = arith.subf %x, %mean_block : tensor<1024xf32>
+    %centered = arith.select %in_bounds, %difference, %zeros
+        : tensor<1024xi1>, tensor<1024xf32>
+    %squares = arith.mulf %centered, %centered : tensor<1024xf32>
+    %square_sum = blk.reduce sum %squares axis 0 : tensor<1024xf32> -> f32
+    ```
+
+    which it replaces (blk-combine-centered-squares). On the GPU the
+    partials are exchanged once, where the reductions it replaces exchange
+    twice, the second after the first: a thread takes the mean of its own
+    lanes and the squares about it, and (count, mean, squares) triples
+    merge as Chan, Golub and LeVeque's parallel variance,
+    `squares = squares_a + squares_b + (mean_b - mean_a)^2 count_a count_b
+    / count`; the squares about the row's mean are then those about the
+    mean of the lanes counted plus `count (mean - sum / divisor)^2`. The
+    rounding differs from the reductions it replaces (the squares are
+    taken about each thread's mean first). A NaN or an infinity among the
+    lanes counted makes `squares` NaN, as it makes the squares about the
+    mean. On the CPU, the reductions it stands for.
+
+    ```mlir
+    %sum, %squares = blk.sum_centered_squares %x mask %in_bounds divisor %n
+        axis 0 : tensor<1024xf32>, tensor<1024xi1>
+    ```
+  }];
+  let arguments = (ins Blk_Block:$src, Optional<Blk_MaskBlock>:$mask,
+                       F32:$divisor, I64Attr:$axis);
+  let results = (outs F32:$sum, F32:$squares);
+  let assemblyFormat = "$src (`mask` $mask^)? `divisor` $divisor `axis` $axis "
+                       "attr-dict `:` type($src) (`,` type($mask)^)?";
+  let hasVerifier = 1;
+}
+
 #endif // BLK_OPS_TD

@@ -489,6 +489,44 @@ def BlkCombineReductions : Pass<"blk-combine-reductions", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::blk::BlkDialect"];
 }
 
+def BlkCombineCenteredSquares
+    : Pass<"blk-combine-centered-squares", "::mlir::ModuleOp"> {
+  let summary = "Reduce a row's sum and its squares about the mean in one "
+                "exchange (blk.sum_centered_squares)";
+  let description = [{
+    Replaces layer_norm's two reductions of a row, its sum and then the sum
+    of its squares about the mean that sum gives,
+
+    ```mlir
+    %s = blk.reduce sum %x axis 0 : tensor<8192xf32, #l> -> f32
+    %mean = arith.divf %s, %n : f32
+    %mb = blk.splat %mean : f32 -> tensor<8192xf32, #l>
+    %d = arith.subf %x, %mb : tensor<8192xf32, #l>
+    %c = arith.select %in_bounds, %d, %zeros
+        : tensor<8192xi1, #l>, tensor<8192xf32, #l>
+    %c2 = arith.mulf %c, %c : tensor<8192xf32, #l>
+    %q = blk.reduce sum %c2 axis 0 : tensor<8192xf32, #l> -> f32
+    ```
+
+    (the select optional; with it, `%x` must be 0 where `%in_bounds` is
+    false: a load under that mask with 0 for `other`, widened or not,
+    versioned by blk-peel-alignment or not), by
+
+    ```mlir
+    %s, %q = blk.sum_centered_squares %x mask %in_bounds divisor %n axis 0
+        : tensor<8192xf32, #l>, tensor<8192xi1, #l>
+    ```
+
+    which exchanges (count, mean, squares) triples between threads once,
+    where the two reductions exchanged twice and the second waited for the
+    first. Applies to rows (1-D f32 blocks) whose reduction crosses warps
+    or the CTAs of a cluster, outside loops. Runs after blk-distribute (it
+    reads the layouts) and blk-stage-held-loads (a row kept in shared
+    memory is centered from a reload, and does not match).
+  }];
+  let dependentDialects = ["::mlir::blk::BlkDialect"];
+}
+
 def BlkNarrowReductions : Pass<"blk-narrow-reductions", "::mlir::ModuleOp"> {
   let summary = "Take the max or min of 16-bit floats before widening them";
   let description = [{

@@ -424,6 +424,40 @@ void expandMaxExpSums(ModuleOp module) {
   });
 }
 
+/// blk.sum_centered_squares as the reductions it stands for: the sum of
+/// the lanes counted, then the sum of their squares about sum / divisor
+/// (the program's own centered row, which CSE finds again). As for
+/// blk.max_exp_sum, one thread holds the row: no exchange to save.
+void expandSumCenteredSquares(ModuleOp module) {
+  module.walk([](SumCenteredSquaresOp op) {
+    OpBuilder builder(op);
+    Location loc = op.getLoc();
+    Value src = op.getSrc();
+    Type f32 = builder.getF32Type();
+    auto rowOf = [&](Value scalar) {
+      return SplatOp::create(builder, loc, src.getType(), scalar, ArrayAttr());
+    };
+    Value zeros = rowOf(arith::ConstantOp::create(builder, loc,
+                                                  builder.getF32FloatAttr(0)));
+    auto counted = [&](Value row) {
+      return op.getMask() ? arith::SelectOp::create(builder, loc, op.getMask(),
+                                                    row, zeros)
+                                .getResult()
+                          : row;
+    };
+    Value sum = ReduceOp::create(builder, loc, f32, ReduceKind::sum,
+                                 counted(src), op.getAxis());
+    Value mean = arith::DivFOp::create(builder, loc, sum, op.getDivisor());
+    Value centered =
+        counted(arith::SubFOp::create(builder, loc, src, rowOf(mean)));
+    Value squares = ReduceOp::create(
+        builder, loc, f32, ReduceKind::sum,
+        arith::MulFOp::create(builder, loc, centered, centered), op.getAxis());
+    op.replaceAllUsesWith(ValueRange{sum, squares});
+    op.erase();
+  });
+}
+
 struct ConvertBlkToCPUPass
     : public mlir::blk::impl::ConvertBlkToCPUBase<ConvertBlkToCPUPass> {
   using ConvertBlkToCPUBase::ConvertBlkToCPUBase;
@@ -442,6 +476,7 @@ struct ConvertBlkToCPUPass
       if (failed(makeHostFunction(kernel)))
         return signalPassFailure();
     expandMaxExpSums(module);
+    expandSumCenteredSquares(module);
     if (checkBounds)
       prepareBoundsChecks(module);
     RowAccesses rowAccesses = findRowAccesses(module);

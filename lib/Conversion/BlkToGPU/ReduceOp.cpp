@@ -29,6 +29,10 @@
 // i64 (one 64-bit store and load through shared and distributed shared
 // memory), M the max of all, and the sum of s exp(m - M). One barrier (or
 // cluster barrier) where the two reductions it replaces had two.
+// blk.sum_centered_squares likewise with a triple: the count of a thread's
+// lanes, their mean and their squares about it, merged as Chan, Golub and
+// LeVeque's parallel variance, packed into one i128 (a 16-byte store and
+// load) across warps and CTAs.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -295,6 +299,115 @@ Combiner getPairCombiner(MLIRContext *context) {
             for (Value &partial : partials)
               partial = pairAcrossLanes(builder, loc, partial, offsets);
           }};
+}
+
+/// A partial of blk.sum_centered_squares: how many lanes it counts, their
+/// mean, and their squares about that mean; all 0 where none is counted.
+struct Moments {
+  Value count, mean, squares;
+};
+
+Value packMoments(OpBuilder &builder, Location loc, const Moments &moments) {
+  Value quad = vector::FromElementsOp::create(
+      builder, loc, VectorType::get({4}, builder.getF32Type()),
+      ValueRange{moments.count, moments.mean, moments.squares,
+                 createF32Constant(builder, loc, 0.0)});
+  return LLVM::BitcastOp::create(builder, loc, builder.getIntegerType(128),
+                                 quad);
+}
+
+Moments unpackMoments(OpBuilder &builder, Location loc, Value packed) {
+  Value quad = LLVM::BitcastOp::create(
+      builder, loc, VectorType::get({4}, builder.getF32Type()), packed);
+  return {vector::ExtractOp::create(builder, loc, quad, 0),
+          vector::ExtractOp::create(builder, loc, quad, 1),
+          vector::ExtractOp::create(builder, loc, quad, 2)};
+}
+
+/// Chan, Golub and LeVeque's merge of two partials: the counts add, the
+/// mean is the counts' weighted mean, and the squares add with
+/// (mean_b - mean_a)^2 count_a count_b / count. One division (of 1 by the
+/// count, 0 where nothing is counted, which keeps an empty partial's 0s).
+/// Not symmetric in its bits (the products may fuse into fma either way):
+/// lanes that merge the same pair pass it in the same order.
+Moments mergeMoments(OpBuilder &builder, Location loc, const Moments &a,
+                     const Moments &b) {
+  auto add = [&](Value x, Value y) {
+    return arith::AddFOp::create(builder, loc, x, y).getResult();
+  };
+  auto mul = [&](Value x, Value y) {
+    return arith::MulFOp::create(builder, loc, x, y).getResult();
+  };
+  Value zero = createF32Constant(builder, loc, 0.0);
+  Value count = add(a.count, b.count);
+  Value counted = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGT,
+                                        count, zero);
+  Value inverse = arith::SelectOp::create(
+      builder, loc, counted,
+      arith::DivFOp::create(builder, loc, createF32Constant(builder, loc, 1.0),
+                            count),
+      zero);
+  Value mean = mul(add(mul(a.count, a.mean), mul(b.count, b.mean)), inverse);
+  Value delta = arith::SubFOp::create(builder, loc, b.mean, a.mean);
+  Value weight = mul(mul(a.count, b.count), inverse);
+  // (delta weight) delta: 0 where a side is empty (weight 0) however far
+  // the other's mean lies, where delta^2 weight would be inf * 0 past
+  // |delta| = 1.8e19.
+  Value squares =
+      add(add(a.squares, b.squares), mul(mul(delta, weight), delta));
+  return {count, mean, squares};
+}
+
+/// The triples of all warps or CTAs, merged in a pairwise tree (the same
+/// order in every thread).
+Value combineAllMoments(OpBuilder &builder, Location loc, int64_t count,
+                        function_ref<Value(int64_t)> read) {
+  SmallVector<Value> partials;
+  for (int64_t j = 0; j < count; ++j)
+    partials.push_back(read(j));
+  return combineTree(builder, loc, partials, [&](Value lhs, Value rhs) {
+    return packMoments(builder, loc,
+                       mergeMoments(builder, loc,
+                                    unpackMoments(builder, loc, lhs),
+                                    unpackMoments(builder, loc, rhs)));
+  });
+}
+
+/// Triples across lanes: three shuffles a step, and the merge with the
+/// lower lane's triple first, so that both lanes end with the same bits.
+void momentsAcrossLanes(OpBuilder &builder, Location loc,
+                        MutableArrayRef<Value> partials,
+                        ArrayRef<int64_t> offsets) {
+  Value lane = createThreadIds(builder, loc).lane;
+  for (Value &partial : partials) {
+    Moments own = unpackMoments(builder, loc, partial);
+    for (int64_t offset : offsets) {
+      Value step = createI32Constant(builder, loc, offset);
+      Moments other = {shuffleXor(builder, loc, own.count, step),
+                       shuffleXor(builder, loc, own.mean, step),
+                       shuffleXor(builder, loc, own.squares, step)};
+      Value upper = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(builder, loc, lane, step),
+          createI32Constant(builder, loc, 0));
+      auto pick = [&](Value ifUpper, Value ifLower) {
+        return arith::SelectOp::create(builder, loc, upper, ifUpper, ifLower)
+            .getResult();
+      };
+      Moments lower = {pick(other.count, own.count), pick(other.mean, own.mean),
+                       pick(other.squares, own.squares)};
+      Moments higher = {pick(own.count, other.count),
+                        pick(own.mean, other.mean),
+                        pick(own.squares, other.squares)};
+      own = mergeMoments(builder, loc, lower, higher);
+    }
+    partial = packMoments(builder, loc, own);
+  }
+}
+
+Combiner getMomentsCombiner(MLIRContext *context) {
+  return {IntegerType::get(context, 128), combineAllMoments,
+          momentsAcrossLanes};
 }
 
 /// Product of the sizes of the dimensions after `dim`.
@@ -604,6 +717,94 @@ struct MaxExpSumAcrossThreads : public OpConversionPattern<MaxExpSumOp> {
   const WorkgroupPlan &plan;
 };
 
+struct SumCenteredSquaresAcrossThreads
+    : public OpConversionPattern<SumCenteredSquaresOp> {
+  SumCenteredSquaresAcrossThreads(const TypeConverter &converter,
+                                  MLIRContext *context,
+                                  const WorkgroupPlan &plan)
+      : OpConversionPattern(converter, context), plan(plan) {}
+
+  LogicalResult
+  matchAndRewrite(SumCenteredSquaresOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Combiner combiner = getMomentsCombiner(op.getContext());
+    ReductionLowering lowering(op, combiner, plan);
+    SmallVector<Value> elements =
+        extractElements(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> masks;
+    if (adaptor.getMask())
+      masks = extractElements(rewriter, loc, adaptor.getMask());
+    SmallVector<Value> partials;
+    for (ArrayRef<int64_t> group : lowering.groupElements())
+      partials.push_back(createThreadMoments(rewriter, loc, elements, masks,
+                                             group));
+    lowering.exchange(rewriter, partials);
+
+    // The squares about the row's mean (sum / divisor) are those about
+    // the mean of the lanes counted plus count (mean - sum / divisor)^2
+    // (0 where the two agree); none where nothing is counted.
+    Moments row = unpackMoments(rewriter, loc, partials.front());
+    Value sum = arith::MulFOp::create(rewriter, loc, row.mean, row.count);
+    Value offset = arith::SubFOp::create(
+        rewriter, loc, row.mean,
+        arith::DivFOp::create(rewriter, loc, sum, adaptor.getDivisor()));
+    Value squares = arith::AddFOp::create(
+        rewriter, loc, row.squares,
+        arith::MulFOp::create(
+            rewriter, loc, row.count,
+            arith::MulFOp::create(rewriter, loc, offset, offset)));
+    Value zero = createF32Constant(rewriter, loc, 0.0);
+    Value counted = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OGT, row.count, zero);
+    rewriter.replaceOp(
+        op, {sum, arith::SelectOp::create(rewriter, loc, counted, squares,
+                                          zero)});
+    return success();
+  }
+
+  /// Level 1: the thread's lanes of `group` that `masks` count (all
+  /// without a mask), their mean and their squares about it, each a
+  /// pairwise tree.
+  static Value createThreadMoments(OpBuilder &builder, Location loc,
+                                   ArrayRef<Value> elements,
+                                   ArrayRef<Value> masks,
+                                   ArrayRef<int64_t> group) {
+    Value zero = createF32Constant(builder, loc, 0.0);
+    auto add = [&](Value lhs, Value rhs) {
+      return arith::AddFOp::create(builder, loc, lhs, rhs).getResult();
+    };
+    auto counted = [&](int64_t k, Value value) {
+      return masks.empty() ? value
+                           : arith::SelectOp::create(builder, loc, masks[k],
+                                                     value, zero)
+                                 .getResult();
+    };
+    SmallVector<Value> ones, values;
+    for (int64_t k : group) {
+      ones.push_back(counted(k, createF32Constant(builder, loc, 1.0)));
+      values.push_back(counted(k, elements[k]));
+    }
+    Value count = combineTree(builder, loc, ones, add);
+    Value sum = combineTree(builder, loc, values, add);
+    Value mean = arith::SelectOp::create(
+        builder, loc,
+        arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGT, count,
+                              zero),
+        arith::DivFOp::create(builder, loc, sum, count), zero);
+    SmallVector<Value> squares;
+    for (int64_t k : group) {
+      Value difference = arith::SubFOp::create(builder, loc, elements[k], mean);
+      squares.push_back(counted(
+          k, arith::MulFOp::create(builder, loc, difference, difference)));
+    }
+    return packMoments(builder, loc,
+                       {count, mean, combineTree(builder, loc, squares, add)});
+  }
+
+  const WorkgroupPlan &plan;
+};
+
 } // namespace
 
 void mlir::blk::createClusterBarrier(OpBuilder &builder, Location loc) {
@@ -616,6 +817,9 @@ Type mlir::blk::getPartialType(ReductionOpInterface reduce) {
   // blk.max_exp_sum's (max, sum) pairs travel packed, as getPairCombiner's.
   if (isa<MaxExpSumOp>(reduce))
     return IntegerType::get(reduce->getContext(), 64);
+  // blk.sum_centered_squares' (count, mean, squares), as getMomentsCombiner's.
+  if (isa<SumCenteredSquaresOp>(reduce))
+    return IntegerType::get(reduce->getContext(), 128);
   Type element = reduce.getSrc().getType().getElementType();
   if (element.getIntOrFloatBitWidth() >= 32)
     return element;
@@ -650,6 +854,7 @@ mlir::blk::getReduceBuffer(ReductionOpInterface reduce) {
 void mlir::blk::populateReduceOpPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          const WorkgroupPlan &plan) {
-  patterns.add<ReduceAcrossThreads, MaxExpSumAcrossThreads>(
+  patterns.add<ReduceAcrossThreads, MaxExpSumAcrossThreads,
+               SumCenteredSquaresAcrossThreads>(
       converter, patterns.getContext(), plan);
 }

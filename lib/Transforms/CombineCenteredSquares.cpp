@@ -1,0 +1,70 @@
+//===- CombineCenteredSquares.cpp - one exchange for a row's mean and variance ===//
+//
+// layer_norm reduces its row twice: the sum (for the mean), then the sum
+// of squares about that mean, which cannot start before the first
+// reduction's exchange has ended. Where a reduction crosses warps, each
+// exchange is a round through shared memory and a barrier (and, on a
+// cluster, a cluster barrier); blk.sum_centered_squares gives both with
+// one, each thread first taking the mean of its own lanes and the squares
+// about it (Chan, Golub and LeVeque's parallel variance; blk-split-rows
+// merges a split row's parts the same way).
+//
+//===----------------------------------------------------------------------===//
+#include "blk/Transforms/MaxExpSum.h"
+#include "blk/Transforms/Passes.h"
+#include "blk/Transforms/SumCenteredSquares.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::blk {
+#define GEN_PASS_DEF_BLKCOMBINECENTEREDSQUARES
+#include "blk/Transforms/Passes.h.inc"
+} // namespace mlir::blk
+
+using namespace mlir;
+using namespace mlir::blk;
+
+namespace {
+
+/// Replaces the match's two reductions by one blk.sum_centered_squares at
+/// the sum, where the divisor and the mask are defined (getSumCenteredSquares
+/// checks it).
+void combine(SumCenteredSquares match) {
+  OpBuilder builder(match.sum);
+  Type f32 = builder.getF32Type();
+  auto combined = SumCenteredSquaresOp::create(
+      builder, match.sum.getLoc(), f32, f32, match.sum.getSrc(), match.mask,
+      match.divisor, match.sum.getAxis());
+  match.sum.getResult().replaceAllUsesWith(combined.getSum());
+  match.squares.getResult().replaceAllUsesWith(combined.getSquares());
+  Operation *squareOp = match.squares.getSrc().getDefiningOp();
+  match.squares.erase();
+  eraseIfDead(squareOp);
+  match.sum.erase();
+}
+
+struct BlkCombineCenteredSquaresPass
+    : public mlir::blk::impl::BlkCombineCenteredSquaresBase<
+          BlkCombineCenteredSquaresPass> {
+  void runOnOperation() override {
+    SmallVector<SumCenteredSquares> matches;
+    // A sum whose centered squares two reductions take combines with the
+    // first; the second stays as it is. A sum that is another match's
+    // squares is replaced by that match, and stays.
+    llvm::SmallPtrSet<Operation *, 8> claimed, squares;
+    getOperation().walk([&](ReduceOp reduce) {
+      std::optional<SumCenteredSquares> match = getSumCenteredSquares(reduce);
+      if (match && isWorthCombining(match->sum) &&
+          claimed.insert(match->sum).second) {
+        matches.push_back(*match);
+        squares.insert(reduce);
+      }
+    });
+    for (const SumCenteredSquares &match : matches)
+      if (!squares.contains(match.sum))
+        combine(match);
+  }
+};
+
+} // namespace
