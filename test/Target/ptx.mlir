@@ -24,8 +24,8 @@
 // RUN: softmax-opt %examples/log_softmax.mlir --blk-specialize="BLOCK=2048" --blk-to-ptx="num-warps=4" --emit=ptx | FileCheck %s --check-prefix=HOISTED
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=65536" --blk-to-ptx="num-warps=8 num-ctas=8 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER-PAIR
 // RUN: softmax-opt %examples/softmax_fused.mlir --blk-specialize="BLOCK=262144" --blk-to-ptx="num-warps=4 num-ctas=16 combine-reductions=1" --emit=ptx | FileCheck %s --check-prefix=CLUSTER16
-// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8" --emit=ptx | FileCheck %s --check-prefix=MOMENTS
-// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8 combine-centered-squares=0" --emit=ptx | FileCheck %s --check-prefix=TWO-EXCHANGES
+// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8 combine-centered-squares=1" --emit=ptx | FileCheck %s --check-prefix=MOMENTS
+// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize="BLOCK=8192" --blk-to-ptx="num-warps=8" --emit=ptx | FileCheck %s --check-prefix=TWO-EXCHANGES
 
 // SM90: .version 8.0
 // SM90: .target sm_90
