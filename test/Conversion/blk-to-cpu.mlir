@@ -309,3 +309,27 @@ func.func @dot_tile(%p: !blk.ptr<f32>, %x: bf16) attributes {blk.kernel = #blk.k
   return
 }
 
+
+// -----
+
+// A bf16 row is loaded as its bits: i16 loads, the masked tail's branch
+// yields i16 (-inf's bits for `other`), and one elementwise bitcast makes
+// the block bf16. A bf16 across that branch was kept in an f32 register
+// and rounded back with a call where it was written.
+// CHECK-LABEL: func.func @bf16_row(
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> i16
+// CHECK: scf.if %{{.*}} -> (i16) {
+// CHECK:   llvm.load %{{.*}} : !llvm.ptr -> i16
+// CHECK: } else {
+// CHECK:   scf.yield %{{.*}} : i16
+// CHECK: linalg.generic
+// CHECK:   arith.bitcast %{{.*}} : i16 to bf16
+func.func @bf16_row(%out: !blk.ptr<bf16>, %in: !blk.ptr<bf16>, %n: i32) attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %cols = blk.arange 0 to 64 : tensor<64xi32>
+  %nb = blk.splat %n : i32 -> tensor<64xi32>
+  %mask = arith.cmpi slt, %cols, %nb : tensor<64xi32>
+  %ninf = arith.constant 0xFF80 : bf16
+  %x = blk.load %in[%cols] mask %mask other %ninf : !blk.ptr<bf16>, tensor<64xi32> -> tensor<64xbf16>
+  blk.store %out[%cols], %x mask %mask : !blk.ptr<bf16>, tensor<64xi32>, tensor<64xbf16>
+  return
+}

@@ -107,27 +107,37 @@ Value accessEnabled(OpBuilder &builder, Location loc, Operation *access,
       .getResult(0);
 }
 
+/// A `linalg.generic` applying `map` to every element of `block`, giving
+/// a block of `elementType` (elementwise fusion moves it into its reader).
+Value mapElements(OpBuilder &builder, Location loc, Value block,
+                  Type elementType,
+                  function_ref<Value(OpBuilder &, Location, Value)> map) {
+  auto type = cast<RankedTensorType>(block.getType());
+  Value empty =
+      tensor::EmptyOp::create(builder, loc, type.getShape(), elementType);
+  AffineMap whole = AffineMap::getMultiDimIdentityMap(type.getRank(),
+                                                      builder.getContext());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             builder, loc, empty.getType(), ValueRange{block},
+             ValueRange{empty}, ArrayRef<AffineMap>{whole, whole}, iterators,
+             [&](OpBuilder &b, Location l, ValueRange arguments) {
+               linalg::YieldOp::create(b, l, map(b, l, arguments[0]));
+             })
+      .getResult(0);
+}
+
 /// The mask as bytes (0 or 1). Host code keeps i1 blocks in memory as
 /// bytes but moves vectors of i1 lane by lane: a mask read back as i1 from
 /// memory cost softmax_fused a third of its time (4096 x 1024 f32).
 /// Elementwise fusion computes the bytes straight from the mask's operands.
 Value getMaskBytes(OpBuilder &builder, Location loc, Value mask) {
-  auto maskType = cast<RankedTensorType>(mask.getType());
-  Type i8 = builder.getI8Type();
-  Value empty = tensor::EmptyOp::create(builder, loc, maskType.getShape(), i8);
-  AffineMap whole = AffineMap::getMultiDimIdentityMap(maskType.getRank(),
-                                                      builder.getContext());
-  SmallVector<utils::IteratorType> iterators(maskType.getRank(),
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             builder, loc, empty.getType(), ValueRange{mask},
-             ValueRange{empty}, ArrayRef<AffineMap>{whole, whole}, iterators,
-             [&](OpBuilder &b, Location l, ValueRange arguments) {
-               linalg::YieldOp::create(
-                   b, l, arith::ExtUIOp::create(b, l, i8, arguments[0])
-                             .getResult());
-             })
-      .getResult(0);
+  return mapElements(builder, loc, mask, builder.getI8Type(),
+                     [](OpBuilder &b, Location l, Value bit) {
+                       return arith::ExtUIOp::create(b, l, b.getI8Type(), bit)
+                           .getResult();
+                     });
 }
 
 /// Whether element `indices` of a mask in bytes is set.
@@ -417,11 +427,38 @@ struct LoadToLoops : public OpConversionPattern<LoadOp> {
     if ((mask || checked) && !other)
       other = arith::ConstantOp::create(rewriter, loc,
                                         rewriter.getZeroAttr(elementType));
-    if (rowAccesses.contains(op)) {
+    // 16-bit floats are loaded as their bits and bitcast once the block is
+    // whole: a bf16 that crossed a masked element's branch was kept in an
+    // f32 register (the host's 16-bit float instructions are off) and
+    // rounded back with a call (__truncsfbf2) where it was written.
+    if (elementType.isF16() || elementType.isBF16()) {
+      Type bits = rewriter.getI16Type();
+      if (other)
+        other = arith::BitcastOp::create(rewriter, loc, bits, other);
+      Value loaded = load(rewriter, op, type.clone(bits), base, offsets, mask,
+                          other, checked);
       rewriter.replaceOp(
-          op, loadRows(rewriter, loc, type, base, offsets, mask, other));
+          op, mapElements(rewriter, loc, loaded, elementType,
+                          [&](OpBuilder &b, Location l, Value element) {
+                            return arith::BitcastOp::create(b, l, elementType,
+                                                            element)
+                                .getResult();
+                          }));
       return success();
     }
+    rewriter.replaceOp(
+        op, load(rewriter, op, type, base, offsets, mask, other, checked));
+    return success();
+  }
+
+  /// The block `op` loads, of `type` (its own, or its bits').
+  Value load(ConversionPatternRewriter &rewriter, LoadOp op,
+             RankedTensorType type, Value base,
+             Value offsets, Value mask, Value other, bool checked) const {
+    Location loc = op.getLoc();
+    Type elementType = type.getElementType();
+    if (rowAccesses.contains(op))
+      return loadRows(rewriter, loc, type, base, offsets, mask, other);
 
     Value root = checked ? getRootPointer(rewriter, loc, op) : Value();
     Value init =
@@ -472,8 +509,7 @@ struct LoadToLoops : public OpConversionPattern<LoadOp> {
                                            indices)
                       .getResult()};
         });
-    rewriter.replaceOp(op, elements.results.front());
-    return success();
+    return elements.results.front();
   }
 
   const RowAccesses &rowAccesses;
