@@ -3,7 +3,7 @@
 # carried as .bundle/blk-bundle.tar.xz (no experiment):
 #   bench/device-queue.sh bench/queues/rowwise-next.sh 570
 # On an H200 the family table comes first (docs/benchmarks.md has none for
-# it), on an H100 last; between, blk-combine-centered-squares (opt-in):
+# it); then blk-combine-centered-squares (opt-in):
 # its GPU tests, its A/B against layer_norm's two exchanges, and
 # layer_norm with it beside its peers. The A/Bs this queue held until
 # 57742b1 ran on the H100 on 2026-12-07:
@@ -46,13 +46,15 @@ gpu_suite() {
   ./run-gpu-tests.sh
 }
 
+# On an H100 (whose table docs/benchmarks.md has) only what decides
+# blk-combine-centered-squares, so that the session keeps device time for
+# an H200.
 if on_h200; then
   step 330 family family_table
 fi
 step 60 combine_tests combine_tests
 step 110 layer_norm_ab layer_norm_ab
 step 40 ln_one_peers layer_norm_one_exchange_peers
-if ! on_h200; then
-  step 330 family family_table
+if on_h200; then
+  step 150 gpu_suite gpu_suite
 fi
-step 150 gpu_suite gpu_suite
