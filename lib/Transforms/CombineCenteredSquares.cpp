@@ -15,7 +15,6 @@
 #include "blk/Transforms/SumCenteredSquares.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::blk {
 #define GEN_PASS_DEF_BLKCOMBINECENTEREDSQUARES
@@ -48,22 +47,25 @@ struct BlkCombineCenteredSquaresPass
     : public mlir::blk::impl::BlkCombineCenteredSquaresBase<
           BlkCombineCenteredSquaresPass> {
   void runOnOperation() override {
-    SmallVector<SumCenteredSquares> matches;
-    // A sum whose centered squares two reductions take combines with the
-    // first; the second stays as it is. A sum that is another match's
-    // squares is replaced by that match, and stays.
-    llvm::SmallPtrSet<Operation *, 8> claimed, squares;
+    // One match at a time, found again after each rewrite: a rewrite
+    // erases reductions that another match may name (as its sum, or the
+    // divisor of its mean). A sum whose centered squares two reductions
+    // take combines with the first; the second then sees the op's sum,
+    // not a reduction, and stays.
+    while (std::optional<SumCenteredSquares> match = findMatch())
+      combine(*match);
+  }
+
+  std::optional<SumCenteredSquares> findMatch() {
+    std::optional<SumCenteredSquares> found;
     getOperation().walk([&](ReduceOp reduce) {
-      std::optional<SumCenteredSquares> match = getSumCenteredSquares(reduce);
-      if (match && isWorthCombining(match->sum) &&
-          claimed.insert(match->sum).second) {
-        matches.push_back(*match);
-        squares.insert(reduce);
-      }
+      found = getSumCenteredSquares(reduce);
+      if (found && isWorthCombining(found->sum))
+        return WalkResult::interrupt();
+      found.reset();
+      return WalkResult::advance();
     });
-    for (const SumCenteredSquares &match : matches)
-      if (!squares.contains(match.sum))
-        combine(match);
+    return found;
   }
 };
 

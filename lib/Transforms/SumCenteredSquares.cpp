@@ -44,7 +44,9 @@ mlir::blk::getSumCenteredSquares(ReduceOp squares) {
   match.squares = squares;
   Value centered = square.getLhs();
   if (auto select = centered.getDefiningOp<arith::SelectOp>()) {
-    if (!isZeroSplat(select.getFalseValue()))
+    // A block of lanes, not one i1 for all of them.
+    if (!isZeroSplat(select.getFalseValue()) ||
+        !isa<RankedTensorType>(select.getCondition().getType()))
       return std::nullopt;
     match.mask = select.getCondition();
     centered = select.getTrueValue();

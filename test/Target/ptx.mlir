@@ -140,10 +140,11 @@
 // MIN-CTAS-FLAG: softmax-run: --min-ctas-per-sm must be 0 (the rules' choice) to 32, not -1
 
 // layer_norm's sum and its squares about the mean across 8 warps: one
-// exchange (blk-combine-centered-squares) of (count, mean, squares)
-// triples, three shuffles a butterfly step and a 16-byte store of each
-// warp's triple, one barrier; without it, two exchanges and two barriers.
+// exchange (blk-combine-centered-squares) of (count, sum, mean, squares)
+// quadruples, four shuffles a butterfly step and a 16-byte store of each
+// warp's partial, one barrier; without it, two exchanges and two barriers.
 // MOMENTS: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 16, 31, -1;
+// MOMENTS-NEXT: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 16, 31, -1;
 // MOMENTS-NEXT: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 16, 31, -1;
 // MOMENTS-NEXT: shfl.sync.bfly.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 16, 31, -1;
 // MOMENTS: st.shared.v4.b32

@@ -152,3 +152,51 @@ func.func @in_loop(%x: tensor<1024xf32, #l>, %n: f32, %trips: index) {
   }
   return
 }
+
+// -----
+
+#l = #blk.blocked<elems = [4], lanes = [32], warps = [8]>
+
+// The second row's mean divides by the first row's squares: the first
+// match's rewrite replaces that divisor, and the second is found again
+// with it (each match is taken from the IR as it is after the last).
+// CHECK-LABEL: func.func @divisor_from_match
+// CHECK: %{{.*}}, %[[Q:.*]] = blk.sum_centered_squares %{{.*}} divisor %{{.*}} axis 0
+// CHECK: blk.sum_centered_squares %{{.*}} divisor %[[Q]] axis 0
+// CHECK-NOT: blk.reduce
+func.func @divisor_from_match(%x: tensor<1024xf32, #l>, %y: tensor<1024xf32, #l>, %n: f32) -> (f32, f32) {
+  %s = blk.reduce sum %x axis 0 : tensor<1024xf32, #l> -> f32
+  %mean = arith.divf %s, %n : f32
+  %mb = blk.splat %mean : f32 -> tensor<1024xf32, #l>
+  %d = arith.subf %x, %mb : tensor<1024xf32, #l>
+  %d2 = arith.mulf %d, %d : tensor<1024xf32, #l>
+  %q = blk.reduce sum %d2 axis 0 : tensor<1024xf32, #l> -> f32
+  %t = blk.reduce sum %y axis 0 : tensor<1024xf32, #l> -> f32
+  %m2 = arith.divf %t, %q : f32
+  %m2b = blk.splat %m2 : f32 -> tensor<1024xf32, #l>
+  %e = arith.subf %y, %m2b : tensor<1024xf32, #l>
+  %e2 = arith.mulf %e, %e : tensor<1024xf32, #l>
+  %r = blk.reduce sum %e2 axis 0 : tensor<1024xf32, #l> -> f32
+  return %q, %r : f32, f32
+}
+
+// -----
+
+#l = #blk.blocked<elems = [4], lanes = [32], warps = [8]>
+
+// One i1 for all the lanes selects the centered row, not a mask: left
+// alone (the op's mask is a block).
+// CHECK-LABEL: func.func @scalar_condition
+// CHECK-NOT: blk.sum_centered_squares
+func.func @scalar_condition(%x: tensor<1024xf32, #l>, %flag: i1, %n: f32) -> f32 {
+  %zeros = arith.constant dense<0.0> : tensor<1024xf32, #l>
+  %y = arith.select %flag, %x, %zeros : tensor<1024xf32, #l>
+  %s = blk.reduce sum %y axis 0 : tensor<1024xf32, #l> -> f32
+  %mean = arith.divf %s, %n : f32
+  %mb = blk.splat %mean : f32 -> tensor<1024xf32, #l>
+  %d = arith.subf %y, %mb : tensor<1024xf32, #l>
+  %c = arith.select %flag, %d, %zeros : tensor<1024xf32, #l>
+  %c2 = arith.mulf %c, %c : tensor<1024xf32, #l>
+  %q = blk.reduce sum %c2 axis 0 : tensor<1024xf32, #l> -> f32
+  return %q : f32
+}

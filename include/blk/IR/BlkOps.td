@@ -864,8 +864,9 @@ def Blk_SumCenteredSquaresOp : Blk_Op<"sum_centered_squares", [Pure,
     which it replaces (blk-combine-centered-squares). On the GPU the
     partials are exchanged once, where the reductions it replaces exchange
     twice, the second after the first: a thread takes the mean of its own
-    lanes and the squares about it, and (count, mean, squares) triples
-    merge as Chan, Golub and LeVeque's parallel variance,
+    lanes and the squares about it, and (count, sum, mean, squares)
+    partials merge as Chan, Golub and LeVeque's parallel variance (the
+    sums add as a sum's partials do),
     `squares = squares_a + squares_b + (mean_b - mean_a)^2 count_a count_b
     / count`; the squares about the row's mean are then those about the
     mean of the lanes counted plus `count (mean - sum / divisor)^2`. The

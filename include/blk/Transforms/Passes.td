@@ -517,7 +517,7 @@ def BlkCombineCenteredSquares
         : tensor<8192xf32, #l>, tensor<8192xi1, #l>
     ```
 
-    which exchanges (count, mean, squares) triples between threads once,
+    which exchanges (count, sum, mean, squares) between threads once,
     where the two reductions exchanged twice and the second waited for the
     first. Applies to rows (1-D f32 blocks) whose reduction crosses warps
     or the CTAs of a cluster, outside loops. Runs after blk-distribute (it

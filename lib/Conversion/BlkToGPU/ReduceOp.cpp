@@ -29,10 +29,11 @@
 // i64 (one 64-bit store and load through shared and distributed shared
 // memory), M the max of all, and the sum of s exp(m - M). One barrier (or
 // cluster barrier) where the two reductions it replaces had two.
-// blk.sum_centered_squares likewise with a triple: the count of a thread's
-// lanes, their mean and their squares about it, merged as Chan, Golub and
-// LeVeque's parallel variance, packed into one i128 (a 16-byte store and
-// load) across warps and CTAs.
+// blk.sum_centered_squares likewise with four values: the count of a
+// thread's lanes, their sum, their mean and their squares about it, merged
+// as Chan, Golub and LeVeque's parallel variance (the sums add as
+// blk.reduce's), packed into one i128 (a 16-byte store and load) across
+// warps and CTAs.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -302,16 +303,17 @@ Combiner getPairCombiner(MLIRContext *context) {
 }
 
 /// A partial of blk.sum_centered_squares: how many lanes it counts, their
-/// mean, and their squares about that mean; all 0 where none is counted.
+/// sum and mean, and their squares about that mean; all 0 where none is
+/// counted. The sum travels beside the mean so that the op's sum is a sum
+/// of its lanes, as blk.reduce's (count x mean would round every merge).
 struct Moments {
-  Value count, mean, squares;
+  Value count, sum, mean, squares;
 };
 
 Value packMoments(OpBuilder &builder, Location loc, const Moments &moments) {
   Value quad = vector::FromElementsOp::create(
       builder, loc, VectorType::get({4}, builder.getF32Type()),
-      ValueRange{moments.count, moments.mean, moments.squares,
-                 createF32Constant(builder, loc, 0.0)});
+      ValueRange{moments.count, moments.sum, moments.mean, moments.squares});
   return LLVM::BitcastOp::create(builder, loc, builder.getIntegerType(128),
                                  quad);
 }
@@ -321,11 +323,12 @@ Moments unpackMoments(OpBuilder &builder, Location loc, Value packed) {
       builder, loc, VectorType::get({4}, builder.getF32Type()), packed);
   return {vector::ExtractOp::create(builder, loc, quad, 0),
           vector::ExtractOp::create(builder, loc, quad, 1),
-          vector::ExtractOp::create(builder, loc, quad, 2)};
+          vector::ExtractOp::create(builder, loc, quad, 2),
+          vector::ExtractOp::create(builder, loc, quad, 3)};
 }
 
-/// Chan, Golub and LeVeque's merge of two partials: the counts add, the
-/// mean is the counts' weighted mean, and the squares add with
+/// Chan, Golub and LeVeque's merge of two partials: the counts and the sums
+/// add, the mean is the counts' weighted mean, and the squares add with
 /// (mean_b - mean_a)^2 count_a count_b / count. One division (of 1 by the
 /// count, 0 where nothing is counted, which keeps an empty partial's 0s).
 /// Not symmetric in its bits (the products may fuse into fma either way):
@@ -355,10 +358,10 @@ Moments mergeMoments(OpBuilder &builder, Location loc, const Moments &a,
   // |delta| = 1.8e19.
   Value squares =
       add(add(a.squares, b.squares), mul(mul(delta, weight), delta));
-  return {count, mean, squares};
+  return {count, add(a.sum, b.sum), mean, squares};
 }
 
-/// The triples of all warps or CTAs, merged in a pairwise tree (the same
+/// The partials of all warps or CTAs, merged in a pairwise tree (the same
 /// order in every thread).
 Value combineAllMoments(OpBuilder &builder, Location loc, int64_t count,
                         function_ref<Value(int64_t)> read) {
@@ -373,8 +376,8 @@ Value combineAllMoments(OpBuilder &builder, Location loc, int64_t count,
   });
 }
 
-/// Triples across lanes: three shuffles a step, and the merge with the
-/// lower lane's triple first, so that both lanes end with the same bits.
+/// Partials across lanes: four shuffles a step, and the merge with the
+/// lower lane's partial first, so that both lanes end with the same bits.
 void momentsAcrossLanes(OpBuilder &builder, Location loc,
                         MutableArrayRef<Value> partials,
                         ArrayRef<int64_t> offsets) {
@@ -384,6 +387,7 @@ void momentsAcrossLanes(OpBuilder &builder, Location loc,
     for (int64_t offset : offsets) {
       Value step = createI32Constant(builder, loc, offset);
       Moments other = {shuffleXor(builder, loc, own.count, step),
+                       shuffleXor(builder, loc, own.sum, step),
                        shuffleXor(builder, loc, own.mean, step),
                        shuffleXor(builder, loc, own.squares, step)};
       Value upper = arith::CmpIOp::create(
@@ -394,9 +398,10 @@ void momentsAcrossLanes(OpBuilder &builder, Location loc,
         return arith::SelectOp::create(builder, loc, upper, ifUpper, ifLower)
             .getResult();
       };
-      Moments lower = {pick(other.count, own.count), pick(other.mean, own.mean),
+      Moments lower = {pick(other.count, own.count), pick(other.sum, own.sum),
+                       pick(other.mean, own.mean),
                        pick(other.squares, own.squares)};
-      Moments higher = {pick(own.count, other.count),
+      Moments higher = {pick(own.count, other.count), pick(own.sum, other.sum),
                         pick(own.mean, other.mean),
                         pick(own.squares, other.squares)};
       own = mergeMoments(builder, loc, lower, higher);
@@ -745,7 +750,7 @@ struct SumCenteredSquaresAcrossThreads
     // the mean of the lanes counted plus count (mean - sum / divisor)^2
     // (0 where the two agree); none where nothing is counted.
     Moments row = unpackMoments(rewriter, loc, partials.front());
-    Value sum = arith::MulFOp::create(rewriter, loc, row.mean, row.count);
+    Value sum = row.sum;
     Value offset = arith::SubFOp::create(
         rewriter, loc, row.mean,
         arith::DivFOp::create(rewriter, loc, sum, adaptor.getDivisor()));
@@ -798,8 +803,9 @@ struct SumCenteredSquaresAcrossThreads
       squares.push_back(counted(
           k, arith::MulFOp::create(builder, loc, difference, difference)));
     }
-    return packMoments(builder, loc,
-                       {count, mean, combineTree(builder, loc, squares, add)});
+    return packMoments(
+        builder, loc,
+        {count, sum, mean, combineTree(builder, loc, squares, add)});
   }
 
   const WorkgroupPlan &plan;
@@ -817,7 +823,8 @@ Type mlir::blk::getPartialType(ReductionOpInterface reduce) {
   // blk.max_exp_sum's (max, sum) pairs travel packed, as getPairCombiner's.
   if (isa<MaxExpSumOp>(reduce))
     return IntegerType::get(reduce->getContext(), 64);
-  // blk.sum_centered_squares' (count, mean, squares), as getMomentsCombiner's.
+  // blk.sum_centered_squares' (count, sum, mean, squares), as
+  // getMomentsCombiner's.
   if (isa<SumCenteredSquaresOp>(reduce))
     return IntegerType::get(reduce->getContext(), 128);
   Type element = reduce.getSrc().getType().getElementType();
