@@ -623,10 +623,19 @@ Value buildResult(OpBuilder &builder, Location loc, Type resultType,
   return vector::FromElementsOp::create(builder, loc, resultType, values);
 }
 
-struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
-  ReduceAcrossThreads(const TypeConverter &converter, MLIRContext *context,
-                      const WorkgroupPlan &plan)
-      : OpConversionPattern(converter, context), plan(plan) {}
+/// A reduction's lowering pattern: its op's conversion with the shared-
+/// memory plan its exchanges read their buffers from.
+template <typename Op>
+struct AcrossThreadsPattern : public OpConversionPattern<Op> {
+  AcrossThreadsPattern(const TypeConverter &converter, MLIRContext *context,
+                       const WorkgroupPlan &plan)
+      : OpConversionPattern<Op>(converter, context), plan(plan) {}
+
+  const WorkgroupPlan &plan;
+};
+
+struct ReduceAcrossThreads : public AcrossThreadsPattern<ReduceOp> {
+  using AcrossThreadsPattern::AcrossThreadsPattern;
 
   LogicalResult
   matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
@@ -635,7 +644,7 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
     ReduceKind kind = op.getKind();
     Type partialType = getPartialType(op);
     Combiner combiner = getKindCombiner(kind, partialType);
-    ReductionLowering lowering(op, combiner, plan);
+    ReductionLowering lowering(op, combiner, this->plan);
     SmallVector<Value> elements =
         extractElements(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> partials;
@@ -646,25 +655,21 @@ struct ReduceAcrossThreads : public OpConversionPattern<ReduceOp> {
     Type resultElement = getElementTypeOrSelf(op.getType());
     for (Value &partial : partials)
       partial = narrowFromPartial(rewriter, loc, partial, resultElement);
-    Type type = getTypeConverter()->convertType(op.getType());
+    Type type = this->getTypeConverter()->convertType(op.getType());
     rewriter.replaceOp(op, buildResult(rewriter, loc, type, partials));
     return success();
   }
-
-  const WorkgroupPlan &plan;
 };
 
-struct MaxExpSumAcrossThreads : public OpConversionPattern<MaxExpSumOp> {
-  MaxExpSumAcrossThreads(const TypeConverter &converter, MLIRContext *context,
-                         const WorkgroupPlan &plan)
-      : OpConversionPattern(converter, context), plan(plan) {}
+struct MaxExpSumAcrossThreads : public AcrossThreadsPattern<MaxExpSumOp> {
+  using AcrossThreadsPattern::AcrossThreadsPattern;
 
   LogicalResult
   matchAndRewrite(MaxExpSumOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Combiner combiner = getPairCombiner(op.getContext());
-    ReductionLowering lowering(op, combiner, plan);
+    ReductionLowering lowering(op, combiner, this->plan);
     SmallVector<SmallVector<int64_t>> groups = lowering.groupElements();
     SmallVector<Value> exps = extractElements(rewriter, loc, adaptor.getSrc());
 
@@ -710,31 +715,26 @@ struct MaxExpSumAcrossThreads : public OpConversionPattern<MaxExpSumOp> {
       maxes.push_back(max);
       sums.push_back(arith::SelectOp::create(rewriter, loc, empty, nan, sum));
     }
-    Type reducedType = getTypeConverter()->convertType(op.getMax().getType());
-    Type blockType = getTypeConverter()->convertType(op.getExps().getType());
+    Type reducedType = this->getTypeConverter()->convertType(op.getMax().getType());
+    Type blockType = this->getTypeConverter()->convertType(op.getExps().getType());
     rewriter.replaceOp(
         op, {buildResult(rewriter, loc, reducedType, maxes),
              buildResult(rewriter, loc, reducedType, sums),
              vector::FromElementsOp::create(rewriter, loc, blockType, exps)});
     return success();
   }
-
-  const WorkgroupPlan &plan;
 };
 
 struct SumCenteredSquaresAcrossThreads
-    : public OpConversionPattern<SumCenteredSquaresOp> {
-  SumCenteredSquaresAcrossThreads(const TypeConverter &converter,
-                                  MLIRContext *context,
-                                  const WorkgroupPlan &plan)
-      : OpConversionPattern(converter, context), plan(plan) {}
+    : public AcrossThreadsPattern<SumCenteredSquaresOp> {
+  using AcrossThreadsPattern::AcrossThreadsPattern;
 
   LogicalResult
   matchAndRewrite(SumCenteredSquaresOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Combiner combiner = getMomentsCombiner(op.getContext());
-    ReductionLowering lowering(op, combiner, plan);
+    ReductionLowering lowering(op, combiner, this->plan);
     SmallVector<Value> elements =
         extractElements(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> masks;
@@ -807,8 +807,6 @@ struct SumCenteredSquaresAcrossThreads
         builder, loc,
         {count, sum, mean, combineTree(builder, loc, squares, add)});
   }
-
-  const WorkgroupPlan &plan;
 };
 
 } // namespace
