@@ -22,9 +22,8 @@ combine_tests() {
 }
 
 # layer_norm with its sum and squares in one exchange and in two (the
-# default), in one run. 2fc0040 measured an earlier lowering at 0.41-1.00x
-# on aligned rows; this one merges with one reciprocal a step, and takes
-# 128 registers where the two exchanges take 196 (bf16 4096 x 50257).
+# default), in one run (2fc0040's message has the A/B of an earlier
+# lowering, dropped).
 layer_norm_ab() {
   python3 bench/ab.py --check --program examples/layer_norm.mlir --flags "--param eps=1e-5" \
     --rounds 2 --shapes 4096x50257,4096x32001,256x262144,4096x16384,4096x4096 \
