@@ -112,7 +112,7 @@ CRASH_REPORT_LINE = re.compile(
 KINDS = ["crash", "hang", "llvm-error", "assertion", "memory-error", "oom",
          "stack-dump", "lost-file", "silent-fail", "accepted", "refused",
          "check-ok", "no-output"]
-NAN_FIGURE = re.compile(r"\b(max_abs|max_rel|rel_l2)=[-+]?(nan|inf)",
+NAN_FIGURE = re.compile(r"\b(max_abs|max_rel|rel_l2|max_elem)=[-+]?(nan|inf)",
                         re.IGNORECASE)
 
 

@@ -411,21 +411,27 @@ TEST(RuntimeNumericsTest, PoisonPatternsAreNaNs) {
   EXPECT_EQ(poisonBits(ElementType::F16), kPoisonBitsF16);
 }
 
-// One rule for every checker: 1e-5 relative L2 in f32, 1e-2 in 16 bits,
-// the bound included, and no pass with a NaN where the reference has none.
+// One rule for every checker: 1e-5 relative L2 and 1e-3 an element in
+// f32, 1e-2 and 0.3 in 16 bits, the bounds included, and no pass with a
+// NaN where the reference has none.
 TEST(RuntimeNumericsTest, ChecksPassWithinTheirTypesTolerance) {
-  EXPECT_EQ(getCheckTolerance(ElementType::F32), 1e-5);
-  EXPECT_EQ(getCheckTolerance(ElementType::BF16), 1e-2);
-  EXPECT_EQ(getCheckTolerance(ElementType::F16), 1e-2);
+  EXPECT_EQ(getCheckTolerance(ElementType::F32).relativeL2, 1e-5);
+  EXPECT_EQ(getCheckTolerance(ElementType::F32).element, 1e-3);
+  EXPECT_EQ(getCheckTolerance(ElementType::BF16).relativeL2, 1e-2);
+  EXPECT_EQ(getCheckTolerance(ElementType::F16).element, 0.3);
   ErrorStats stats;
   stats.relL2Error = 1e-5;
+  stats.maxElementError = 1e-3;
   EXPECT_TRUE(stats.passes(ElementType::F32));
+  stats.maxElementError = 2e-3;
+  EXPECT_FALSE(stats.passes(ElementType::F32));
+  stats.maxElementError = 0;
   stats.relL2Error = 2e-5;
   EXPECT_FALSE(stats.passes(ElementType::F32));
   EXPECT_TRUE(stats.passes(ElementType::BF16));
   // tf32 products' f32 outputs: 1.9e-5 at K = 8192 on tensor cores passes,
   // inputs not rounded to tf32 (2.9e-4) do not.
-  EXPECT_EQ(getTf32CheckTolerance(), 1e-4);
+  EXPECT_EQ(getTf32CheckTolerance().relativeL2, 1e-4);
   EXPECT_TRUE(stats.passes(getTf32CheckTolerance()));
   stats.relL2Error = 2.9e-4;
   EXPECT_FALSE(stats.passes(getTf32CheckTolerance()));
@@ -433,6 +439,43 @@ TEST(RuntimeNumericsTest, ChecksPassWithinTheirTypesTolerance) {
   stats.relL2Error = 0;
   EXPECT_FALSE(stats.passes(getTf32CheckTolerance()));
   EXPECT_FALSE(stats.passes(ElementType::BF16));
+}
+
+// One wrong element of a large output: its share of the L2 error is under
+// the tolerance, its own error is not. Softmax-like rows: a peak every
+// thousand columns, small values between (rms 0.032); a small value
+// zeroed is 3e-6 of the L2 norm and 3e-3 of the rms.
+TEST(RuntimeNumericsTest, OneWrongElementFailsTheCheck) {
+  size_t cols = 1 << 20;
+  std::vector<double> reference(cols);
+  std::vector<float> output(cols);
+  for (size_t col = 0; col < cols; ++col) {
+    reference[col] = col % 1000 == 0 ? 1.0 : 1e-4;
+    output[col] = float(reference[col]);
+  }
+  EXPECT_TRUE(compareToReference(output.data(), ElementType::F32, 1, cols,
+                                 cols, reference.data())
+                  .passes(ElementType::F32));
+  output[12345] = 0;
+  ErrorStats stats = compareToReference(output.data(), ElementType::F32, 1,
+                                        cols, cols, reference.data());
+  EXPECT_LT(stats.relL2Error, getCheckTolerance(ElementType::F32).relativeL2)
+      << stats.summary();
+  EXPECT_GT(stats.maxElementError, 3e-3) << stats.summary();
+  EXPECT_EQ(stats.worstElementCol, 12345u) << stats.summary();
+  EXPECT_FALSE(stats.passes(ElementType::F32)) << stats.summary();
+}
+
+// An element near 0 is measured against the output's size: an error that
+// is large against the element but small against the output passes.
+TEST(RuntimeNumericsTest, ElementErrorFloorIsTheOutputsRms) {
+  const std::vector<double> reference = {3, -4, 1e-9};
+  const std::vector<float> output = {3, -4, 2e-9f};
+  ErrorStats stats = compareToReference(output.data(), ElementType::F32, 1, 3,
+                                        3, reference.data());
+  EXPECT_GT(stats.maxRelError, 0.99) << stats.summary();
+  EXPECT_LT(stats.maxElementError, 1e-9) << stats.summary();
+  EXPECT_TRUE(stats.passes(ElementType::F32)) << stats.summary();
 }
 
 // A parameter's integer text is kept exactly: 2^53 + 1 as a double is 2^53.

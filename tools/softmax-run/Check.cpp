@@ -173,12 +173,12 @@ bool checkIntegerOutput(const blk::runtime::HostTensor &output,
   return mismatches == 0;
 }
 
-/// The relative L2 error an output may have: its type's, or, for every f32
-/// output of a program that takes f32 inputs as tf32, tf32 products' (on
-/// every target: the precision a tf32 product promises, not what a target
+/// The errors an output may have: its type's, or, for every f32 output of
+/// a program that takes f32 inputs as tf32, tf32 products' (on every
+/// target: the precision a tf32 product promises, not what a target
 /// happens to reach; the CPU's sums are rounded to nearest).
-double getTolerance(const blk::runtime::HostTensor &output,
-                    const Problem &problem) {
+blk::runtime::CheckTolerance getTolerance(const blk::runtime::HostTensor &output,
+                                          const Problem &problem) {
   if (problem.multipliesTf32 &&
       output.getElementType() == blk::runtime::ElementType::F32)
     return blk::runtime::getTf32CheckTolerance();
@@ -223,24 +223,28 @@ bool checkOutputs(const std::vector<blk::runtime::HostTensor> &tensors,
         output.getElementType(), output.getRows(), output.getCols(),
         batched ? output.getCols() : output.getRowStride(),
         reference.values.data());
-    double tolerance = getTolerance(output, problem);
+    blk::runtime::CheckTolerance tolerance = getTolerance(output, problem);
     bool matches = stats.passes(tolerance);
     ok &= matches;
     report() << "  check";
     if (expected.size() > 1)
       report() << " " << reference.name;
     report() << ": " << stats.summary() << "  " << (matches ? "OK" : "FAILED")
-             << " (relative L2 tolerance " << llvm::format("%.0e", tolerance)
+             << " (relative L2 tolerance "
+             << llvm::format("%.0e", tolerance.relativeL2)
+             << ", element tolerance " << llvm::format("%.0e", tolerance.element)
              << ", against " << against << ")\n";
     RunFacts::get().addCheck(llvm::json::Object{
         {"output", reference.name},
          {"passed", matches},
          {"against", against.str()},
-         {"tolerance", tolerance},
+         {"tolerance", tolerance.relativeL2},
+         {"element_tolerance", tolerance.element},
          {"compared", int64_t(stats.comparedCount)},
          {"max_abs", stats.maxAbsError},
          {"max_rel", stats.maxRelError},
          {"rel_l2", stats.relL2Error},
+         {"max_elem", stats.maxElementError},
          {"nan_mismatches", int64_t(stats.nanMismatchCount)},
          {"inf_mismatches", int64_t(stats.infMismatchCount)},
          {"unwritten", int64_t(stats.unwrittenCount)}});

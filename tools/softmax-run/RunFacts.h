@@ -10,7 +10,8 @@
 //    "binding": "BLOCK=1024", "grid": 4096,
 //    "compile": {"cache_hit": true, "lookup_ms": 1.2, ...},
 //    "checks": [{"output": "y", "passed": true, "against": "...",
-//                "max_abs": ..., "rel_l2": ..., "tolerance": 1e-05}],
+//                "max_abs": ..., "rel_l2": ..., "max_elem": ...,
+//                "tolerance": 1e-05, "element_tolerance": 1e-03}],
 //    "bench": {"ms": 0.05, "runs": 20, "gbps": 2900.1, "copy_gbps": ...,
 //              "percent_of_copy": 97.1},
 //    "ok": true}
