@@ -30,7 +30,12 @@ Status writeInPlace(std::FILE *file, const std::string &name,
   bool written = writeAll(file, header, data, dataSize);
   written = (file == stdout ? std::fflush(file) : std::fclose(file)) == 0 &&
             written;
-  return written ? Status::success() : Status::failure(describeIOError("write", name));
+  if (written)
+    return Status::success();
+  if (file == stdout)
+    return Status::failure(std::string("cannot write standard output: ") +
+                           std::strerror(errno));
+  return Status::failure(describeIOError("write", name));
 }
 
 /// The process's umask, read without setting it (umask(2) can only be read
@@ -57,7 +62,7 @@ Status blk::runtime::writeFileWhole(const std::string &path,
                                     const std::string &header,
                                     const void *data, size_t dataSize) {
   if (path == "-")
-    return writeInPlace(stdout, "<stdout>", header, data, dataSize);
+    return writeInPlace(stdout, "-", header, data, dataSize);
   struct stat existing;
   if (stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
     std::FILE *file = std::fopen(path.c_str(), "wb");

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
+#include "blk/Driver/ToolExit.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -212,8 +213,8 @@ int main(int argc, char **argv) {
   unsigned blockSize = 0;
   if (llvm::StringRef(blockSizeArgument).getAsInteger(10, blockSize) ||
       !llvm::isPowerOf2_32(blockSize)) {
-    llvm::errs() << "blk-build-fused: the block size must be a power of two, "
-                    "not '"
+    llvm::errs() << "blk-build-fused: the block size must be a power of two "
+                    "below 2^32, not '"
                  << blockSizeArgument << "'\n";
     return 1;
   }
@@ -265,5 +266,6 @@ int main(int argc, char **argv) {
   }
   printKernels(llvm::outs(), *kernels, blockSize,
                mlir::blk::getTargetInfo(*compiled));
-  return 0;
+  // Standard output that could not be written is an error too.
+  return ::blk::finishStandardOutput("blk-build-fused", 0);
 }

@@ -14,13 +14,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "blk/Driver/Driver.h"
+#include "blk/Driver/ToolExit.h"
+#include "blk/Runtime/Files.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -47,11 +47,8 @@ static llvm::cl::opt<std::string>
     ptxPath("ptx", llvm::cl::desc("Write the PTX of the kernels to this file"),
             llvm::cl::cat(toolOptions));
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  llvm::cl::HideUnrelatedOptions(toolOptions);
-  llvm::cl::ParseCommandLineOptions(argc, argv,
-                                    "the softmax program for a shape\n");
+/// Chooses, fits, binds and compiles the program; prints what it got.
+static int chooseAndCompile() {
   mlir::blk::ProblemDesc problem;
   problem.rows = rows;
   problem.cols = cols;
@@ -105,13 +102,22 @@ int main(int argc, char **argv) {
                  << ptx.count("st.global.v4") << " 16-byte stores\n";
   if (ptxPath.empty())
     return 0;
-  std::string error;
-  auto output = openOutputFile(ptxPath, &error);
-  if (!output) {
-    llvm::errs() << "blk-choose-program: " << error << "\n";
+  // Whole or not at all: a failed write leaves the file as it was.
+  if (::blk::runtime::Status written =
+          ::blk::runtime::writeFileWhole(ptxPath, image.ptx);
+      !written) {
+    llvm::errs() << "blk-choose-program: " << written.message() << "\n";
     return 1;
   }
-  output->os() << image.ptx;
-  output->keep();
   return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(toolOptions);
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "the softmax program for a shape\n");
+  // Standard output that could not be written is an error too.
+  return ::blk::finishStandardOutput("blk-choose-program",
+                                     chooseAndCompile());
 }

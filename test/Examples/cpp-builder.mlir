@@ -41,8 +41,8 @@
 // SM80:       .target sm_80
 // SM80:       .visible .entry softmax_fused(
 
-// NOT-POW2: blk-build-fused: the block size must be a power of two, not '1000'
+// NOT-POW2: blk-build-fused: the block size must be a power of two below 2^32, not '1000'
 
-// NOT-NUMBER: blk-build-fused: the block size must be a power of two, not '12x'
+// NOT-NUMBER: blk-build-fused: the block size must be a power of two below 2^32, not '12x'
 
 // BAD-CHIP: error: unsupported chip 'volta': expected sm_70 or newer

@@ -45,6 +45,14 @@
 // NODIR: softmax-run: cannot write '{{.*}}missing/x.csv': No such file or directory
 // FULLNPY: softmax-run: cannot write '/dev/full': No space left on device
 // NOBENCH: softmax-run: --csv records timings: give --bench too
+// Standard output that cannot be written: an error, not an LLVM ERROR.
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 > /dev/full 2> %t.stdout.err
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --json > /dev/full 2>> %t.stdout.err
+// RUN: FileCheck %s --check-prefix=FULLSTDOUT --input-file %t.stdout.err
+// FULLSTDOUT-NOT: LLVM ERROR
+// FULLSTDOUT: softmax-run: cannot write standard output: No space left on device
+// FULLSTDOUT-NOT: LLVM ERROR
+// FULLSTDOUT: softmax-run: cannot write standard output: No space left on device
 //
 // The CSV says where each row was measured, and keeps its earlier rows.
 // RUN: rm -f %t.rows.csv

@@ -8,7 +8,9 @@
 #include "blk/Driver/CrashWatchdog.h"
 #include "blk/Driver/Driver.h"
 #include "blk/Driver/ProgramText.h"
+#include "blk/Driver/ToolExit.h"
 #include "blk/Driver/Version.h"
+#include "blk/Runtime/Files.h"
 
 #include "mlir/Debug/Counter.h"
 #include "mlir/IR/AsmState.h"
@@ -22,7 +24,6 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 
@@ -61,22 +62,34 @@ static std::unique_ptr<llvm::MemoryBuffer> readInput(StringRef inputFilename) {
   return llvm::MemoryBuffer::getMemBufferCopy(text, inputFilename);
 }
 
-/// Runs the passes as mlir-opt would, then writes the IR.
+/// Writes `text` to `outputFilename` whole ("-": standard output): a
+/// failure leaves the file as it was.
+static LogicalResult writeOutput(StringRef outputFilename,
+                                 const std::string &text) {
+  if (::blk::runtime::Status written =
+          ::blk::runtime::writeFileWhole(outputFilename.str(), text);
+      !written) {
+    llvm::errs() << "softmax-opt: " << written.message() << "\n";
+    return failure();
+  }
+  return success();
+}
+
+/// Runs the passes as mlir-opt would, then writes the IR. Where they fail,
+/// a file keeps what it held; standard output still gets what the input's
+/// other parts gave (--split-input-file), as mlir-opt prints it.
 static LogicalResult emitMLIR(std::unique_ptr<llvm::MemoryBuffer> input,
                               StringRef outputFilename,
                               DialectRegistry &registry) {
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
-  std::string errorMessage;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFilename, &errorMessage);
-  if (!output) {
-    llvm::errs() << errorMessage << "\n";
+  std::string compiled;
+  llvm::raw_string_ostream compiledStream(compiled);
+  if (failed(MlirOptMain(compiledStream, std::move(input), registry, config))) {
+    if (outputFilename == "-")
+      (void)writeOutput(outputFilename, compiled);
     return failure();
   }
-  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
-    return failure();
-  output->keep();
-  return success();
+  return writeOutput(outputFilename, compiled);
 }
 
 /// Runs the passes as mlir-opt would, then writes the PTX of the result.
@@ -84,7 +97,6 @@ static LogicalResult emitPTX(std::unique_ptr<llvm::MemoryBuffer> input,
                              StringRef outputFilename,
                              DialectRegistry &registry) {
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
-  std::string errorMessage;
   std::string compiled;
   llvm::raw_string_ostream compiledStream(compiled);
   if (failed(MlirOptMain(compiledStream, std::move(input), registry, config)))
@@ -99,22 +111,7 @@ static LogicalResult emitPTX(std::unique_ptr<llvm::MemoryBuffer> input,
       mlir::blk::getCompiledKernels(*module);
   if (failed(kernels))
     return failure();
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFilename, &errorMessage);
-  if (!output) {
-    llvm::errs() << errorMessage << "\n";
-    return failure();
-  }
-  output->os() << kernels->front().ptx;
-  output->os().close();
-  if (output->os().has_error()) {
-    llvm::errs() << "softmax-opt: cannot write " << outputFilename << ": "
-                 << output->os().error().message() << "\n";
-    output->os().clear_error();
-    return failure();
-  }
-  output->keep();
-  return success();
+  return writeOutput(outputFilename, kernels->front().ptx);
 }
 
 namespace mlir::blk::test {
@@ -189,14 +186,15 @@ int main(int argc, char **argv) {
   // Listing dialects or passes reads no input: mlir-opt's own main does it.
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects() || config.shouldListPasses())
-    return asMainReturnCode(
-        MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+    return ::blk::finishStandardOutput(
+        "softmax-opt",
+        asMainReturnCode(
+            MlirOptMain(argc, argv, inputFilename, outputFilename, registry)));
   std::unique_ptr<llvm::MemoryBuffer> input = readInput(inputFilename);
   if (!input)
     return 1;
-  if (emit == "ptx")
-    return asMainReturnCode(
-        emitPTX(std::move(input), outputFilename, registry));
-  return asMainReturnCode(
-      emitMLIR(std::move(input), outputFilename, registry));
+  LogicalResult emitted =
+      emit == "ptx" ? emitPTX(std::move(input), outputFilename, registry)
+                    : emitMLIR(std::move(input), outputFilename, registry);
+  return ::blk::finishStandardOutput("softmax-opt", asMainReturnCode(emitted));
 }

@@ -21,6 +21,7 @@
 #include "Tensors.h"
 
 #include "blk/Driver/CrashWatchdog.h"
+#include "blk/Driver/ToolExit.h"
 #include "blk/Driver/Driver.h"
 #include "blk/Driver/ProgramText.h"
 #include "blk/Runtime/Files.h"
@@ -463,5 +464,5 @@ int main(int argc, char **argv) {
   }
   if (options.json)
     RunFacts::get().print(llvm::outs(), result == 0);
-  return result;
+  return ::blk::finishStandardOutput("softmax-run", result);
 }
