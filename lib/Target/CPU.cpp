@@ -279,9 +279,20 @@ extern "C" void *blkAllocateBlock(uint64_t bytes) {
     }
   }
   auto *block =
-      static_cast<char *>(std::malloc(bytes + BlockCache::kHeaderBytes));
-  if (!block)
-    return nullptr;
+      bytes > SIZE_MAX - BlockCache::kHeaderBytes
+          ? nullptr
+          : static_cast<char *>(std::malloc(bytes + BlockCache::kHeaderBytes));
+  if (!block) {
+    // The program would write through null: it stops here instead, as at
+    // an out-of-bounds access.
+    CPUKernels::BoundsState *state = activeBounds;
+    if (!state || !state->stop)
+      return nullptr;
+    state->violated = true;
+    state->unallocatedBytes = bytes;
+    state->violatingProgram = state->program;
+    std::longjmp(*state->stop, 1);
+  }
   std::memcpy(block, &bytes, sizeof(bytes));
   return block + BlockCache::kHeaderBytes;
 }
@@ -334,6 +345,11 @@ getRuntimeSymbols(llvm::orc::MangleAndInterner &interner) {
 
 LogicalResult CPUKernels::reportViolation(const Kernel &kernel) {
   const BoundsState &state = bounds;
+  if (state.unallocatedBytes)
+    return emitError(kernel.loc)
+           << "program " << state.violatingProgram << " of @" << kernel.name
+           << " could not allocate a block of " << state.unallocatedBytes
+           << " bytes: the host is out of memory";
   std::string what =
       state.access >= 0 && size_t(state.access) < state.accesses.size()
           ? state.accesses[state.access]
@@ -588,6 +604,7 @@ static void runPrograms(void (*entry)(void **), ArrayRef<void *> arguments,
   packed.push_back(&countX);
   packed.push_back(&countY);
   state.violated = false;
+  state.unallocatedBytes = 0;
   std::jmp_buf stop;
   state.stop = &stop;
   activeBounds = &state;
@@ -662,6 +679,7 @@ LogicalResult CPUKernels::run(StringRef name,
   runRange(0);
   workerPool->wait();
   bounds.violated = false;
+  bounds.unallocatedBytes = 0;
   for (const BoundsState &state : states)
     if (state.violated) {
       bounds.violated = true;
@@ -669,6 +687,7 @@ LogicalResult CPUKernels::run(StringRef name,
       bounds.violatingProgram = state.violatingProgram;
       bounds.address = state.address;
       bounds.bytes = state.bytes;
+      bounds.unallocatedBytes = state.unallocatedBytes;
       break;
     }
   return bounds.violated ? reportViolation(*kernel) : success();

@@ -9,6 +9,12 @@
 // STRIDE: error: tensor "x" of 3 rows with a stride of 6148914691236517206 elements overflows a 64-bit element count
 // AREA: softmax_fused.mlir:15:1: error: tensor "y" of 3037000500 rows with a stride of 3037000500 elements overflows a 64-bit element count
 //
+// A block the host cannot allocate (a row of 10^8 columns held whole, under
+// a 1.5 GB address-space limit): the program stops there with an error (a
+// segfault before: it wrote through the null pointer).
+// RUN: not bash -c "ulimit -v 1500000; softmax-run %examples/softmax_fused.mlir --target cpu --rows 1 --cols 100000000" 2>&1 | FileCheck %s --check-prefix=NOMEMORY
+// NOMEMORY: softmax-run: program 0 of @softmax_fused could not allocate a block of 536870976 bytes: the host is out of memory
+//
 // A program without a kernel (a segfault before: the dialect was not loaded).
 // RUN: printf '' > %t.empty.mlir
 // RUN: not softmax-run %t.empty.mlir --target cpu --rows 2 --cols 3 2>&1 | FileCheck %s --check-prefix=NOKERNEL

@@ -151,6 +151,9 @@ public:
     int32_t access = 0, violatingProgram = 0;
     uintptr_t address = 0;
     int64_t bytes = 0;
+    /// The size of a block the violating program could not allocate (the
+    /// host is out of memory), or 0; the run stops there too.
+    uint64_t unallocatedBytes = 0;
   };
 
 private:
