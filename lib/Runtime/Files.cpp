@@ -58,19 +58,33 @@ mode_t getUmask() {
 
 } // namespace
 
-Status blk::runtime::writeFileWhole(const std::string &path,
-                                    const std::string &header,
-                                    const void *data, size_t dataSize) {
+namespace {
+
+/// Whether `path` is written as it is: standard output ("-"), or a path
+/// that exists and is no regular file (renaming would replace it).
+bool writesInPlace(const std::string &path) {
+  struct stat existing;
+  return path == "-" ||
+         (stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode));
+}
+
+/// Writes to `path` as it is (writesInPlace).
+Status writeInPlace(const std::string &path, const std::string &header,
+                    const void *data = nullptr, size_t dataSize = 0) {
   if (path == "-")
     return writeInPlace(stdout, "-", header, data, dataSize);
-  struct stat existing;
-  if (stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
-    std::FILE *file = std::fopen(path.c_str(), "wb");
-    if (!file)
-      return Status::failure(describeIOError("write", path));
-    return writeInPlace(file, path, header, data, dataSize);
-  }
-  std::string temporary = path + ".tmp-XXXXXX";
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file)
+    return Status::failure(describeIOError("write", path));
+  return writeInPlace(file, path, header, data, dataSize);
+}
+
+/// Writes a new temporary file beside `path`, named in `temporary`; none
+/// is left where this fails.
+Status writeTemporary(const std::string &path, const std::string &header,
+                      const void *data, size_t dataSize,
+                      std::string &temporary) {
+  temporary = path + ".tmp-XXXXXX";
   int descriptor = mkstemp(temporary.data());
   if (descriptor < 0)
     return Status::failure(describeIOError("write", path));
@@ -87,10 +101,76 @@ Status blk::runtime::writeFileWhole(const std::string &path,
   bool written = writeAll(file, header, data, dataSize);
   // fclose flushes, so its failure is a write failure too.
   written = std::fclose(file) == 0 && written;
-  if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+  if (!written) {
     Status failure = Status::failure(describeIOError("write", path));
     unlink(temporary.c_str());
     return failure;
+  }
+  return Status::success();
+}
+
+/// Renames `temporary` over `path` (or removes it, where that fails).
+Status renameOver(const std::string &temporary, const std::string &path) {
+  if (std::rename(temporary.c_str(), path.c_str()) == 0)
+    return Status::success();
+  Status failure = Status::failure(describeIOError("write", path));
+  unlink(temporary.c_str());
+  return failure;
+}
+
+} // namespace
+
+Status blk::runtime::writeFileWhole(const std::string &path,
+                                    const std::string &header,
+                                    const void *data, size_t dataSize) {
+  if (writesInPlace(path))
+    return writeInPlace(path, header, data, dataSize);
+  std::string temporary;
+  if (Status written = writeTemporary(path, header, data, dataSize, temporary);
+      !written)
+    return written;
+  return renameOver(temporary, path);
+}
+
+FileBatch::~FileBatch() {
+  for (const auto &[temporary, path] : staged)
+    unlink(temporary.c_str());
+}
+
+Status FileBatch::add(const std::string &path, const std::string &header,
+                      const void *data, size_t dataSize) {
+  if (writesInPlace(path)) {
+    std::string bytes = header;
+    if (dataSize)
+      bytes.append(static_cast<const char *>(data), dataSize);
+    inPlace.emplace_back(path, std::move(bytes));
+    return Status::success();
+  }
+  std::string temporary;
+  if (Status written = writeTemporary(path, header, data, dataSize, temporary);
+      !written)
+    return written;
+  staged.emplace_back(std::move(temporary), path);
+  return Status::success();
+}
+
+FileWriter FileBatch::writer() {
+  return [this](const std::string &path, const std::string &header,
+                const void *data, size_t dataSize) {
+    return add(path, header, data, dataSize);
+  };
+}
+
+Status FileBatch::commit() {
+  for (const auto &[path, bytes] : inPlace)
+    if (Status written = writeInPlace(path, bytes); !written)
+      return written;
+  inPlace.clear();
+  while (!staged.empty()) {
+    auto [temporary, path] = staged.front();
+    staged.erase(staged.begin());
+    if (Status renamed = renameOver(temporary, path); !renamed)
+      return renamed;
   }
   return Status::success();
 }

@@ -529,8 +529,8 @@ static Status checkDimensions(const std::string &path, size_t rows,
 
 Status writeNpy(const std::string &path, size_t rows, size_t cols,
                 const float *values, NpyDtype storedDtype,
-                unsigned dimensions,
-                const std::vector<size_t> &leading) {
+                unsigned dimensions, const std::vector<size_t> &leading,
+                const FileWriter &write) {
   if (Status status = checkDimensions(path, rows, dimensions, leading);
       !status)
     return status;
@@ -541,17 +541,17 @@ Status writeNpy(const std::string &path, size_t rows, size_t cols,
   std::string header =
       encodeHeader(storedDtype, rows, cols, dimensions, leading);
   if (storedDtype == NpyDtype::Float32)
-    return writeFileWhole(path, header, values, count * sizeof(float));
+    return write(path, header, values, count * sizeof(float));
   std::vector<uint16_t> bits(count);
   for (size_t i = 0; i < count; ++i)
     bits[i] = floatToHalfBits(values[i]);
-  return writeFileWhole(path, header, bits.data(), count * sizeof(uint16_t));
+  return write(path, header, bits.data(), count * sizeof(uint16_t));
 }
 
 Status writeNpyIntegers(const std::string &path, size_t rows, size_t cols,
                         const int64_t *values, NpyDtype storedDtype,
-                        unsigned dimensions,
-                const std::vector<size_t> &leading) {
+                        unsigned dimensions, const std::vector<size_t> &leading,
+                        const FileWriter &write) {
   if (Status status = checkDimensions(path, rows, dimensions, leading);
       !status)
     return status;
@@ -562,7 +562,7 @@ Status writeNpyIntegers(const std::string &path, size_t rows, size_t cols,
   std::string header =
       encodeHeader(storedDtype, rows, cols, dimensions, leading);
   if (storedDtype == NpyDtype::Int64)
-    return writeFileWhole(path, header, values, count * sizeof(int64_t));
+    return write(path, header, values, count * sizeof(int64_t));
   std::vector<int32_t> narrow(count);
   for (size_t i = 0; i < count; ++i) {
     if (values[i] < INT32_MIN || values[i] > INT32_MAX)
@@ -571,7 +571,7 @@ Status writeNpyIntegers(const std::string &path, size_t rows, size_t cols,
                              ") does not fit the int32 file '" + path + "'");
     narrow[i] = int32_t(values[i]);
   }
-  return writeFileWhole(path, header, narrow.data(), count * sizeof(int32_t));
+  return write(path, header, narrow.data(), count * sizeof(int32_t));
 }
 
 Status writeNpyFloat16Bits(const std::string &path, size_t rows, size_t cols,

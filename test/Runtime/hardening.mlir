@@ -36,6 +36,12 @@
 // RUN: not bash -c "trap '' XFSZ; ulimit -f 1; softmax-run %examples/softmax_fused.mlir --target cpu --rows 64 --cols 64 --output %t.limited.npy" 2>&1 | FileCheck %s --check-prefix=LIMIT
 // RUN: FileCheck %s --check-prefix=KEPT --input-file %t.limited.npy
 // LIMIT: softmax-run: cannot write '{{.*}}limited.npy': File too large
+// Several outputs are written all or none: the second one's failure keeps
+// the first file as it was (it was rewritten before).
+// RUN: printf 'previous' > %t.first.npy
+// RUN: not softmax-run %examples/cross_entropy.mlir --target cpu --rows 4 --cols 100 --param ignore_index=-100 --output loss=%t.first.npy --output lse=/dev/full 2>&1 | FileCheck %s --check-prefix=FULLNPY
+// RUN: FileCheck %s --check-prefix=KEPT --input-file %t.first.npy
+// RUN: not ls %t.first.npy.tmp-*
 // The input itself as the output: rewritten only when the run succeeds.
 // RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 7 --output %t.same.npy
 // RUN: softmax-run %examples/softmax_fused.mlir --target cpu --input %t.same.npy --output %t.same.npy --check | FileCheck %s --check-prefix=SAME

@@ -356,10 +356,12 @@ bool readExpected(const std::string &name, const std::string &path,
 
 /// Writes output tensor `output` to `path` in its own type (f32 and bf16
 /// as float32, f16 as float16, integers exactly): a matrix 2-D (1-D where
-/// `dimensions` is 1: one row read from a 1-D file), a vector 1-D.
+/// `dimensions` is 1: one row read from a 1-D file), a vector 1-D, by
+/// `write`.
 Status writeTensor(const blk::runtime::HostTensor &output,
                    const blk::runtime::ProgramShape &shape,
-                   const std::string &path, unsigned dimensions) {
+                   const std::string &path, unsigned dimensions,
+                   const blk::runtime::FileWriter &write) {
   int64_t rows = output.getRows(), cols = output.getCols();
   bool vector = !blk::runtime::hasRowStride(output.getDeclaration().extent);
   size_t fileRows = vector ? 1 : rows, fileCols = vector ? rows * cols : cols;
@@ -386,7 +388,7 @@ Status writeTensor(const blk::runtime::HostTensor &output,
         path, fileRows, fileCols, values.data(),
         output.getDeclaration().bytes == 4 ? blk::runtime::NpyDtype::Int32
                                            : blk::runtime::NpyDtype::Int64,
-        fileDimensions, leading);
+        fileDimensions, leading, write);
   }
   std::vector<float> values(rows * cols);
   for (int64_t r = 0; r < rows; ++r)
@@ -396,7 +398,7 @@ Status writeTensor(const blk::runtime::HostTensor &output,
                                 output.getElementType() == ElementType::F16
                                     ? blk::runtime::NpyDtype::Float16
                                     : blk::runtime::NpyDtype::Float32,
-                                fileDimensions, leading);
+                                fileDimensions, leading, write);
 }
 
 /// Fails, naming the program's outputs, if a --output NAME=FILE names no
@@ -491,17 +493,25 @@ bool softmax_run::writeOutputs(
       options.outputs.named;
   if (!options.outputs.unnamed.empty())
     files.insert(files.begin(), {problem.output, options.outputs.unnamed});
+  // All or none: a file that cannot be written leaves the others as they
+  // were too.
+  blk::runtime::FileBatch batch;
   for (const auto &[name, path] : files) {
     const blk::runtime::HostTensor *output =
         blk::runtime::findTensor(tensors, name);
     if (Status status = writeTensor(*output, problem.getShape(), path,
                                     name == problem.output
                                         ? problem.inputDimensions
-                                        : 2);
+                                        : 2,
+                                    batch.writer());
         !status) {
       error = status.message();
       return false;
     }
+  }
+  if (Status status = batch.commit(); !status) {
+    error = status.message();
+    return false;
   }
   return true;
 }

@@ -5,7 +5,10 @@
 #include "blk/Runtime/Status.h"
 
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace blk::runtime {
 
@@ -18,6 +21,43 @@ namespace blk::runtime {
 /// <reason>".
 Status writeFileWhole(const std::string &path, const std::string &header,
                       const void *data = nullptr, size_t dataSize = 0);
+
+/// What writes a file's `header` and data to its path: writeFileWhole, or
+/// a FileBatch's writer.
+using FileWriter = std::function<Status(const std::string &path,
+                                        const std::string &header,
+                                        const void *data, size_t dataSize)>;
+
+/// Files a run writes together (softmax-run's --output of several
+/// tensors), all or none: each is written into a temporary file beside its
+/// path as it comes, and none replaces its path before every one is
+/// written (commit). A failure, or a batch destroyed uncommitted, leaves
+/// every path as it was. A path written as it is (standard output, a
+/// device: writeFileWhole) keeps its bytes until commit, which writes them
+/// before it renames anything.
+class FileBatch {
+public:
+  FileBatch() = default;
+  FileBatch(const FileBatch &) = delete;
+  FileBatch &operator=(const FileBatch &) = delete;
+  /// Removes the temporaries of an uncommitted batch.
+  ~FileBatch();
+
+  /// Stages `path`; fails as writeFileWhole does.
+  Status add(const std::string &path, const std::string &header,
+             const void *data = nullptr, size_t dataSize = 0);
+  /// add, as a FileWriter.
+  FileWriter writer();
+  /// Writes the paths written as they are, then renames each temporary
+  /// over its path.
+  Status commit();
+
+private:
+  /// (temporary, path) of each regular file.
+  std::vector<std::pair<std::string, std::string>> staged;
+  /// (path, bytes) of each path written as it is.
+  std::vector<std::pair<std::string, std::string>> inPlace;
+};
 
 /// "cannot ACTION 'PATH': <strerror(errno)>".
 std::string describeIOError(const char *action, const std::string &path);

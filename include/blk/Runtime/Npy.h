@@ -10,6 +10,7 @@
 #ifndef BLK_RUNTIME_NPY_H
 #define BLK_RUNTIME_NPY_H
 
+#include "blk/Runtime/Files.h"
 #include "blk/Runtime/Status.h"
 
 #include <cstddef>
@@ -55,17 +56,20 @@ Status readNpyHeader(const std::string &path, NpyArray &array);
 /// it); "-" writes to standard output. `dimensions` = 1 writes one row as
 /// a 1-D array of `cols` values (as it was read, NpyArray::fileDimensions).
 /// With `leading` dimensions (whose product is `rows`), the file's shape
-/// is those and `cols` ([B, H, rows, cols] of a batch).
+/// is those and `cols` ([B, H, rows, cols] of a batch). `write` writes
+/// the file (a FileBatch's writer stages it instead).
 Status writeNpy(const std::string &path, size_t rows, size_t cols,
                 const float *values, NpyDtype storedDtype,
                 unsigned dimensions = 2,
-                const std::vector<size_t> &leading = {});
+                const std::vector<size_t> &leading = {},
+                const FileWriter &write = writeFileWhole);
 /// Writes integers exactly as int32 or int64 (`storedDtype`), as writeNpy
 /// writes floats; an int32 file refuses a value it cannot hold.
 Status writeNpyIntegers(const std::string &path, size_t rows, size_t cols,
                         const int64_t *values, NpyDtype storedDtype,
                         unsigned dimensions = 2,
-                        const std::vector<size_t> &leading = {});
+                        const std::vector<size_t> &leading = {},
+                        const FileWriter &write = writeFileWhole);
 /// Writes float16 data given as raw bits (e.g. a kernel's f16 output).
 Status writeNpyFloat16Bits(const std::string &path, size_t rows, size_t cols,
                            const uint16_t *bits);
