@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::blk {
@@ -25,13 +26,15 @@ namespace {
 
 using Constants = llvm::StringMap<int64_t>;
 
-/// Parses "NAME=VALUE" into `constants`.
-LogicalResult parseBinding(StringRef binding, Constants &constants) {
-  auto [name, value] = binding.trim().split('=');
+/// Parses "NAME=VALUE" into `constants`; the name in `name`.
+LogicalResult parseBinding(StringRef binding, Constants &constants,
+                           StringRef &name) {
+  auto [left, value] = binding.trim().split('=');
+  name = left.trim();
   int64_t number;
   if (name.empty() || value.trim().getAsInteger(10, number))
     return failure();
-  constants[name.trim()] = number;
+  constants[name] = number;
   return success();
 }
 
@@ -166,17 +169,26 @@ struct BlkSpecializePass
 
   void runOnOperation() override {
     Constants all = constants;
+    llvm::StringSet<> given;
     for (const std::string &binding : bindings) {
-      if (failed(parseBinding(binding, all))) {
+      StringRef name;
+      if (failed(parseBinding(binding, all, name))) {
         getOperation().emitError()
             << "malformed binding '" << binding
             << "' for --blk-specialize: expected NAME=VALUE with an integer "
                "VALUE";
         return signalPassFailure();
       }
+      if (!given.insert(name).second) {
+        getOperation().emitError()
+            << "--blk-specialize binds '" << name << "' twice";
+        return signalPassFailure();
+      }
     }
 
     // Collected first: binding a blk.constexpr replaces it.
+    // A name no op uses is no error: one set of bindings may serve every
+    // part of a --split-input-file input.
     SmallVector<ConstantNamesOpInterface> named;
     getOperation().walk(
         [&](ConstantNamesOpInterface op) { named.push_back(op); });

@@ -8,6 +8,14 @@
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-warps 3 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-ctas 3 2>&1 | FileCheck %s --check-prefix=CTAS
 // RUN: not softmax-run %examples/softmax_split_resident.mlir --target cpu --rows 4 --cols 20000 --check 2>&1 | FileCheck %s --check-prefix=BARRIER
+// An option of one value given twice (the last one ran), and an empty
+// --emit-ptx (ignored).
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --rows 9 --cols 4 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 4 --dtype f16 --dtype bf16 2>&1 | FileCheck %s --check-prefix=DTYPE-TWICE
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 4 --emit-ptx "" 2>&1 | FileCheck %s --check-prefix=NO-PTX-FILE
+// TWICE: softmax-run: --rows is given more than once
+// DTYPE-TWICE: softmax-run: --dtype is given more than once
+// NO-PTX-FILE: softmax-run: --emit-ptx needs a file name (- for standard output)
 // BARRIER: softmax_split_resident.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'blk.program_barrier' op waits for other programs, but the CPU path runs a kernel's programs one after another
 // BARRIER: softmax-run: compilation failed
 // WARPS: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: num_warps must be a power of two from 1 to 32, but got 3

@@ -1,7 +1,10 @@
 // RUN: softmax-opt %s -split-input-file -verify-diagnostics --blk-specialize="BLOCK=256 N=100 NEG=-4 HUGE=4294967297" --allow-unregistered-dialect
 // RUN: not softmax-opt %s --allow-unregistered-dialect --blk-specialize="BLOCK=two" 2>&1 | FileCheck %s --check-prefix=MALFORMED
 
+// RUN: not softmax-opt %s --allow-unregistered-dialect --blk-specialize="BLOCK=4 BLOCK=8" 2>&1 | FileCheck %s --check-prefix=TWICE
+
 // MALFORMED: malformed binding 'BLOCK=two' for --blk-specialize: expected NAME=VALUE with an integer VALUE
+// TWICE: error: --blk-specialize binds 'BLOCK' twice
 
 func.func @unbound_shape(%x: f32) {
   // expected-error @+1 {{compile-time constant 'ROWS' is not bound; bind it with --blk-specialize="ROWS=<value>"}}

@@ -346,6 +346,24 @@ static bool parseCache(::blk::CompileOptions &compile,
   return true;
 }
 
+/// Fails, naming it, where an option that takes one value was given more
+/// than once (LLVM's parser keeps the last: `--rows 8 --rows 9` ran 9
+/// rows); list options (--param, --output...) check their own names.
+static bool checkGivenOnce(std::string &error) {
+  for (const auto &[name, option] : cl::getRegisteredOptions())
+    if (option->getNumOccurrencesFlag() == cl::Optional &&
+        option->getNumOccurrences() > 1 &&
+        llvm::any_of(option->Categories, [](const cl::OptionCategory *c) {
+          return c == &problemCategory || c == &filesCategory ||
+                 c == &checkCategory || c == &benchCategory ||
+                 c == &compileCategory;
+        })) {
+      error = "--" + name.str() + " is given more than once";
+      return false;
+    }
+  return true;
+}
+
 bool RunOptions::createFromCommandLine(int argc, char **argv,
                                        RunOptions &options,
                                        std::string &error) {
@@ -355,6 +373,8 @@ bool RunOptions::createFromCommandLine(int argc, char **argv,
   mlir::blk::addVersionPrinter("softmax-run");
   cl::ParseCommandLineOptions(
       argc, argv, "softmax-run: compile a block program, run, check, time\n");
+  if (!checkGivenOnce(error))
+    return false;
 
   options.program = programPath;
   if (rowsOption.getNumOccurrences())
@@ -407,6 +427,10 @@ bool RunOptions::createFromCommandLine(int argc, char **argv,
   options.autotune = autotuneOption;
   options.autotuneCache = autotuneCachePath;
   options.emitPtx = emitPtxPath;
+  if (emitPtxPath.getNumOccurrences() && emitPtxPath.empty()) {
+    error = "--emit-ptx needs a file name (- for standard output)";
+    return false;
+  }
   options.probeGpu = probeOption;
 
   if (options.target != "gpu" && options.target != "cpu" &&
