@@ -56,8 +56,15 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createBlkAsyncFill(asyncFill));
   if (options.combineReductions)
     pm.addPass(createBlkCombineReductions());
-  if (options.combineCenteredSquares)
-    pm.addPass(createBlkCombineCenteredSquares());
+  if (options.combineCenteredSquares ||
+      options.combineCenteredSquaresMinElements > 0) {
+    BlkCombineCenteredSquaresOptions centeredSquares;
+    centeredSquares.peeledMinElements =
+        options.combineCenteredSquares
+            ? 0
+            : options.combineCenteredSquaresMinElements;
+    pm.addPass(createBlkCombineCenteredSquares(centeredSquares));
+  }
   pm.addPass(createBlkNarrowReductions());
   if (options.divideInExponent)
     pm.addPass(createBlkDivideInExponent());

@@ -14,6 +14,10 @@
 #include "blk/Transforms/Passes.h"
 #include "blk/Transforms/SumCenteredSquares.h"
 
+#include "blk/IR/Distribution.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::blk {
@@ -43,9 +47,30 @@ void combine(SumCenteredSquares match) {
   match.sum.erase();
 }
 
+/// Whether `value` is a row blk-peel-alignment versioned: an scf.if's
+/// result, widened or not.
+bool isPeeledRow(Value value) {
+  if (auto widen = value.getDefiningOp<arith::ExtFOp>())
+    value = widen.getIn();
+  return value.getDefiningOp<scf::IfOp>() != nullptr;
+}
+
 struct BlkCombineCenteredSquaresPass
     : public mlir::blk::impl::BlkCombineCenteredSquaresBase<
           BlkCombineCenteredSquaresPass> {
+  using BlkCombineCenteredSquaresBase::BlkCombineCenteredSquaresBase;
+
+  /// Whether the options ask for `match` (peeled-min-elements).
+  bool isAskedFor(SumCenteredSquares match) {
+    if (peeledMinElements <= 0)
+      return true;
+    FailureOr<Distribution> distribution =
+        Distribution::get(match.sum.getSrc().getType());
+    return succeeded(distribution) &&
+           distribution->getNumElements() >= peeledMinElements &&
+           isPeeledRow(match.sum.getSrc());
+  }
+
   void runOnOperation() override {
     // One match at a time, found again after each rewrite: a rewrite
     // erases reductions that another match may name (as its sum, or the
@@ -60,7 +85,7 @@ struct BlkCombineCenteredSquaresPass
     std::optional<SumCenteredSquares> found;
     getOperation().walk([&](ReduceOp reduce) {
       found = getSumCenteredSquares(reduce);
-      if (found && isWorthCombining(found->sum))
+      if (found && isWorthCombining(found->sum) && isAskedFor(*found))
         return WalkResult::interrupt();
       found.reset();
       return WalkResult::advance();

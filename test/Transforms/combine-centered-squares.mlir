@@ -1,4 +1,6 @@
 // RUN: softmax-opt %s --blk-combine-centered-squares --split-input-file | FileCheck %s
+// RUN: softmax-opt %s --blk-combine-centered-squares=peeled-min-elements=8 --split-input-file | FileCheck %s --check-prefix=RULE8
+// RUN: softmax-opt %s --blk-combine-centered-squares=peeled-min-elements=9 --split-input-file | FileCheck %s --check-prefix=RULE9
 
 #l = #blk.blocked<elems = [4], lanes = [32], warps = [8]>
 
@@ -13,6 +15,9 @@
 // CHECK: arith.divf %[[SQUARES]], %[[N]]
 // CHECK: arith.mulf %[[CENTERED]]
 // CHECK-NOT: blk.reduce
+// With peeled-min-elements, a row blk-peel-alignment did not version stays.
+// RULE8-LABEL: func.func @layer_norm
+// RULE8-NOT: blk.sum_centered_squares
 func.func @layer_norm(%p: !blk.ptr<f32>, %q: !blk.ptr<f32>, %n_cols: i32) attributes {blk.kernel = #blk.kernel<num_warps = 8>} {
   %cols = blk.arange 0 to 1024 : tensor<1024xi32, #l>
   %nb = blk.splat %n_cols : i32 -> tensor<1024xi32, #l>
@@ -46,6 +51,13 @@ func.func @layer_norm(%p: !blk.ptr<f32>, %q: !blk.ptr<f32>, %n_cols: i32) attrib
 // CHECK: %[[W:.*]] = arith.extf
 // CHECK-NEXT: blk.sum_centered_squares %[[W]] mask
 // CHECK-NOT: blk.reduce
+// With peeled-min-elements, it combines where a thread holds at least that
+// many elements of the row (8 here).
+// RULE8-LABEL: func.func @peeled
+// RULE8: blk.sum_centered_squares
+// RULE9-LABEL: func.func @peeled
+// RULE9-NOT: blk.sum_centered_squares
+// RULE9: return
 func.func @peeled(%p: !blk.ptr<bf16>, %aligned: i1, %n_cols: i32) -> (f32, f32) {
   %cols = blk.arange 0 to 8192 : tensor<8192xi32, #l>
   %nb = blk.splat %n_cols : i32 -> tensor<8192xi32, #l>
