@@ -1,9 +1,11 @@
-"""The check rule of blk's runtime, for bench/ scripts that check outputs
-themselves: an output passes when its relative L2 error against a reference
-is at most the tolerance of its element type (blk::runtime::
-getCheckTolerance and ErrorStats::passes, lib/Runtime/Numerics.cpp), or,
-for "tf32", of an f32 output of a product that takes its inputs as tf32
-(getTf32CheckTolerance).
+"""The relative L2 part of the check rule of blk's runtime, for bench/
+scripts that check outputs themselves: an output passes when its relative
+L2 error against a reference is at most the tolerance of its element type
+(blk::runtime::getCheckTolerance(...).relativeL2 and ErrorStats::passes,
+lib/Runtime/Numerics.cpp), or, for "tf32", of an f32 output of a product
+that takes its inputs as tf32 (getTf32CheckTolerance). softmax-run's
+--check also bounds each element (ErrorStats::maxElementError); these
+scripts do not.
 test/Bench/tolerance.mlir fails if the two disagree.
 
     python3 bench/tolerance.py    # prints "DTYPE TOLERANCE" lines

@@ -5,5 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# The job's options, each unless the caller gives it (softmax-run refuses
+# an option given twice).
+defaults=()
+for option in "--rows 4096" "--cols 1024" "--check" "--reference softmax" \
+              "--bench" "--target auto"; do
+  name=${option%% *}
+  [[ " $* " == *" $name "* || " $* " == *" $name="* ]] || defaults+=($option)
+done
 build/bin/softmax-run python-free-examples/softmax_fused.mlir \
-  --rows 4096 --cols 1024 --check --reference softmax --bench --target auto "$@"
+  "${defaults[@]}" "$@"

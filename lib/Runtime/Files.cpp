@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -120,16 +121,31 @@ Status renameOver(const std::string &temporary, const std::string &path) {
 
 } // namespace
 
+/// The file a write to `path` replaces: the target of a symbolic link
+/// (renaming over the link would replace the link), else `path`.
+static std::string resolveLink(const std::string &path) {
+  struct stat link;
+  if (lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode))
+    return path;
+  char *target = realpath(path.c_str(), nullptr);
+  if (!target)
+    return path;
+  std::string resolved = target;
+  std::free(target);
+  return resolved;
+}
+
 Status blk::runtime::writeFileWhole(const std::string &path,
                                     const std::string &header,
                                     const void *data, size_t dataSize) {
   if (writesInPlace(path))
     return writeInPlace(path, header, data, dataSize);
-  std::string temporary;
-  if (Status written = writeTemporary(path, header, data, dataSize, temporary);
+  std::string target = resolveLink(path), temporary;
+  if (Status written =
+          writeTemporary(target, header, data, dataSize, temporary);
       !written)
     return written;
-  return renameOver(temporary, path);
+  return renameOver(temporary, target);
 }
 
 FileBatch::~FileBatch() {
@@ -146,11 +162,12 @@ Status FileBatch::add(const std::string &path, const std::string &header,
     inPlace.emplace_back(path, std::move(bytes));
     return Status::success();
   }
-  std::string temporary;
-  if (Status written = writeTemporary(path, header, data, dataSize, temporary);
+  std::string target = resolveLink(path), temporary;
+  if (Status written =
+          writeTemporary(target, header, data, dataSize, temporary);
       !written)
     return written;
-  staged.emplace_back(std::move(temporary), path);
+  staged.emplace_back(std::move(temporary), target);
   return Status::success();
 }
 

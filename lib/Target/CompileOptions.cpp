@@ -43,6 +43,8 @@ std::string CompileOptions::verify() const {
         notBelowZero("num-stages", numStages, "the program's own"),
         notBelowZero("stage-min-registers", stageMinRegisters, "never"),
         notBelowZero("async-fill-min-runs", asyncFillMinRuns, "never"),
+        notBelowZero("combine-centered-squares-min-elements",
+                     combineCenteredSquaresMinElements, "never"),
         notBelowZero("multiprocessors", multiprocessors, "not known")})
     if (!error.empty())
       return error;

@@ -13,7 +13,9 @@
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --rows 9 --cols 4 2>&1 | FileCheck %s --check-prefix=TWICE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 4 --dtype f16 --dtype bf16 2>&1 | FileCheck %s --check-prefix=DTYPE-TWICE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 8 --cols 4 --emit-ptx "" 2>&1 | FileCheck %s --check-prefix=NO-PTX-FILE
+// RUN: not softmax-run %examples/layer_norm.mlir --target cpu --rows 8 --cols 4 --param eps=1e-5 --combine-centered-squares-min-elements -7 2>&1 | FileCheck %s --check-prefix=MIN-ELEMENTS
 // TWICE: softmax-run: --rows is given more than once
+// MIN-ELEMENTS: combine-centered-squares-min-elements must be 0 (never) or positive, not -7
 // DTYPE-TWICE: softmax-run: --dtype is given more than once
 // NO-PTX-FILE: softmax-run: --emit-ptx needs a file name (- for standard output)
 // BARRIER: softmax_split_resident.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'blk.program_barrier' op waits for other programs, but the CPU path runs a kernel's programs one after another

@@ -10,6 +10,11 @@
 // RUN: not softmax-opt --list-passes 2>&1 > /dev/full | FileCheck %s --check-prefix=STDOUT
 // RUN: softmax-opt %s --blk-specialize=bind=BLOCK=64 -o %t.kept.mlir
 // RUN: FileCheck %s --check-prefix=WRITTEN --input-file %t.kept.mlir
+// A symbolic link is written through, not replaced by a file.
+// RUN: rm -f %t.target.mlir %t.link.mlir && printf 'previous' > %t.target.mlir && ln -s %t.target.mlir %t.link.mlir
+// RUN: softmax-opt %s --blk-specialize=bind=BLOCK=64 -o %t.link.mlir
+// RUN: test -L %t.link.mlir
+// RUN: FileCheck %s --check-prefix=WRITTEN --input-file %t.target.mlir
 // UNBOUND: error: 'blk.arange' op compile-time constant 'BLOCK' is not bound
 // KEPT: previous
 // FULL-NOT: LLVM ERROR

@@ -84,9 +84,9 @@ struct RunOptions {
   bool isAuto() const { return program == "auto"; }
   bool writesOutputs() const { return !outputs.empty(); }
   /// Whether the human report goes to standard error: standard output
-  /// carries an output array or the --json object.
+  /// carries an output array, the --json object or the PTX.
   bool reportsToStderr() const {
-    return json || outputs.hasStandardOutput();
+    return json || outputs.hasStandardOutput() || emitPtx == "-";
   }
 
   /// Parses the command line (llvm::cl; --help and --version exit there)
