@@ -282,22 +282,24 @@ double roundToRange(double value, ElementType type) {
 } // namespace
 
 /// Calls `visit(row, col, value, expected)` for each element of the output
-/// (as compareToReference lays it out) that is written and where both the
-/// output and its reference are finite.
+/// (as compareToReference lays it out) that is written, the reference as
+/// the output's type holds it (roundToRange); returns how many are not.
 template <typename Visit>
-void forEachFinitePair(const void *output, ElementType type, size_t rows,
-                       size_t cols, size_t outputRowStride,
-                       const double *reference, Visit visit) {
+size_t forEachWrittenElement(const void *output, ElementType type,
+                             size_t rows, size_t cols, size_t outputRowStride,
+                             const double *reference, Visit visit) {
+  size_t unwritten = 0;
   for (size_t row = 0; row < rows; ++row)
     for (size_t col = 0; col < cols; ++col) {
       size_t outputIndex = row * outputRowStride + col;
-      if (holdsPoison(output, type, outputIndex))
+      if (holdsPoison(output, type, outputIndex)) {
+        ++unwritten;
         continue;
-      double value = loadAsFloat(output, type, outputIndex);
-      double expected = roundToRange(reference[row * cols + col], type);
-      if (std::isfinite(value) && std::isfinite(expected))
-        visit(row, col, value, expected);
+      }
+      visit(row, col, loadAsFloat(output, type, outputIndex),
+            roundToRange(reference[row * cols + col], type));
     }
+  return unwritten;
 }
 
 ErrorStats compareToReference(const void *output, ElementType type, size_t rows,
@@ -306,37 +308,29 @@ ErrorStats compareToReference(const void *output, ElementType type, size_t rows,
   ErrorStats stats;
   SquaredNorms norms;
   size_t finiteCount = 0;
-  for (size_t row = 0; row < rows; ++row) {
-    for (size_t col = 0; col < cols; ++col) {
-      size_t outputIndex = row * outputRowStride + col;
-      if (holdsPoison(output, type, outputIndex)) {
-        ++stats.unwrittenCount;
-        continue;
-      }
-      double value = loadAsFloat(output, type, outputIndex);
-      double expected = roundToRange(reference[row * cols + col], type);
-      if (std::isnan(value) != std::isnan(expected))
-        ++stats.nanMismatchCount;
-      else if (std::isnan(value))
-        continue;
-      else if (std::isinf(value) || std::isinf(expected)) {
-        // Exact when equal; an infinity in the norms would hide every
-        // other error (relative L2 = finite / inf = 0).
-        if (value == expected)
-          ++stats.comparedCount;
-        else
-          ++stats.infMismatchCount;
-      } else {
-        accumulateError(value, expected, row, col, stats, norms);
-        ++finiteCount;
-      }
-    }
-    if (row + 1 == rows)
-      continue;
+  stats.unwrittenCount = forEachWrittenElement(
+      output, type, rows, cols, outputRowStride, reference,
+      [&](size_t row, size_t col, double value, double expected) {
+        if (std::isnan(value) != std::isnan(expected))
+          ++stats.nanMismatchCount;
+        else if (std::isnan(value))
+          return;
+        else if (std::isinf(value) || std::isinf(expected)) {
+          // Exact when equal; an infinity in the norms would hide every
+          // other error (relative L2 = finite / inf = 0).
+          if (value == expected)
+            ++stats.comparedCount;
+          else
+            ++stats.infMismatchCount;
+        } else {
+          accumulateError(value, expected, row, col, stats, norms);
+          ++finiteCount;
+        }
+      });
+  for (size_t row = 0; row + 1 < rows; ++row)
     for (size_t gap = cols; gap < outputRowStride; ++gap)
       if (!holdsPoison(output, type, row * outputRowStride + gap))
         ++stats.strayCount;
-  }
   stats.relL2Error = norms.relativeL2();
   if (finiteCount == 0)
     return stats;
@@ -345,16 +339,19 @@ ErrorStats compareToReference(const void *output, ElementType type, size_t rows,
   double scale =
       std::fmax(std::sqrt(norms.reference / double(finiteCount)),
                 ErrorStats::kRelativeErrorFloor);
-  forEachFinitePair(output, type, rows, cols, outputRowStride, reference,
-                    [&](size_t row, size_t col, double value, double expected) {
-                      double error = std::fabs(value - expected) /
-                                     std::fmax(std::fabs(expected), scale);
-                      if (error <= stats.maxElementError)
-                        return;
-                      stats.maxElementError = error;
-                      stats.worstElementRow = row;
-                      stats.worstElementCol = col;
-                    });
+  forEachWrittenElement(
+      output, type, rows, cols, outputRowStride, reference,
+      [&](size_t row, size_t col, double value, double expected) {
+        if (!std::isfinite(value) || !std::isfinite(expected))
+          return;
+        double error = std::fabs(value - expected) /
+                       std::fmax(std::fabs(expected), scale);
+        if (error <= stats.maxElementError)
+          return;
+        stats.maxElementError = error;
+        stats.worstElementRow = row;
+        stats.worstElementCol = col;
+      });
   return stats;
 }
 
