@@ -526,11 +526,10 @@ def BlkCombineCenteredSquares
 
     With `peeled-min-elements=N` (N > 0) it combines only rows that
     blk-peel-alignment versioned (their start not 16-byte aligned), and
-    only where each thread holds at least N elements of the row. On the
-    H100 (docs/bench-data/rowwise/layer-norm-one-exchange-h100/) one
-    exchange ran 1.34-1.35x two at 4096 x 50257 (52 and 56 elements a
-    thread, f32 and bf16) and 1.02x at bf16 4096 x 32001 (64), but 0.67x at
-    f32 4096 x 32001 (16) and 0.49-0.99x on aligned rows.
+    only where each thread holds at least N elements of the row: the
+    rows where one exchange measured faster than two (docs/benchmarks.md,
+    the layer_norm miss; docs/bench-data/rowwise/
+    layer-norm-one-exchange-h100/).
   }];
   let options = [
     Option<"peeledMinElements", "peeled-min-elements", "int64_t", "0",
