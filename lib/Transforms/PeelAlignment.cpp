@@ -27,17 +27,21 @@ using namespace mlir::blk;
 
 namespace {
 
-/// A row's block and what uses it: the accesses it indexes and the
-/// comparisons with the row length that mask them.
+/// A row's block and what uses it: the accesses it indexes, the
+/// comparisons with the row length that mask them, and other comparisons of
+/// its columns (a causal mask's `cols > last`).
 struct RowBlock {
   ArangeOp arange;
-  /// The scalar every comparison checks the columns against.
+  /// The scalar the row-length comparisons check the columns against.
   Value bound;
   /// For a part of a split row (softmax_split.mlir), its first column:
   /// the comparisons check `arange + first`, and each access's row start
   /// is `start + first`. Null for a row in one program.
   Value first;
   SmallVector<arith::CmpIOp> compares;
+  /// `cmpi` of the arange with a splatted scalar other than the bound:
+  /// positional, so they move with the block onto the shifted columns.
+  SmallVector<arith::CmpIOp> columnPredicates;
   SmallVector<MemoryAccessOpInterface> accesses;
   /// The first access that addresses a misaligned row: its row start
   /// gives the shift.
@@ -86,6 +90,31 @@ bool matchBoundCompare(arith::CmpIOp compare, Value columns, RowBlock &row) {
   row.bound = bound;
   row.compares.push_back(compare);
   return true;
+}
+
+/// Whether `compare` is `columns PRED splat(s)` or `splat(s) PRED columns`
+/// for any predicate and scalar.
+bool comparesColumnsWithSplat(arith::CmpIOp compare, Value columns) {
+  return (compare.getLhs() == columns && getSplatScalar(compare.getRhs())) ||
+         (compare.getRhs() == columns && getSplatScalar(compare.getLhs()));
+}
+
+/// Whether `mask` is `compare`, or a conjunction (`arith.andi`, nested) one
+/// of whose terms is: a lane it enables is one `compare` enables.
+bool maskImplies(Value mask, arith::CmpIOp compare) {
+  if (mask.getDefiningOp() == compare)
+    return true;
+  auto conjunction = mask.getDefiningOp<arith::AndIOp>();
+  return conjunction && (maskImplies(conjunction.getLhs(), compare) ||
+                         maskImplies(conjunction.getRhs(), compare));
+}
+
+/// Whether every lane `mask` enables is inside the row: it implies one of
+/// the row-length comparisons.
+bool maskKeepsToRow(Value mask, const RowBlock &row) {
+  return llvm::any_of(row.compares, [&](arith::CmpIOp compare) {
+    return maskImplies(mask, compare);
+  });
 }
 
 /// The scalar `first` of `arange + splat(first)` (either order).
@@ -149,13 +178,56 @@ bool partsTileRow(RowBlock &row, AccessAnalysis &analysis) {
   });
 }
 
+/// Splits the comparisons of the arange with splats into the row-length
+/// bound (`cols < splat(n)`: a split row's scalar if it has one, else the
+/// one scalar whose comparison every access's mask implies) and column
+/// predicates; false when no scalar, or more than one, can be the bound.
+bool chooseBound(ArrayRef<arith::CmpIOp> columnCompares, RowBlock &row) {
+  Value columns = row.arange.getResult();
+  auto isBoundCandidate = [&](arith::CmpIOp compare, Value scalar) {
+    return compare.getPredicate() == arith::CmpIPredicate::slt &&
+           compare.getLhs() == columns &&
+           getSplatScalar(compare.getRhs()) == scalar;
+  };
+  auto everyMaskImplies = [&](Value scalar) {
+    return llvm::all_of(row.accesses, [&](MemoryAccessOpInterface access) {
+      Value mask = access.getMask();
+      return mask && llvm::any_of(columnCompares, [&](arith::CmpIOp compare) {
+               return isBoundCandidate(compare, scalar) &&
+                      maskImplies(mask, compare);
+             });
+    });
+  };
+  if (!row.bound) {
+    for (arith::CmpIOp compare : columnCompares) {
+      Value scalar = getSplatScalar(compare.getRhs());
+      if (!isBoundCandidate(compare, scalar) || scalar == row.bound ||
+          !everyMaskImplies(scalar))
+        continue;
+      if (row.bound)
+        return false;
+      row.bound = scalar;
+    }
+    if (!row.bound)
+      return false;
+  }
+  for (arith::CmpIOp compare : columnCompares) {
+    if (isBoundCandidate(compare, row.bound))
+      row.compares.push_back(compare);
+    else
+      row.columnPredicates.push_back(compare);
+  }
+  return true;
+}
+
 /// The row block of `arange`, if the pass applies to it.
 std::optional<RowBlock> matchRowBlock(ArangeOp arange,
                                       AccessAnalysis &analysis) {
   auto type = arange.getType();
   if (arange.getStart() != 0 || type.getRank() != 1 || !type.hasStaticShape())
     return std::nullopt;
-  RowBlock row{arange, Value(), Value(), {}, {}, 0};
+  RowBlock row{arange, Value(), Value(), {}, {}, {}, 0};
+  SmallVector<arith::CmpIOp> columnCompares;
   Block *block = arange->getBlock();
   for (OpOperand &use : arange->getUses()) {
     Operation *user = use.getOwner();
@@ -174,10 +246,11 @@ std::optional<RowBlock> matchRowBlock(ArangeOp arange,
       continue;
     }
     auto compare = dyn_cast<arith::CmpIOp>(user);
-    if (!compare || !matchBoundCompare(compare, use.get(), row))
+    if (!compare || !comparesColumnsWithSplat(compare, use.get()))
       return std::nullopt;
+    columnCompares.push_back(compare);
   }
-  if (row.accesses.empty())
+  if (row.accesses.empty() || !chooseBound(columnCompares, row))
     return std::nullopt;
   llvm::sort(row.accesses,
              [](MemoryAccessOpInterface a, MemoryAccessOpInterface b) {
@@ -187,7 +260,7 @@ std::optional<RowBlock> matchRowBlock(ArangeOp arange,
   for (MemoryAccessOpInterface access : row.accesses) {
     // Padding must stay padding: every access is masked by the row length.
     Value mask = access.getMask();
-    if (!mask || !llvm::is_contained(row.compares, mask.getDefiningOp()))
+    if (!mask || !maskKeepsToRow(mask, row))
       return std::nullopt;
     if (addressesMisalignedRow(access, analysis)) {
       if (!row.shiftSource)
@@ -295,6 +368,8 @@ public:
     createShiftedColumns();
     for (arith::CmpIOp compare : row.compares)
       boundBelow(compare);
+    for (arith::CmpIOp predicate : row.columnPredicates)
+      predicate->replaceUsesOfWith(row.arange.getResult(), shiftedColumns);
     for (MemoryAccessOpInterface access : row.accesses)
       versionAccess(access);
   }

@@ -28,5 +28,16 @@
 // RUN: softmax-opt %t.loss.mlir --blk-specialize=BLOCK=53248 --blk-peel-alignment -o %t.loss.peeled.mlir
 // RUN: FileCheck %s --check-prefix=PEELED < %t.loss.peeled.mlir
 // RUN: softmax-run %t.loss.peeled.mlir --target cpu --check --reference cross_entropy --param ignore_index=-100 --rows 64 --cols 50257 --special
+// A causal mask (softmax_scaled_masked.mlir's `cols > last`) moves with
+// the shifted columns: the peeled program writes what the unpeeled one
+// does, checked against the float64 reference, on rows at every place on
+// the grid (the offsets put the masked tail on all of them).
+// RUN: %drop-stride-divisibility %examples/softmax_scaled_masked.mlir > %t.causal.mlir
+// RUN: softmax-opt %t.causal.mlir --blk-specialize="BLOCK=53248 CAUSAL=1" --blk-peel-alignment -o %t.causal.peeled.mlir
+// RUN: FileCheck %s --check-prefix=PEELED < %t.causal.peeled.mlir
+// RUN: softmax-run %t.causal.mlir --target cpu --check --reference scaled_softmax --const BLOCK=53248,CAUSAL=1 --param scale=-0.5,offset=5 --rows 33 --cols 50257 --in-stride 50261 --out-stride 50263 --special --output y=%t.causal.npy
+// RUN: softmax-run %t.causal.peeled.mlir --target cpu --param scale=-0.5,offset=5 --rows 33 --cols 50257 --in-stride 50261 --out-stride 50263 --special --expect y=%t.causal.npy
+// RUN: softmax-run %t.causal.mlir --target cpu --check --reference scaled_softmax --const BLOCK=53248,CAUSAL=1 --param scale=0.125,offset=49000 --rows 40 --cols 50257 --special --output y=%t.causal-tail.npy
+// RUN: softmax-run %t.causal.peeled.mlir --target cpu --param scale=0.125,offset=49000 --rows 40 --cols 50257 --special --expect y=%t.causal-tail.npy
 // PEELED: scf.if
 // PEELED: blk.fallback

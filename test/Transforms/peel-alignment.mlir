@@ -464,3 +464,94 @@ func.func @start_from_mask(%in: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %n_
   %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<256xi32> -> tensor<256xf32>
   return
 }
+
+// -----
+
+// A causal row (softmax_scaled_masked.mlir): the load's mask is the row
+// bound and `!(cols > last)`. The comparison with `last` is positional
+// and moves with the block onto the shifted columns; the load keeps the
+// conjunction, which still holds each lane to the row.
+// CHECK-LABEL: func.func @causal_row
+// CHECK:       %[[COLS:.*]] = blk.arange 0 to 1024
+// CHECK:       %[[SHIFTED:.*]] = arith.addi %[[COLS]], %{{.*}} : tensor<1024xi32>
+// CHECK:       %[[IN_ROW:.*]] = arith.andi %{{.*}}, %{{.*}} : tensor<1024xi1>
+// CHECK:       %[[BEYOND:.*]] = arith.cmpi sgt, %[[SHIFTED]], %{{.*}} : tensor<1024xi32>
+// CHECK:       %[[KEPT:.*]] = arith.xori %[[BEYOND]], %{{.*}} : tensor<1024xi1>
+// CHECK:       %[[KEEP:.*]] = arith.andi %[[IN_ROW]], %[[KEPT]] : tensor<1024xi1>
+// CHECK:       scf.if
+// CHECK:         blk.load %{{.*}}[%[[COLS]]] mask %[[KEEP]]
+// CHECK:       } else {
+// CHECK:         blk.load %{{.*}}[%[[SHIFTED]]] mask %[[KEEP]] other %{{.*}} {blk.fallback}
+// CHECK:       scf.if
+// CHECK:         blk.store %{{.*}}[%[[COLS]]], %{{.*}} mask %[[IN_ROW]] :
+// CHECK:       } else {
+// CHECK:         blk.store %{{.*}}[%[[SHIFTED]]], %{{.*}} mask %[[IN_ROW]] {blk.fallback}
+// CHECK:       return
+func.func @causal_row(%out: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %in: !blk.ptr<bf16> {blk.divisibility = 16 : i64},
+                      %stride: i32, %last: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<bf16>, i32
+  %out_row = blk.addptr %out, %start : !blk.ptr<bf16>, i32
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<1024xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<1024xi32>
+  %lasts = blk.splat %last : i32 -> tensor<1024xi32>
+  %beyond = arith.cmpi sgt, %cols, %lasts : tensor<1024xi32>
+  %true = arith.constant true
+  %trues = blk.splat %true : i1 -> tensor<1024xi1>
+  %kept = arith.xori %beyond, %trues : tensor<1024xi1>
+  %keep = arith.andi %in_bounds, %kept : tensor<1024xi1>
+  %ninf = arith.constant 0xFF80 : bf16
+  %x = blk.load %in_row[%cols] mask %keep other %ninf : !blk.ptr<bf16>, tensor<1024xi32> -> tensor<1024xbf16>
+  blk.store %out_row[%cols], %x mask %in_bounds : !blk.ptr<bf16>, tensor<1024xi32>, tensor<1024xbf16>
+  return
+}
+
+// -----
+
+// Two comparisons `cols < splat(s)` that every mask implies: which one is
+// the row's length is not known, so the row is left as it is.
+// CHECK-LABEL: func.func @two_bounds
+// CHECK-NOT:   scf.if
+// CHECK-NOT:   blk.fallback
+func.func @two_bounds(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %stride: i32, %a: i32, %b: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<bf16>, i32
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  %as = blk.splat %a : i32 -> tensor<1024xi32>
+  %bs = blk.splat %b : i32 -> tensor<1024xi32>
+  %below_a = arith.cmpi slt, %cols, %as : tensor<1024xi32>
+  %below_b = arith.cmpi slt, %cols, %bs : tensor<1024xi32>
+  %both = arith.andi %below_a, %below_b : tensor<1024xi1>
+  %x = blk.load %in_row[%cols] mask %both : !blk.ptr<bf16>, tensor<1024xi32> -> tensor<1024xbf16>
+  blk.store %in_row[%cols], %x mask %both : !blk.ptr<bf16>, tensor<1024xi32>, tensor<1024xbf16>
+  return
+}
+
+// -----
+
+// A mask that lets lanes past the row through (a disjunction with another
+// comparison) would let the shifted slots before the row be read: not
+// peeled.
+// CHECK-LABEL: func.func @mask_past_row
+// CHECK-NOT:   scf.if
+// CHECK-NOT:   blk.fallback
+func.func @mask_past_row(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %stride: i32, %first: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<bf16>, i32
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<1024xi32>
+  %firsts = blk.splat %first : i32 -> tensor<1024xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<1024xi32>
+  %head = arith.cmpi slt, %cols, %firsts : tensor<1024xi32>
+  %either = arith.ori %in_bounds, %head : tensor<1024xi1>
+  %x = blk.load %in_row[%cols] mask %either : !blk.ptr<bf16>, tensor<1024xi32> -> tensor<1024xbf16>
+  blk.store %in_row[%cols], %x mask %in_bounds : !blk.ptr<bf16>, tensor<1024xi32>, tensor<1024xbf16>
+  return
+}

@@ -226,6 +226,8 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
       shift`; the `shift` slots before the row read the load's fill value,
       as the slots past its end do, so a row keeps `BLOCK - n` slots of
       padding and every reduction sees the same values.
+    * Every other comparison of the columns with a splatted scalar (a
+      causal mask's `cols > last`) is positional too: it compares `cols'`.
     * Each load and store becomes an `scf.if`: where its own row start is
       `shift` past the grid, it reads `base'[arange]` through the aligned
       `base' = start & ~(v - 1)`, which `blk-distribute` proves aligned;
@@ -250,10 +252,13 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
       ceil(n / BLOCK) * BLOCK`.
 
     The pass applies to a kernel whose `blk.arange 0 to BLOCK` is used only
-    as the offsets of loads and stores and as the left side of `cmpi slt`
-    against one splatted bound (directly, or through `+ splat(first)`),
-    where every such access is masked by one of those comparisons and
-    addresses either a row through `blk.addptr` from a 16-byte-aligned
+    as the offsets of loads and stores, as the left side of `cmpi slt`
+    against one splatted bound (directly, or through `+ splat(first)`), and
+    in other comparisons with splatted scalars, where every such access is
+    masked by one of the bound's comparisons, or by a conjunction
+    (`arith.andi`) with one among its terms (the bound is the one scalar
+    whose comparison every mask has so; with two such scalars the row is
+    left as it is), and addresses either a row through `blk.addptr` from a 16-byte-aligned
     pointer with a start that is not provably aligned, or (not in a split
     row) the same aligned columns of every row (a row whose start is
     provably aligned is neither: its program is left as it is), and whose

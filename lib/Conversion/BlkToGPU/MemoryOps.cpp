@@ -129,11 +129,26 @@ Value createScalarSum(OpBuilder &builder, Location loc,
   return sum;
 }
 
+/// `offsets PREDICATE bound` for a signed order predicate (<, <=, >, >=)
+/// and a scalar bound: true on a prefix or a suffix of ascending offsets,
+/// so it holds on a run of consecutive ones where it holds at both ends.
+struct MonotoneTerm {
+  arith::CmpIPredicate predicate;
+  Value bound;
+  /// Whether it holds on a prefix (< and <=): decided at a run's last
+  /// offset, a suffix's at its first.
+  bool holdsOnPrefix() const {
+    return predicate == arith::CmpIPredicate::slt ||
+           predicate == arith::CmpIPredicate::sle;
+  }
+};
+
 /// A mask `offsets < bound` (signed or unsigned), or `lower <= offsets <
 /// bound` (the shifted rows of blk-peel-alignment), with offsets = first +
-/// constants[k] and scalar bounds: whole runs are checked with one or two
-/// comparisons, and no mask bit needs to stay live between the accesses
-/// that share the mask.
+/// constants[k] and scalar bounds, and with it any further monotone terms
+/// on the same offsets (a causal mask's `offsets <= last`): whole runs are
+/// checked with a comparison per term at the run's ends, and no mask bit
+/// needs to stay live between the accesses that share the mask.
 struct BoundMask {
   arith::CmpIPredicate predicate;
   Value first;
@@ -141,6 +156,7 @@ struct BoundMask {
   Value bound;
   /// The signed lower bound, if any.
   Value lowerBound;
+  SmallVector<MonotoneTerm> terms;
 };
 
 /// An i32 block equal everywhere to a scalar: a broadcast of it, or a splat
@@ -183,35 +199,104 @@ matchUniformCompare(Value value, ArrayRef<arith::CmpIPredicate> predicates) {
   return UniformCompare{compare, *bound};
 }
 
+/// The terms of a conjunction (`arith.andi`, nested), in order.
+void collectConjuncts(Value mask, SmallVectorImpl<Value> &terms) {
+  if (auto both = mask.getDefiningOp<arith::AndIOp>()) {
+    collectConjuncts(both.getLhs(), terms);
+    collectConjuncts(both.getRhs(), terms);
+    return;
+  }
+  terms.push_back(mask);
+}
+
+/// Whether `value` is an i1 block of ones.
+bool isAllTrue(Value value) {
+  if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>())
+    return matchPattern(broadcast.getSource(), m_One());
+  return matchPattern(value, m_One());
+}
+
+/// `term` as `offsets PREDICATE uniform` with a signed order predicate,
+/// looking through a negation (`xori` with ones: a causal mask's
+/// `!(offsets > last)`), if it compares `offsets`.
+std::optional<MonotoneTerm> matchMonotoneTerm(OpBuilder &builder,
+                                              Location loc, Value term,
+                                              Value offsets) {
+  using P = arith::CmpIPredicate;
+  bool negated = false;
+  if (auto flip = term.getDefiningOp<arith::XOrIOp>()) {
+    if (!isAllTrue(flip.getRhs()))
+      return std::nullopt;
+    term = flip.getLhs();
+    negated = true;
+  }
+  std::optional<UniformCompare> compare =
+      matchUniformCompare(term, {P::slt, P::sle, P::sgt, P::sge});
+  if (!compare || compare->op.getLhs() != offsets)
+    return std::nullopt;
+  P predicate = compare->op.getPredicate();
+  if (negated)
+    predicate = arith::invertPredicate(predicate);
+  return MonotoneTerm{predicate,
+                      createUniformI32(builder, loc, compare->bound)};
+}
+
 std::optional<BoundMask> matchBoundMask(OpBuilder &builder, Location loc,
                                         Value mask) {
   using P = arith::CmpIPredicate;
+  if (!mask)
+    return std::nullopt;
+  SmallVector<Value> conjuncts;
+  collectConjuncts(mask, conjuncts);
+  // The row bound: the first `offsets < uniform` term (unsigned only
+  // alone); then the lower bound of a shifted row, `offsets >= uniform`.
   std::optional<UniformCompare> upper, lower;
-  if (auto both = mask ? mask.getDefiningOp<arith::AndIOp>() : nullptr) {
-    for (auto [a, b] : {std::pair(both.getLhs(), both.getRhs()),
-                        std::pair(both.getRhs(), both.getLhs())}) {
-      upper = matchUniformCompare(a, {P::slt});
-      lower = matchUniformCompare(b, {P::sge});
-      if (upper && lower && upper->op.getLhs() == lower->op.getLhs())
-        break;
-      upper = lower = std::nullopt;
-    }
-  } else {
-    upper = matchUniformCompare(mask, {P::slt, P::ult});
+  for (Value term : conjuncts) {
+    upper = matchUniformCompare(
+        term, conjuncts.size() == 1 ? ArrayRef<P>{P::slt, P::ult}
+                                    : ArrayRef<P>{P::slt});
+    if (upper)
+      break;
   }
   if (!upper)
     return std::nullopt;
-  std::optional<SplitOffsets> offsets = splitOffsets(upper->op.getLhs());
+  Value offsetsBlock = upper->op.getLhs();
+  for (Value term : conjuncts) {
+    std::optional<UniformCompare> candidate =
+        matchUniformCompare(term, {P::sge});
+    if (candidate && candidate->op.getLhs() == offsetsBlock) {
+      lower = candidate;
+      break;
+    }
+  }
+  std::optional<SplitOffsets> offsets = splitOffsets(offsetsBlock);
   if (!offsets)
     return std::nullopt;
+  SmallVector<Value> others;
+  for (Value term : conjuncts)
+    if (term.getDefiningOp() != upper->op &&
+        (!lower || term.getDefiningOp() != lower->op))
+      others.push_back(term);
+  SmallVector<MonotoneTerm> terms;
+  for (Value term : others) {
+    std::optional<MonotoneTerm> monotone =
+        matchMonotoneTerm(builder, loc, term, offsetsBlock);
+    if (!monotone)
+      return std::nullopt;
+    terms.push_back(*monotone);
+  }
   Value first = createScalarSum(builder, loc, offsets->scalars);
   // As the offsets of a shifted row (getThreadAccess).
   if (lower)
     first = createOpaqueCopy(builder, loc, first);
   Value lowerBound =
       lower ? createUniformI32(builder, loc, lower->bound) : Value();
-  return BoundMask{upper->op.getPredicate(), first, offsets->constants,
-                   createUniformI32(builder, loc, upper->bound), lowerBound};
+  return BoundMask{upper->op.getPredicate(),
+                   first,
+                   offsets->constants,
+                   createUniformI32(builder, loc, upper->bound),
+                   lowerBound,
+                   std::move(terms)};
 }
 
 /// The per-element view of one access: its plan, addresses, mask bits.
@@ -280,30 +365,42 @@ struct ThreadAccess {
                                   enabled(builder, loc, first + i));
     return all;
   }
-  /// Whether some element of the run starting at `first` is enabled, for
-  /// the mask of a shifted row (`lower <= offsets < bound` over consecutive
-  /// offsets): its runs past the row are filled, or skipped, at once. Null
-  /// for other masks, whose code stays as it was measured.
+  /// Whether some element of the run starting at `first` may be enabled,
+  /// for the mask of a shifted row (`lower <= offsets < bound` over
+  /// consecutive offsets) or one with further terms: false where none is,
+  /// so its runs past the row, or masked whole (a causal row's tail), are
+  /// filled, or skipped, at once. Null for other masks, whose code stays as
+  /// it was measured.
   Value runPartlyEnabled(OpBuilder &builder, Location loc,
                          int64_t first) const {
-    if (!boundMask || !boundMask->lowerBound || plan.uniformMaskRuns ||
-        !isAscendingRun(first))
+    if (!boundMask || (!boundMask->lowerBound && boundMask->terms.empty()) ||
+        plan.uniformMaskRuns || !isAscendingRun(first))
       return Value();
     return inBounds(builder, loc, boundMask->constants[first + plan.width - 1],
                     boundMask->constants[first]);
   }
 
 private:
-  /// offset(lowest) >= lower bound (if any) and offset(highest) < bound.
+  /// offset(lowest) >= lower bound (if any), offset(highest) < bound, and
+  /// each further term at offset(highest) if it holds on a prefix, else at
+  /// offset(lowest).
   Value inBounds(OpBuilder &builder, Location loc, int64_t lowest,
                  int64_t highest) const {
-    Value below =
-        compareOffsetWithBound(builder, loc, offsetAt(builder, loc, highest));
-    if (!boundMask->lowerBound)
-      return below;
-    return arith::AndIOp::create(
-        builder, loc,
-        aboveLowerBound(builder, loc, offsetAt(builder, loc, lowest)), below);
+    Value highestOffset = offsetAt(builder, loc, highest);
+    Value all = compareOffsetWithBound(builder, loc, highestOffset);
+    if (boundMask->lowerBound)
+      all = arith::AndIOp::create(
+          builder, loc,
+          aboveLowerBound(builder, loc, offsetAt(builder, loc, lowest)), all);
+    for (const MonotoneTerm &term : boundMask->terms) {
+      Value offset = term.holdsOnPrefix() ? highestOffset
+                                          : offsetAt(builder, loc, lowest);
+      all = arith::AndIOp::create(
+          builder, loc, all,
+          arith::CmpIOp::create(builder, loc, term.predicate, offset,
+                                term.bound));
+    }
+    return all;
   }
   /// The mask bit of the offset scalar + constant.
   Value compareWithBound(OpBuilder &builder, Location loc,
@@ -348,10 +445,11 @@ ThreadAccess getThreadAccess(OpBuilder &builder, Location loc,
       access.mask = extractElements(builder, loc, mask);
   }
   // Realigning reads mask bits of the neighbours' elements, which only a
-  // bound mask enabling a prefix of the row gives; any other goes element
-  // by element.
+  // bound mask enabling a prefix of the row (no lower bound, no further
+  // terms) gives; any other goes element by element.
   if (plan.realign && mask &&
-      (!access.boundMask || access.boundMask->lowerBound)) {
+      (!access.boundMask || access.boundMask->lowerBound ||
+       !access.boundMask->terms.empty())) {
     access.plan.realign = false;
     access.plan.width = 1;
   }
