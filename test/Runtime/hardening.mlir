@@ -57,6 +57,11 @@
 // NODIR: softmax-run: cannot write '{{.*}}missing/x.csv': No such file or directory
 // FULLNPY: softmax-run: cannot write '/dev/full': No space left on device
 // NOBENCH: softmax-run: --csv records timings: give --bench too
+// An autotune cache without --autotune would be ignored: refused.
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --autotune-cache %t.tsv 2>&1 | FileCheck %s --check-prefix=NOTUNE
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --autotune --autotune-cache "" 2>&1 | FileCheck %s --check-prefix=NOTUNEFILE
+// NOTUNE: softmax-run: --autotune-cache names the file --autotune keeps its choices in: give --autotune too
+// NOTUNEFILE: softmax-run: --autotune-cache needs a file name
 // Standard output that cannot be written: an error, not an LLVM ERROR.
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 > /dev/full 2> %t.stdout.err
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --json > /dev/full 2>> %t.stdout.err

@@ -3,6 +3,7 @@
 
 #include "Report.h"
 
+#include "blk/Driver/Version.h"
 #include "blk/Runtime/Files.h"
 #include "blk/Target/TargetInfo.h"
 
@@ -38,7 +39,8 @@ AutotuneCache::AutotuneCache(std::string path)
 std::string AutotuneCache::key(const std::string &device,
                                mlir::ModuleOp program,
                                const std::string &programName,
-                               const Problem &problem) {
+                               const Problem &problem,
+                               const mlir::blk::CompileOptions &options) {
   std::string text;
   llvm::raw_string_ostream os(text);
   program.print(os);
@@ -51,7 +53,10 @@ std::string AutotuneCache::key(const std::string &device,
          blk::runtime::elementTypeName(problem.type()) + "|" +
          std::to_string(problem.rows()) + "x" + std::to_string(problem.cols()) +
          (problem.desc.inner ? "x" + std::to_string(problem.desc.inner) : "") +
-         "|" + strides;
+         "|" + strides + "|" +
+         llvm::utohexstr(llvm::xxh3_64bits(
+             options.print() + mlir::blk::getVersion() + " " +
+             mlir::blk::getGitRevision()));
 }
 
 /// 0 (the kernel's own) or a power of two up to `most`.
@@ -187,7 +192,8 @@ bool softmax_run::autotune(
   // The fitted program: a row split (blk-split-rows) or not is another
   // program, whose bindings do not fit the other.
   std::string key = AutotuneCache::key(driver.device().name + " " + options.chip,
-                                       fitted, programName.str(), problem);
+                                       fitted, programName.str(), problem,
+                                       options);
   if (auto remembered = cache.lookup(key)) {
     mlir::blk::CompileOptions fixed = options;
     fixed.constants.clear();

@@ -24,10 +24,14 @@ public:
   explicit AutotuneCache(std::string path);
 
   /// The key of a problem: device, program (name and a hash of its text),
-  /// element type, shape and strides.
+  /// element type, shape and strides, and a hash of the compile options
+  /// (every knob that changes the code or the candidates) and of the
+  /// compiler's version: a binding tuned under other options or by another
+  /// compiler is tuned again.
   static std::string key(const std::string &device, mlir::ModuleOp program,
                          const std::string &programName,
-                         const Problem &problem);
+                         const Problem &problem,
+                         const mlir::blk::CompileOptions &options);
 
   /// What a cache line remembers.
   struct Entry {

@@ -450,6 +450,15 @@ bool RunOptions::createFromCommandLine(int argc, char **argv,
     error = "--csv records timings: give --bench too";
     return false;
   }
+  if (autotuneCachePath.getNumOccurrences() && !options.autotune) {
+    error = "--autotune-cache names the file --autotune keeps its choices "
+            "in: give --autotune too";
+    return false;
+  }
+  if (autotuneCachePath.getNumOccurrences() && options.autotuneCache.empty()) {
+    error = "--autotune-cache needs a file name";
+    return false;
+  }
   return parseLists(options, error) && parseCache(options.compile, error) &&
          checkBatchInputs(options, error);
 }
