@@ -1,5 +1,6 @@
 //===- Numerics.cpp - 16-bit floats, reference softmax, error stats -------===//
 #include "blk/Runtime/Numerics.h"
+#include "blk/Runtime/Parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -279,17 +280,17 @@ double roundToRange(double value, ElementType type) {
   return std::fabs(value) > largest ? std::copysign(INFINITY, value) : value;
 }
 
-} // namespace
-
-/// Calls `visit(row, col, value, expected)` for each element of the output
-/// (as compareToReference lays it out) that is written, the reference as
-/// the output's type holds it (roundToRange); returns how many are not.
+/// Calls `visit(row, col, value, expected)` for each element of rows
+/// [rowBegin, rowEnd) of the output (as compareToReference lays it out)
+/// that is written, the reference as the output's type holds it
+/// (roundToRange); returns how many are not.
 template <typename Visit>
 size_t forEachWrittenElement(const void *output, ElementType type,
-                             size_t rows, size_t cols, size_t outputRowStride,
-                             const double *reference, Visit visit) {
+                             size_t rowBegin, size_t rowEnd, size_t cols,
+                             size_t outputRowStride, const double *reference,
+                             Visit visit) {
   size_t unwritten = 0;
-  for (size_t row = 0; row < rows; ++row)
+  for (size_t row = rowBegin; row < rowEnd; ++row)
     for (size_t col = 0; col < cols; ++col) {
       size_t outputIndex = row * outputRowStride + col;
       if (holdsPoison(output, type, outputIndex)) {
@@ -302,30 +303,97 @@ size_t forEachWrittenElement(const void *output, ElementType type,
   return unwritten;
 }
 
+/// Rows a block of the comparison holds: threads take whole blocks, and
+/// the blocks' results combine in their order, so the sums are the same on
+/// any number of cores. (One thread compared 2^31 bf16 elements in about
+/// 30 s, longer than the rest of a checked run; test/GPU/large.mlir has
+/// three.)
+constexpr size_t kComparedRowsPerBlock = 64;
+
+/// Calls compareBlock(begin, end, result) for blocks of rows on every
+/// core, then combine(result) for each block in row order.
+template <typename Result, typename CompareBlock, typename Combine>
+void compareInRowBlocks(size_t rows, CompareBlock compareBlock,
+                        Combine combine) {
+  size_t blocks = (rows + kComparedRowsPerBlock - 1) / kComparedRowsPerBlock;
+  std::vector<Result> results(blocks);
+  forEachRowInParallel(int64_t(blocks), [&](int64_t block) {
+    size_t begin = size_t(block) * kComparedRowsPerBlock;
+    compareBlock(begin, std::min(rows, begin + kComparedRowsPerBlock),
+                 results[block]);
+  });
+  for (const Result &result : results)
+    combine(result);
+}
+
+/// One block's share of the first walk.
+struct BlockErrors {
+  ErrorStats stats;
+  SquaredNorms norms;
+  size_t finiteCount = 0;
+};
+
+/// Adds a later block's errors to `total`: the largest error found first
+/// keeps its place, as one walk in row order would.
+void combineErrors(const BlockErrors &block, ErrorStats &total,
+                   SquaredNorms &norms, size_t &finiteCount) {
+  const ErrorStats &part = block.stats;
+  if (part.comparedCount > 0 &&
+      (total.comparedCount == 0 || part.maxAbsError > total.maxAbsError)) {
+    total.maxAbsError = part.maxAbsError;
+    total.worstRow = part.worstRow;
+    total.worstCol = part.worstCol;
+  }
+  total.maxRelError = std::fmax(total.maxRelError, part.maxRelError);
+  total.comparedCount += part.comparedCount;
+  total.nanMismatchCount += part.nanMismatchCount;
+  total.infMismatchCount += part.infMismatchCount;
+  total.unwrittenCount += part.unwrittenCount;
+  norms.difference += block.norms.difference;
+  norms.reference += block.norms.reference;
+  finiteCount += block.finiteCount;
+}
+
+/// The largest element error of a block, and where.
+struct WorstElement {
+  double error = 0;
+  size_t row = 0, col = 0;
+};
+
+} // namespace
+
 ErrorStats compareToReference(const void *output, ElementType type, size_t rows,
                               size_t cols, size_t outputRowStride,
                               const double *reference) {
   ErrorStats stats;
   SquaredNorms norms;
   size_t finiteCount = 0;
-  stats.unwrittenCount = forEachWrittenElement(
-      output, type, rows, cols, outputRowStride, reference,
-      [&](size_t row, size_t col, double value, double expected) {
-        if (std::isnan(value) != std::isnan(expected))
-          ++stats.nanMismatchCount;
-        else if (std::isnan(value))
-          return;
-        else if (std::isinf(value) || std::isinf(expected)) {
-          // Exact when equal; an infinity in the norms would hide every
-          // other error (relative L2 = finite / inf = 0).
-          if (value == expected)
-            ++stats.comparedCount;
-          else
-            ++stats.infMismatchCount;
-        } else {
-          accumulateError(value, expected, row, col, stats, norms);
-          ++finiteCount;
-        }
+  compareInRowBlocks<BlockErrors>(
+      rows,
+      [&](size_t begin, size_t end, BlockErrors &block) {
+        ErrorStats &part = block.stats;
+        part.unwrittenCount = forEachWrittenElement(
+            output, type, begin, end, cols, outputRowStride, reference,
+            [&](size_t row, size_t col, double value, double expected) {
+              if (std::isnan(value) != std::isnan(expected))
+                ++part.nanMismatchCount;
+              else if (std::isnan(value))
+                return;
+              else if (std::isinf(value) || std::isinf(expected)) {
+                // Exact when equal; an infinity in the norms would hide
+                // every other error (relative L2 = finite / inf = 0).
+                if (value == expected)
+                  ++part.comparedCount;
+                else
+                  ++part.infMismatchCount;
+              } else {
+                accumulateError(value, expected, row, col, part, block.norms);
+                ++block.finiteCount;
+              }
+            });
+      },
+      [&](const BlockErrors &block) {
+        combineErrors(block, stats, norms, finiteCount);
       });
   for (size_t row = 0; row + 1 < rows; ++row)
     for (size_t gap = cols; gap < outputRowStride; ++gap)
@@ -339,18 +407,26 @@ ErrorStats compareToReference(const void *output, ElementType type, size_t rows,
   double scale =
       std::fmax(std::sqrt(norms.reference / double(finiteCount)),
                 ErrorStats::kRelativeErrorFloor);
-  forEachWrittenElement(
-      output, type, rows, cols, outputRowStride, reference,
-      [&](size_t row, size_t col, double value, double expected) {
-        if (!std::isfinite(value) || !std::isfinite(expected))
+  compareInRowBlocks<WorstElement>(
+      rows,
+      [&](size_t begin, size_t end, WorstElement &worst) {
+        forEachWrittenElement(
+            output, type, begin, end, cols, outputRowStride, reference,
+            [&](size_t row, size_t col, double value, double expected) {
+              if (!std::isfinite(value) || !std::isfinite(expected))
+                return;
+              double error = std::fabs(value - expected) /
+                             std::fmax(std::fabs(expected), scale);
+              if (error > worst.error)
+                worst = {error, row, col};
+            });
+      },
+      [&](const WorstElement &worst) {
+        if (worst.error <= stats.maxElementError)
           return;
-        double error = std::fabs(value - expected) /
-                       std::fmax(std::fabs(expected), scale);
-        if (error <= stats.maxElementError)
-          return;
-        stats.maxElementError = error;
-        stats.worstElementRow = row;
-        stats.worstElementCol = col;
+        stats.maxElementError = worst.error;
+        stats.worstElementRow = worst.row;
+        stats.worstElementCol = worst.col;
       });
   return stats;
 }

@@ -1,5 +1,6 @@
 //===- Reference.cpp - float64 references of the row-wise kernels ---------===//
 #include "blk/Runtime/Reference.h"
+#include "blk/Runtime/Parallel.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,7 +9,6 @@
 #include <functional>
 #include <limits>
 #include <random>
-#include <thread>
 
 using namespace blk::runtime;
 
@@ -185,22 +185,6 @@ void applyRows(HostTensor &tensor, const std::vector<RowEdit> &edits) {
     for (int64_t c = 0; c < tensor.getCols(); ++c)
       tensor.set(r, c, row[c]);
   }
-}
-
-/// Runs body(row) for rows [0, rows) on every core: filling a 4096 x 32768
-/// matrix one normal value at a time takes seconds on one.
-void forEachRowInParallel(int64_t rows,
-                          const std::function<void(int64_t)> &body) {
-  int64_t threads = std::min<int64_t>(
-      rows, std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> pool;
-  for (int64_t t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      for (int64_t r = rows * t / threads; r < rows * (t + 1) / threads; ++r)
-        body(r);
-    });
-  for (std::thread &thread : pool)
-    thread.join();
 }
 
 /// Each row's values come from a generator of its own, seeded by the seed,

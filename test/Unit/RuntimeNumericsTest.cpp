@@ -478,6 +478,36 @@ TEST(RuntimeNumericsTest, ElementErrorFloorIsTheOutputsRms) {
   EXPECT_TRUE(stats.passes(ElementType::F32)) << stats.summary();
 }
 
+// Rows are compared in blocks on every core and the blocks' results
+// combined in row order: of equal largest errors in two blocks the first
+// keeps its place, counts add up across blocks, and the sums do not depend
+// on how many cores there are (here 300 rows, five blocks).
+TEST(RuntimeNumericsTest, ErrorStatsOverManyRowBlocksAreThoseOfOneWalk) {
+  size_t rows = 300, cols = 7;
+  std::vector<double> reference(rows * cols);
+  std::vector<float> output(rows * cols);
+  for (size_t i = 0; i < reference.size(); ++i) {
+    reference[i] = 1.0 + double(i % 13) / 8;
+    output[i] = float(reference[i]);
+  }
+  output[70 * cols + 3] += 0.5f;  // block 1
+  output[250 * cols + 4] += 0.5f; // block 3, the same error
+  output[200 * cols + 6] = std::numeric_limits<float>::quiet_NaN();
+  ErrorStats stats = compareToReference(output.data(), ElementType::F32, rows,
+                                        cols, cols, reference.data());
+  EXPECT_EQ(stats.worstRow, 70u) << stats.summary();
+  EXPECT_EQ(stats.worstCol, 3u) << stats.summary();
+  EXPECT_EQ(stats.worstElementRow, 70u) << stats.summary();
+  EXPECT_EQ(stats.comparedCount, rows * cols - 1) << stats.summary();
+  EXPECT_EQ(stats.nanMismatchCount, 1u) << stats.summary();
+  double squares = 0;
+  for (double value : reference)
+    squares += value * value;
+  squares -= reference[200 * cols + 6] * reference[200 * cols + 6];
+  EXPECT_NEAR(stats.relL2Error, std::sqrt(2 * 0.25 / squares), 1e-12)
+      << stats.summary();
+}
+
 // A parameter's integer text is kept exactly: 2^53 + 1 as a double is 2^53.
 TEST(RuntimeNumericsTest, ScalarValueKeepsIntegersExactly) {
   ScalarValue big = ScalarValue::fromText("9007199254740993");
