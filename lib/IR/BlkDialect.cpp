@@ -74,6 +74,19 @@ BarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// A count (warps, CTAs, stages): MLIR's parseInteger also takes `true`
+/// and `false`, as one-bit integers (`num_warps = true` was -1).
+static ParseResult parseCount(AsmParser &parser, int64_t &count) {
+  SMLoc at = parser.getCurrentLocation();
+  StringRef word;
+  if (succeeded(parser.parseOptionalKeyword(&word)))
+    return parser.emitError(at)
+           << "expected an integer, got '" << word << "'";
+  return parser.parseInteger(count);
+}
+
+static void printCount(AsmPrinter &printer, int64_t count) { printer << count; }
+
 /// `(, key = value)*` after num_warps, each key at most once, in any order:
 /// `grid = rows|persistent`, `num_ctas = N`, `num_stages = N`,
 /// `min_ctas_per_sm = N`, and the
@@ -115,13 +128,13 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
                << "expected grid = rows or persistent, got '" << value << "'";
       grid = *kind;
     } else if (key == "num_ctas") {
-      if (parser.parseInteger(numCtas))
+      if (parseCount(parser, numCtas))
         return failure();
     } else if (key == "num_stages") {
-      if (parser.parseInteger(numStages))
+      if (parseCount(parser, numStages))
         return failure();
     } else if (key == "min_ctas_per_sm") {
-      if (parser.parseInteger(minCtasPerSm))
+      if (parseCount(parser, minCtasPerSm))
         return failure();
     } else if (std::string *name = constantRoles.lookup(key)) {
       StringRef value;

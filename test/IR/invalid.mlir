@@ -456,6 +456,21 @@ func.func @bad_grid() attributes {blk.kernel = #blk.kernel<num_warps = 4, grid =
 
 // -----
 
+// A count is an integer: `true` is not 1 (nor, as it was, -1).
+// expected-error @+1 {{expected an integer, got 'true'}}
+func.func @boolean_warps() attributes {blk.kernel = #blk.kernel<num_warps = true>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected an integer, got 'false'}}
+func.func @boolean_ctas() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = false>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'num_ctas' is given twice}}
 func.func @twice() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2, num_ctas = 4>} {
   return

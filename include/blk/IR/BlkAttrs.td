@@ -95,7 +95,7 @@ def Blk_KernelAttr : AttrDef<Blk_Dialect, "Kernel"> {
   ];
   // Everything after num_warps may be left out (custom<KernelOptions>).
   let assemblyFormat =
-      "`<` `num_warps` `=` $numWarps `` custom<KernelOptions>($grid, $numCtas, "
+      "`<` `num_warps` `=` custom<Count>($numWarps) `` custom<KernelOptions>($grid, $numCtas, "
       "$numStages, $minCtasPerSm, $rowBlock, $rowsPerProgram, $rowSplits, $innerBlock) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
