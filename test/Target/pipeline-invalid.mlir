@@ -11,6 +11,6 @@
 // REGISTERS: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: {{.*}} needs 256 registers per thread with 4 warps (at most 128); use more warps
 // CHIP: error: unsupported chip 'sm_52'
 // PTX999: error: PTX 99.9 (+ptx999) is newer than LLVM's NVPTX back end writes (at most +ptx90)
-// NOPTX: error: no compiled kernels: the module holds no PTX gpu.binary with blk.launch records (did blk-to-ptx run?)
+// NOPTX: softmax-opt: --emit=ptx: no compiled kernels: the module holds no PTX gpu.binary with blk.launch records (did blk-to-ptx run?)
 // EMIT: --emit must be mlir or ptx, not 'cubin'
 // OPTION-LIST: error: unsupported chip 'sm_80,features=+ptx70'

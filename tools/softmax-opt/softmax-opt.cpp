@@ -103,6 +103,12 @@ static LogicalResult emitPTX(std::unique_ptr<llvm::MemoryBuffer> input,
     return failure();
 
   MLIRContext context(registry);
+  // The module is the pipeline's output parsed again: its locations would
+  // be lines of that text, not of the input, so its errors are the tool's.
+  ScopedDiagnosticHandler toolErrors(&context, [](Diagnostic &diagnostic) {
+    llvm::errs() << "softmax-opt: --emit=ptx: " << diagnostic.str() << "\n";
+    return success();
+  });
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(compiled, &context);
   if (!module)
