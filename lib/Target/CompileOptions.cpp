@@ -48,6 +48,21 @@ std::string CompileOptions::verify() const {
         notBelowZero("multiprocessors", multiprocessors, "not known")})
     if (!error.empty())
       return error;
+  // The launch shape's own ranges (KernelAttr's verifier), said of the
+  // flag rather than of the program it would be written into.
+  auto isCountUpTo = [](int64_t value, int64_t most) {
+    return value == 0 || (value <= most && (value & (value - 1)) == 0);
+  };
+  if (!isCountUpTo(numWarps, chip::kMaxWarpsPerCta))
+    return "num-warps must be 0 (the program's own) or a power of two from 1 "
+           "to " +
+           std::to_string(chip::kMaxWarpsPerCta) + ", not " +
+           std::to_string(numWarps);
+  if (!isCountUpTo(numCtas, chip::kMaxClusterCtas))
+    return "num-ctas must be 0 (the program's own) or a power of two from 1 "
+           "to " +
+           std::to_string(chip::kMaxClusterCtas) + ", not " +
+           std::to_string(numCtas);
   // Autotuning tries twice the tile: it must stay far from overflow.
   if (maxTile < 2 || maxTile > (int64_t(1) << 30) ||
       (maxTile & (maxTile - 1)) != 0)

@@ -20,8 +20,8 @@
 // NO-PTX-FILE: softmax-run: --emit-ptx needs a file name (- for standard output)
 // BARRIER: softmax_split_resident.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'blk.program_barrier' op waits for other programs, but the CPU path runs a kernel's programs one after another
 // BARRIER: softmax-run: compilation failed
-// WARPS: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: num_warps must be a power of two from 1 to 32, but got 3
-// CTAS: softmax_fused.mlir:{{[0-9]+}}:{{[0-9]+}}: error: num_ctas must be a power of two from 1 to 16, but got 3
+// WARPS: softmax-run: --num-warps must be 0 (the program's own) or a power of two from 1 to 32, not 3
+// CTAS: softmax-run: --num-ctas must be 0 (the program's own) or a power of two from 1 to 16, not 3
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --in-stride 4 2>&1 | FileCheck %s --check-prefix=STRIDE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target tpu --rows 3 --cols 5 2>&1 | FileCheck %s --check-prefix=TARGET
