@@ -4,7 +4,8 @@
 #   bench/device-queue.sh bench/queues/rowwise-next.sh 560
 # The family table and the GPU suite on the same bundle (all but
 # large.mlir, whose three checked problems of 2^31 elements take minutes
-# of host time), then Nsight Compute on two of the table's misses. On an
+# of host time), then Nsight Compute on two of the table's misses and a
+# probe of LayerNorm walked in tiles. On an
 # H200 the table first (docs/benchmarks.md has none for it); on an H100
 # the suite first.
 
@@ -32,6 +33,16 @@ ncu_misses() {
   done
 }
 
+# LayerNorm held (the example) against walked in tiles (a probe,
+# bench/layer_norm_tiled.mlir: three reads of the row, one tile held), on
+# the rows where the held kernel misses: is walking the lever?
+layer_norm_tiled() {
+  python3 bench/ab.py --check --program examples/layer_norm.mlir --flags "--param eps=1e-5" \
+    --rounds 1 --shapes 4096x16384,4096x32768,256x262144,4096x50257 --dtypes bf16,f32 \
+    --variant held=: --variant tiled=:"--program bench/layer_norm_tiled.mlir" \
+    --variant tiled4096=:"--program bench/layer_norm_tiled.mlir --const BLOCK=4096 --num-warps 8"
+}
+
 if on_h200; then
   step 330 family family_table
   step 150 gpu_suite gpu_suite
@@ -40,3 +51,4 @@ else
   step 330 family family_table
 fi
 step 80 ncu ncu_misses
+step 120 layer_norm_tiled layer_norm_tiled
