@@ -117,6 +117,22 @@ bool maskKeepsToRow(Value mask, const RowBlock &row) {
   });
 }
 
+/// Whether every use of `value` (a column predicate, or a conjunction or
+/// negation of one) ends in a value that implies the row bound. Such a
+/// value is false on every padding slot, where the shifted block has them
+/// (before the row and past it) as where the unshifted one had them (past
+/// it); a predicate alone is not: `cols' > last` on the slots before the
+/// row differs from `cols > last` past it, and a select or a sum of it
+/// would see the difference.
+bool staysWithinRow(Value value, const RowBlock &row) {
+  if (maskKeepsToRow(value, row))
+    return true;
+  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+    return isa<arith::AndIOp, arith::XOrIOp>(user) &&
+           staysWithinRow(user->getResult(0), row);
+  });
+}
+
 /// The scalar `first` of `arange + splat(first)` (either order).
 Value getAddedScalar(arith::AddIOp add, Value arange) {
   if (add.getLhs() == arange)
@@ -250,7 +266,10 @@ std::optional<RowBlock> matchRowBlock(ArangeOp arange,
       return std::nullopt;
     columnCompares.push_back(compare);
   }
-  if (row.accesses.empty() || !chooseBound(columnCompares, row))
+  if (row.accesses.empty() || !chooseBound(columnCompares, row) ||
+      !llvm::all_of(row.columnPredicates, [&](arith::CmpIOp predicate) {
+        return staysWithinRow(predicate.getResult(), row);
+      }))
     return std::nullopt;
   llvm::sort(row.accesses,
              [](MemoryAccessOpInterface a, MemoryAccessOpInterface b) {

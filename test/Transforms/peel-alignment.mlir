@@ -555,3 +555,66 @@ func.func @mask_past_row(%in: !blk.ptr<bf16> {blk.divisibility = 16 : i64}, %str
   blk.store %in_row[%cols], %x mask %in_bounds : !blk.ptr<bf16>, tensor<1024xi32>, tensor<1024xbf16>
   return
 }
+
+// -----
+
+// A causal predicate used alone, outside a mask that holds it to the row
+// (here the select of the scores): on the slots before a shifted row it
+// would be `cols' > last` of a negative column, where the unshifted block
+// has `cols > last` of a column past the row. Not peeled.
+// CHECK-LABEL: func.func @predicate_outside_row
+// CHECK-NOT:   scf.if
+// CHECK-NOT:   blk.fallback
+func.func @predicate_outside_row(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %in: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                                 %stride: i32, %last: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<1024xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<1024xi32>
+  %lasts = blk.splat %last : i32 -> tensor<1024xi32>
+  %beyond = arith.cmpi sgt, %cols, %lasts : tensor<1024xi32>
+  %true = arith.constant true
+  %trues = blk.splat %true : i1 -> tensor<1024xi1>
+  %kept = arith.xori %beyond, %trues : tensor<1024xi1>
+  %keep = arith.andi %in_bounds, %kept : tensor<1024xi1>
+  %ninf = arith.constant 0xFF800000 : f32
+  %ninfs = blk.splat %ninf : f32 -> tensor<1024xf32>
+  %x = blk.load %in_row[%cols] mask %keep other %ninf : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+  %scores = arith.select %kept, %x, %ninfs : tensor<1024xi1>, tensor<1024xf32>
+  %max = blk.reduce max %scores axis 0 : tensor<1024xf32> -> f32
+  %maxes = blk.splat %max : f32 -> tensor<1024xf32>
+  blk.store %out_row[%cols], %maxes mask %in_bounds : !blk.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>
+  return
+}
+
+// -----
+
+// A predicate counted (its bits summed): the count would change with the
+// shift. Not peeled.
+// CHECK-LABEL: func.func @predicate_counted
+// CHECK-NOT:   scf.if
+func.func @predicate_counted(%out: !blk.ptr<f32> {blk.divisibility = 16 : i64}, %in: !blk.ptr<f32> {blk.divisibility = 16 : i64},
+                             %stride: i32, %last: i32, %n_cols: i32)
+    attributes {blk.kernel = #blk.kernel<num_warps = 1>} {
+  %row = blk.program_id x
+  %start = arith.muli %row, %stride : i32
+  %in_row = blk.addptr %in, %start : !blk.ptr<f32>, i32
+  %out_row = blk.addptr %out, %start : !blk.ptr<f32>, i32
+  %cols = blk.arange 0 to 1024 : tensor<1024xi32>
+  %n = blk.splat %n_cols : i32 -> tensor<1024xi32>
+  %in_bounds = arith.cmpi slt, %cols, %n : tensor<1024xi32>
+  %lasts = blk.splat %last : i32 -> tensor<1024xi32>
+  %early = arith.cmpi sge, %lasts, %cols : tensor<1024xi32>
+  %ones = arith.extui %early : tensor<1024xi1> to tensor<1024xi32>
+  %count = blk.reduce sum %ones axis 0 : tensor<1024xi32> -> i32
+  %x = blk.load %in_row[%cols] mask %in_bounds : !blk.ptr<f32>, tensor<1024xi32> -> tensor<1024xf32>
+  %c = arith.sitofp %count : i32 to f32
+  %cs = blk.splat %c : f32 -> tensor<1024xf32>
+  %y = arith.mulf %x, %cs : tensor<1024xf32>
+  blk.store %out_row[%cols], %y mask %in_bounds : !blk.ptr<f32>, tensor<1024xi32>, tensor<1024xf32>
+  return
+}

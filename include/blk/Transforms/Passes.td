@@ -228,6 +228,10 @@ def BlkPeelAlignment : Pass<"blk-peel-alignment", "::mlir::ModuleOp"> {
       padding and every reduction sees the same values.
     * Every other comparison of the columns with a splatted scalar (a
       causal mask's `cols > last`) is positional too: it compares `cols'`.
+      Such a predicate must be used only through conjunctions and
+      negations that end in a value implying the row bound (the causal
+      load's `in_bounds & !(cols > last)`): alone it would differ on the
+      slots before the row from what the unshifted block has past it.
     * Each load and store becomes an `scf.if`: where its own row start is
       `shift` past the grid, it reads `base'[arange]` through the aligned
       `base' = start & ~(v - 1)`, which `blk-distribute` proves aligned;
