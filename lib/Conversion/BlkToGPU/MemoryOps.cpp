@@ -216,12 +216,17 @@ bool isAllTrue(Value value) {
   return matchPattern(value, m_One());
 }
 
+/// `offsets PREDICATE uniform`, matched: its bound is created once the
+/// whole mask matches, so a failed match leaves no ops behind.
+struct MatchedTerm {
+  arith::CmpIPredicate predicate;
+  UniformI32 bound;
+};
+
 /// `term` as `offsets PREDICATE uniform` with a signed order predicate,
 /// looking through a negation (`xori` with ones: a causal mask's
 /// `!(offsets > last)`), if it compares `offsets`.
-std::optional<MonotoneTerm> matchMonotoneTerm(OpBuilder &builder,
-                                              Location loc, Value term,
-                                              Value offsets) {
+std::optional<MatchedTerm> matchMonotoneTerm(Value term, Value offsets) {
   using P = arith::CmpIPredicate;
   bool negated = false;
   if (auto flip = term.getDefiningOp<arith::XOrIOp>()) {
@@ -237,8 +242,7 @@ std::optional<MonotoneTerm> matchMonotoneTerm(OpBuilder &builder,
   P predicate = compare->op.getPredicate();
   if (negated)
     predicate = arith::invertPredicate(predicate);
-  return MonotoneTerm{predicate,
-                      createUniformI32(builder, loc, compare->bound)};
+  return MatchedTerm{predicate, compare->bound};
 }
 
 std::optional<BoundMask> matchBoundMask(OpBuilder &builder, Location loc,
@@ -277,14 +281,17 @@ std::optional<BoundMask> matchBoundMask(OpBuilder &builder, Location loc,
     if (term.getDefiningOp() != upper->op &&
         (!lower || term.getDefiningOp() != lower->op))
       others.push_back(term);
-  SmallVector<MonotoneTerm> terms;
+  SmallVector<MatchedTerm> matched;
   for (Value term : others) {
-    std::optional<MonotoneTerm> monotone =
-        matchMonotoneTerm(builder, loc, term, offsetsBlock);
+    std::optional<MatchedTerm> monotone = matchMonotoneTerm(term, offsetsBlock);
     if (!monotone)
       return std::nullopt;
-    terms.push_back(*monotone);
+    matched.push_back(*monotone);
   }
+  SmallVector<MonotoneTerm> terms;
+  for (const MatchedTerm &term : matched)
+    terms.push_back(
+        {term.predicate, createUniformI32(builder, loc, term.bound)});
   Value first = createScalarSum(builder, loc, offsets->scalars);
   // As the offsets of a shifted row (getThreadAccess).
   if (lower)
