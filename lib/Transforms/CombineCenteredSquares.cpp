@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "blk/Transforms/MaxExpSum.h"
 #include "blk/Transforms/Passes.h"
+#include "blk/Transforms/PeelAlignment.h"
 #include "blk/Transforms/SumCenteredSquares.h"
 
 #include "blk/IR/Distribution.h"
@@ -47,12 +48,11 @@ void combine(SumCenteredSquares match) {
   match.sum.erase();
 }
 
-/// Whether `value` is a row blk-peel-alignment versioned: an scf.if's
-/// result, widened or not.
+/// Whether `value` is a row blk-peel-alignment versioned, widened or not.
 bool isPeeledRow(Value value) {
   if (auto widen = value.getDefiningOp<arith::ExtFOp>())
     value = widen.getIn();
-  return value.getDefiningOp<scf::IfOp>() != nullptr;
+  return isVersionedLoad(value);
 }
 
 struct BlkCombineCenteredSquaresPass

@@ -11,11 +11,14 @@
 #include "blk/Analysis/AccessAnalysis.h"
 #include "blk/Target/RowPolicy.h"
 #include "blk/Target/TargetInfo.h"
+#include "blk/Transforms/PeelAlignment.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <array>
 
 namespace mlir::blk {
 #define GEN_PASS_DEF_BLKPEELALIGNMENT
@@ -516,6 +519,24 @@ private:
   Value shift;
   Value shiftedColumns;
 };
+
+} // namespace
+
+bool mlir::blk::isVersionedLoad(Value value) {
+  auto ifOp = value.getDefiningOp<scf::IfOp>();
+  if (!ifOp || ifOp.getNumResults() != 1 || !ifOp.elseBlock())
+    return false;
+  return llvm::all_of(
+      std::array<Block *, 2>{ifOp.thenBlock(), ifOp.elseBlock()},
+      [](Block *branch) {
+        auto load = branch->getTerminator()
+                        ->getOperand(0)
+                        .getDefiningOp<LoadOp>();
+        return load && load->getBlock() == branch;
+      });
+}
+
+namespace {
 
 struct BlkPeelAlignmentPass
     : public mlir::blk::impl::BlkPeelAlignmentBase<BlkPeelAlignmentPass> {

@@ -19,6 +19,7 @@
 #include "blk/IR/Distribution.h"
 #include "blk/Target/TargetInfo.h"
 #include "blk/Transforms/AsyncFill.h"
+#include "blk/Transforms/PeelAlignment.h"
 #include "blk/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -47,23 +48,6 @@ int64_t getRegisters(Value value) {
   return getRegistersPerThread(
       distribution->getNumElements(),
       getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth());
-}
-
-/// Whether `value` is a row blk-peel-alignment versioned: the result of an
-/// `scf.if` each of whose branches yields a `blk.load` of its own (the
-/// shifted row's vectors, and the fallback element by element).
-bool isVersionedLoad(Value value) {
-  auto ifOp = value.getDefiningOp<scf::IfOp>();
-  if (!ifOp || ifOp.getNumResults() != 1 || !ifOp.elseBlock())
-    return false;
-  return llvm::all_of(
-      std::array<Block *, 2>{ifOp.thenBlock(), ifOp.elseBlock()},
-      [](Block *branch) {
-        auto load = branch->getTerminator()
-                        ->getOperand(0)
-                        .getDefiningOp<LoadOp>();
-        return load && load->getBlock() == branch;
-      });
 }
 
 /// Whether `value` is a row as loaded: a `blk.load`, or a versioned one.
