@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "blk/Interpreter/Interpreter.h"
 #include "blk/IR/BlkDialect.h"
+#include "blk/Runtime/Parallel.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -1223,21 +1224,16 @@ LogicalResult runKernel(func::FuncOp kernel, std::vector<Memory> &memories,
     return failure();
   // Every program of the grid and of each instance of a batch.
   int64_t programs = grid * shape.getInstances();
-  int64_t threads = std::clamp<int64_t>(
-      int64_t(std::thread::hardware_concurrency()), 1, programs);
+  int64_t shares = rt::getHostShares(programs);
   std::atomic<int64_t> firstFailure(programs);
   {
     ScopedDiagnosticHandler quiet(kernel.getContext(),
                                   [](Diagnostic &) { return success(); });
-    std::vector<std::thread> workers;
-    for (int64_t t = 0; t < threads; ++t)
-      workers.emplace_back([&, t] {
-        ProgramRunner runner(memories, grid, shape, scalars);
-        runner.runPrograms(kernel, *arguments, programs * t / threads,
-                           programs * (t + 1) / threads, firstFailure);
-      });
-    for (std::thread &worker : workers)
-      worker.join();
+    rt::runShares(shares, [&](int64_t share) {
+      ProgramRunner runner(memories, grid, shape, scalars);
+      runner.runPrograms(kernel, *arguments, programs * share / shares,
+                         programs * (share + 1) / shares, firstFailure);
+    });
   }
   int64_t failing = firstFailure;
   if (failing == programs)
