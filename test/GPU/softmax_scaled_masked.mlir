@@ -16,5 +16,6 @@
 // RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=0.125,offset=0 --rows 300 --cols 50257 --dtype bf16 --special
 // RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=-0.5,offset=25000 --rows 200 --cols 50257 --special
 // RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=2,offset=50250 --rows 64 --cols 50257 --dtype f16
-// An aligned causal row held on a cluster, its runs decided the same way.
+// An aligned causal row held on a cluster (not shifted: its runs AND
+// their mask bits).
 // RUN: softmax-run %examples/softmax_scaled_masked.mlir --target gpu --check --reference scaled_softmax --const CAUSAL=1 --param scale=0.125,offset=131000 --rows 96 --cols 262144 --dtype bf16
