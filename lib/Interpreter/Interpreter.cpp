@@ -23,7 +23,6 @@
 #include <limits>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 using namespace mlir;
 using namespace mlir::blk;
@@ -1171,6 +1170,7 @@ LogicalResult runMeetingKernel(func::FuncOp kernel,
   if (failed(arguments))
     return failure();
   std::mutex reportLock;
+  int64_t started = 0;
   int64_t lowest = programs;
   std::optional<Location> where;
   std::string message;
@@ -1184,22 +1184,32 @@ LogicalResult runMeetingKernel(func::FuncOp kernel,
       }
       return success();
     });
-    std::vector<std::thread> threads;
-    for (int64_t p = 0; p < programs; ++p)
-      threads.emplace_back([&, p] {
-        meetingProgram = p;
-        std::atomic<int64_t> failure(programs);
-        ProgramRunner runner(memories, programs, shape, scalars, &meeting);
-        runner.runPrograms(kernel, *arguments, p, p + 1, failure);
-        std::lock_guard<std::mutex> hold(meeting.lock);
-        --meeting.running;
-        if (failure != programs)
+    started = rt::runSharesTogether(
+        programs,
+        [&](int64_t p) {
+          meetingProgram = p;
+          std::atomic<int64_t> failure(programs);
+          ProgramRunner runner(memories, programs, shape, scalars, &meeting);
+          runner.runPrograms(kernel, *arguments, p, p + 1, failure);
+          std::lock_guard<std::mutex> hold(meeting.lock);
+          --meeting.running;
+          if (failure != programs)
+            meeting.abandoned = true;
+          meeting.arrived.notify_all();
+        },
+        [&](int64_t) {
+          // Never started: those waiting for it give up.
+          std::lock_guard<std::mutex> hold(meeting.lock);
+          --meeting.running;
           meeting.abandoned = true;
-        meeting.arrived.notify_all();
-      });
-    for (std::thread &thread : threads)
-      thread.join();
+          meeting.arrived.notify_all();
+        });
   }
+  if (started < programs)
+    return kernel.emitError()
+           << "float64 reference: the host started " << started << " of the "
+           << programs << " threads this kernel's programs need (they meet "
+           << "at blk.program_barrier: one thread each)";
   if (!where)
     return failure(meeting.abandoned);
   return emitError(*where) << message;

@@ -47,6 +47,27 @@ void blk::runtime::runShares(int64_t shares,
     pthread_join(thread, nullptr);
 }
 
+int64_t blk::runtime::runSharesTogether(
+    int64_t shares, const std::function<void(int64_t)> &body,
+    const std::function<void(int64_t)> &giveUp) {
+  std::vector<Share> arguments(std::max<int64_t>(shares, 0));
+  std::vector<pthread_t> started;
+  started.reserve(arguments.size());
+  for (int64_t index = 0; index < shares; ++index) {
+    arguments[index] = {&body, index};
+    pthread_t thread;
+    if (pthread_create(&thread, nullptr, runShare, &arguments[index]) != 0) {
+      for (int64_t rest = index; rest < shares; ++rest)
+        giveUp(rest);
+      break;
+    }
+    started.push_back(thread);
+  }
+  for (pthread_t thread : started)
+    pthread_join(thread, nullptr);
+  return int64_t(started.size());
+}
+
 int64_t blk::runtime::getHostShares(int64_t most) {
   return std::clamp<int64_t>(int64_t(std::thread::hardware_concurrency()), 1,
                              std::max<int64_t>(most, 1));

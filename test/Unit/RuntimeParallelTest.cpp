@@ -40,6 +40,25 @@ TEST(RuntimeParallelTest, EveryRowRunsOnce) {
   }
 }
 
+// Shares that wait for each other all run at once: here each waits until
+// every other has arrived, which one after another would never happen.
+TEST(RuntimeParallelTest, SharesTogetherRunAtOnce) {
+  constexpr int64_t shares = 8;
+  std::atomic<int64_t> arrived(0);
+  std::atomic<int> gaveUp(0);
+  int64_t started = runSharesTogether(
+      shares,
+      [&](int64_t) {
+        ++arrived;
+        while (arrived.load() < shares)
+          std::this_thread::yield();
+      },
+      [&](int64_t) { ++gaveUp; });
+  EXPECT_EQ(started, shares);
+  EXPECT_EQ(arrived.load(), shares);
+  EXPECT_EQ(gaveUp.load(), 0);
+}
+
 TEST(RuntimeParallelTest, HostSharesStayWithinTheWork) {
   EXPECT_EQ(getHostShares(1), 1);
   EXPECT_EQ(getHostShares(0), 1);

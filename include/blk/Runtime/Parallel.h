@@ -28,6 +28,16 @@ namespace blk::runtime {
 /// every share has run.
 void runShares(int64_t shares, const std::function<void(int64_t)> &body);
 
+/// Runs body(share) for every share in [0, shares) at once, each on a
+/// thread of its own, for shares that wait for each other (programs that
+/// meet). Where the host does not start a share's thread, giveUp(share) is
+/// called for it and for every later share instead of starting them (the
+/// started ones must then be able to stop waiting). Returns, once the
+/// started shares have returned, how many were started.
+int64_t runSharesTogether(int64_t shares,
+                          const std::function<void(int64_t)> &body,
+                          const std::function<void(int64_t)> &giveUp);
+
 /// The shares of work the host's cores can run at once: its hardware
 /// threads, at least 1, at most `most`.
 int64_t getHostShares(int64_t most);
