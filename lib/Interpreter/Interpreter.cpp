@@ -57,6 +57,13 @@ struct Memory {
   bool isFloat = true;
   std::vector<double> floats;
   std::vector<int64_t> ints;
+  /// For a float output, whether a program stored each element: one read
+  /// before is a fault (an output holds nothing until written). Without
+  /// it, a kernel that reads its output for its input reads NaN here as
+  /// its run reads the poison there, and a check against the program
+  /// itself compares NaN with NaN and passes. A byte an element: programs
+  /// on other threads store other elements.
+  std::vector<uint8_t> written;
   int64_t size() const {
     return int64_t(isFloat ? floats.size() : ints.size());
   }
@@ -890,6 +897,11 @@ private:
       FailureOr<int64_t> element = getElement(load, base, offsets.ints[i]);
       if (failed(element))
         return failure();
+      if (!memory.written.empty() && !memory.written[*element])
+        return fault(load) << "reads element " << *element << " of output '"
+                           << memory.name
+                           << "' before any program wrote it (an output "
+                              "holds nothing until written)";
       if (memory.isFloat)
         cell.floats.push_back(memory.floats[*element]);
       else
@@ -957,6 +969,8 @@ private:
       FailureOr<int64_t> element = getElement(store, base, offsets.ints[i]);
       if (failed(element))
         return failure();
+      if (!memory.written.empty())
+        memory.written[*element] = 1;
       if (memory.isFloat)
         memory.floats[*element] = stored.floats[i];
       else
@@ -1274,6 +1288,8 @@ Memory getMemory(const rt::HostTensor &tensor) {
     memory.floats.assign(tensor.getStorageElements(), output ? kNaN : 0.0);
   else
     memory.ints.assign(tensor.getStorageElements(), 0);
+  if (output && memory.isFloat)
+    memory.written.assign(tensor.getStorageElements(), 0);
   if (output)
     return memory;
   for (int64_t r = 0; r < tensor.getRows(); ++r)

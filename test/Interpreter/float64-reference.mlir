@@ -50,6 +50,13 @@
 // FAULT: softmax-run: the float64 reference could not be computed (see above)
 // RUN: softmax-run %S/../GPU/Inputs/divide-by-param.mlir --target cpu --check --rows 3 --cols 10 --param divisor=-3 | FileCheck %s --check-prefix=EXACT
 //
+// A kernel that reads its output where it meant its input (a one-token
+// slip) reads NaN poison in its run and NaN in the reference alike; the
+// reference refuses the read, so the check cannot pass NaN against NaN.
+// RUN: sed -e 's/%in_row = blk.addptr %in,/%in_row = blk.addptr %out,/' -e 's/@softmax_fused/@my_kernel/' %examples/softmax_fused.mlir > %t.swapped.mlir
+// RUN: not softmax-run %t.swapped.mlir --target cpu --check --rows 4 --cols 100 2>&1 | FileCheck %s --check-prefix=UNWRITTEN
+// UNWRITTEN: error: float64 reference, program {{[0-9]+}}: reads element {{[0-9]+}} of output 'y' before any program wrote it (an output holds nothing until written)
+//
 // A kernel's kind, where it declares one by its name, still picks the
 // kind's reference; --reference cpu is for GPU runs.
 // RUN: softmax-run %examples/log_softmax.mlir --target cpu --check --rows 4 --cols 100 | FileCheck %s --check-prefix=KIND
