@@ -57,6 +57,12 @@
 // NODIR: softmax-run: cannot write '{{.*}}missing/x.csv': No such file or directory
 // FULLNPY: softmax-run: cannot write '/dev/full': No space left on device
 // NOBENCH: softmax-run: --csv records timings: give --bench too
+// A file option with no file: refused (an empty --output wrote nothing and
+// `--output y=` wrote a file named `y=`).
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --output "" 2>&1 | FileCheck %s --check-prefix=NOFILE
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --output y= 2>&1 | FileCheck %s --check-prefix=NOFILENAMED
+// NOFILE: softmax-run: --output '': needs a file name
+// NOFILENAMED: softmax-run: --output 'y=': needs a file name after y=
 // An autotune cache without --autotune would be ignored: refused.
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --autotune-cache %t.tsv 2>&1 | FileCheck %s --check-prefix=NOTUNE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 2 --cols 3 --autotune --autotune-cache "" 2>&1 | FileCheck %s --check-prefix=NOTUNEFILE

@@ -242,10 +242,16 @@ static bool parseFiles(const cl::list<std::string> &values, const char *flag,
                        FileArguments &files, std::string &error) {
   for (const std::string &value : values) {
     auto [name, path] = llvm::StringRef(value).split('=');
-    bool isNamed = !path.empty() && !name.empty() &&
-                   llvm::all_of(name, [](char c) {
-                     return llvm::isAlnum(c) || c == '_';
-                   });
+    bool hasName = !name.empty() && llvm::all_of(name, [](char c) {
+      return llvm::isAlnum(c) || c == '_';
+    });
+    if (value.empty() || (hasName && path.empty() &&
+                          llvm::StringRef(value).ends_with("="))) {
+      error = std::string(flag) + " '" + value + "': needs a file name" +
+              (value.empty() ? "" : " after " + value);
+      return false;
+    }
+    bool isNamed = hasName && !path.empty();
     if (!isNamed) {
       if (!files.unnamed.empty()) {
         error = std::string(flag) + " " + value + ": a second unnamed file (" +
