@@ -115,7 +115,7 @@ static ParseResult parseKernelOptions(AsmParser &parser, GridKind &grid,
     SMLoc at = parser.getCurrentLocation();
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return failure();
-    if (!seen.insert(key).second)
+    if (!seen.insert(key).second || key == "num_warps")
       return parser.emitError(at) << "'" << key << "' is given twice";
     if (key == "grid") {
       StringRef value;

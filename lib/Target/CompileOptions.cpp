@@ -63,6 +63,10 @@ std::string CompileOptions::verify() const {
            "to " +
            std::to_string(chip::kMaxClusterCtas) + ", not " +
            std::to_string(numCtas);
+  if (numStages > chip::kMaxPipelineStages)
+    return "num-stages must be 0 (the program's own) or from 1 to " +
+           std::to_string(chip::kMaxPipelineStages) + ", not " +
+           std::to_string(numStages);
   // Autotuning tries twice the tile: it must stay far from overflow.
   if (maxTile < 2 || maxTile > (int64_t(1) << 30) ||
       (maxTile & (maxTile - 1)) != 0)

@@ -471,6 +471,13 @@ func.func @boolean_ctas() attributes {blk.kernel = #blk.kernel<num_warps = 4, nu
 
 // -----
 
+// expected-error @+1 {{'num_warps' is given twice}}
+func.func @warps_twice() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_warps = 8>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'num_ctas' is given twice}}
 func.func @twice() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_ctas = 2, num_ctas = 4>} {
   return

@@ -7,6 +7,7 @@
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --dtype f64 2>&1 | FileCheck %s --check-prefix=DTYPE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-warps 3 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-ctas 3 2>&1 | FileCheck %s --check-prefix=CTAS
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --num-stages 7 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not softmax-run %examples/softmax_split_resident.mlir --target cpu --rows 4 --cols 20000 --check 2>&1 | FileCheck %s --check-prefix=BARRIER
 // An option of one value given twice (the last one ran), and an empty
 // --emit-ptx (ignored).
@@ -22,6 +23,7 @@
 // BARRIER: softmax-run: compilation failed
 // WARPS: softmax-run: --num-warps must be 0 (the program's own) or a power of two from 1 to 32, not 3
 // CTAS: softmax-run: --num-ctas must be 0 (the program's own) or a power of two from 1 to 16, not 3
+// STAGES: softmax-run: --num-stages must be 0 (the program's own) or from 1 to 4, not 7
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --in-stride 4 2>&1 | FileCheck %s --check-prefix=STRIDE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target tpu --rows 3 --cols 5 2>&1 | FileCheck %s --check-prefix=TARGET
