@@ -32,6 +32,12 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+/// Loop iterations one program may run (its loops together). The
+/// examples' programs run at most thousands (a persistent program's rows,
+/// a K loop's tiles, attention's key blocks); 2^24 empty iterations take
+/// seconds here, and more iterations of real blocks would take hours.
+constexpr int64_t kMaxLoopIterations = int64_t(1) << 24;
+
 /// A value of the program: a scalar (no shape) or a block, row-major.
 /// Floats are doubles; integers (i1 included) are kept sign-extended from
 /// their width, as the hardware's two's complement holds them; a pointer is
@@ -408,6 +414,7 @@ public:
     for (programId = first; programId < last && programId < firstFailure;
          ++programId) {
       values.clear();
+      iterations = 0;
       SmallVector<Cell> results;
       if (succeeded(runBlock(kernel.getBody().front(), arguments, results)))
         continue;
@@ -1103,6 +1110,8 @@ private:
     for (Value init : loop.getInitArgs())
       carried.push_back(get(init));
     for (int64_t i = lower; i < upper;) {
+      if (failed(countIteration(loop)))
+        return failure();
       Cell induction;
       induction.ints = {i};
       SmallVector<Cell> arguments = {induction};
@@ -1117,6 +1126,17 @@ private:
     }
     setResults(loop, carried);
     return success();
+  }
+
+  /// Counts one iteration of `loop` against the program's budget: a loop
+  /// that does not end (on the GPU, a hang) is an error, not a reference
+  /// that never comes.
+  LogicalResult countIteration(Operation *loop) {
+    if (++iterations <= kMaxLoopIterations)
+      return success();
+    return fault(loop) << "runs more than " << kMaxLoopIterations
+                       << " loop iterations (a loop that does not end? on "
+                          "the GPU, a hang)";
   }
 
   LogicalResult runIf(scf::IfOp branch) {
@@ -1134,6 +1154,8 @@ private:
     for (Value init : loop.getInits())
       carried.push_back(get(init));
     for (;;) {
+      if (failed(countIteration(loop)))
+        return failure();
       SmallVector<Cell> condition;
       if (failed(runBlock(loop.getBefore().front(), carried, condition)))
         return failure();
@@ -1158,6 +1180,8 @@ private:
   Meeting *meeting;
   DenseMap<Value, Cell> values;
   int64_t programId = 0;
+  /// Loop iterations the current program has run.
+  int64_t iterations = 0;
 };
 
 /// At most this many programs of a meeting kernel run at once (a thread

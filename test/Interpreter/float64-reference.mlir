@@ -57,6 +57,12 @@
 // RUN: not softmax-run %t.swapped.mlir --target cpu --check --rows 4 --cols 100 2>&1 | FileCheck %s --check-prefix=UNWRITTEN
 // UNWRITTEN: error: float64 reference, program {{[0-9]+}}: reads element {{[0-9]+}} of output 'y' before any program wrote it (an output holds nothing until written)
 //
+// A loop that does not end (on the GPU a hang; the CPU code drops an empty
+// one) is the reference's error at the loop, not a run that never ends.
+// RUN: sed -e 's/^  return$/  %forever = arith.constant true\n  scf.while : () -> () {\n    scf.condition(%forever)\n  } do {\n    scf.yield\n  }\n  return/' -e 's/@softmax_fused/@my_kernel/' %examples/softmax_fused.mlir > %t.forever.mlir
+// RUN: not softmax-run %t.forever.mlir --target cpu --check --rows 2 --cols 10 2>&1 | FileCheck %s --check-prefix=FOREVER
+// FOREVER: error: float64 reference, program {{[0-9]+}}: runs more than 16777216 loop iterations (a loop that does not end? on the GPU, a hang)
+//
 // A kernel's kind, where it declares one by its name, still picks the
 // kind's reference; --reference cpu is for GPU runs.
 // RUN: softmax-run %examples/log_softmax.mlir --target cpu --check --rows 4 --cols 100 | FileCheck %s --check-prefix=KIND
