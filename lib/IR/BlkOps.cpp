@@ -192,6 +192,13 @@ LogicalResult ArangeOp::verify() {
   int64_t end = cast<IntegerAttr>(getEnd()).getInt();
   if (end <= start)
     return emitOpError() << "range [" << start << ", " << end << ") is empty";
+  // Its values are of the element type: past its largest they would wrap.
+  unsigned width = type.getElementType().getIntOrFloatBitWidth();
+  if (width < 64 && (end - 1 > (int64_t(1) << (width - 1)) - 1 ||
+                     start < -(int64_t(1) << (width - 1))))
+    return emitOpError() << "range [" << start << ", " << end
+                         << ") does not fit its element type "
+                         << type.getElementType();
   int64_t length = end - start;
   if (resultDim != length)
     return emitOpError() << "result has " << formatShape(resultDim)

@@ -471,6 +471,14 @@ func.func @boolean_ctas() attributes {blk.kernel = #blk.kernel<num_warps = 4, nu
 
 // -----
 
+func.func @arange_past_i32() {
+  // expected-error @+1 {{'blk.arange' op range [0, 4294967296) does not fit its element type 'i32'}}
+  %cols = blk.arange 0 to 4294967296 : tensor<4294967296xi32>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'num_warps' is given twice}}
 func.func @warps_twice() attributes {blk.kernel = #blk.kernel<num_warps = 4, num_warps = 8>} {
   return
