@@ -28,6 +28,7 @@
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --in-stride 4 2>&1 | FileCheck %s --check-prefix=STRIDE
 // RUN: not softmax-run %examples/softmax_fused.mlir --target tpu --rows 3 --cols 5 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --const BLOCK 2>&1 | FileCheck %s --check-prefix=CONST
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --const BLOCK=99999999999999999999 2>&1 | FileCheck %s --check-prefix=CONSTBIG
 // RUN: not softmax-run %s.missing --rows 3 --cols 5 2>&1 | FileCheck %s --check-prefix=PROGRAM
 
 // ROUNDTRIP: softmax_fused.mlir: 3 x 5 bf16
@@ -37,7 +38,8 @@
 // SHAPE: softmax-run: give the shape with --rows M --cols N (both >= 1) or --input
 // STRIDE: softmax_fused.mlir:15:1: error: the row stride of "x" (4) is less than the row length (5)
 // TARGET: softmax-run: --target must be gpu, cpu or auto
-// CONST: softmax-run: --const BLOCK: expected NAME=VALUE
+// CONST: softmax-run: --const BLOCK: expected NAME=VALUE, VALUE a decimal integer from -2^63 to 2^63 - 1
+// CONSTBIG: softmax-run: --const BLOCK=99999999999999999999: expected NAME=VALUE, VALUE a decimal integer from -2^63 to 2^63 - 1
 // PROGRAM: softmax-run: cannot read the program
 
 // A chip LLVM's NVPTX back end does not know is an error with the chips it

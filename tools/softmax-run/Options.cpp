@@ -276,13 +276,14 @@ static bool parseFiles(const cl::list<std::string> &values, const char *flag,
 /// NAME=VALUE bindings of a list option into `values`.
 template <typename Map, typename Parse>
 static bool parseBindings(const cl::list<std::string> &bindings,
-                          const char *flag, Map &values, Parse parse,
-                          std::string &error) {
+                          const char *flag, const char *valueKind, Map &values,
+                          Parse parse, std::string &error) {
   for (const std::string &binding : bindings) {
     auto [name, text] = llvm::StringRef(binding).split('=');
     typename Map::mapped_type value;
     if (name.empty() || !parse(text, value)) {
-      error = std::string(flag) + " " + binding + ": expected NAME=VALUE";
+      error = std::string(flag) + " " + binding +
+              ": expected NAME=VALUE, VALUE " + valueKind;
       return false;
     }
     if (!values.try_emplace(name.str(), value).second) {
@@ -314,10 +315,11 @@ static bool parseLists(RunOptions &options, std::string &error) {
     value = text.str();
     return !text.empty();
   };
-  return parseBindings(constOptions, "--const", options.compile.constants,
-                       parseInteger, error) &&
-         parseBindings(paramOptions, "--param", options.params, keepText,
-                       error);
+  return parseBindings(constOptions, "--const",
+                       "a decimal integer from -2^63 to 2^63 - 1",
+                       options.compile.constants, parseInteger, error) &&
+         parseBindings(paramOptions, "--param", "not empty", options.params,
+                       keepText, error);
 }
 
 /// The cache directory and size limit.
