@@ -3,6 +3,7 @@
 #include "blk/Target/ChipFacts.h"
 
 #include <sstream>
+#include <tuple>
 
 using namespace blk;
 
@@ -50,19 +51,13 @@ std::string CompileOptions::verify() const {
       return error;
   // The launch shape's own ranges (KernelAttr's verifier), said of the
   // flag rather than of the program it would be written into.
-  auto isCountUpTo = [](int64_t value, int64_t most) {
-    return value == 0 || (value <= most && (value & (value - 1)) == 0);
-  };
-  if (!isCountUpTo(numWarps, chip::kMaxWarpsPerCta))
-    return "num-warps must be 0 (the program's own) or a power of two from 1 "
-           "to " +
-           std::to_string(chip::kMaxWarpsPerCta) + ", not " +
-           std::to_string(numWarps);
-  if (!isCountUpTo(numCtas, chip::kMaxClusterCtas))
-    return "num-ctas must be 0 (the program's own) or a power of two from 1 "
-           "to " +
-           std::to_string(chip::kMaxClusterCtas) + ", not " +
-           std::to_string(numCtas);
+  for (auto [flag, value, most] :
+       {std::tuple("num-warps", numWarps, chip::kMaxWarpsPerCta),
+        std::tuple("num-ctas", numCtas, chip::kMaxClusterCtas)})
+    if (!chip::isLaunchCount(value, most))
+      return std::string(flag) +
+             " must be 0 (the program's own) or a power of two from 1 to " +
+             std::to_string(most) + ", not " + std::to_string(value);
   if (numStages > chip::kMaxPipelineStages)
     return "num-stages must be 0 (the program's own) or from 1 to " +
            std::to_string(chip::kMaxPipelineStages) + ", not " +

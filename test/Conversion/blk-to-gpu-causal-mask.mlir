@@ -59,8 +59,8 @@ func.func @shifted_causal_row(%p: !blk.ptr<bf16>, %q: !blk.ptr<bf16>, %n: i32, %
 
 // The same mask on a row that is not shifted (no lower bound): its runs
 // AND their eight bits, which the select after a causal load needs anyway
-// (decided at the ends, the kernel took more registers: 0.71x at f32
-// 4096 x 16384 on 16 warps, MemoryOps.cpp's matchBoundMask).
+// (decided at the ends, the kernel took more registers: MemoryOps.cpp's
+// matchBoundMask says why).
 #row = #blk.blocked<elems = [8], lanes = [32], warps = [4]>
 
 // CHECK-LABEL: gpu.func @aligned_causal_row

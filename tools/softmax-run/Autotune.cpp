@@ -8,7 +8,6 @@
 #include "blk/Target/TargetInfo.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MathExtras.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -59,11 +58,6 @@ std::string AutotuneCache::key(const std::string &device,
              mlir::blk::getGitRevision()));
 }
 
-/// 0 (the kernel's own) or a power of two up to `most`.
-static bool isLaunchCount(int64_t value, int64_t most) {
-  return value == 0 || (value > 0 && value <= most && llvm::isPowerOf2_64(value));
-}
-
 /// The entry of one line, `key <TAB> NAME=V,NAME=V <TAB> warps <TAB> ctas
 /// <TAB> stages` (lines written before clusters have no ctas field, before
 /// pipelining no stages), if it is well formed. The constants are checked
@@ -76,8 +70,8 @@ static std::optional<AutotuneCache::Entry> parseLine(llvm::StringRef line) {
       fields[2].getAsInteger(10, entry.numWarps) ||
       (fields.size() >= 4 && fields[3].getAsInteger(10, entry.numCtas)) ||
       (fields.size() == 5 && fields[4].getAsInteger(10, entry.numStages)) ||
-      !isLaunchCount(entry.numWarps, mlir::blk::kMaxWarpsPerCta) ||
-      !isLaunchCount(entry.numCtas, mlir::blk::kMaxClusterCtas) ||
+      !blk::chip::isLaunchCount(entry.numWarps, mlir::blk::kMaxWarpsPerCta) ||
+      !blk::chip::isLaunchCount(entry.numCtas, mlir::blk::kMaxClusterCtas) ||
       entry.numStages < 0 || entry.numStages > mlir::blk::kMaxPipelineStages)
     return std::nullopt;
   llvm::SmallVector<llvm::StringRef> bindings;

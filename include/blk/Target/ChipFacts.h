@@ -33,6 +33,12 @@ constexpr int64_t kMaxThreadsPerSm = 2048;
 /// A loop's iterations whose loads may be in flight at once (`num_stages`):
 /// each holds a block in registers.
 constexpr int64_t kMaxPipelineStages = 4;
+/// Whether `value` is a warp or CTA count a flag or an option may give: 0
+/// (the program's own) or a power of two up to `most` (kMaxWarpsPerCta,
+/// kMaxClusterCtas), the range a kernel's `#blk.kernel` takes.
+constexpr bool isLaunchCount(int64_t value, int64_t most) {
+  return value == 0 || (value > 0 && value <= most && (value & (value - 1)) == 0);
+}
 /// The widest access one thread makes in one instruction
 /// (`ld.global.v4.b32`, `st.shared.v4.b32`): a thread's runs of consecutive
 /// elements are at most this long, and shared buffers are aligned to it.

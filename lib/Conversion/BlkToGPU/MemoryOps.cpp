@@ -283,10 +283,9 @@ std::optional<BoundMask> matchBoundMask(OpBuilder &builder, Location loc,
       others.push_back(term);
   // Further terms only on a shifted row. On an aligned one the select
   // after a causal load still needs each element's bit, which the bits'
-  // AND of each run shared: decided at the ends, scaled_softmax f32 4096 x
+  // AND of each run shares: decided at the ends, scaled_softmax f32 4096 x
   // 16384 took 69 registers against 64 on 16 warps, one CTA an SM against
-  // two, and ran 0.71x (H100; 256 x 262144 f32 0.97x, bf16 1.08x, 4096 x
-  // 4096 bf16 1.07x).
+  // two (H100, docs/bench-data/rowwise/session-h100-4f0d2fb/).
   if (!lower && !others.empty())
     return std::nullopt;
   SmallVector<MatchedTerm> matched;
