@@ -30,9 +30,11 @@
 // RUN: not softmax-run %examples/cross_entropy.mlir --target cpu --input %t/labels.npy --param ignore_index=-100 2>&1 | FileCheck %s --check-prefix=PRIMARY
 // RUN: not softmax-run %examples/cross_entropy.mlir --target cpu --input %t/logits.npy --input labels=%t/huge.npy --param ignore_index=-100 2>&1 | FileCheck %s --check-prefix=HUGE
 // RUN: not softmax-run %examples/cross_entropy.mlir --target cpu --input %t/logits.npy --input %t/logits.npy --param ignore_index=-100 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not softmax-run %examples/cross_entropy.mlir --target cpu --input %t/logits.npy --input logits=%t/logits.npy --input labels=%t/labels.npy --param ignore_index=-100 2>&1 | FileCheck %s --check-prefix=BOTH
 // LENGTH: softmax-run: --input labels={{.*}}five.npy: the file holds 1 x 5 values, but 'labels' is 4 values
 // KIND: softmax-run: --input labels={{.*}}logits.npy: the file holds floats, but 'labels' is a tensor of i64
 // NAME: softmax-run: --input lbl={{.*}}: the program has no input tensor 'lbl' (its inputs: logits, labels)
 // PRIMARY: softmax-run: {{.*}}labels.npy holds integers; the first matrix input takes floats (give an integer tensor as --input NAME=FILE)
 // HUGE: huge.npy: element 1 (1099511627776) is beyond 2^24, which float32 does not hold exactly
 // TWICE: softmax-run: --input {{.*}}logits.npy: a second unnamed file
+// BOTH: softmax-run: --input logits={{.*}}logits.npy and --input {{.*}}logits.npy both fill input logits (an unnamed --input fills the first matrix input): give one

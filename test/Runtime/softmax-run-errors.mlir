@@ -47,3 +47,10 @@
 // RUN: not softmax-run auto --rows 64 --cols 64 --chip sm_999 --emit-ptx %t.sm999.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: unknown chip 'sm_999': LLVM 22's NVPTX back end knows sm_70
 // CHIP-NOT: LLVM ERROR
+
+// --chip compiles for a GPU: a CPU run would drop it silently, so it is
+// refused there (with --emit-ptx it still names the PTX's chip).
+// RUN: not softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --chip sm_80 2>&1 | FileCheck %s --check-prefix=CPUCHIP
+// RUN: softmax-run %examples/softmax_fused.mlir --target cpu --rows 3 --cols 5 --chip sm_80 --emit-ptx %t.sm80.ptx
+// RUN: grep -q "^.target sm_80" %t.sm80.ptx
+// CPUCHIP: softmax-run: --chip sm_80 names the GPU to compile for: not with --target cpu (only --emit-ptx compiles for a chip without running there)

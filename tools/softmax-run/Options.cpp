@@ -446,6 +446,14 @@ bool RunOptions::createFromCommandLine(int argc, char **argv,
     error = "--target must be gpu, cpu or auto";
     return false;
   }
+  // A chip is a GPU's: the CPU run would drop it without a word.
+  if (chipOption.getNumOccurrences() && options.target == "cpu" &&
+      options.emitPtx.empty()) {
+    error = "--chip " + options.chip +
+            " names the GPU to compile for: not with --target cpu (only "
+            "--emit-ptx compiles for a chip without running there)";
+    return false;
+  }
   if (std::string invalid = options.compile.verify(); !invalid.empty()) {
     error = "--" + invalid;
     return false;

@@ -472,6 +472,14 @@ bool softmax_run::makeTensors(
   }
   std::vector<std::string> given;
   for (const auto &[name, path] : options.inputs.named) {
+    // Two files for one tensor: which one the user meant is not ours to
+    // guess.
+    if (!options.inputs.unnamed.empty() && name == problem.input) {
+      error = "--input " + name + "=" + path + " and --input " +
+              options.inputs.unnamed + " both fill input " + name +
+              " (an unnamed --input fills the first matrix input): give one";
+      return false;
+    }
     if (!readNamedInput(name, path, tensors, problem.getShape(), error))
       return false;
     given.push_back(name);
