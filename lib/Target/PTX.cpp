@@ -76,6 +76,8 @@ void mlir::blk::buildBlkToPTXPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   if (options.hoistCombines)
     pm.addPass(createBlkHoistCombines());
+  if (options.sinkToUses)
+    pm.addPass(createBlkSinkToUses());
   BlkAttachNVVMTargetOptions nvvmTarget;
   nvvmTarget.optLevel = options.optLevel;
   pm.addPass(createBlkAttachNVVMTarget(nvvmTarget));

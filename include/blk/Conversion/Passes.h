@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "blk/Target/CompileOptions.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::blk {
@@ -26,6 +27,13 @@ bool hasGPUMathLowering(Operation *op);
 /// The math ops hasGPUMathLowering accepts, for messages.
 constexpr const char *kGPUMathOps =
     "exp, exp2, log, log2, rsqrt, absf, fma, sqrt, tanh, erf and powf";
+
+/// vector.extract %op(%x, ...)[i] -> %op(vector.extract %x[i], ...) for an
+/// elementwise arith op of 1-D masks (with `allValues`, of any 1-D vectors)
+/// every use of which is such an extract (blk-scalarize-masks; with
+/// `allValues`, blk-sink-to-uses).
+void populateScalarizeElementwisePatterns(RewritePatternSet &patterns,
+                                          bool allValues);
 
 } // namespace mlir::blk
 

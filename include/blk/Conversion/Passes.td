@@ -83,6 +83,29 @@ def BlkScalarizeMasks : Pass<"blk-scalarize-masks", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def BlkSinkToUses : Pass<"blk-sink-to-uses", "::mlir::ModuleOp"> {
+  let summary = "Load a normalization's weight and bias, and compute its "
+                "output, run by run right before each store";
+  let description = [{
+    A normalization loads its weight and bias whole after its reductions,
+    then computes and stores its row: every run of both is live at the
+    first store, and ptxas sizes every thread's registers for that point.
+    In a kernel that loads an argument no op of it writes after its last
+    `gpu.barrier` (an epilogue load), this pass computes element by
+    element what is read element by element (the arithmetic between the
+    loads and the stores, as blk-scalarize-masks does for masks), then
+    moves each pure op without regions, each `llvm.load` of such a
+    read-only argument and each `scf.if` of only such ops down to just
+    before the first op of its block that uses it (not a terminator): a
+    run's loads and arithmetic come right before its store. A load does
+    not move past a barrier or an op whose effects are not known, but
+    moves past stores: a kernel's inputs must not overlap its outputs.
+    Kernels with writes whose target is not an argument (a cluster's
+    exchange through distributed shared memory) are left as they are.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def BlkHoistCombines : Pass<"blk-hoist-combines", "::mlir::ModuleOp"> {
   let summary = "Move each pure op up to its last operand where two or more "
                 "of its operands die in it";

@@ -28,26 +28,28 @@ bool isStaticExtract(Operation *op) {
   return extract && extract.getDynamicPosition().empty();
 }
 
-/// An elementwise arith op computing a 1-D mask that is only read element
-/// by element.
-bool isScalarizableMask(Operation *op) {
+/// An elementwise arith op computing a 1-D mask (with `allValues`, a 1-D
+/// vector of any element type) that is only read element by element.
+bool isScalarizable(Operation *op, bool allValues) {
   if (!op || op->getNumResults() != 1 ||
       !isa<arith::ArithDialect>(op->getDialect()) ||
       !OpTrait::hasElementwiseMappableTraits(op))
     return false;
   auto type = dyn_cast<VectorType>(op->getResult(0).getType());
-  return type && type.getRank() == 1 && type.getElementType().isInteger(1) &&
+  return type && type.getRank() == 1 &&
+         (allValues || type.getElementType().isInteger(1)) &&
          llvm::all_of(op->getUsers(), isStaticExtract);
 }
 
 /// vector.extract %op(%x, ...)[i] -> %op(vector.extract %x[i], ...).
-struct ExtractOfMaskOp : public OpRewritePattern<vector::ExtractOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct ExtractOfElementwiseOp : public OpRewritePattern<vector::ExtractOp> {
+  ExtractOfElementwiseOp(MLIRContext *context, bool allValues)
+      : OpRewritePattern(context), allValues(allValues) {}
 
   LogicalResult matchAndRewrite(vector::ExtractOp extract,
                                 PatternRewriter &rewriter) const override {
     Operation *mask = extract.getSource().getDefiningOp();
-    if (!isStaticExtract(extract) || !isScalarizableMask(mask))
+    if (!isStaticExtract(extract) || !isScalarizable(mask, allValues))
       return failure();
     SmallVector<Value> operands;
     for (Value operand : mask->getOperands())
@@ -58,7 +60,18 @@ struct ExtractOfMaskOp : public OpRewritePattern<vector::ExtractOp> {
     rewriter.replaceOp(extract, rewriter.create(state)->getResults());
     return success();
   }
+
+  bool allValues;
 };
+
+} // namespace
+
+void mlir::blk::populateScalarizeElementwisePatterns(
+    RewritePatternSet &patterns, bool allValues) {
+  patterns.add<ExtractOfElementwiseOp>(patterns.getContext(), allValues);
+}
+
+namespace {
 
 struct BlkScalarizeMasksPass
     : public mlir::blk::impl::BlkScalarizeMasksBase<BlkScalarizeMasksPass> {
@@ -66,7 +79,8 @@ struct BlkScalarizeMasksPass
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExtractOfMaskOp>(&getContext());
+    mlir::blk::populateScalarizeElementwisePatterns(patterns,
+                                                   /*allValues=*/false);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

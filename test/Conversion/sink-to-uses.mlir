@@ -1,0 +1,136 @@
+// RUN: softmax-opt %s --blk-sink-to-uses --split-input-file | FileCheck %s
+// In blk-to-ptx with `sink-to-uses=1`: layer_norm's weight and bias runs
+// are loaded between its stores, not all before the first.
+// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize=BLOCK=4096 --blk-to-ptx="num-warps=4 sink-to-uses=1" --emit=ptx | FileCheck %s --check-prefix=PTX
+// RUN: softmax-opt %examples/layer_norm.mlir --blk-specialize=BLOCK=4096 --blk-to-ptx="num-warps=4" --emit=ptx | FileCheck %s --check-prefix=WHOLE
+// PTX: bar.sync
+// PTX: bar.sync
+// PTX: st.global.v4.b32
+// PTX: ld.global.v4.b32
+// PTX: st.global.v4.b32
+// WHOLE: bar.sync
+// WHOLE: bar.sync
+// WHOLE: st.global.v4.b32
+// WHOLE-NOT: ld.global
+
+// A normalization's epilogue: the weight is loaded whole after the
+// reduction's barrier, then the row is stored run by run. Each run of the
+// weight, and its product, moves down to just before its store.
+gpu.module @epilogue {
+  // CHECK-LABEL: gpu.func @scale_by_weight
+  gpu.func @scale_by_weight(%y: !llvm.ptr<1>, %x: !llvm.ptr<1>, %w: !llvm.ptr<1>) kernel {
+    %row = llvm.load %x {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xf32>
+    gpu.barrier
+    %w1_address = llvm.getelementptr inbounds %w[4] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+    %w0 = llvm.load %w {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+    %w1 = llvm.load %w1_address {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+    %a = vector.extract %w0[0] : f32 from vector<4xf32>
+    %b = vector.extract %w0[1] : f32 from vector<4xf32>
+    %c = vector.extract %w0[2] : f32 from vector<4xf32>
+    %d = vector.extract %w0[3] : f32 from vector<4xf32>
+    %e = vector.extract %w1[0] : f32 from vector<4xf32>
+    %f = vector.extract %w1[1] : f32 from vector<4xf32>
+    %g = vector.extract %w1[2] : f32 from vector<4xf32>
+    %h = vector.extract %w1[3] : f32 from vector<4xf32>
+    %weight = vector.from_elements %a, %b, %c, %d, %e, %f, %g, %h : vector<8xf32>
+    %scaled = arith.mulf %row, %weight : vector<8xf32>
+    %s0 = vector.extract %scaled[0] : f32 from vector<8xf32>
+    %s1 = vector.extract %scaled[1] : f32 from vector<8xf32>
+    %s2 = vector.extract %scaled[2] : f32 from vector<8xf32>
+    %s3 = vector.extract %scaled[3] : f32 from vector<8xf32>
+    %s4 = vector.extract %scaled[4] : f32 from vector<8xf32>
+    %s5 = vector.extract %scaled[5] : f32 from vector<8xf32>
+    %s6 = vector.extract %scaled[6] : f32 from vector<8xf32>
+    %s7 = vector.extract %scaled[7] : f32 from vector<8xf32>
+    %run0 = vector.from_elements %s0, %s1, %s2, %s3 : vector<4xf32>
+    llvm.store %run0, %y {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+    %run1 = vector.from_elements %s4, %s5, %s6, %s7 : vector<4xf32>
+    %y1 = llvm.getelementptr inbounds %y[4] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+    llvm.store %run1, %y1 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+    gpu.return
+  }
+  // CHECK: gpu.barrier
+  // CHECK: %[[W0:.*]] = llvm.load %arg2
+  // CHECK-COUNT-4: arith.mulf {{.*}} : f32
+  // CHECK: llvm.store
+  // CHECK: %[[W1:.*]] = llvm.load
+  // CHECK-COUNT-4: arith.mulf {{.*}} : f32
+  // CHECK: llvm.store
+  // CHECK: gpu.return
+}
+
+// -----
+
+// The weight is written by the kernel too: its loads stay before the
+// stores, and the kernel is left as it was.
+gpu.module @written {
+  // CHECK-LABEL: gpu.func @weight_written
+  gpu.func @weight_written(%y: !llvm.ptr<1>, %w: !llvm.ptr<1>, %v: f32) kernel {
+    gpu.barrier
+    %w1_address = llvm.getelementptr inbounds %w[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+    %w0 = llvm.load %w : !llvm.ptr<1> -> f32
+    %w1 = llvm.load %w1_address : !llvm.ptr<1> -> f32
+    %p0 = arith.mulf %w0, %v : f32
+    llvm.store %p0, %y : f32, !llvm.ptr<1>
+    %p1 = arith.mulf %w1, %v : f32
+    llvm.store %p1, %w : f32, !llvm.ptr<1>
+    gpu.return
+  }
+  // CHECK: gpu.barrier
+  // CHECK-NEXT: llvm.getelementptr
+  // CHECK-NEXT: llvm.load
+  // CHECK-NEXT: llvm.load
+  // CHECK-NEXT: arith.mulf
+  // CHECK-NEXT: llvm.store
+}
+
+// -----
+
+// A load is not moved past a barrier: the one after its first barrier
+// stays where it is, though its use comes after the second.
+gpu.module @barrier {
+  // CHECK-LABEL: gpu.func @load_before_barrier
+  gpu.func @load_before_barrier(%y: !llvm.ptr<1>, %w: !llvm.ptr<1>, %v: f32) kernel {
+    gpu.barrier
+    %w0 = llvm.load %w : !llvm.ptr<1> -> f32
+    gpu.barrier
+    %w1_address = llvm.getelementptr inbounds %w[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+    %w1 = llvm.load %w1_address : !llvm.ptr<1> -> f32
+    llvm.store %v, %y : f32, !llvm.ptr<1>
+    %p = arith.mulf %w0, %w1 : f32
+    llvm.store %p, %y : f32, !llvm.ptr<1>
+    gpu.return
+  }
+  // CHECK: gpu.barrier
+  // CHECK-NEXT: llvm.load %arg1
+  // CHECK-NEXT: gpu.barrier
+  // CHECK-NEXT: llvm.store %arg2
+  // CHECK-NEXT: llvm.getelementptr
+  // CHECK-NEXT: llvm.load
+  // CHECK-NEXT: arith.mulf
+  // CHECK-NEXT: llvm.store
+}
+
+// -----
+
+// A write through a pointer that is no argument (a cluster's exchange in
+// shared memory): which arguments are read-only is not known, and the
+// kernel is left as it was.
+gpu.module @unknown {
+  llvm.mlir.global internal @partials() {addr_space = 3 : i32} : !llvm.array<4 x f32>
+  // CHECK-LABEL: gpu.func @shared_write
+  gpu.func @shared_write(%y: !llvm.ptr<1>, %w: !llvm.ptr<1>, %v: f32) kernel {
+    %partials = llvm.mlir.addressof @partials : !llvm.ptr<3>
+    llvm.store %v, %partials : f32, !llvm.ptr<3>
+    gpu.barrier
+    %w0 = llvm.load %w : !llvm.ptr<1> -> f32
+    llvm.store %v, %y : f32, !llvm.ptr<1>
+    %p = arith.mulf %w0, %v : f32
+    llvm.store %p, %y : f32, !llvm.ptr<1>
+    gpu.return
+  }
+  // CHECK: gpu.barrier
+  // CHECK-NEXT: llvm.load %arg1
+  // CHECK-NEXT: llvm.store %arg2
+  // CHECK-NEXT: arith.mulf
+}
