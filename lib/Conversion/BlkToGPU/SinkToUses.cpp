@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -170,37 +171,63 @@ private:
   llvm::SmallPtrSet<Value, 8> readOnly;
 };
 
-/// Whether `function`'s entry block loads a read-only argument after its
-/// last barrier (a normalization's weight or bias).
-bool hasEpilogueLoad(FunctionOpInterface function,
-                     const llvm::SmallPtrSet<Value, 8> &readOnly) {
+/// The element bits of the widest load of a read-only argument after
+/// `function`'s last barrier in its entry block, outside loops (a
+/// normalization's weight or bias); 0 where there is none.
+unsigned getEpilogueLoadBits(FunctionOpInterface function,
+                             const llvm::SmallPtrSet<Value, 8> &readOnly) {
   Block &entry = function.getFunctionBody().front();
   Operation *lastBarrier = nullptr;
   for (Operation &op : entry)
     if (isa<gpu::BarrierOp>(op))
       lastBarrier = &op;
   if (!lastBarrier)
-    return false;
-  bool found = false;
-  for (Operation *op = lastBarrier->getNextNode(); op && !found;
-       op = op->getNextNode())
+    return 0;
+  unsigned bits = 0;
+  for (Operation *op = lastBarrier->getNextNode(); op; op = op->getNextNode())
     op->walk([&](LLVM::LoadOp load) {
       BlockArgument base = getBaseArgument(load.getAddr());
-      found |= base && readOnly.contains(base);
+      // A loop's loads (a row walked in tiles) are not an epilogue's.
+      if (!base || !readOnly.contains(base) ||
+          load->getParentOfType<LoopLikeOpInterface>())
+        return;
+      Type type = load.getType();
+      if (auto vector = dyn_cast<VectorType>(type))
+        type = vector.getElementType();
+      bits = std::max(bits, type.getIntOrFloatBitWidth());
     });
-  return found;
+  return bits;
+}
+
+/// Threads of a `gpu.func` kernel's CTA (known_block_size), else 0.
+int64_t getThreads(FunctionOpInterface function) {
+  auto kernel = dyn_cast<gpu::GPUFuncOp>(function.getOperation());
+  if (!kernel)
+    return 0;
+  std::optional<ArrayRef<int32_t>> size = kernel.getKnownBlockSize();
+  return size ? (*size)[0] * (*size)[1] * (*size)[2] : 0;
 }
 
 struct SinkToUsesPass
     : public mlir::blk::impl::BlkSinkToUsesBase<SinkToUsesPass> {
+  using BlkSinkToUsesBase::BlkSinkToUsesBase;
+
+  /// Whether `function` is one the pass reorders (the description's rule).
+  bool isCandidate(FunctionOpInterface function) {
+    unsigned bits =
+        getEpilogueLoadBits(function, getReadOnlyArguments(function));
+    if (bits == 0)
+      return false;
+    return bits >= 32 || getThreads(function) >= minWarps16Bit * 32;
+  }
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateScalarizeElementwisePatterns(patterns, /*allValues=*/true);
     vector::ExtractOp::getCanonicalizationPatterns(patterns, &getContext());
     FrozenRewritePatternSet scalarize(std::move(patterns));
     getOperation()->walk([&](FunctionOpInterface function) {
-      if (function.isExternal() ||
-          !hasEpilogueLoad(function, getReadOnlyArguments(function)))
+      if (function.isExternal() || !isCandidate(function))
         return WalkResult::skip();
       if (failed(applyPatternsGreedily(function, scalarize))) {
         signalPassFailure();
