@@ -160,3 +160,30 @@ gpu.module @narrow {
   // FOUR-NEXT: llvm.store %arg2
   // FOUR-NEXT: llvm.load %arg1
 }
+
+// -----
+
+// A store through a loop's pointer: which argument it writes is not
+// known, so no argument is read-only and the kernel is left as it was.
+gpu.module @loop_pointer {
+  // CHECK-LABEL: gpu.func @store_through_loop_pointer
+  gpu.func @store_through_loop_pointer(%y: !llvm.ptr<1>, %w: !llvm.ptr<1>, %v: f32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %last = scf.for %i = %c0 to %c4 step %c1 iter_args(%p = %w) -> (!llvm.ptr<1>) {
+      llvm.store %v, %p : f32, !llvm.ptr<1>
+      %next = llvm.getelementptr inbounds %p[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+      scf.yield %next : !llvm.ptr<1>
+    }
+    gpu.barrier
+    %w0 = llvm.load %w : !llvm.ptr<1> -> f32
+    llvm.store %v, %y : f32, !llvm.ptr<1>
+    %p = arith.mulf %w0, %v : f32
+    llvm.store %p, %y : f32, !llvm.ptr<1>
+    gpu.return
+  }
+  // CHECK: gpu.barrier
+  // CHECK-NEXT: llvm.load %arg1
+  // CHECK-NEXT: llvm.store %arg2
+}

@@ -44,11 +44,15 @@ bool isFloatIntrinsic(Operation *op) {
 bool isEffectFree(Operation *op) { return isPure(op) || isFloatIntrinsic(op); }
 
 /// The function argument `pointer` is an offset of (through
-/// `llvm.getelementptr`), or null.
+/// `llvm.getelementptr`), or null (a loop's pointer, a select, ...).
 BlockArgument getBaseArgument(Value pointer) {
   while (auto gep = pointer.getDefiningOp<LLVM::GEPOp>())
     pointer = gep.getBase();
-  return dyn_cast<BlockArgument>(pointer);
+  auto argument = dyn_cast<BlockArgument>(pointer);
+  if (!argument || !argument.getOwner()->isEntryBlock() ||
+      !isa<FunctionOpInterface>(argument.getOwner()->getParentOp()))
+    return nullptr;
+  return argument;
 }
 
 /// The pointer arguments of `function` that no op of it may write through;
