@@ -187,3 +187,66 @@ gpu.module @loop_pointer {
   // CHECK-NEXT: llvm.load %arg1
   // CHECK-NEXT: llvm.store %arg2
 }
+
+// -----
+
+// Found by a reviewer: a memref.store to global memory writes an argument
+// (only workgroup memory is no argument's); an atomic load is not moved;
+// a barrier written as an intrinsic is a barrier; a loaded pointer is no
+// epilogue's element (it crashed the pass).
+gpu.module @reviewed {
+  // CHECK-LABEL: gpu.func @memref_store_to_global
+  gpu.func @memref_store_to_global(%y: !llvm.ptr<1>, %w: !llvm.ptr<1>, %v: f32) kernel {
+    gpu.barrier
+    %w0 = llvm.load %w : !llvm.ptr<1> -> f32
+    %global = builtin.unrealized_conversion_cast %w : !llvm.ptr<1> to memref<4xf32, 1>
+    %c0 = arith.constant 0 : index
+    memref.store %v, %global[%c0] : memref<4xf32, 1>
+    %p = arith.mulf %w0, %v : f32
+    llvm.store %p, %y : f32, !llvm.ptr<1>
+    gpu.return
+  }
+  // CHECK: gpu.barrier
+  // CHECK-NEXT: llvm.load %arg1
+  // CHECK: memref.store
+
+  // CHECK-LABEL: gpu.func @atomic_acquire
+  gpu.func @atomic_acquire(%y: !llvm.ptr<1>, %flag: !llvm.ptr<1>) kernel {
+    gpu.barrier
+    %f = llvm.load %flag atomic acquire {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+    %d = llvm.load %y {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+    %y1 = llvm.getelementptr %y[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+    llvm.store %d, %y1 : f32, !llvm.ptr<1>
+    %y2 = llvm.getelementptr %y[2] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32
+    llvm.store %f, %y2 : i32, !llvm.ptr<1>
+    gpu.return
+  }
+  // CHECK: gpu.barrier
+  // CHECK-NEXT: llvm.load %arg1 atomic acquire
+
+  // CHECK-LABEL: gpu.func @cluster_barrier_intrinsic
+  gpu.func @cluster_barrier_intrinsic(%y: !llvm.ptr<1>, %w: !llvm.ptr<1>, %v: f32) kernel {
+    gpu.barrier
+    %w0 = llvm.load %w : !llvm.ptr<1> -> f32
+    llvm.call_intrinsic "llvm.nvvm.barrier.cluster.arrive"() : () -> ()
+    llvm.call_intrinsic "llvm.nvvm.barrier.cluster.wait"() : () -> ()
+    %p = arith.mulf %w0, %v : f32
+    llvm.store %p, %y : f32, !llvm.ptr<1>
+    gpu.return
+  }
+  // CHECK: gpu.barrier
+  // CHECK-NEXT: llvm.load %arg1
+  // CHECK-NEXT: llvm.call_intrinsic "llvm.nvvm.barrier.cluster.arrive"
+
+  // CHECK-LABEL: gpu.func @pointer_load
+  gpu.func @pointer_load(%y: !llvm.ptr<1>, %w: !llvm.ptr<1>, %v: f32) kernel {
+    gpu.barrier
+    %p = llvm.load %w : !llvm.ptr<1> -> !llvm.ptr<1>
+    llvm.store %v, %y : f32, !llvm.ptr<1>
+    %q = llvm.load %p : !llvm.ptr<1> -> f32
+    llvm.store %q, %y : f32, !llvm.ptr<1>
+    gpu.return
+  }
+  // CHECK: gpu.barrier
+  // CHECK-NEXT: llvm.load %arg1
+}

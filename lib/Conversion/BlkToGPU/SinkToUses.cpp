@@ -35,7 +35,9 @@ namespace {
 bool isFloatIntrinsic(Operation *op) {
   auto call = dyn_cast<LLVM::CallIntrinsicOp>(op);
   auto isFloat = [](Type type) { return isa<FloatType>(type); };
+  // Not a barrier: something in, something out.
   return call && call.getIntrin().starts_with("llvm.nvvm.") &&
+         call->getNumOperands() != 0 && call->getNumResults() != 0 &&
          llvm::all_of(call->getOperandTypes(), isFloat) &&
          llvm::all_of(call->getResultTypes(), isFloat);
 }
@@ -71,7 +73,12 @@ llvm::SmallPtrSet<Value, 8> getReadOnlyArguments(FunctionOpInterface function) {
       return;
     }
     // Workgroup memory (a reduction's exchange) is no argument's.
-    if (isa<memref::StoreOp, memref::LoadOp, LLVM::LoadOp>(op) ||
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      unknown |= !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
+          store.getMemRefType());
+      return;
+    }
+    if (isa<memref::LoadOp, LLVM::LoadOp>(op) ||
         isEffectFree(op) ||
         op->hasTrait<OpTrait::IsTerminator>() ||
         isa<scf::IfOp, scf::ForOp, scf::WhileOp, gpu::BarrierOp>(op))
@@ -121,7 +128,9 @@ private:
     if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
       BlockArgument base = getBaseArgument(load.getAddr());
       reads = true;
-      return base && readOnly.contains(base) && !load.getVolatile_();
+      // An atomic load orders the accesses after it.
+      return base && readOnly.contains(base) && !load.getVolatile_() &&
+             load.getOrdering() == LLVM::AtomicOrdering::not_atomic;
     }
     if (auto branch = dyn_cast<scf::IfOp>(op)) {
       bool movable = true;
@@ -198,7 +207,8 @@ unsigned getEpilogueLoadBits(FunctionOpInterface function,
       Type type = load.getType();
       if (auto vector = dyn_cast<VectorType>(type))
         type = vector.getElementType();
-      bits = std::max(bits, type.getIntOrFloatBitWidth());
+      if (type.isIntOrFloat())
+        bits = std::max(bits, type.getIntOrFloatBitWidth());
     });
   return bits;
 }
