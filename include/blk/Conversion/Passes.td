@@ -104,20 +104,14 @@ def BlkSinkToUses : Pass<"blk-sink-to-uses", "::mlir::ModuleOp"> {
     Kernels with writes whose target is not an argument (a cluster's
     exchange through distributed shared memory) are left as they are, and
     so are kernels of 16-bit epilogue loads on fewer than `min-warps-16-bit`
-    warps.
-
-    Measured against the pipeline without it (H100, checked, 2-3 rounds,
-    docs/bench-data/rowwise/sink-to-uses-h100/): layer_norm f32 4096 x
-    1024-16384 1.018 / 1.050 / 1.005 / 0.989 / 1.128 / 1.046x, bf16
-    0.974 / 0.996 / 0.984 on 4 warps (1024-4096) and 1.143 / 1.022 / 1.101x
-    on 8 and 16 (8192-16384); rms_norm 0.989-1.016x. ptxas: layer_norm
-    f32 4096 x 16384 128 -> 64 registers a thread, bf16 16384 on 16 warps
-    and two CTAs an SM 52 bytes of spill -> none.
+    warps. ptxas then gives layer_norm f32 4096 x 16384 64 registers a
+    thread instead of 128; what the rule was measured against:
+    docs/benchmarks.md, "Epilogues run by run".
   }];
   let options = [
     Option<"minWarps16Bit", "min-warps-16-bit", "int64_t", "8",
-           "Warps a kernel of 16-bit epilogue loads must have (bf16 rows "
-           "on 4 warps ran 0.97-1.00x with it)">,
+           "Warps a kernel of 16-bit epilogue loads must have (fewer were "
+           "slower reordered; docs/benchmarks.md)">,
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }

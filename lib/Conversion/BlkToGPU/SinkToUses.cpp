@@ -99,8 +99,8 @@ llvm::SmallPtrSet<Value, 8> getReadOnlyArguments(FunctionOpInterface function) {
 
 class Sinker {
 public:
-  explicit Sinker(FunctionOpInterface function)
-      : readOnly(getReadOnlyArguments(function)) {}
+  explicit Sinker(llvm::SmallPtrSet<Value, 8> readOnly)
+      : readOnly(std::move(readOnly)) {}
 
   void sink(Block &block) {
     // From the end: an op's users have moved by the time it is reached.
@@ -226,10 +226,11 @@ struct SinkToUsesPass
     : public mlir::blk::impl::BlkSinkToUsesBase<SinkToUsesPass> {
   using BlkSinkToUsesBase::BlkSinkToUsesBase;
 
-  /// Whether `function` is one the pass reorders (the description's rule).
-  bool isCandidate(FunctionOpInterface function) {
-    unsigned bits =
-        getEpilogueLoadBits(function, getReadOnlyArguments(function));
+  /// Whether `function`, of read-only arguments `readOnly`, is one the
+  /// pass reorders (the description's rule).
+  bool isCandidate(FunctionOpInterface function,
+                   const llvm::SmallPtrSet<Value, 8> &readOnly) {
+    unsigned bits = getEpilogueLoadBits(function, readOnly);
     if (bits == 0)
       return false;
     return bits >= 32 || getThreads(function) >= minWarps16Bit * 32;
@@ -241,13 +242,17 @@ struct SinkToUsesPass
     vector::ExtractOp::getCanonicalizationPatterns(patterns, &getContext());
     FrozenRewritePatternSet scalarize(std::move(patterns));
     getOperation()->walk([&](FunctionOpInterface function) {
-      if (function.isExternal() || !isCandidate(function))
+      if (function.isExternal())
+        return WalkResult::skip();
+      // Scalarizing adds no write: the arguments stay read-only.
+      llvm::SmallPtrSet<Value, 8> readOnly = getReadOnlyArguments(function);
+      if (!isCandidate(function, readOnly))
         return WalkResult::skip();
       if (failed(applyPatternsGreedily(function, scalarize))) {
         signalPassFailure();
         return WalkResult::interrupt();
       }
-      Sinker sinker(function);
+      Sinker sinker(std::move(readOnly));
       SmallVector<Block *> blocks;
       function->walk([&](Block *block) { blocks.push_back(block); });
       for (Block *block : blocks)
