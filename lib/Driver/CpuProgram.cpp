@@ -79,6 +79,8 @@ Status CpuProgram::run(const runtime::LaunchArguments &arguments,
   const runtime::ProgramImage &image = state->image;
   if (Status status = runtime::checkShape(image, arguments); !status)
     return status;
+  if (Status status = runtime::checkTensorsApart(image, arguments); !status)
+    return status;
   int64_t rows = arguments.rows();
   if (Status status = state->fitScratch(rows); !status)
     return status;

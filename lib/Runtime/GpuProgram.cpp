@@ -139,6 +139,8 @@ Status GpuProgram::fitScratch(int64_t rows) {
 Status GpuProgram::launch(const LaunchArguments &arguments, CUstream stream) {
   if (Status status = checkShape(programImage, arguments); !status)
     return status;
+  if (Status status = checkTensorsApart(programImage, arguments); !status)
+    return status;
   std::vector<int64_t> grids(kernels.size());
   for (size_t k = 0; k < kernels.size(); ++k)
     if (Status status = getGrid(k, arguments.rows(), grids[k]); !status)

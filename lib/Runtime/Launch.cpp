@@ -177,6 +177,97 @@ Status blk::runtime::getTensorBytes(const KernelArgument &tensor,
   return Status::success();
 }
 
+/// "output 'y'", "input 'x'": a tensor argument, for messages.
+static std::string describeTensor(const KernelArgument &tensor) {
+  return std::string(tensor.role == ArgRole::output ? "output" : "input") +
+         " '" + tensor.name + "'";
+}
+
+namespace {
+/// The bytes a tensor argument covers on a problem, [first, end); for one
+/// instance also its rows (0 for a batch: only the span is known), each
+/// `rowBytes` long and `strideBytes` after the one before.
+struct Footprint {
+  unsigned __int128 first = 0, end = 0;
+  int64_t rows = 0, rowBytes = 0, strideBytes = 0;
+};
+} // namespace
+
+static Status getFootprint(const KernelArgument &tensor,
+                           const ProgramShape &shape, uint64_t address,
+                           Footprint &footprint) {
+  size_t bytes = 0;
+  if (Status status = getTensorBytes(tensor, shape, bytes); !status)
+    return status;
+  TensorExtent extent = shape.getExtent(tensor.extent);
+  int64_t stride = hasRowStride(tensor.extent) ? shape.getRowStride(tensor)
+                                                : extent.cols;
+  footprint.first = address;
+  footprint.end = footprint.first + bytes;
+  // getTensorBytes counts the last row's whole stride; the tensor ends
+  // `cols` elements into it.
+  if (bytes != 0 && stride > extent.cols)
+    footprint.end -= static_cast<unsigned __int128>(stride - extent.cols) *
+                     static_cast<uint64_t>(tensor.bytes);
+  if (shape.getInstances() == 1) {
+    footprint.rows = extent.rows;
+    footprint.rowBytes = extent.cols * tensor.bytes;
+    footprint.strideBytes = stride * tensor.bytes;
+  }
+  return Status::success();
+}
+
+/// Whether `a` and `b` share a byte.
+static bool shareMemory(const Footprint &a, const Footprint &b) {
+  if (a.first >= b.end || b.first >= a.end)
+    return false;
+  int64_t stride = a.strideBytes;
+  if (a.rows == 0 || b.rows == 0 || b.strideBytes != stride ||
+      stride < std::max(a.rowBytes, b.rowBytes))
+    return true;
+  // Row i of `a` starts d + k stride after row j of `b` (k = i - j); they
+  // meet where -a.rowBytes < d + k stride < b.rowBytes. The least k past
+  // the lower bound, among the pairs of rows there are, decides.
+  __int128 d = static_cast<__int128>(a.first) - static_cast<__int128>(b.first);
+  __int128 low = -static_cast<__int128>(a.rowBytes) - d;
+  __int128 k = low / stride;
+  if (low % stride != 0 && low < 0)
+    --k; // floor
+  k = std::max<__int128>(k + 1, -(b.rows - 1));
+  return k <= a.rows - 1 && d + k * stride < b.rowBytes;
+}
+
+Status blk::runtime::checkTensorsApart(const ProgramImage &image,
+                                       const LaunchArguments &arguments) {
+  std::vector<std::pair<const KernelArgument *, Footprint>> seen;
+  for (const KernelArgument &tensor : getTensorArguments(image.signatures)) {
+    uint64_t address = arguments.getTensor(tensor.name);
+    if (tensor.role == ArgRole::scratch || address == 0)
+      continue;
+    Footprint footprint;
+    if (Status status =
+            getFootprint(tensor, arguments.getShape(), address, footprint);
+        !status)
+      return status;
+    if (footprint.first == footprint.end)
+      continue; // empty: shares nothing
+    for (const auto &[other, otherFootprint] : seen) {
+      // The output first: "output 'y' shares memory with input 'x'".
+      bool outputFirst = tensor.role == ArgRole::output;
+      if ((outputFirst || other->role == ArgRole::output) &&
+          shareMemory(footprint, otherFootprint))
+        return Status::failure(
+            describeTensor(outputFirst ? tensor : *other) +
+            " shares memory with " +
+            describeTensor(outputFirst ? *other : tensor) +
+            ": compiled programs need every output apart from the inputs "
+            "and the other outputs, not even in place (docs/writing-kernels.md)");
+    }
+    seen.emplace_back(&tensor, footprint);
+  }
+  return Status::success();
+}
+
 /// "row_stride of 'q'", "rows": an integer argument, for messages.
 static std::string describeArgument(const KernelArgument &argument) {
   static const char *const roleNames[] = {

@@ -336,6 +336,94 @@ TEST(RuntimeProgramTest, BatchedTensorsSpanEveryInstance) {
   EXPECT_FALSE(getTensorElements(q, shape, elements).ok()) << "overflow";
 }
 
+//===----------------------------------------------------------------------===//
+// Outputs apart from the inputs and from each other (checkTensorsApart)
+//===----------------------------------------------------------------------===//
+
+/// A bf16 norm of 8 rows of 100 elements: y = f(x, weight), with the rows
+/// of x and y `stride` elements apart, at made-up addresses (nothing runs).
+LaunchArguments normArguments(uint64_t x, uint64_t y, uint64_t weight,
+                              int64_t stride) {
+  LaunchArguments arguments(8, 100);
+  arguments.tensor("x", x).tensor("y", y).tensor("weight", weight);
+  arguments.rowStride("x", stride).rowStride("y", stride);
+  return arguments;
+}
+
+ProgramImage normImage() {
+  ProgramImage image = sampleImage();
+  image.signatures[0].arguments.push_back(
+      {ArgRole::input, "weight", ArgExtent::per_col, "bf16", 2});
+  return image;
+}
+
+std::string apartMessage(const ProgramImage &image,
+                         const LaunchArguments &arguments) {
+  Status status = checkTensorsApart(image, arguments);
+  return status.ok() ? "apart" : status.message();
+}
+
+TEST(RuntimeProgramTest, OutputsMustNotShareMemoryWithInputs) {
+  ProgramImage image = normImage();
+  const uint64_t x = 1 << 20, weight = 1 << 24;
+  // Rows of 200 bytes, 256 apart: x ends 7 x 256 + 200 bytes in.
+  EXPECT_EQ(apartMessage(image, normArguments(x, x + 1992, weight, 128)),
+            "apart");
+  EXPECT_EQ(apartMessage(image, normArguments(x, x - 1992, weight, 128)),
+            "apart");
+  std::string inPlace = apartMessage(image, normArguments(x, x, weight, 128));
+  EXPECT_NE(inPlace.find("output 'y' shares memory with input 'x'"),
+            std::string::npos)
+      << inPlace;
+  EXPECT_NE(apartMessage(image, normArguments(x, x + 1990, weight, 128)),
+            "apart")
+      << "y's first row over x's last two bytes";
+  EXPECT_NE(apartMessage(image, normArguments(x, x + 256, weight, 128)),
+            "apart")
+      << "y one row after x";
+  std::string overWeight =
+      apartMessage(image, normArguments(x, weight - 2, weight, 128));
+  EXPECT_NE(overWeight.find("input 'weight'"), std::string::npos)
+      << overWeight;
+  EXPECT_EQ(apartMessage(image, normArguments(x, x + 4096, x, 128)), "apart")
+      << "inputs may share memory";
+  EXPECT_EQ(apartMessage(image, normArguments(x, 0, weight, 128)), "apart")
+      << "a tensor not given is packArguments' to refuse";
+}
+
+TEST(RuntimeProgramTest, InterleavedRowsAreApart) {
+  ProgramImage image = normImage();
+  const uint64_t x = 1 << 20, weight = 1 << 24;
+  // Rows of 200 bytes, 400 apart: y's rows in x's gaps, either way.
+  for (int64_t offset : {200, -200, 600, 7 * 400 + 200})
+    EXPECT_EQ(apartMessage(image, normArguments(x, x + offset, weight, 200)),
+              "apart")
+        << offset;
+  for (int64_t offset : {198, -198, 2 * 400 + 100, 7 * 400 + 198, -7 * 400})
+    EXPECT_NE(apartMessage(image, normArguments(x, x + offset, weight, 200)),
+              "apart")
+        << offset;
+  // A batch's instances: only the spans are compared.
+  EXPECT_NE(apartMessage(image, normArguments(x, x + 200, weight, 200)
+                                    .instances(2, 1)),
+            "apart");
+}
+
+TEST(RuntimeProgramTest, OutputsMustNotShareMemoryWithEachOther) {
+  ProgramImage image = sampleImage();
+  image.signatures[0].arguments.push_back(
+      {ArgRole::output, "lse", ArgExtent::per_row, "f32", 4});
+  const uint64_t x = 1 << 20;
+  LaunchArguments arguments = normArguments(x, x + 4096, 0, 128);
+  arguments.tensor("lse", x + 4096 + 7 * 256 + 200);
+  EXPECT_EQ(apartMessage(image, arguments), "apart");
+  arguments.tensor("lse", x + 4096 + 7 * 256 + 196);
+  std::string shared = apartMessage(image, arguments);
+  EXPECT_NE(shared.find("output 'lse' shares memory with output 'y'"),
+            std::string::npos)
+      << shared;
+}
+
 TEST(RuntimeProgramTest, GridCoversTheRows) {
   ProgramImage image = sampleImage();
   EXPECT_EQ(image.getGrid(1), 1);

@@ -83,6 +83,19 @@ private:
 /// ShapeClass serves.
 Status checkShape(const ProgramImage &image, const LaunchArguments &arguments);
 
+/// Fails, naming both tensors, where an output shares memory with an input
+/// or with another output on this problem (scratch tensors are the
+/// program's own). Compiled code assumes they are apart: programs read a
+/// per_col weight while others write their rows, and the compiler may move
+/// a load of an input past a store to an output (blk-sink-to-uses), so an
+/// in-place call would compute silently wrong rows. Two tensors of one
+/// instance whose rows are the same bytes apart share memory where a row of
+/// one meets a row of the other (rows side by side in one buffer do not);
+/// any other two where the spans from their first to their last byte meet.
+/// Tensors not given are left to packArguments.
+Status checkTensorsApart(const ProgramImage &image,
+                         const LaunchArguments &arguments);
+
 /// Elements of a tensor argument on a problem: from its first element to
 /// the end of its last instance's rows (its rows x its row stride, a
 /// vector its rows or cols, after the last instance's start); fails on
