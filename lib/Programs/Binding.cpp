@@ -226,8 +226,9 @@ constexpr int64_t kMaxHeldRowWarps = 16;
 /// lets two CTAs share an SM, so one CTA an SM reads, reduces and writes
 /// its part of the row alone. Asked for two (`min_ctas_per_sm = 2`):
 ///  - on one CTA of 16 warps, 17 to 32 elements a thread (LayerNorm bf16
-///    12288: 69 registers, 16384: 86), ptxas fits 64 with 4 and 52 bytes
-///    of spill;
+///    12288: 69 registers, 16384: 86, before blk-sink-to-uses), ptxas fits
+///    64 with 4 and 52 bytes of spill (a LayerNorm that 8 warps hold with
+///    up to 48 a thread takes them instead: holdsNormOnEightWarps);
 ///  - on a cluster, 8 warps a CTA, 64 elements a thread (the count
 ///    measured: fewer hold fewer registers, and a peeled row of 56 spilled
 ///    288 bytes, unmeasured), where two rows follow (LayerNorm's weight and
@@ -352,6 +353,34 @@ static int64_t tiledElementsPerThread(int64_t cols, int64_t elementBytes,
                                       int64_t warps, int64_t ctas) {
   return tileRowBlock(cols, 1, elementBytes, warps, ctas) /
          (kWarpSize * warps * ctas);
+}
+
+/// A 16-bit row held across its reductions on one CTA and followed by two
+/// or more rows read after them (LayerNorm's weight and bias), that 8
+/// warps hold with at most this many elements a thread (8193 to 12288
+/// columns, where a warp per 1024 elements gives 16 warps): 8 warps, with
+/// ptxas's own registers. With blk-sink-to-uses reading the weight and bias
+/// run by run, 8 warps take 80 registers and one CTA an SM. Measured,
+/// layer_norm bf16 4096 x N against 16 warps and two CTAs an SM (H100,
+/// bench/ab.py 3 rounds, checked; docs/benchmarks.md, "A 16-bit LayerNorm
+/// on 8 warps"): 10240 1.062x, 12288 1.043x; past it 14336 (56 a thread)
+/// 1.004x, 16384 0.983x; rms_norm (one row after) 12288 0.992x.
+constexpr int64_t kNormOnEightWarpsElements = 48;
+constexpr int64_t kNormOnEightWarps = 8;
+
+static bool holdsNormOnEightWarps(const RowShape &shape,
+                                  const ProgramTraits &traits, int64_t held,
+                                  int64_t streamed, int64_t rowsBound,
+                                  int64_t ctas, int64_t block,
+                                  const BindingOptions &options) {
+  return options.tileRowBlocks && options.choices.numWarps == 0 &&
+         options.choices.numCtas == 0 && shape.elementBytes < 4 &&
+         held == 1 && streamed >= 2 && rowsBound <= 1 && ctas <= 1 &&
+         !traits.loopsOverRow && traits.numWarps <= kNormOnEightWarps &&
+         block > kNormOnEightWarps * 1024 &&
+         tiledElementsPerThread(shape.cols, shape.elementBytes,
+                                kNormOnEightWarps,
+                                1) <= kNormOnEightWarpsElements;
 }
 
 /// The exchanges a kept row's CTA reserves shared memory for: its max and
@@ -1132,10 +1161,13 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
           ? kWarpSize * clusterElementsPerThread(wide || wideOnFullCluster)
           : 1024;
   int64_t maxWarps = traits->loopsOverRow ? kMaxWarpsPerCta : kMaxHeldRowWarps;
+  bool normOnEightWarps = holdsNormOnEightWarps(
+      shape, *traits, held, streamed, rowsBound, ctas, boundBlock, options);
   int64_t warps =
       heldF32RowOnFourWarps ? kHeldF32RowWarps
-      : heldPairOnFourWarps
-          ? kHeldPairWarps
+      : heldPairOnFourWarps ? kHeldPairWarps
+      : normOnEightWarps
+          ? kNormOnEightWarps
           : llvm::PowerOf2Ceil(
                 std::max(traits->numWarps,
                          std::min<int64_t>(maxWarps, blockElements / perWarp)));

@@ -133,14 +133,24 @@ const BindingCase kCases[] = {
      32768, f32, sm90, "BLOCK=32768 warps=8 ctas=8 grid 4096"},
     // Since 2026-12-06: a 16-bit norm on one CTA of 16 warps asks for two
     // CTAs an SM; f32 (twice the registers) and 8 warps do not.
-    {"a 16-bit norm on 16 warps: two CTAs an SM", "layer_norm", 4096, 12288,
-     bf16, sm90, "BLOCK=12288 warps=16 ctas/sm=2 grid 4096"},
+    {"a 16-bit norm on 16 warps: two CTAs an SM", "layer_norm", 4096, 16384,
+     bf16, sm90, "BLOCK=16384 warps=16 ctas/sm=2 grid 4096"},
+    {"one row after it (rms_norm): 16 warps, two CTAs an SM", "rms_norm", 4096,
+     12288, bf16, sm90, "BLOCK=12288 warps=16 ctas/sm=2 grid 4096"},
+    // Since 2026-12-07: two rows after it (LayerNorm's weight and bias), up
+    // to 48 a thread on 8 warps: 8 warps, ptxas's registers.
+    {"a 16-bit LayerNorm of 48 a thread on 8 warps", "layer_norm", 4096, 12288,
+     bf16, sm90, "BLOCK=12288 warps=8 grid 4096"},
+    {"a 16-bit LayerNorm of 40 a thread on 8 warps", "layer_norm", 4096, 10240,
+     bf16, sm90, "BLOCK=10240 warps=8 grid 4096"},
+    {"56 a thread on 8 warps: 16 warps", "layer_norm", 4096, 14336, bf16, sm90,
+     "BLOCK=16384 warps=16 ctas/sm=2 grid 4096"},
     {"the f32 norm on 16 warps: ptxas's registers", "layer_norm", 4096, 12288,
      f32, sm90, "BLOCK=12288 warps=16 grid 4096"},
     {"a 16-bit norm on 8 warps: ptxas's registers", "layer_norm", 4096, 8192,
      bf16, sm90, "BLOCK=8192 warps=8 grid 4096"},
-    {"a caller's CTAs an SM win", "layer_norm", 4096, 12288, bf16, oneCtaPerSm,
-     "BLOCK=12288 warps=16 ctas/sm=1 grid 4096"},
+    {"a caller's CTAs an SM win", "layer_norm", 4096, 16384, bf16, oneCtaPerSm,
+     "BLOCK=16384 warps=16 ctas/sm=1 grid 4096"},
     // Since 2026-12-06 (seventh): and on 16 CTAs of 8 warps, 64 a thread,
     // where a weight and a bias follow.
     {"a 16-bit norm of 64 a thread on 16 x 8: two CTAs an SM", "layer_norm",
