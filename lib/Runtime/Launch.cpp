@@ -141,7 +141,8 @@ Status blk::runtime::getTensorElements(const KernelArgument &tensor,
     return Status::failure("tensor '" + tensor.name + "': a batch of " +
                            std::to_string(shape.batch) + " x " +
                            std::to_string(shape.heads) +
-                           " problems and its strides must be positive");
+                           " problems, or a negative stride: a batch has "
+                           "at least 1 x 1 problems and strides of 0 or more");
   // The dense batch stride, heads x the head stride, checked before use.
   bool named = std::any_of(
       shape.batchStrides.begin(), shape.batchStrides.end(),
