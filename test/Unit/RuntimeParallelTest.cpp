@@ -3,8 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <pthread.h>
+#include <sys/resource.h>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace blk::runtime;
@@ -57,6 +63,80 @@ TEST(RuntimeParallelTest, SharesTogetherRunAtOnce) {
   EXPECT_EQ(started, shares);
   EXPECT_EQ(arrived.load(), shares);
   EXPECT_EQ(gaveUp.load(), 0);
+}
+
+//===----------------------------------------------------------------------===//
+// A host at its thread limit (in a child process whose address space has
+// no room for a thread's stack: pthread_create fails, as at a process's
+// thread limit)
+//===----------------------------------------------------------------------===//
+
+void *doNothing(void *) { return nullptr; }
+
+/// Gives new threads stacks of 64 MiB and limits this process's address
+/// space to what it maps now and 4 MiB; exits with 2 where a thread still
+/// starts (the tests below would then not reach the failure they are
+/// about).
+void leaveNoRoomForThreads() {
+  pthread_attr_t stacks;
+  if (pthread_attr_init(&stacks) != 0 ||
+      pthread_attr_setstacksize(&stacks, size_t(64) << 20) != 0 ||
+      pthread_setattr_default_np(&stacks) != 0)
+    std::_Exit(3);
+  long pages = 0;
+  FILE *statm = std::fopen("/proc/self/statm", "r");
+  if (!statm || std::fscanf(statm, "%ld", &pages) != 1)
+    std::_Exit(3);
+  std::fclose(statm);
+  rlim_t bytes = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + (4 << 20);
+  rlimit limit = {bytes, bytes};
+  if (setrlimit(RLIMIT_AS, &limit) != 0)
+    std::_Exit(3);
+  pthread_t thread;
+  if (pthread_create(&thread, nullptr, doNothing, nullptr) == 0)
+    std::_Exit(2);
+}
+
+// Every share still runs once, on the calling thread.
+TEST(RuntimeParallelTest, SharesRunOnTheCallerWhereNoThreadStarts) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        std::vector<int> runs(8, 0);
+        std::vector<int> others(8, 0);
+        std::thread::id caller = std::this_thread::get_id();
+        leaveNoRoomForThreads();
+        runShares(8, [&](int64_t share) {
+          ++runs[share];
+          others[share] = std::this_thread::get_id() != caller;
+        });
+        bool once = std::all_of(runs.begin(), runs.end(),
+                                [](int count) { return count == 1; });
+        bool onCaller = std::none_of(others.begin(), others.end(),
+                                     [](int other) { return other; });
+        std::_Exit(once && onCaller ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// Shares that wait for each other are not run one after another (they
+// would wait forever): each is given up, none runs, and none is counted
+// as started.
+TEST(RuntimeParallelTest, SharesTogetherAreGivenUpWhereNoThreadStarts) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        std::vector<int> gaveUp(8, 0);
+        int ran = 0;
+        leaveNoRoomForThreads();
+        int64_t started = runSharesTogether(
+            8, [&](int64_t) { ++ran; },
+            [&](int64_t share) { ++gaveUp[share]; });
+        bool allGivenUp = std::all_of(gaveUp.begin(), gaveUp.end(),
+                                      [](int count) { return count == 1; });
+        std::_Exit(started == 0 && ran == 0 && allGivenUp ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST(RuntimeParallelTest, HostSharesStayWithinTheWork) {
