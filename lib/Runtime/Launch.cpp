@@ -238,34 +238,65 @@ static bool shareMemory(const Footprint &a, const Footprint &b) {
   return k <= a.rows - 1 && d + k * stride < b.rowBytes;
 }
 
+namespace {
+/// A tensor checkTensorsApart has placed.
+struct PlacedTensor {
+  const KernelArgument *tensor;
+  Footprint footprint;
+};
+} // namespace
+
+/// Fails where `tensor`, at `footprint`, shares memory with one of `placed`
+/// and one of the two is an output.
+static Status checkApartFrom(const KernelArgument &tensor,
+                             const Footprint &footprint,
+                             const std::vector<PlacedTensor> &placed) {
+  for (const PlacedTensor &other : placed) {
+    // The output first: "output 'y' shares memory with input 'x'".
+    bool outputFirst = tensor.role == ArgRole::output;
+    if ((outputFirst || other.tensor->role == ArgRole::output) &&
+        shareMemory(footprint, other.footprint))
+      return Status::failure(
+          describeTensor(outputFirst ? tensor : *other.tensor) +
+          " shares memory with " +
+          describeTensor(outputFirst ? *other.tensor : tensor) +
+          ": compiled programs need every output apart from the inputs "
+          "and the other outputs, not even in place (docs/writing-kernels.md)");
+  }
+  return Status::success();
+}
+
 Status blk::runtime::checkTensorsApart(const ProgramImage &image,
                                        const LaunchArguments &arguments) {
-  std::vector<std::pair<const KernelArgument *, Footprint>> seen;
-  for (const KernelArgument &tensor : getTensorArguments(image.signatures)) {
-    uint64_t address = arguments.getTensor(tensor.name);
-    if (tensor.role == ArgRole::scratch || address == 0)
-      continue;
-    Footprint footprint;
-    if (Status status =
-            getFootprint(tensor, arguments.getShape(), address, footprint);
-        !status)
-      return status;
-    if (footprint.first == footprint.end)
-      continue; // empty: shares nothing
-    for (const auto &[other, otherFootprint] : seen) {
-      // The output first: "output 'y' shares memory with input 'x'".
-      bool outputFirst = tensor.role == ArgRole::output;
-      if ((outputFirst || other->role == ArgRole::output) &&
-          shareMemory(footprint, otherFootprint))
-        return Status::failure(
-            describeTensor(outputFirst ? tensor : *other) +
-            " shares memory with " +
-            describeTensor(outputFirst ? *other : tensor) +
-            ": compiled programs need every output apart from the inputs "
-            "and the other outputs, not even in place (docs/writing-kernels.md)");
+  // Run before every launch, so without copying the signatures
+  // (getTensorArguments would); a tensor several kernels take is placed
+  // once.
+  std::vector<PlacedTensor> placed;
+  auto isPlaced = [&](const KernelArgument &tensor) {
+    return std::any_of(placed.begin(), placed.end(),
+                       [&](const PlacedTensor &entry) {
+                         return entry.tensor->name == tensor.name;
+                       });
+  };
+  for (const KernelSignature &signature : image.signatures)
+    for (const KernelArgument &tensor : signature.arguments) {
+      if ((tensor.role != ArgRole::input && tensor.role != ArgRole::output) ||
+          isPlaced(tensor))
+        continue;
+      uint64_t address = arguments.getTensor(tensor.name);
+      if (address == 0)
+        continue;
+      Footprint footprint;
+      if (Status status =
+              getFootprint(tensor, arguments.getShape(), address, footprint);
+          !status)
+        return status;
+      if (footprint.first == footprint.end)
+        continue; // empty: shares nothing
+      if (Status status = checkApartFrom(tensor, footprint, placed); !status)
+        return status;
+      placed.push_back({&tensor, footprint});
     }
-    seen.emplace_back(&tensor, footprint);
-  }
   return Status::success();
 }
 
