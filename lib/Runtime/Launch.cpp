@@ -2,6 +2,7 @@
 #include "blk/Runtime/Launch.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -238,6 +239,32 @@ static bool shareMemory(const Footprint &a, const Footprint &b) {
   return k <= a.rows - 1 && d + k * stride < b.rowBytes;
 }
 
+/// Whether the rows of `tensor` on `shape` provably never meet one another:
+/// its dimensions (rows, heads, batch), taken by increasing stride, each
+/// step at least as far as everything the ones before it cover (a dense
+/// layout, or [B, M, H, D] with a row's heads side by side). A layout that
+/// interleaves otherwise is not proven apart.
+static bool rowsNest(const KernelArgument &tensor, const ProgramShape &shape) {
+  TensorExtent extent = shape.getExtent(tensor.extent);
+  int64_t rowStride = hasRowStride(tensor.extent) ? shape.getRowStride(tensor)
+                                                   : extent.cols;
+  std::array<std::pair<int64_t, int64_t>, 3> dimensions = {
+      {{extent.rows, rowStride},
+       {shape.heads, shape.getHeadStride(tensor)},
+       {shape.batch, shape.getBatchStride(tensor)}}};
+  std::sort(dimensions.begin(), dimensions.end(),
+            [](const auto &a, const auto &b) { return a.second < b.second; });
+  __int128 covered = extent.cols;
+  for (const auto &[count, stride] : dimensions) {
+    if (count <= 1)
+      continue;
+    if (stride < covered)
+      return false;
+    covered += static_cast<__int128>(count - 1) * stride;
+  }
+  return true;
+}
+
 namespace {
 /// A tensor checkTensorsApart has placed.
 struct PlacedTensor {
@@ -293,6 +320,19 @@ Status blk::runtime::checkTensorsApart(const ProgramImage &image,
         return status;
       if (footprint.first == footprint.end)
         continue; // empty: shares nothing
+      // Inputs may repeat rows (a head stride of 0); an output's programs
+      // would write the same memory.
+      const ProgramShape &shape = arguments.getShape();
+      if (tensor.role == ArgRole::output && !rowsNest(tensor, shape))
+        return Status::failure(
+            describeTensor(tensor) + " overlaps itself: its rows (" +
+            std::to_string(shape.getRowStride(tensor)) + " elements apart), " +
+            std::to_string(shape.heads) + " heads (" +
+            std::to_string(shape.getHeadStride(tensor)) + " apart) and " +
+            std::to_string(shape.batch) + " batches (" +
+            std::to_string(shape.getBatchStride(tensor)) +
+            " apart) are not laid out one past another, and programs would "
+            "write the same memory");
       if (Status status = checkApartFrom(tensor, footprint, placed); !status)
         return status;
       placed.push_back({&tensor, footprint});

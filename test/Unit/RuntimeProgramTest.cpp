@@ -424,6 +424,44 @@ TEST(RuntimeProgramTest, OutputsMustNotShareMemoryWithEachOther) {
       << shared;
 }
 
+// A batch of 2 x 3 problems of 5 x 8 (q in, o out): an output whose rows
+// of different instances meet is refused, laid out densely or [B, M, H, D]
+// it is not; an input may repeat its rows (a head stride of 0).
+TEST(RuntimeProgramTest, BatchedOutputsMustNotOverlapThemselves) {
+  ProgramImage image;
+  image.target = "gpu sm_90";
+  image.shapes = {1000, 8, ElementType::BF16, {}};
+  image.signatures = {{"attention",
+                       {{ArgRole::output, "o", ArgExtent::matrix, "bf16", 2},
+                        {ArgRole::input, "q", ArgExtent::matrix, "bf16", 2}}}};
+  auto batch = [] {
+    LaunchArguments arguments(5, 8);
+    arguments.tensor("q", uint64_t(1) << 20).tensor("o", uint64_t(1) << 24);
+    arguments.instances(2, 3);
+    return arguments;
+  };
+  EXPECT_EQ(apartMessage(image, batch()), "apart") << "dense";
+  LaunchArguments bshd = batch();
+  bshd.rowStride("o", 24).headStride("o", 8).batchStride("o", 120);
+  EXPECT_EQ(apartMessage(image, bshd), "apart") << "a row's heads side by side";
+  LaunchArguments repeatedInput = batch();
+  repeatedInput.headStride("q", 0);
+  EXPECT_EQ(apartMessage(image, repeatedInput), "apart");
+  LaunchArguments repeatedOutput = batch();
+  repeatedOutput.headStride("o", 0);
+  std::string message = apartMessage(image, repeatedOutput);
+  EXPECT_NE(message.find("output 'o' overlaps itself"), std::string::npos)
+      << message;
+  LaunchArguments shortBatches = batch();
+  shortBatches.batchStride("o", 40);
+  EXPECT_NE(apartMessage(image, shortBatches), "apart")
+      << "batch 1 over batch 0's heads 1 and 2";
+  LaunchArguments shortHeads = batch();
+  shortHeads.headStride("o", 36);
+  EXPECT_NE(apartMessage(image, shortHeads), "apart")
+      << "each head's last row over the next head's first";
+}
+
 TEST(RuntimeProgramTest, GridCoversTheRows) {
   ProgramImage image = sampleImage();
   EXPECT_EQ(image.getGrid(1), 1);

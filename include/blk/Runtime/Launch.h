@@ -92,6 +92,8 @@ Status checkShape(const ProgramImage &image, const LaunchArguments &arguments);
 /// instance whose rows are the same bytes apart share memory where a row of
 /// one meets a row of the other (rows side by side in one buffer do not);
 /// any other two where the spans from their first to their last byte meet.
+/// An output whose own rows meet (a batch's instances laid over each other,
+/// a head stride of 0) fails too: its programs would write the same memory.
 /// Tensors not given are left to packArguments.
 Status checkTensorsApart(const ProgramImage &image,
                          const LaunchArguments &arguments);
