@@ -219,6 +219,9 @@ constexpr int64_t kKeptRowCtas = 8;
 /// The most warps the rules give a CTA that holds its row (a tile walked
 /// in a loop may have kMaxWarpsPerCta).
 constexpr int64_t kMaxHeldRowWarps = 16;
+/// Elements of a row one CTA holds in registers that the rules give a warp
+/// (chooseSpecialization; 2048 a warp on a cluster).
+constexpr int64_t kHeldRowElementsPerWarp = 1024;
 
 /// A 16-bit row held across its reductions and followed by rows read after
 /// them (a norm's weight and bias), one row a program, in a program that
@@ -358,13 +361,12 @@ static int64_t tiledElementsPerThread(int64_t cols, int64_t elementBytes,
 /// A 16-bit row held across its reductions on one CTA and followed by two
 /// or more rows read after them (LayerNorm's weight and bias), that 8
 /// warps hold with at most this many elements a thread (8193 to 12288
-/// columns, where a warp per 1024 elements gives 16 warps): 8 warps, with
-/// ptxas's own registers. With blk-sink-to-uses reading the weight and bias
-/// run by run, 8 warps take 80 registers and one CTA an SM. Measured,
-/// layer_norm bf16 4096 x N against 16 warps and two CTAs an SM (H100,
-/// bench/ab.py 3 rounds, checked; docs/benchmarks.md, "A 16-bit LayerNorm
-/// on 8 warps"): 10240 1.062x, 12288 1.043x; past it 14336 (56 a thread)
-/// 1.004x, 16384 0.983x; rms_norm (one row after) 12288 0.992x.
+/// columns, where a warp per kHeldRowElementsPerWarp gives 16 warps): 8
+/// warps, with ptxas's own registers. With blk-sink-to-uses reading the
+/// weight and bias run by run, 8 warps take 80 registers and one CTA an
+/// SM. Measured faster than 16 warps and two CTAs an SM up to 48 a thread,
+/// not past it (56) nor with one row after (RMSNorm): docs/benchmarks.md,
+/// "A 16-bit LayerNorm on 8 warps".
 constexpr int64_t kNormOnEightWarpsElements = 48;
 constexpr int64_t kNormOnEightWarps = 8;
 
@@ -377,7 +379,7 @@ static bool holdsNormOnEightWarps(const RowShape &shape,
          options.choices.numCtas == 0 && shape.elementBytes < 4 &&
          held == 1 && streamed >= 2 && rowsBound <= 1 && ctas <= 1 &&
          !traits.loopsOverRow && traits.numWarps <= kNormOnEightWarps &&
-         block > kNormOnEightWarps * 1024 &&
+         block > kNormOnEightWarps * kHeldRowElementsPerWarp &&
          tiledElementsPerThread(shape.cols, shape.elementBytes,
                                 kNormOnEightWarps,
                                 1) <= kNormOnEightWarpsElements;
@@ -1159,7 +1161,7 @@ mlir::blk::chooseSpecialization(ModuleOp program, const RowShape &shape,
       traits->loopsOverRow ? 512
       : ctas > 1
           ? kWarpSize * clusterElementsPerThread(wide || wideOnFullCluster)
-          : 1024;
+          : kHeldRowElementsPerWarp;
   int64_t maxWarps = traits->loopsOverRow ? kMaxWarpsPerCta : kMaxHeldRowWarps;
   bool normOnEightWarps = holdsNormOnEightWarps(
       shape, *traits, held, streamed, rowsBound, ctas, boundBlock, options);

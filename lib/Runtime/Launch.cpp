@@ -130,13 +130,20 @@ Status blk::runtime::checkShape(const ProgramImage &image,
   return Status::success();
 }
 
+/// Elements from one row of `tensor` to the next: its row stride, or for a
+/// vector (per_row, per_col) its length, whatever stride is named for it.
+static int64_t getRowStep(const KernelArgument &tensor,
+                          const ProgramShape &shape) {
+  return hasRowStride(tensor.extent) ? shape.getRowStride(tensor)
+                                     : shape.getExtent(tensor.extent).cols;
+}
+
 Status blk::runtime::getTensorElements(const KernelArgument &tensor,
                                        const ProgramShape &shape,
                                        int64_t &elements) {
   TensorExtent extent = shape.getExtent(tensor.extent);
   int64_t span = 0, lastBatch = 0, lastHead = 0, batchStride = 0;
-  int64_t stride = hasRowStride(tensor.extent) ? shape.getRowStride(tensor)
-                                                : extent.cols;
+  int64_t stride = getRowStep(tensor, shape);
   int64_t headStride = shape.getHeadStride(tensor);
   if (shape.batch < 1 || shape.heads < 1 || stride < 0 || headStride < 0)
     return Status::failure("tensor '" + tensor.name + "': a batch of " +
@@ -202,8 +209,7 @@ static Status getFootprint(const KernelArgument &tensor,
   if (Status status = getTensorBytes(tensor, shape, bytes); !status)
     return status;
   TensorExtent extent = shape.getExtent(tensor.extent);
-  int64_t stride = hasRowStride(tensor.extent) ? shape.getRowStride(tensor)
-                                                : extent.cols;
+  int64_t stride = getRowStep(tensor, shape);
   footprint.first = address;
   footprint.end = footprint.first + bytes;
   // getTensorBytes counts the last row's whole stride; the tensor ends
@@ -246,10 +252,8 @@ static bool shareMemory(const Footprint &a, const Footprint &b) {
 /// interleaves otherwise is not proven apart.
 static bool rowsNest(const KernelArgument &tensor, const ProgramShape &shape) {
   TensorExtent extent = shape.getExtent(tensor.extent);
-  int64_t rowStride = hasRowStride(tensor.extent) ? shape.getRowStride(tensor)
-                                                   : extent.cols;
   std::array<std::pair<int64_t, int64_t>, 3> dimensions = {
-      {{extent.rows, rowStride},
+      {{extent.rows, getRowStep(tensor, shape)},
        {shape.heads, shape.getHeadStride(tensor)},
        {shape.batch, shape.getBatchStride(tensor)}}};
   std::sort(dimensions.begin(), dimensions.end(),
@@ -298,6 +302,7 @@ Status blk::runtime::checkTensorsApart(const ProgramImage &image,
   // Run before every launch, so without copying the signatures
   // (getTensorArguments would); a tensor several kernels take is placed
   // once.
+  const ProgramShape &shape = arguments.getShape();
   std::vector<PlacedTensor> placed;
   auto isPlaced = [&](const KernelArgument &tensor) {
     return std::any_of(placed.begin(), placed.end(),
@@ -315,18 +320,17 @@ Status blk::runtime::checkTensorsApart(const ProgramImage &image,
         continue;
       Footprint footprint;
       if (Status status =
-              getFootprint(tensor, arguments.getShape(), address, footprint);
+              getFootprint(tensor, shape, address, footprint);
           !status)
         return status;
       if (footprint.first == footprint.end)
         continue; // empty: shares nothing
       // Inputs may repeat rows (a head stride of 0); an output's programs
       // would write the same memory.
-      const ProgramShape &shape = arguments.getShape();
       if (tensor.role == ArgRole::output && !rowsNest(tensor, shape))
         return Status::failure(
             describeTensor(tensor) + " overlaps itself: its rows (" +
-            std::to_string(shape.getRowStride(tensor)) + " elements apart), " +
+            std::to_string(getRowStep(tensor, shape)) + " elements apart), " +
             std::to_string(shape.heads) + " heads (" +
             std::to_string(shape.getHeadStride(tensor)) + " apart) and " +
             std::to_string(shape.batch) + " batches (" +
